@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+/** The `libtmux-mcp` command. */
+import { main } from "./main.ts"
+
+main()

@@ -1,0 +1,153 @@
+/**
+ * Startup configuration: environment variables, each mirrored by a CLI flag (a flag beats its
+ * variable). Parsing is pure; every error names the valid set, and nothing here touches tmux.
+ */
+import * as Result from "effect/Result"
+import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
+import type { SelectionInput } from "./selection.ts"
+import { startupError, type StartupError } from "./StartupError.ts"
+
+/** Configuration for a tmux server this process starts. @category models */
+export type TmuxConfigChoice =
+  | { readonly kind: "minimal" }
+  | { readonly kind: "user" }
+  | { readonly kind: "path"; readonly path: string }
+
+/** The parsed configuration. @category models */
+export interface ServerConfig {
+  readonly socket: SocketSelector
+  /** Whether LIBTMUX_SOCKET (or --socket) was given at all. */
+  readonly socketExplicit: boolean
+  readonly tmuxConfig: TmuxConfigChoice
+  readonly selection: SelectionInput
+  readonly suppressHistory: boolean
+  readonly waitMaxSeconds: number
+  readonly tmuxBin: string
+}
+
+/** What the command line asked for. @category models */
+export type Invocation =
+  | { readonly kind: "help" }
+  | { readonly kind: "version" }
+  | { readonly kind: "serve"; readonly config: ServerConfig }
+
+/** The variables, their flags and one line of help each, in the order `--help` prints them. */
+export const settings = [
+  { variable: "LIBTMUX_SOCKET", flag: "--socket", help: "name:<name>, a bare name, inherit, or path:/abs/socket (default name:libtmux-mcp)" },
+  { variable: "LIBTMUX_TMUX_CONFIG", flag: "--tmux-config", help: "minimal (default), user, or an absolute path: configuration of a tmux server this process starts" },
+  { variable: "LIBTMUX_TOOLSETS", flag: "--toolsets", help: "comma list of inspect, manage, execute, teardown; empty selects none (default depends on the endpoint)" },
+  { variable: "LIBTMUX_TOOLS", flag: "--tools", help: "comma list of tool names to add" },
+  { variable: "LIBTMUX_EXCLUDE_TOOLS", flag: "--exclude-tools", help: "comma list of tool names to remove; beats every inclusion" },
+  { variable: "LIBTMUX_SUPPRESS_HISTORY", flag: "--suppress-history", help: "1 (default) or 0: keep run_shell_command's commands out of shell history" },
+  { variable: "LIBTMUX_MCP_WAIT_MAX_SECONDS", flag: "--wait-max-seconds", help: "ceiling for waits, 1-120 (default 30)" },
+  { variable: "LIBTMUX_TMUX_BIN", flag: "--tmux-bin", help: "tmux binary (default tmux)" }
+] as const
+
+type Variable = typeof settings[number]["variable"]
+type Values = Partial<Record<Variable, string>>
+
+const flagNames = settings.map((setting) => setting.flag)
+
+/** Reads flags; a flag's value follows it or an `=`. */
+const parseArgv = (argv: ReadonlyArray<string>): Result.Result<{ values: Values; help: boolean; version: boolean }, StartupError> => {
+  const values: Values = {}
+  let help = false
+  let version = false
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!
+    if (arg === "--help" || arg === "-h") help = true
+    else if (arg === "--version" || arg === "-V") version = true
+    else {
+      const eq = arg.indexOf("=")
+      const flag = eq === -1 ? arg : arg.slice(0, eq)
+      const setting = settings.find((candidate) => candidate.flag === flag)
+      if (setting === undefined) {
+        return Result.fail(startupError(`unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --help, --version`))
+      }
+      if (eq === -1 && i + 1 >= argv.length) return Result.fail(startupError(`${flag} needs a value (${setting.help})`))
+      values[setting.variable] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
+    }
+  }
+  return Result.succeed({ values, help, version })
+}
+
+const parseTmuxConfig = (raw: string): Result.Result<TmuxConfigChoice, StartupError> => {
+  if (raw === "minimal" || raw === "user") return Result.succeed({ kind: raw })
+  return raw.startsWith("/") && !raw.includes("\0")
+    ? Result.succeed({ kind: "path", path: raw })
+    : Result.fail(startupError(`LIBTMUX_TMUX_CONFIG ${JSON.stringify(raw)} is not valid; use minimal, user, or an absolute path to a tmux configuration file`))
+}
+
+const parseSuppressHistory = (raw: string | undefined): Result.Result<boolean, StartupError> =>
+  raw === undefined || raw === "1"
+    ? Result.succeed(true)
+    : raw === "0"
+    ? Result.succeed(false)
+    : Result.fail(startupError(`LIBTMUX_SUPPRESS_HISTORY ${JSON.stringify(raw)} is not valid; use 1 (suppress, the default) or 0`))
+
+const parseWaitMax = (raw: string | undefined): Result.Result<number, StartupError> => {
+  if (raw === undefined) return Result.succeed(30)
+  const value = raw.trim() === "" ? Number.NaN : Number(raw)
+  return Number.isFinite(value) && value >= 1 && value <= 120
+    ? Result.succeed(value)
+    : Result.fail(startupError(`LIBTMUX_MCP_WAIT_MAX_SECONDS ${JSON.stringify(raw)} is not valid; use a number of seconds from 1 to 120`))
+}
+
+/** The retired variable's replacement, named in the error that stops startup. */
+const safetyMessage = "LIBTMUX_SAFETY is no longer read; select toolsets with LIBTMUX_TOOLSETS instead: " +
+  "readonly -> inspect, mutating -> inspect,manage,execute, destructive -> inspect,manage,execute,teardown"
+
+/** Parses the environment and the command line. */
+export const parseInvocation = (
+  env: Readonly<Record<string, string | undefined>>,
+  argv: ReadonlyArray<string>
+): Result.Result<Invocation, StartupError> =>
+  Result.gen(function*() {
+    const cli = yield* parseArgv(argv)
+    if (cli.help) return { kind: "help" } as const
+    if (cli.version) return { kind: "version" } as const
+    if (env.LIBTMUX_SAFETY !== undefined) return yield* Result.fail(startupError(safetyMessage))
+    const value = (variable: Variable): string | undefined => cli.values[variable] ?? env[variable]
+    const socketRaw = value("LIBTMUX_SOCKET")
+    const socket = socketRaw === undefined ? defaultSocket : yield* parseSocketSelector(socketRaw)
+    const tmuxConfigRaw = value("LIBTMUX_TMUX_CONFIG")
+    const tmuxConfig = tmuxConfigRaw === undefined ? { kind: "minimal" as const } : yield* parseTmuxConfig(tmuxConfigRaw)
+    if (socket.form === "inherit" && tmuxConfigRaw !== undefined) {
+      return yield* Result.fail(startupError(
+        "LIBTMUX_TMUX_CONFIG applies only to a server this process starts on a name: or path: socket; " +
+          "with LIBTMUX_SOCKET=inherit tmux's own selection and configuration apply, so unset LIBTMUX_TMUX_CONFIG"
+      ))
+    }
+    const tmuxBin = value("LIBTMUX_TMUX_BIN") ?? "tmux"
+    if (tmuxBin === "") return yield* Result.fail(startupError("LIBTMUX_TMUX_BIN is empty; name a tmux binary or omit it"))
+    const config: ServerConfig = {
+      socket,
+      socketExplicit: socketRaw !== undefined,
+      tmuxConfig,
+      selection: {
+        toolsets: value("LIBTMUX_TOOLSETS"),
+        tools: value("LIBTMUX_TOOLS"),
+        excludeTools: value("LIBTMUX_EXCLUDE_TOOLS")
+      },
+      suppressHistory: yield* parseSuppressHistory(value("LIBTMUX_SUPPRESS_HISTORY")),
+      waitMaxSeconds: yield* parseWaitMax(value("LIBTMUX_MCP_WAIT_MAX_SECONDS")),
+      tmuxBin
+    }
+    return { kind: "serve", config } as const
+  })
+
+/** The `--help` text. */
+export const helpText = (version: string): string =>
+  [
+    `libtmux-mcp ${version}: an MCP server (stdio) that gives an agent a tmux terminal on its own tmux socket.`,
+    "",
+    "Usage: libtmux-mcp [flags]",
+    "",
+    "Each flag mirrors an environment variable; a flag beats its variable.",
+    ...settings.map((setting) => `  ${setting.flag.padEnd(20)} ${setting.variable}: ${setting.help}`),
+    `  ${"--help".padEnd(20)} print this help`,
+    `  ${"--version".padEnd(20)} print the version`,
+    "",
+    "Execute tools run commands with your user's permissions. Tool selection shapes the advertised",
+    "interface; it is not an operating-system sandbox."
+  ].join("\n")

@@ -1,0 +1,35 @@
+/**
+ * The target grammar: tmux IDs, and the names this server accepts for sessions and windows.
+ *
+ * Security: tmux expands `#{...}` and runs `#(...)` in the `-s`/`-n` positions, rewrites `.` and
+ * `:` in names, and reads `$1`/`@1`/`%1` as IDs. Names are therefore checked against a closed
+ * grammar here and literalized (every `#` doubled) before they reach a format-expanding argument.
+ */
+
+/** tmux session IDs look like `$3`. */
+export const sessionIdPattern = /^\$\d+$/u
+/** tmux window IDs look like `@3`. */
+export const windowIdPattern = /^@\d+$/u
+/** tmux pane IDs look like `%3`. */
+export const paneIdPattern = /^%\d+$/u
+
+/** The longest name accepted for a session or window. */
+export const maxNameLength = 128
+
+/**
+ * Why a session or window name is not acceptable, or `undefined` when it is.
+ * Plain text: it may not be empty, hold control characters, contain `.` or `:` (tmux would
+ * rewrite them to `_`), or begin with `$`, `@` or `%` (tmux would read it as an ID).
+ */
+export const nameProblem = (name: string): string | undefined => {
+  if (name.length === 0) return "must not be empty"
+  if (name.length > maxNameLength) return `must be at most ${maxNameLength} characters`
+  // oxlint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/u.test(name)) return "must not contain control characters"
+  if (/[.:]/u.test(name)) return "must not contain '.' or ':' (tmux would rewrite them to '_')"
+  if (/^[$@%]/u.test(name)) return "must not begin with '$', '@' or '%' (tmux would read it as an ID)"
+  return undefined
+}
+
+/** Doubles every `#`, so tmux's format expansion yields the text unchanged. */
+export const literalizeFormat = (text: string): string => text.replaceAll("#", "##")

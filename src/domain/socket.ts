@@ -1,0 +1,72 @@
+/**
+ * Socket selectors and their resolution to a socket path, exactly as tmux resolves them, so the
+ * path this server reports is the one tmux uses (and the attach command can use `-S`).
+ *
+ * Security: this is the pin. Every tmux invocation of the process carries the flags derived
+ * here and nothing else selects a socket; no tool takes a socket parameter.
+ */
+import * as Result from "effect/Result"
+import { startupError, type StartupError } from "./StartupError.ts"
+
+/** The three selector forms. @category models */
+export type SocketSelector =
+  | { readonly form: "name"; readonly name: string }
+  | { readonly form: "inherit" }
+  | { readonly form: "path"; readonly path: string }
+
+/** The product-scoped default socket. */
+export const defaultSocket: SocketSelector = { form: "name", name: "libtmux-mcp" }
+
+const socketNamePattern = /^[A-Za-z0-9._+@-]{1,100}$/u
+const validForms = "name:<name> (or a bare name of letters, digits and . _ + @ -), inherit, or path:/absolute/socket"
+
+/** Parses `LIBTMUX_SOCKET`. */
+export const parseSocketSelector = (raw: string): Result.Result<SocketSelector, StartupError> => {
+  const fail = (why: string) => Result.fail(startupError(`LIBTMUX_SOCKET ${JSON.stringify(raw)} ${why}; valid forms: ${validForms}`))
+  if (raw === "inherit") return Result.succeed({ form: "inherit" })
+  if (raw.startsWith("path:")) {
+    const path = raw.slice("path:".length)
+    if (!path.startsWith("/")) return fail("needs an absolute path")
+    if (path.includes("\0")) return fail("contains a NUL byte")
+    // sun_path holds 108 bytes including the terminator.
+    if (Buffer.byteLength(path) > 107) return fail("is longer than a Unix socket path may be (107 bytes)")
+    return Result.succeed({ form: "path", path })
+  }
+  const name = raw.startsWith("name:") ? raw.slice("name:".length) : raw
+  if (!socketNamePattern.test(name) || name === "." || name === "..") return fail("is not a valid socket name")
+  return Result.succeed({ form: "name", name })
+}
+
+/** The selector written back in its canonical form (`name:x`, `inherit`, `path:/x`). */
+export const formatSelector = (selector: SocketSelector): string =>
+  selector.form === "inherit" ? "inherit" : selector.form === "name" ? `name:${selector.name}` : `path:${selector.path}`
+
+/** The global tmux flags that pin a selector. */
+export const socketFlags = (selector: SocketSelector): ReadonlyArray<string> =>
+  selector.form === "name" ? ["-L", selector.name] : selector.form === "path" ? ["-S", selector.path] : []
+
+/** What resolution reads from the process. */
+export interface ResolveEnvironment {
+  readonly TMUX_TMPDIR?: string | undefined
+  readonly TMUX?: string | undefined
+  readonly uid: number
+  /** `realpath`, or `undefined` when the path cannot be resolved. */
+  readonly realpath: (path: string) => string | undefined
+}
+
+/**
+ * The socket path tmux would use. For a name: the first of `$TMUX_TMPDIR` and `/tmp` whose
+ * realpath resolves, then `tmux-<uid>/<name>`. For inherit: the path in `$TMUX` when set,
+ * else the `default` name.
+ */
+export const resolveSocketPath = (selector: SocketSelector, env: ResolveEnvironment): string => {
+  if (selector.form === "path") return selector.path
+  if (selector.form === "inherit") {
+    const tmux = env.TMUX
+    if (tmux !== undefined && tmux !== "" && !tmux.startsWith(",")) return tmux.split(",")[0]!
+    return resolveSocketPath({ form: "name", name: "default" }, env)
+  }
+  const candidates = env.TMUX_TMPDIR !== undefined ? [env.TMUX_TMPDIR, "/tmp/"] : ["/tmp/"]
+  const base = candidates.map((dir) => env.realpath(dir)).find((dir) => dir !== undefined) ?? "/tmp"
+  return `${base}/tmux-${env.uid}/${selector.name}`
+}

@@ -1,0 +1,102 @@
+/**
+ * The MCP wire: the SDK's low-level `Server` over stdio, with every advertised field derived from
+ * the manifest row and the tool's schemas. Each request runs as one Effect fiber that the
+ * request's abort signal interrupts.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool
+} from "@modelcontextprotocol/sdk/types.js"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Schema from "effect/Schema"
+import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
+import type { ToolDefinition } from "../tools/define.ts"
+import { Registry } from "./Registry.ts"
+
+/** The `_meta` key carrying a failed call's error tag. */
+export const errorMetaKey = "com.git-pull.libtmux-mcp/error"
+
+/** A schema as advertised: an object root, with its definitions kept beside it. */
+export const advertisedSchema = (schema: Schema.Top): Tool["inputSchema"] => {
+  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
+  const definitions = document.definitions as Record<string, unknown>
+  return {
+    ...(document.schema as Record<string, unknown>),
+    ...(Object.keys(definitions).length === 0 ? {} : { $defs: definitions })
+  } as Tool["inputSchema"]
+}
+
+/** The `tools/list` entry of a definition. */
+export const toolEntry = (definition: ToolDefinition): Tool => {
+  const row = definition.row
+  return {
+    name: row.name,
+    title: row.title,
+    description: definition.description,
+    inputSchema: advertisedSchema(definition.input),
+    outputSchema: advertisedSchema(definition.output) as Tool["outputSchema"],
+    annotations: {
+      title: row.title,
+      readOnlyHint: row.hints.readOnly,
+      destructiveHint: row.hints.destructive,
+      idempotentHint: row.hints.idempotent,
+      openWorldHint: row.hints.openWorld
+    },
+    _meta: { [capabilityMetaKey]: capabilityRecord(row) }
+  }
+}
+
+/** Settings of the MCP server itself. @category models */
+export interface ServerOptions {
+  readonly version: string
+  readonly instructions: string
+  /** Aborted when the process shuts down: interrupts every call in flight. */
+  readonly shutdown: AbortSignal
+}
+
+/** Builds the SDK server over the registry; the caller connects a transport. @category constructors */
+export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
+  const registry = Context.get(context, Registry)
+  const tools = registry.selected.map(toolEntry)
+  const server = new Server(
+    { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
+    { capabilities: { tools: {} }, instructions: options.instructions }
+  )
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const exit = await Effect.runPromiseExit(
+      registry.call(request.params.name, request.params.arguments, { requestId: extra.requestId }),
+      { signal: AbortSignal.any([extra.signal, options.shutdown]) }
+    )
+    if (Exit.isSuccess(exit)) {
+      const outcome = exit.value
+      if (outcome._tag === "Success") {
+        return { content: [{ type: "text", text: JSON.stringify(outcome.structured) }], structuredContent: outcome.structured }
+      }
+      return {
+        isError: true,
+        content: [{ type: "text", text: outcome.error.message }],
+        _meta: { [errorMetaKey]: outcome.error._tag }
+      }
+    }
+    const notSelected = Cause.findErrorOption(exit.cause)
+    if (notSelected._tag === "Some") throw new McpError(ErrorCode.InvalidParams, notSelected.value.message)
+    if (Cause.hasInterruptsOnly(exit.cause)) throw new McpError(ErrorCode.RequestTimeout, "request cancelled")
+    // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
+    process.stderr.write(`libtmux-mcp: internal error in ${request.params.name}: ${Cause.pretty(exit.cause)}\n`)
+    return { isError: true, content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }], _meta: { [errorMetaKey]: "Defect" } }
+  })
+  return server
+}
+
+/** Connects the server to a transport. */
+export const connect = (server: Server, transport: Transport) => Effect.promise(() => server.connect(transport))

@@ -1,0 +1,91 @@
+/**
+ * Dispatch: the cross-cutting work every call gets from its manifest row, so tool programs never
+ * repeat it. Selection check, strict decoding, the program, output encoding, audit. The MCP layer
+ * and the embedding layer both call through here, under the same selection.
+ */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { type ToolName, toolNames } from "../manifest/index.ts"
+import { Audit } from "../services/Audit.ts"
+import { Config } from "../services/Config.ts"
+import { InputInvalid, type ToolError } from "../services/errors.ts"
+import type { ToolDefinition, ToolServices } from "../tools/define.ts"
+import { definitionOf } from "../tools/index.ts"
+
+/** A call to a tool outside the effective selection. Acts on nothing. @category errors */
+export class ToolNotSelected extends Schema.TaggedError<ToolNotSelected>()("ToolNotSelected", {
+  name: Schema.String,
+  known: Schema.Boolean
+}) {
+  override get message() {
+    return this.known
+      ? `tool ${this.name} is not in this server's selection (see LIBTMUX_TOOLSETS, LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS)`
+      : `unknown tool ${this.name}; call tools/list for this server's tools`
+  }
+}
+
+/** How one call ended. @category models */
+export type CallOutcome =
+  | { readonly _tag: "Success"; readonly structured: Readonly<Record<string, unknown>> }
+  | { readonly _tag: "Failure"; readonly error: ToolError }
+
+/** Identifies a call for the audit record. @category models */
+export interface CallMeta {
+  readonly requestId?: string | number | undefined
+}
+
+/** The selected tools and the way to call them. @category services */
+export class Registry extends Context.Service<Registry, {
+  /** The selected tools, in manifest order. */
+  readonly selected: ReadonlyArray<ToolDefinition>
+  call(name: string, args: unknown, meta?: CallMeta): Effect.Effect<CallOutcome, ToolNotSelected>
+}>()("libtmux-mcp/layers/Registry") {}
+
+const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
+
+/** The registry over the startup selection. @category layers */
+export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> = Layer.effect(
+  Registry,
+  Effect.gen(function*() {
+    const { selection } = yield* Config
+    const audit = yield* Audit
+    const services = yield* Effect.context<ToolServices>()
+    const selectedNames = new Set<string>(selection.tools)
+    const selected = selection.tools.map((name) => definitionOf(name)!)
+
+    const execute = (definition: ToolDefinition, args: unknown) =>
+      Effect.gen(function*() {
+        const input = yield* Schema.decodeUnknownEffect(definition.input, decodeOptions)(args ?? {}).pipe(
+          Effect.mapError((error) => new InputInvalid({ tool: definition.row.name, detail: error.message }))
+        )
+        const output = yield* definition.run(input)
+        // An output that does not fit its own schema is a bug of ours, not the caller's.
+        return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>
+      })
+
+    const call = (name: string, args: unknown, meta: CallMeta = {}) =>
+      Effect.gen(function*() {
+        if (!selectedNames.has(name)) {
+          return yield* new ToolNotSelected({ name, known: (toolNames as ReadonlyArray<string>).includes(name) })
+        }
+        const definition = definitionOf(name as ToolName)!
+        const started = yield* Clock.currentTimeMillis
+        const exit = yield* Effect.exit(Effect.provideContext(execute(definition, args), services))
+        const duration_ms = (yield* Clock.currentTimeMillis) - started
+        const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+        const errorTag = Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }
+        yield* audit.record({ tool: name, outcome: Exit.isSuccess(exit) ? "ok" : "error", ...errorTag, duration_ms, request_id: meta.requestId })
+        if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
+        if (error !== undefined) return { _tag: "Failure", error } as const
+        return yield* Effect.failCause(exit.cause as Cause.Cause<never>)
+      })
+
+    return Registry.of({ selected, call })
+  })
+)

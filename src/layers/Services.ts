@@ -1,0 +1,23 @@
+/**
+ * Composition: the live services a registry needs, built from what startup decided.
+ */
+import * as Layer from "effect/Layer"
+import { CallerContext } from "../services/CallerContext.ts"
+import { Config } from "../services/Config.ts"
+import { SocketPin } from "../services/SocketPin.ts"
+import { version } from "../version.ts"
+import * as AuditLive from "./AuditLive.ts"
+import * as Registry from "./Registry.ts"
+import type { StartupFacts } from "./Startup.ts"
+import * as TmuxLive from "./TmuxLive.ts"
+
+/** The registry with every live service it needs. @category layers */
+export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry> => {
+  const base = Layer.mergeAll(
+    Layer.succeed(Config, Config.of({ config: facts.config, selection: facts.selection, version })),
+    Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
+    Layer.succeed(CallerContext, CallerContext.of(facts.caller)),
+    AuditLive.layer
+  )
+  return Registry.layer.pipe(Layer.provide(TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))))
+}

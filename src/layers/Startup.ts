@@ -1,0 +1,110 @@
+/**
+ * Startup: parse the configuration, check tmux, probe the pinned socket without starting a
+ * server, and decide the tool selection, once. Any failure is a `StartupError` that names the
+ * valid set; nothing here can leave a tmux server behind (only `list-sessions` and `-V` run).
+ */
+import * as Effect from "effect/Effect"
+import { accessSync, constants, realpathSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
+import { resolveSelection, type Selection } from "../domain/selection.ts"
+import { formatSelector, resolveSocketPath, socketFlags } from "../domain/socket.ts"
+import { startupError, type StartupError } from "../domain/StartupError.ts"
+import type { CallerContext } from "../services/CallerContext.ts"
+import type { SocketPin } from "../services/SocketPin.ts"
+import { registeredNames } from "../tools/index.ts"
+import { buildArgv, execTmux } from "./TmuxLive.ts"
+
+/** The shipped minimal configuration file. */
+export const minimalConfigPath = fileURLToPath(new URL("../../share/tmux-minimal.conf", import.meta.url))
+
+/** Everything startup decided. @category models */
+export interface StartupFacts {
+  readonly config: ServerConfig
+  readonly selection: Selection
+  readonly pin: SocketPin["Service"]
+  readonly caller: CallerContext["Service"]
+  readonly tmuxVersion: string
+}
+
+const realpath = (path: string): string | undefined => {
+  try {
+    return realpathSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** The oldest tmux this project supports. */
+const minimumTmux = [3, 2] as const
+
+const checkTmuxVersion = (config: ServerConfig) =>
+  execTmux(config.tmuxBin, ["-V"], "-").pipe(
+    Effect.mapError((error) => startupError(error.message)),
+    Effect.flatMap((output) => {
+      const text = output.trim()
+      const match = /(\d+)\.(\d+)/u.exec(text)
+      // Development builds ("tmux master", "tmux next-3.6") carry no comparable release number.
+      if (match === null) return Effect.succeed(text)
+      const [major, minor] = [Number(match[1]), Number(match[2])]
+      return major > minimumTmux[0] || (major === minimumTmux[0] && minor >= minimumTmux[1])
+        ? Effect.succeed(text)
+        : Effect.fail(startupError(`${config.tmuxBin} is ${text}; libtmux-mcp needs tmux ${minimumTmux.join(".")} or newer`))
+    })
+  )
+
+const probeServer = (config: ServerConfig) =>
+  execTmux(config.tmuxBin, buildArgv(socketFlags(config.socket), [["list-sessions", "-F", "#{session_id}"]]), formatSelector(config.socket)).pipe(
+    Effect.as("existing" as const),
+    Effect.catchTag("ServerNotRunning", () => Effect.succeed("absent" as const)),
+    Effect.mapError((error) => startupError(`cannot probe tmux socket ${formatSelector(config.socket)}: ${error.message}`))
+  )
+
+const configFlags = (config: ServerConfig): Effect.Effect<ReadonlyArray<string>, StartupError> => {
+  if (config.socket.form === "inherit" || config.tmuxConfig.kind === "user") return Effect.succeed([])
+  const path = config.tmuxConfig.kind === "minimal" ? minimalConfigPath : config.tmuxConfig.path
+  return Effect.try({
+    try: () => {
+      accessSync(path, constants.R_OK)
+      return ["-f", path]
+    },
+    catch: () => startupError(`LIBTMUX_TMUX_CONFIG file ${path} does not exist or cannot be read`)
+  })
+}
+
+/** Decides everything for serving, from the environment and the command line. */
+export const startup = (
+  env: Readonly<Record<string, string | undefined>>,
+  argv: ReadonlyArray<string>,
+  uid: number
+): Effect.Effect<Exclude<Invocation, { readonly kind: "serve" }> | { readonly kind: "facts"; readonly facts: StartupFacts }, StartupError> =>
+  Effect.gen(function*() {
+    const invocation = yield* Effect.fromResult(parseInvocation(env, argv))
+    if (invocation.kind !== "serve") return invocation
+    const config = invocation.config
+    const flags = yield* configFlags(config)
+    const [tmuxVersion, serverState] = yield* Effect.all([checkTmuxVersion(config), probeServer(config)], { concurrency: 2 })
+    const resolvedPath = resolveSocketPath(config.socket, { TMUX_TMPDIR: env.TMUX_TMPDIR, TMUX: env.TMUX, uid, realpath })
+    const selection = yield* Effect.fromResult(resolveSelection(
+      config.selection,
+      { socketExplicit: config.socketExplicit, tmuxConfig: config.tmuxConfig.kind, serverState },
+      registeredNames
+    ))
+    const callerSocket = env.TMUX === undefined || env.TMUX === "" ? undefined : env.TMUX.split(",")[0]
+    const callerPath = callerSocket === undefined ? undefined : realpath(callerSocket) ?? callerSocket
+    const caller = {
+      paneId: env.TMUX_PANE === undefined || env.TMUX_PANE === "" ? undefined : env.TMUX_PANE,
+      socketPath: callerPath,
+      onPinnedSocket: callerPath !== undefined && callerPath === (realpath(resolvedPath) ?? resolvedPath)
+    }
+    const pin = {
+      selector: config.socket,
+      flags: socketFlags(config.socket),
+      resolvedPath,
+      serverStateAtStartup: serverState,
+      configFlags: flags
+    }
+    return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion } } as const
+  })
+
+

@@ -1,0 +1,115 @@
+/**
+ * The live tmux runner: the only place a tmux process is spawned. It builds the argv (global
+ * socket flags, then the commands separated by `;`), runs the binary directly (no shell), and
+ * types the failure. The authority services are thin views over it, each refusing any command
+ * outside its closed set.
+ *
+ * Security: tmux splits its argv into commands at any argument that ends in `;`. A value that
+ * ends in `;` would start a second command, so every argument gets that `;` escaped as `\;`,
+ * which tmux turns back into a literal `;`.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { execFile } from "node:child_process"
+import { formatSelector } from "../domain/socket.ts"
+import { ServerNotRunning, TmuxCommandFailed, type TmuxError, TmuxNotFound, TmuxTimedOut } from "../services/errors.ts"
+import { SocketPin } from "../services/SocketPin.ts"
+import {
+  type Authority,
+  changeCommands,
+  commandCommands,
+  deleteCommands,
+  inputCommands,
+  type InvocationOptions,
+  observeCommands,
+  PaneCommand,
+  PaneInput,
+  spawnCommands,
+  TmuxChange,
+  TmuxDelete,
+  TmuxObserve,
+  TmuxSpawn
+} from "../services/Tmux.ts"
+
+/** How long one tmux invocation may take before it is killed. */
+export const defaultTimeoutMs = 10_000
+
+/** Escapes a trailing `;` so tmux keeps it as text instead of ending the command there. */
+export const escapeArgument = (arg: string): string => arg.endsWith(";") ? `${arg.slice(0, -1)}\\;` : arg
+
+/** The argv for several commands in one invocation. */
+export const buildArgv = (
+  globalFlags: ReadonlyArray<string>,
+  commands: ReadonlyArray<ReadonlyArray<string>>
+): ReadonlyArray<string> => [
+  ...globalFlags,
+  ...commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(escapeArgument)])
+]
+
+// Both mean nothing listens on the socket: no file, or a stale file from a dead server.
+const absentPattern = /no server running on|error connecting to .*\((No such file or directory|Connection refused)\)/u
+
+/** Runs tmux with the given argv; resolves with stdout or a typed failure. */
+export const execTmux = (
+  bin: string,
+  argv: ReadonlyArray<string>,
+  socket: string,
+  options: InvocationOptions & { readonly timeoutMs?: number } = {}
+): Effect.Effect<string, TmuxError> => {
+  const command = argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
+  return Effect.callback<string, TmuxError>((resume, signal) => {
+    execFile(
+      bin,
+      argv as Array<string>,
+      { cwd: options.cwd, signal, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        if (error === null) return resume(Effect.succeed(stdout))
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === "ENOENT" || code === "EACCES") {
+          return resume(Effect.fail(new TmuxNotFound({ bin, reason: code === "ENOENT" ? "not found" : "permission denied" })))
+        }
+        if (error.killed && !signal.aborted) return resume(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
+        const text = stderr.trim()
+        if (absentPattern.test(text)) return resume(Effect.fail(new ServerNotRunning({ socket })))
+        return resume(Effect.fail(new TmuxCommandFailed({ command, exitCode: typeof code === "number" ? code : 1, stderr: text })))
+      }
+    )
+  })
+}
+
+/** A view over the runner that accepts only the given commands. */
+const authority = <Name extends string>(
+  names: ReadonlyArray<Name>,
+  run: (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) => Effect.Effect<string, TmuxError>
+): Authority<Name> => ({
+  commands: names,
+  run: (commands, options = {}) => {
+    const outside = commands.map((command) => command[0]).filter((name) => !names.includes(name))
+    // The types already forbid this; a runtime check keeps the ceiling if a cast slips through.
+    return outside.length > 0 ? Effect.die(new Error(`tmux command(s) ${outside.join(", ")} outside this authority`)) : run(commands, options)
+  }
+})
+
+/** The live authority services over the pinned socket. @category layers */
+export const layer = (bin: string): Layer.Layer<
+  TmuxObserve | TmuxChange | TmuxSpawn | TmuxDelete | PaneInput | PaneCommand,
+  never,
+  SocketPin
+> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const pin = yield* SocketPin
+    const socket = formatSelector(pin.selector)
+    const pinned = (extraFlags: ReadonlyArray<string>) => (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
+      execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, options)
+    const plain = pinned([])
+    return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
+      Context.add(TmuxChange, authority(changeCommands, plain)),
+      // A spawn may start the server, so only spawns carry the configuration-file flags.
+      Context.add(TmuxSpawn, authority(spawnCommands, pinned(pin.configFlags))),
+      Context.add(TmuxDelete, authority(deleteCommands, plain)),
+      Context.add(PaneInput, authority(inputCommands, plain)),
+      Context.add(PaneCommand, authority(commandCommands, plain))
+    )
+  }))

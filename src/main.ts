@@ -1,0 +1,47 @@
+/**
+ * The entry point: decide the configuration, build the services, serve MCP on stdio, and exit 0
+ * at once on stdin end, SIGINT or SIGTERM, interrupting calls in flight and leaving the tmux
+ * server running. stdout carries JSON-RPC only; everything else goes to stderr.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { instructions, readyLine } from "./layers/Disclosure.ts"
+import { connect, makeServer } from "./layers/McpServer.ts"
+import * as Services from "./layers/Services.ts"
+import { startup } from "./layers/Startup.ts"
+import { helpText } from "./domain/config.ts"
+import { version } from "./version.ts"
+
+const program = Effect.gen(function*() {
+  const decided = yield* startup(process.env, process.argv.slice(2), process.getuid?.() ?? 0)
+  if (decided.kind === "help") return void process.stdout.write(`${helpText(version)}\n`)
+  if (decided.kind === "version") return void process.stdout.write(`libtmux-mcp ${version}\n`)
+  const { facts } = decided
+  const context = yield* Layer.build(Services.layer(facts))
+  const shutdown = new AbortController()
+  const server = makeServer(context, { version, instructions: instructions(facts), shutdown: shutdown.signal })
+  const stop = () => {
+    shutdown.abort()
+    // Let interrupted calls kill their tmux children before the process goes.
+    setImmediate(() => process.exit(0))
+  }
+  process.stdin.on("end", stop)
+  process.stdin.on("close", stop)
+  process.on("SIGINT", stop)
+  process.on("SIGTERM", stop)
+  yield* connect(server, new StdioServerTransport())
+  process.stderr.write(`${readyLine(facts)}\n`)
+  return yield* Effect.never
+})
+
+/** Runs the server process. */
+export const main = (): void => {
+  Effect.runFork(Effect.scoped(program).pipe(
+    Effect.catchTag("StartupError", (error) =>
+      Effect.sync(() => {
+        process.stderr.write(`libtmux-mcp: ${error.message}\n`)
+        process.exitCode = 1
+      }))
+  ))
+}

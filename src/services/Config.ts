@@ -1,0 +1,13 @@
+/**
+ * The startup configuration, as a service: parsed once, frozen for the life of the process.
+ */
+import * as Context from "effect/Context"
+import type { ServerConfig } from "../domain/config.ts"
+import type { Selection } from "../domain/selection.ts"
+
+/** The frozen configuration and the effective tool selection. @category services */
+export class Config extends Context.Service<Config, {
+  readonly config: ServerConfig
+  readonly selection: Selection
+  readonly version: string
+}>()("libtmux-mcp/services/Config") {}

@@ -1,0 +1,19 @@
+/**
+ * The one tmux socket this process is pinned to for its lifetime, what was found there at
+ * startup, and the configuration a server this process starts would get.
+ */
+import * as Context from "effect/Context"
+import type { SocketSelector } from "../domain/socket.ts"
+
+/** The pinned socket. @category services */
+export class SocketPin extends Context.Service<SocketPin, {
+  readonly selector: SocketSelector
+  /** The global tmux flags that select the socket (`-L name`, `-S path`, or none). */
+  readonly flags: ReadonlyArray<string>
+  /** The socket path tmux resolves the selector to. */
+  readonly resolvedPath: string
+  /** Whether a server answered on the socket at startup. */
+  readonly serverStateAtStartup: "absent" | "existing"
+  /** Global flags that choose the configuration file when a spawn starts the server. */
+  readonly configFlags: ReadonlyArray<string>
+}>()("libtmux-mcp/services/SocketPin") {}

@@ -1,0 +1,85 @@
+/**
+ * The tmux authority services. tmux access is split by authority, and each service accepts
+ * only its own closed set of tmux commands, so a tool's requirements say what it can do:
+ * the registry's types refuse an inspect tool that requires `PaneInput`, or a manage tool that
+ * requires `TmuxDelete`. A raw "run this argv" exists only inside the live layer.
+ *
+ * Every invocation is an argv (never a shell string), pinned to the socket resolved at startup.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { TmuxError } from "./errors.ts"
+
+/** One tmux command: its name from a closed set, then its arguments. @category models */
+export type TmuxCommand<Name extends string> = readonly [Name, ...ReadonlyArray<string>]
+
+/** Options of one invocation. @category models */
+export interface InvocationOptions {
+  /** Working directory of the tmux client process (how a start directory reaches tmux without `-c`). */
+  readonly cwd?: string
+}
+
+/** The shape shared by every authority service: several commands may share one invocation. */
+export interface Authority<Name extends string> {
+  readonly commands: ReadonlyArray<Name>
+  run(commands: ReadonlyArray<TmuxCommand<Name>>, options?: InvocationOptions): Effect.Effect<string, TmuxError>
+}
+
+/** Commands that only read tmux state. */
+export const observeCommands = ["list-sessions", "list-windows", "list-panes", "display-message", "has-session"] as const
+/** Commands that change structure or presentation without deleting or spawning. */
+export const changeCommands = [
+  "rename-session",
+  "rename-window",
+  "select-window",
+  "next-window",
+  "previous-window",
+  "last-window",
+  "select-pane",
+  "select-layout",
+  "resize-window",
+  "resize-pane",
+  "move-window",
+  "swap-pane",
+  "copy-mode",
+  "set-option",
+  "wait-for"
+] as const
+/** Commands that start a pane's configured process. */
+export const spawnCommands = ["new-session", "new-window", "split-window"] as const
+/** Commands that delete tmux objects or retained history. */
+export const deleteCommands = ["kill-session", "kill-window", "kill-pane", "clear-history"] as const
+/** Commands that deliver client input to a pane's program. */
+export const inputCommands = ["send-keys", "set-buffer", "paste-buffer", "delete-buffer"] as const
+/** Commands that run an authored command in a pane, or replace the pane's process. */
+export const commandCommands = ["send-keys", "wait-for", "respawn-pane"] as const
+
+/** Read-only tmux access. @category services */
+export class TmuxObserve extends Context.Service<TmuxObserve, Authority<typeof observeCommands[number]>>()(
+  "libtmux-mcp/services/TmuxObserve"
+) {}
+
+/** Structure and presentation changes. @category services */
+export class TmuxChange extends Context.Service<TmuxChange, Authority<typeof changeCommands[number]>>()(
+  "libtmux-mcp/services/TmuxChange"
+) {}
+
+/** Starting a pane's configured process (sessions, windows, panes). @category services */
+export class TmuxSpawn extends Context.Service<TmuxSpawn, Authority<typeof spawnCommands[number]>>()(
+  "libtmux-mcp/services/TmuxSpawn"
+) {}
+
+/** Deleting tmux objects or scrollback. @category services */
+export class TmuxDelete extends Context.Service<TmuxDelete, Authority<typeof deleteCommands[number]>>()(
+  "libtmux-mcp/services/TmuxDelete"
+) {}
+
+/** Delivering client keys or text to a pane's program. @category services */
+export class PaneInput extends Context.Service<PaneInput, Authority<typeof inputCommands[number]>>()(
+  "libtmux-mcp/services/PaneInput"
+) {}
+
+/** Running an authored shell command in a pane. @category services */
+export class PaneCommand extends Context.Service<PaneCommand, Authority<typeof commandCommands[number]>>()(
+  "libtmux-mcp/services/PaneCommand"
+) {}

@@ -1,0 +1,15 @@
+/** get_pane_info: one pane, by ID. */
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { defineTool } from "../define.ts"
+import { PaneInfo } from "../hierarchy.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+/** @category tools */
+export const get_pane_info = defineTool(manifest.get_pane_info, {
+  description: "Describe one pane by pane_id: size, position, title, current command and directory, process ID, " +
+    "whether it is dead or in a mode. A pane that does not exist is an error naming the panes that do.",
+  input: Schema.Struct({ pane_id: PaneId }),
+  output: PaneInfo,
+  run: (input) => resolvePane(input.pane_id)
+})

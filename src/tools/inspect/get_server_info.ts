@@ -1,0 +1,51 @@
+/** get_server_info: whether a tmux server runs on the pinned socket, and what it is. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { formatSelector } from "../../domain/socket.ts"
+import { manifest } from "../../manifest/index.ts"
+import { SocketPin } from "../../services/SocketPin.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+
+const FS = "\u001f"
+
+/** @category tools */
+export const get_server_info = defineTool(manifest.get_server_info, {
+  description: "Report whether a tmux server is running on this server's pinned socket, with the socket, " +
+    "its resolved path, the tmux server's process ID, version and start time, and its session count. " +
+    "Never starts a server: running is false when none is there.",
+  input: Schema.Struct({}),
+  output: Schema.Struct({
+    running: Schema.Boolean,
+    socket: Schema.String.annotate({ description: "the pinned socket selector: name:<name>, inherit, or path:<path>" }),
+    socket_path: Schema.String,
+    session_count: Schema.Int,
+    pid: Schema.optionalKey(Schema.Int),
+    version: Schema.optionalKey(Schema.String),
+    start_time: Schema.optionalKey(Schema.Int.annotate({ description: "server start, seconds since the epoch" }))
+  }),
+  run: () =>
+    Effect.gen(function*() {
+      const pin = yield* SocketPin
+      const tmux = yield* TmuxObserve
+      const base = { socket: formatSelector(pin.selector), socket_path: pin.resolvedPath }
+      const stdout = yield* tmux.run([["list-sessions", "-F", ["#{pid}", "#{version}", "#{start_time}", "#{socket_path}"].join(FS)]]).pipe(
+        Effect.catchTag("ServerNotRunning", () => Effect.succeed(undefined))
+      )
+      if (stdout === undefined) return { ...base, running: false, session_count: 0 }
+      const lines = stdout.split("\n").filter((line) => line !== "")
+      const [pid, version, startTime, socketPath] = (lines[0] ?? "").split(FS)
+      if (lines.length === 0 || pid === undefined || version === undefined || startTime === undefined) {
+        return { ...base, running: true, session_count: 0 }
+      }
+      return {
+        ...base,
+        socket_path: socketPath ?? pin.resolvedPath,
+        running: true,
+        session_count: lines.length,
+        pid: Number.parseInt(pid, 10),
+        version,
+        start_time: Number.parseInt(startTime, 10)
+      }
+    })
+})

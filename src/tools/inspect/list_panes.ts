@@ -1,0 +1,31 @@
+/** list_panes: the panes of one window, one session, or the whole server. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { defineTool } from "../define.ts"
+import { emptyWhenNoServer, listPaneRows, PaneInfo } from "../hierarchy.ts"
+import { optionalSession, resolveWindow, sessionTargetFields, WindowId } from "../targets.ts"
+
+/** @category tools */
+export const list_panes = defineTool(manifest.list_panes, {
+  description: "List panes with IDs, sizes, positions, titles, current command and directory, and process IDs: " +
+    "of one window (window_id), of one session (session_id or session_name), or of the whole server when none is given. " +
+    "is_caller marks the pane this MCP server itself runs in, when it runs on this socket.",
+  input: Schema.Struct({ ...sessionTargetFields, window_id: Schema.optionalKey(WindowId) }),
+  output: Schema.Struct({ panes: Schema.Array(PaneInfo) }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const { window_id, ...session } = input
+      if (window_id !== undefined) {
+        if (session.session_id !== undefined || session.session_name !== undefined) {
+          return yield* new InputInvalid({ tool: "list_panes", detail: "give window_id or a session, not both" })
+        }
+        const window = yield* resolveWindow("list_panes", { window_id })
+        return { panes: yield* listPaneRows({ windowId: window.window_id }) }
+      }
+      const target = yield* optionalSession("list_panes", session)
+      const panes = yield* emptyWhenNoServer(listPaneRows(target === undefined ? "all" : { sessionId: target.session_id }))
+      return { panes }
+    })
+})

@@ -1,0 +1,21 @@
+/** list_windows: the windows of one session, or of every session. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { defineTool } from "../define.ts"
+import { emptyWhenNoServer, listWindowRows, WindowInfo } from "../hierarchy.ts"
+import { optionalSession, sessionTargetFields } from "../targets.ts"
+
+/** @category tools */
+export const list_windows = defineTool(manifest.list_windows, {
+  description: "List the windows of one session (give session_id or session_name), or of every session when neither is given, " +
+    "with IDs, indexes, names, sizes and layouts. A session that does not exist is an error naming the sessions that do.",
+  input: Schema.Struct(sessionTargetFields),
+  output: Schema.Struct({ windows: Schema.Array(WindowInfo) }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const session = yield* optionalSession("list_windows", input)
+      const windows = yield* emptyWhenNoServer(listWindowRows(session?.session_id))
+      return { windows }
+    })
+})

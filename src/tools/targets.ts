@@ -1,0 +1,113 @@
+/**
+ * Target parameters and their resolution. IDs and names are separate parameters, names match
+ * exactly (resolved here, in code, to the object's ID; tmux's own `-t foo` would also match
+ * `foobar` by prefix), and nothing silently falls back to "the first" anything: a missing or
+ * ambiguous target is an error that names what exists.
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { nameProblem, paneIdPattern, sessionIdPattern, windowIdPattern } from "../domain/names.ts"
+import { formatSelector } from "../domain/socket.ts"
+import { InputInvalid, PaneNotFound, SessionNotFound, WindowNotFound } from "../services/errors.ts"
+import { SocketPin } from "../services/SocketPin.ts"
+import { listPaneRows, listSessionRows, listWindowRows } from "./hierarchy.ts"
+
+/** A session or window name in this server's grammar. @category schemas */
+export const Name = Schema.String.check(
+  Schema.makeFilter((name: string) => nameProblem(name) ?? true)
+)
+
+/** @category schemas */
+export const SessionId = Schema.String.check(Schema.isPattern(sessionIdPattern)).annotate({
+  description: "tmux session ID, e.g. $1 (from list_sessions)"
+})
+/** @category schemas */
+export const WindowId = Schema.String.check(Schema.isPattern(windowIdPattern)).annotate({
+  description: "tmux window ID, e.g. @2 (from list_windows)"
+})
+/** @category schemas */
+export const PaneId = Schema.String.check(Schema.isPattern(paneIdPattern)).annotate({
+  description: "tmux pane ID, e.g. %3 (from list_panes)"
+})
+
+/** The two ways to name a session, as optional input fields. @category schemas */
+export const sessionTargetFields = {
+  session_id: Schema.optionalKey(SessionId),
+  session_name: Schema.optionalKey(Name.annotate({ description: "exact session name (no prefix matching)" }))
+}
+
+interface SessionTarget {
+  readonly session_id?: string
+  readonly session_name?: string
+}
+
+const socketOf = SocketPin.useSync((pin) => formatSelector(pin.selector))
+
+/** The session one of `session_id` / `session_name` names; exactly one must be given. */
+export const resolveSession = (tool: string, target: SessionTarget) =>
+  Effect.gen(function*() {
+    const { session_id: id, session_name: name } = target
+    if (id !== undefined && name !== undefined) {
+      return yield* new InputInvalid({ tool, detail: "give session_id or session_name, not both" })
+    }
+    if (id === undefined && name === undefined) {
+      return yield* new InputInvalid({ tool, detail: "give session_id or session_name (call list_sessions to see them)" })
+    }
+    const socket = yield* socketOf
+    const sessions = yield* listSessionRows.pipe(
+      Effect.catchTag("ServerNotRunning", () => Effect.fail(new SessionNotFound({ target: (id ?? name)!, existing: [], socket, serverRunning: false })))
+    )
+    const found = sessions.find((session) => id !== undefined ? session.session_id === id : session.session_name === name)
+    if (found !== undefined) return found
+    return yield* new SessionNotFound({
+      target: id ?? JSON.stringify(name),
+      existing: sessions.map((session) => `${session.session_id} ${JSON.stringify(session.session_name)}`),
+      socket,
+      serverRunning: true
+    })
+  })
+
+/** A session when one of its target fields is given, else `undefined` (meaning: all sessions). */
+export const optionalSession = (tool: string, target: SessionTarget) =>
+  target.session_id === undefined && target.session_name === undefined
+    ? Effect.succeed(undefined)
+    : resolveSession(tool, target)
+
+/** The window `window_id` names, or the window at `window_index` of a session. */
+export const resolveWindow = (tool: string, target: SessionTarget & { readonly window_id?: string; readonly window_index?: number }) =>
+  Effect.gen(function*() {
+    const { window_id: id, window_index: index } = target
+    const bySession = target.session_id !== undefined || target.session_name !== undefined
+    if (id !== undefined && (bySession || index !== undefined)) {
+      return yield* new InputInvalid({ tool, detail: "give window_id alone, or a session (session_id or session_name) with window_index" })
+    }
+    if (id === undefined && !(bySession && index !== undefined)) {
+      return yield* new InputInvalid({ tool, detail: "give window_id, or a session (session_id or session_name) with window_index (call list_windows to see them)" })
+    }
+    const socket = yield* socketOf
+    const session = id === undefined ? yield* resolveSession(tool, target) : undefined
+    const windows = yield* listWindowRows(session?.session_id).pipe(
+      Effect.catchTag("ServerNotRunning", () => Effect.fail(new WindowNotFound({ target: id ?? `index ${index}`, existing: [], socket, serverRunning: false })))
+    )
+    const found = windows.find((window) => id !== undefined ? window.window_id === id : window.window_index === index)
+    if (found !== undefined) return found
+    return yield* new WindowNotFound({
+      target: id ?? `index ${index} of session ${session!.session_id}`,
+      existing: windows.map((window) => `${window.window_id} (${window.session_id}:${window.window_index} ${JSON.stringify(window.window_name)})`),
+      socket,
+      serverRunning: true
+    })
+  })
+
+/** The pane `pane_id` names. */
+export const resolvePane = (paneId: string) =>
+  Effect.gen(function*() {
+    const socket = yield* socketOf
+    const panes = yield* listPaneRows("all").pipe(
+      Effect.catchTag("ServerNotRunning", () => Effect.fail(new PaneNotFound({ target: paneId, existing: [], socket, serverRunning: false })))
+    )
+    const found = panes.find((pane) => pane.pane_id === paneId)
+    if (found !== undefined) return found
+    return yield* new PaneNotFound({ target: paneId, existing: panes.map((pane) => pane.pane_id), socket, serverRunning: true })
+  })
+

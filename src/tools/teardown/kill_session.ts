@@ -1,0 +1,34 @@
+/** kill_session: remove one session, named exactly; refuses the session this server runs in. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { CallerContext } from "../../services/CallerContext.ts"
+import { SelfKillRefused } from "../../services/errors.ts"
+import { TmuxDelete } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { listPaneRows } from "../hierarchy.ts"
+import { resolveSession, sessionTargetFields } from "../targets.ts"
+
+/** @category tools */
+export const kill_session = defineTool(manifest.kill_session, {
+  description: "Kill one session and every window and process in it, named by session_id or exact session_name " +
+    "(a name never matches by prefix: killing foo never touches foobar). Irreversible. " +
+    "Refuses the session that contains this MCP server's own pane when that pane is on this socket. " +
+    "When the last session goes, tmux's exit-empty default stops the server.",
+  input: Schema.Struct(sessionTargetFields),
+  output: Schema.Struct({ session_id: Schema.String, session_name: Schema.String }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const session = yield* resolveSession("kill_session", input)
+      const caller = yield* CallerContext
+      if (caller.onPinnedSocket && caller.paneId !== undefined) {
+        const panes = yield* listPaneRows({ sessionId: session.session_id })
+        if (panes.some((pane) => pane.pane_id === caller.paneId)) {
+          return yield* new SelfKillRefused({ target: `session ${session.session_id}`, callerPane: caller.paneId })
+        }
+      }
+      const tmux = yield* TmuxDelete
+      yield* tmux.run([["kill-session", "-t", session.session_id]])
+      return { session_id: session.session_id, session_name: session.session_name }
+    })
+})
