@@ -3,7 +3,7 @@
  *
  * Security: tmux expands `#{...}` and runs `#(...)` in the `-s`/`-n` positions, rewrites `.` and
  * `:` in names, and reads `$1`/`@1`/`%1` as IDs. Names are therefore checked against a closed
- * grammar here and literalized (every `#` doubled) before they reach a format-expanding argument.
+ * grammar here and literalized (runs of `#` doubled) before they reach a format-expanding argument.
  */
 
 /** tmux session IDs look like `$3`. */
@@ -31,5 +31,9 @@ export const nameProblem = (name: string): string | undefined => {
   return undefined
 }
 
-/** Doubles every `#`, so tmux's format expansion yields the text unchanged. */
-export const literalizeFormat = (text: string): string => text.replaceAll("#", "##")
+/**
+ * Text that tmux's format expansion turns back into exactly `text`: every run of `#` is doubled
+ * (`##` expands to `#`), except a run followed by `[`, which tmux keeps as written (a style).
+ */
+export const literalizeFormat = (text: string): string =>
+  text.replace(/#+/gu, (run: string, offset: number) => text[offset + run.length] === "[" ? run : run + run)

@@ -11,6 +11,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import { type ToolName, toolNames } from "../manifest/index.ts"
 import { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
@@ -49,6 +50,14 @@ export class Registry extends Context.Service<Registry, {
 
 const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
 
+/** The decoder's message in the caller's terms, with the properties the tool does take. */
+const decodeProblem = (definition: ToolDefinition, message: string): string => {
+  const ast = definition.input.ast
+  const properties = SchemaAST.isObjects(ast) ? ast.propertySignatures.map((signature) => String(signature.name)) : []
+  const text = message.replaceAll("Expected no excess property", "Unknown property").replaceAll("Expected never", "Unknown property")
+  return `${text}\n${properties.length === 0 ? "this tool takes no arguments" : `valid properties: ${properties.join(", ")}`}`
+}
+
 /** The registry over the startup selection. @category layers */
 export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> = Layer.effect(
   Registry,
@@ -62,7 +71,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const execute = (definition: ToolDefinition, args: unknown) =>
       Effect.gen(function*() {
         const input = yield* Schema.decodeUnknownEffect(definition.input, decodeOptions)(args ?? {}).pipe(
-          Effect.mapError((error) => new InputInvalid({ tool: definition.row.name, detail: error.message }))
+          Effect.mapError((error) => new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) }))
         )
         const output = yield* definition.run(input)
         // An output that does not fit its own schema is a bug of ours, not the caller's.

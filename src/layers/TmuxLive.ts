@@ -38,11 +38,16 @@ export const defaultTimeoutMs = 10_000
 /** Escapes a trailing `;` so tmux keeps it as text instead of ending the command there. */
 export const escapeArgument = (arg: string): string => arg.endsWith(";") ? `${arg.slice(0, -1)}\\;` : arg
 
-/** The argv for several commands in one invocation. */
+/**
+ * The argv for several commands in one invocation. `-u` always: without a UTF-8 locale the tmux
+ * client rewrites non-ASCII and control bytes in its output to `_`, which would corrupt names and
+ * our field separators.
+ */
 export const buildArgv = (
   globalFlags: ReadonlyArray<string>,
   commands: ReadonlyArray<ReadonlyArray<string>>
 ): ReadonlyArray<string> => [
+  "-u",
   ...globalFlags,
   ...commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(escapeArgument)])
 ]

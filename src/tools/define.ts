@@ -5,7 +5,7 @@
  * inspect tool whose program could type into a pane, does not compile.
  */
 import type * as Effect from "effect/Effect"
-import type * as Schema from "effect/Schema"
+import * as Schema from "effect/Schema"
 import type { ManifestRow } from "../manifest/index.ts"
 import { mandatoryLines, openers } from "../manifest/index.ts"
 import type { CallerContext } from "../services/CallerContext.ts"
@@ -46,11 +46,20 @@ export interface ToolDefinition<R extends ManifestRow = ManifestRow> {
 /** A schema that decodes and encodes without services: what every tool input and output is. @category models */
 export type ToolSchema = Schema.Codec<unknown, unknown, never, never>
 
-type SameKeys<A, B> = [keyof A] extends [keyof B] ? [keyof B] extends [keyof A] ? true : false : false
+/**
+ * The input of a tool that takes no arguments: an object with no properties. (An empty
+ * `Schema.Struct` would accept any value that is not null.)
+ * @category schemas
+ */
+export const NoInput = Schema.Record(Schema.String, Schema.Never)
+
+// An index signature (the no-argument input) names no fields.
+type FieldsOf<T> = string extends keyof T ? never : keyof T
+type SameKeys<A, B> = [FieldsOf<A>] extends [keyof B] ? [keyof B] extends [FieldsOf<A>] ? true : false : false
 
 /** Resolves to the row when its sink column names exactly the input's fields, else to an explanation. */
 type CheckedRow<R extends ManifestRow, In extends ToolSchema> = R["sinks"] extends null
-  ? { readonly sinks: "this row has no sink column yet: give every input field a sink kind before defining the tool" }
+  ? { readonly sinkColumn: "this row has no sink column yet: give every input field a sink kind before defining the tool" }
   : SameKeys<In["Type"], R["sinks"]> extends true ? R
   : { readonly sinks: "the row's sink column must name exactly the input's fields" }
 

@@ -69,14 +69,14 @@ const structOf = <F extends Fields>(fields: F) =>
   })
 
 /** A session as tools return it. @category schemas */
-export const SessionInfo = structOf(sessionFields).annotate({ identifier: "SessionInfo" })
+export const SessionInfo = structOf(sessionFields)
 /** A window as tools return it. @category schemas */
-export const WindowInfo = structOf(windowFields).annotate({ identifier: "WindowInfo" })
+export const WindowInfo = structOf(windowFields)
 /** A pane as tools return it; `is_caller` marks the pane this server runs in. @category schemas */
 export const PaneInfo = Schema.Struct({
   ...structOf(paneFields).fields,
   is_caller: Schema.Boolean.annotate({ description: "true only for the pane that contains this MCP server process" })
-}).annotate({ identifier: "PaneInfo" })
+})
 
 /** @category models */
 export type SessionInfo = Row<typeof sessionFields>

@@ -5,7 +5,7 @@ import { formatSelector } from "../../domain/socket.ts"
 import { manifest } from "../../manifest/index.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
+import { defineTool, NoInput } from "../define.ts"
 
 const FS = "\u001f"
 
@@ -14,7 +14,7 @@ export const get_server_info = defineTool(manifest.get_server_info, {
   description: "Report whether a tmux server is running on this server's pinned socket, with the socket, " +
     "its resolved path, the tmux server's process ID, version and start time, and its session count. " +
     "Never starts a server: running is false when none is there.",
-  input: Schema.Struct({}),
+  input: NoInput,
   output: Schema.Struct({
     running: Schema.Boolean,
     socket: Schema.String.annotate({ description: "the pinned socket selector: name:<name>, inherit, or path:<path>" }),

@@ -2,7 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { defineTool } from "../define.ts"
+import { defineTool, NoInput } from "../define.ts"
 import { emptyWhenNoServer, listSessionRows, SessionInfo } from "../hierarchy.ts"
 
 /** @category tools */
@@ -10,7 +10,7 @@ export const list_sessions = defineTool(manifest.list_sessions, {
   description: "List every session on this server's tmux socket, with IDs, names, window counts and attached clients. " +
     "An empty list means no tmux server is running there yet (create_session starts one). " +
     "Start here, then list_windows or list_panes for the objects inside a session.",
-  input: Schema.Struct({}),
+  input: NoInput,
   output: Schema.Struct({ sessions: Schema.Array(SessionInfo) }),
   run: () => Effect.map(emptyWhenNoServer(listSessionRows), (sessions) => ({ sessions }))
 })

@@ -1,0 +1,93 @@
+/**
+ * tmux runs `#(...)` jobs and expands `#{...}` in argument positions whose names give no hint of it
+ * (on tmux 3.3a: new-session's -s, -n and -c), and splits its argv into commands at any argument
+ * ending in `;`. Every string parameter of create_session gets those payloads; no file may appear
+ * and the values must be stored exactly as given.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { existsSync, mkdirSync, readdirSync } from "node:fs"
+import { join } from "node:path"
+import { afterEach, assert, describe, it } from "vitest"
+import { call, connect, type Connected } from "../support/mcp.ts"
+import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+
+let world: TmuxWorld
+let connected: Connected | undefined
+afterEach(async () => {
+  await connected?.close()
+  connected = undefined
+  world.dispose()
+})
+
+const structured = (result: CallToolResult) => {
+  assert.notStrictEqual(result.isError, true, JSON.stringify(result))
+  return result.structuredContent as { readonly [key: string]: string }
+}
+
+/** Files named `marker*` anywhere under the world or in the server's working directory. */
+const markers = (dir: string): ReadonlyArray<string> => {
+  const found: Array<string> = []
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (entry.name.startsWith("marker")) found.push(join(path, entry.name))
+      if (entry.isDirectory() && !entry.name.startsWith("tmux-")) walk(join(path, entry.name))
+    }
+  }
+  walk(dir)
+  return found
+}
+
+describe("create_session format sinks", () => {
+  it("stores names holding #(...), #{...} and a trailing ; literally, and runs nothing", async () => {
+    world = makeWorld("sinks")
+    connected = await connect(world)
+    const job = (tag: string) => `#(touch ${join(world.dir, `marker-${tag}`)})`
+    const cases = [
+      { session_name: `s${job("session")}`, window_name: `w${job("window")}` },
+      { session_name: "x#{session_id}y", window_name: "#{pane_id}" },
+      { session_name: "semi;", window_name: "colon-free;" },
+      { session_name: "hash##double", window_name: "#[fg=red]styled" },
+      { session_name: "tail#", window_name: "#S #W ###[x #(open #{open" }
+    ]
+    for (const args of cases) {
+      const created = structured(await call(connected, "create_session", args))
+      assert.strictEqual(created.session_name, args.session_name)
+      const window = world.tmux("libtmux-mcp", "display", "-p", "-t", String(created.window_id), "#{window_name}")
+      assert.strictEqual(window.trimEnd(), args.window_name)
+    }
+    const names = world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim().split("\n").sort()
+    assert.deepStrictEqual(names, cases.map((c) => c.session_name).sort())
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.deepStrictEqual(markers(world.dir), [])
+  })
+
+  it("passes a start_directory whose name holds #(...) without running it", async () => {
+    world = makeWorld("sinks")
+    connected = await connect(world)
+    const dir = join(world.dir, "#(touch marker-dir)")
+    mkdirSync(dir)
+    const created = structured(await call(connected, "create_session", { start_directory: dir }))
+    let path = ""
+    for (let i = 0; i < 50 && path !== dir; i++) {
+      path = world.tmux("libtmux-mcp", "display", "-p", "-t", String(created.pane_id), "#{pane_current_path}").trim()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    assert.strictEqual(path, dir)
+    assert.deepStrictEqual(markers(world.dir), [])
+    assert.isFalse(existsSync(join(dir, "marker-dir")))
+  })
+
+  it("treats lookup names holding formats as plain text that matches nothing", async () => {
+    world = makeWorld("sinks")
+    connected = await connect(world)
+    structured(await call(connected, "create_session", { session_name: "real" }))
+    for (const session_name of [`#(touch ${join(world.dir, "marker-lookup")})`, "#{session_name}", "real;"]) {
+      for (const tool of ["get_session_info", "list_windows", "list_panes", "kill_session"]) {
+        const result = await call(connected, tool, { session_name })
+        assert.isTrue(result.isError, `${tool} ${session_name}`)
+      }
+    }
+    assert.deepStrictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "real")
+    assert.deepStrictEqual(markers(world.dir), [])
+  })
+})

@@ -1,0 +1,114 @@
+/**
+ * Startup errors, socket forms and exit: a bad configuration stops the process with a message
+ * naming the valid set and leaves no tmux server; stdin end and signals exit 0 at once and leave
+ * the tmux server running.
+ */
+import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { afterEach, assert, describe, it } from "vitest"
+import { binPath, call, connect, type Connected, runToExit, serverEnv } from "../support/mcp.ts"
+import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+
+let world: TmuxWorld
+let connected: Connected | undefined
+afterEach(async () => {
+  await connected?.close()
+  connected = undefined
+  world.dispose()
+})
+
+describe("startup errors", () => {
+  const cases: ReadonlyArray<[string, Record<string, string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
+    ["unknown toolset", { LIBTMUX_TOOLSETS: "inspect,admin" }, [], ["admin", "valid toolsets: inspect, manage, execute, teardown"]],
+    ["case-sensitive toolset", { LIBTMUX_TOOLSETS: "Inspect" }, [], ["Inspect", "valid toolsets"]],
+    ["empty segment", { LIBTMUX_TOOLSETS: ",inspect" }, [], ["empty segment"]],
+    ["unknown tool", { LIBTMUX_TOOLS: "list_session" }, [], ["list_session", "valid tools: list_sessions"]],
+    ["explicitly empty tools", { LIBTMUX_TOOLS: "" }, [], ["LIBTMUX_TOOLS is set but empty"]],
+    ["explicitly empty exclusions", { LIBTMUX_EXCLUDE_TOOLS: "" }, [], ["LIBTMUX_EXCLUDE_TOOLS is set but empty"]],
+    ["tool not in this build", { LIBTMUX_TOOLS: "run_shell_command" }, [], ["does not have yet"]],
+    ["retired safety tiers", { LIBTMUX_SAFETY: "" }, [], ["LIBTMUX_TOOLSETS", "readonly -> inspect"]],
+    ["wait ceiling out of range", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "0" }, [], ["1 to 120"]],
+    ["wait ceiling not a number", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "soon" }, [], ["1 to 120"]],
+    ["socket form", { LIBTMUX_SOCKET: "path:relative" }, [], ["absolute", "valid forms"]],
+    ["socket name", { LIBTMUX_SOCKET: "a/b" }, [], ["valid forms"]],
+    ["tmux config", { LIBTMUX_TMUX_CONFIG: "mine" }, [], ["minimal, user, or an absolute path"]],
+    ["missing tmux config file", { LIBTMUX_TMUX_CONFIG: "/nonexistent/tmux.conf" }, [], ["does not exist"]],
+    ["suppress history", { LIBTMUX_SUPPRESS_HISTORY: "yes" }, [], ["1", "0"]],
+    ["missing tmux binary", { LIBTMUX_TMUX_BIN: "/nonexistent/tmux" }, [], ["cannot run tmux binary"]],
+    ["unknown flag", {}, ["--sockett", "x"], ["--socket"]],
+    ["flag without value", {}, ["--toolsets"], ["needs a value"]]
+  ]
+  for (const [label, env, args, expected] of cases) {
+    it(`stops on ${label}, exits non-zero, prints nothing on stdout and starts no tmux server`, async () => {
+      world = makeWorld("startup")
+      const result = await runToExit(world, env, args)
+      assert.strictEqual(result.code, 1)
+      assert.strictEqual(result.stdout, "")
+      for (const text of expected) assert.include(result.stderr, text)
+      assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
+    })
+  }
+})
+
+describe("socket forms", () => {
+  it("pins path:/abs/socket and starts the server there", async () => {
+    world = makeWorld("forms")
+    const socket = join(world.dir, "agent.sock")
+    connected = await connect(world, { LIBTMUX_SOCKET: `path:${socket}` })
+    const info = (await call(connected, "get_server_info")).structuredContent as Record<string, unknown>
+    assert.strictEqual(info.socket, `path:${socket}`)
+    assert.strictEqual(info.socket_path, socket)
+    await call(connected, "create_session", { session_name: "p" })
+    assert.isTrue(existsSync(socket))
+    assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
+  })
+
+  it("resolves inherit outside tmux to the default socket and omits teardown", async () => {
+    world = makeWorld("forms")
+    connected = await connect(world, { LIBTMUX_SOCKET: "inherit" })
+    const info = (await call(connected, "get_server_info")).structuredContent as Record<string, unknown>
+    assert.strictEqual(info.socket, "inherit")
+    assert.strictEqual(info.socket_path, world.socketPath("default"))
+    const names = (await connected.client.listTools()).tools.map((tool) => tool.name)
+    assert.notInclude(names, "kill_session")
+  })
+
+  it("keeps a bare name and name:<name> equivalent", async () => {
+    world = makeWorld("forms")
+    connected = await connect(world, { LIBTMUX_SOCKET: "agents" })
+    const info = (await call(connected, "get_server_info")).structuredContent as Record<string, unknown>
+    assert.strictEqual(info.socket, "name:agents")
+    assert.strictEqual(info.socket_path, world.socketPath("agents"))
+  })
+})
+
+describe("exit", () => {
+  it("exits 0 when stdin ends and leaves the tmux server running", async () => {
+    world = makeWorld("exit")
+    world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
+    const result = await runToExit(world)
+    assert.strictEqual(result.code, 0)
+    assert.strictEqual(result.stdout, "")
+    assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
+  })
+
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`exits 0 at once on ${signal} and leaves the tmux server running`, async () => {
+      world = makeWorld("exit")
+      world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
+      const child = spawn(process.execPath, [binPath], { env: serverEnv(world), cwd: world.dir })
+      let stderr = ""
+      await new Promise<void>((resolve) => {
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString("utf8")
+          if (stderr.includes("libtmux-mcp ready")) resolve()
+        })
+      })
+      const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
+      child.kill(signal)
+      assert.strictEqual(await exited, 0)
+      assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
+    })
+  }
+})

@@ -1,0 +1,138 @@
+/**
+ * The advertised surface through the SDK's real client over stdio: selection, defaults,
+ * annotations, openers, schemas, and the JSON-RPC error for a tool outside the selection.
+ */
+import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js"
+import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js"
+import { existsSync } from "node:fs"
+import { afterEach, assert, describe, it } from "vitest"
+import { capabilityMetaKey, manifest, openers, type ToolName } from "../../src/manifest/index.ts"
+import { call, connect, type Connected } from "../support/mcp.ts"
+import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+
+const built = ["list_sessions", "list_windows", "list_panes", "get_server_info", "get_session_info", "get_window_info", "get_pane_info", "create_session", "kill_session"]
+
+let world: TmuxWorld
+let connected: Connected | undefined
+afterEach(async () => {
+  await connected?.close()
+  connected = undefined
+  world.dispose()
+})
+
+const open = async (env: Record<string, string | undefined> = {}, args: ReadonlyArray<string> = []) => {
+  world = makeWorld("surface")
+  connected = await connect(world, env, args)
+  return connected
+}
+
+const names = async (c: Connected) => (await c.client.listTools()).tools.map((tool) => tool.name)
+
+describe("tools/list", () => {
+  it("offers every built tool by default on a new dedicated server, in manifest order", async () => {
+    const c = await open()
+    assert.deepStrictEqual(await names(c), built)
+  })
+
+  it("describes every tool with a title, four explicit hints, its opener and its capability record", async () => {
+    const c = await open()
+    for (const tool of (await c.client.listTools()).tools) {
+      const row = manifest[tool.name as ToolName]
+      assert.strictEqual(tool.title, row.title)
+      assert.deepStrictEqual(tool.annotations, {
+        title: row.title,
+        readOnlyHint: row.hints.readOnly,
+        destructiveHint: row.hints.destructive,
+        idempotentHint: row.hints.idempotent,
+        openWorldHint: row.hints.openWorld
+      })
+      assert.isTrue(tool.description?.startsWith(openers[row.opener]), tool.name)
+      const record = tool._meta?.[capabilityMetaKey] as Record<string, unknown>
+      assert.strictEqual(record.toolset, row.toolset)
+      assert.strictEqual(record.process_reach, row.reach)
+    }
+  })
+
+  it("advertises input and output schemas that the SDK's own validator compiles, strict about unknown properties", async () => {
+    const c = await open()
+    const validator = new AjvJsonSchemaValidator()
+    for (const tool of (await c.client.listTools()).tools) {
+      assert.strictEqual(tool.inputSchema.type, "object")
+      assert.strictEqual((tool.inputSchema as Record<string, unknown>).additionalProperties, false, tool.name)
+      const validate = validator.getValidator(tool.inputSchema as JsonSchemaType)
+      assert.isFalse(validate({ surprise: 1 }).valid, tool.name)
+      assert.isDefined(tool.outputSchema, tool.name)
+      validator.getValidator(tool.outputSchema as JsonSchemaType)
+      for (const key of ["socket", "socket_name", "socket_path"]) {
+        assert.notProperty(tool.inputSchema.properties ?? {}, key, tool.name)
+      }
+    }
+  })
+
+  it("offers only inspect tools with LIBTMUX_TOOLSETS=inspect, and refuses a call to an unselected tool as a JSON-RPC error that acts on nothing", async () => {
+    const c = await open({ LIBTMUX_TOOLSETS: "inspect" })
+    assert.deepStrictEqual(await names(c), built.filter((name) => manifest[name as ToolName].toolset === "inspect"))
+    const error = await call(c, "create_session", { session_name: "nope" }).then(() => undefined, (e: unknown) => e)
+    assert.instanceOf(error, McpError)
+    assert.strictEqual((error as McpError).code, -32602)
+    assert.include((error as McpError).message, "not in this server's selection")
+    assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
+  })
+
+  it("offers exactly the named tools when LIBTMUX_TOOLSETS is empty", async () => {
+    const c = await open({ LIBTMUX_TOOLSETS: "", LIBTMUX_TOOLS: "list_windows,list_sessions" })
+    assert.deepStrictEqual(await names(c), ["list_sessions", "list_windows"])
+  })
+
+  it("applies exclusions last, even over an explicit inclusion", async () => {
+    const c = await open({ LIBTMUX_TOOLSETS: "inspect", LIBTMUX_TOOLS: "kill_session", LIBTMUX_EXCLUDE_TOOLS: "kill_session,list_panes" })
+    assert.deepStrictEqual(await names(c), ["list_sessions", "list_windows", "get_server_info", "get_session_info", "get_window_info", "get_pane_info"])
+  })
+
+  it("lets a flag beat its variable", async () => {
+    const c = await open({ LIBTMUX_TOOLSETS: "inspect" }, ["--toolsets", "teardown"])
+    assert.deepStrictEqual(await names(c), ["kill_session"])
+  })
+
+  it("rejects a guessed unknown tool name with a JSON-RPC error", async () => {
+    const c = await open()
+    const error = await call(c, "kill_server").then(() => undefined, (e: unknown) => e)
+    assert.instanceOf(error, McpError)
+    assert.strictEqual((error as McpError).code, -32602)
+  })
+})
+
+describe("default toolsets", () => {
+  it("omits teardown when the dedicated socket already has a server of unknown provenance", async () => {
+    world = makeWorld("surface")
+    world.tmux("libtmux-mcp", "new-session", "-d", "-s", "by-hand")
+    connected = await connect(world)
+    assert.notInclude(await names(connected), "kill_session")
+    assert.include(connected.stderr(), `default_reason="existing server of unknown provenance"`)
+  })
+
+  it("omits teardown on an explicitly configured socket", async () => {
+    const c = await open({ LIBTMUX_SOCKET: "name:elsewhere" })
+    assert.notInclude(await names(c), "kill_session")
+    assert.include(c.stderr(), `default_reason="explicitly configured endpoint"`)
+  })
+
+  it("omits teardown with the user's tmux configuration", async () => {
+    const c = await open({ LIBTMUX_TMUX_CONFIG: "user" })
+    assert.notInclude(await names(c), "kill_session")
+  })
+})
+
+describe("startup record", () => {
+  it("prints one ready line on stderr whose resolved socket lies under the test's TMUX_TMPDIR", async () => {
+    const c = await open()
+    await c.client.listTools()
+    const lines = c.stderr().split("\n").filter((line) => line.startsWith("libtmux-mcp ready"))
+    assert.strictEqual(lines.length, 1)
+    assert.include(lines[0], `resolved_socket_path=${world.socketPath("libtmux-mcp")}`)
+    assert.isTrue(world.socketPath("libtmux-mcp").startsWith(world.dir))
+    assert.include(lines[0], "host_command_tools=0")
+    assert.include(lines[0], "server_state=absent")
+  })
+})

@@ -1,0 +1,80 @@
+/**
+ * The built server under the SDK's real `Client` over stdio. The environment is always passed
+ * explicitly (the SDK would otherwise pass only a few variables), with TMUX and TMUX_PANE unset
+ * unless a test sets them on purpose.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import type { TmuxWorld } from "./tmux.ts"
+
+/** The built entry point, as the package's bin runs it. */
+export const binPath = fileURLToPath(new URL("../../dist/bin.js", import.meta.url))
+
+/** The environment of a server process in a world, plus overrides (undefined removes a variable). */
+export const serverEnv = (world: TmuxWorld, overrides: Readonly<Record<string, string | undefined>> = {}): Record<string, string> => {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SHELL: "/bin/sh",
+    TERM: "xterm-256color",
+    TMUX_TMPDIR: world.dir,
+    ...overrides
+  }
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined))
+}
+
+/** A connected client and what the server printed on stderr. */
+export interface Connected {
+  readonly client: Client
+  readonly stderr: () => string
+  close(): Promise<void>
+}
+
+/** Starts the built server and connects a client to it. */
+export const connect = async (world: TmuxWorld, overrides: Readonly<Record<string, string | undefined>> = {}, args: ReadonlyArray<string> = []): Promise<Connected> => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [binPath, ...args],
+    env: serverEnv(world, overrides),
+    cwd: world.dir,
+    stderr: "pipe"
+  })
+  let stderr = ""
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8")
+  })
+  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
+  await client.connect(transport)
+  return { client, stderr: () => stderr, close: () => client.close() }
+}
+
+/** Calls a tool and returns the raw result. */
+export const call = async (connected: Connected, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
+  (await connected.client.callTool({ name, arguments: args })) as CallToolResult
+
+/** The text of a result's first content block. */
+export const textOf = (result: CallToolResult): string => {
+  const first = result.content[0]
+  return first !== undefined && first.type === "text" ? first.text : ""
+}
+
+/** Runs the server to completion with no client (for startup errors); resolves with its exit and output. */
+export const runToExit = (
+  world: TmuxWorld,
+  overrides: Readonly<Record<string, string | undefined>> = {},
+  args: ReadonlyArray<string> = [],
+  stdin = ""
+): Promise<{ code: number | null; stdout: string; stderr: string }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [binPath, ...args], { env: serverEnv(world, overrides), cwd: world.dir })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(stdin)
+  })

@@ -1,0 +1,58 @@
+/**
+ * Isolated tmux worlds for tests: a fresh TMUX_TMPDIR per test, tmux run directly against it,
+ * and a cleanup that kills every server started under it. The user's own tmux is never touched.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+/** One isolated tmux world. */
+export interface TmuxWorld {
+  /** The TMUX_TMPDIR of this world (realpath). */
+  readonly dir: string
+  /** The socket directory tmux uses under it. */
+  readonly socketDir: string
+  /** The path of a named socket in this world. */
+  socketPath(name: string): string
+  /** Runs tmux on a named socket of this world; returns stdout. */
+  tmux(socket: string, ...args: ReadonlyArray<string>): string
+  /** Like `tmux`, but returns undefined instead of throwing on failure. */
+  tryTmux(socket: string, ...args: ReadonlyArray<string>): string | undefined
+  /** Kills every server of this world and removes the folder. */
+  dispose(): void
+}
+
+/** Makes a fresh world; `label` shows up in the folder name. */
+export const makeWorld = (label = "world"): TmuxWorld => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), `libtmux-mcp-${label}-`)))
+  const socketDir = join(dir, `tmux-${process.getuid?.() ?? 0}`)
+  const env = { ...process.env, TMUX_TMPDIR: dir, TMUX: undefined, TMUX_PANE: undefined }
+  const tmux = (socket: string, ...args: ReadonlyArray<string>) =>
+    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+  return {
+    dir,
+    socketDir,
+    socketPath: (name) => join(socketDir, name),
+    tmux,
+    tryTmux: (socket, ...args) => {
+      try {
+        return tmux(socket, ...args)
+      } catch {
+        return undefined
+      }
+    },
+    dispose: () => {
+      if (existsSync(socketDir)) {
+        for (const name of readdirSync(socketDir)) {
+          try {
+            execFileSync("tmux", ["-S", join(socketDir, name), "kill-server"], { env, stdio: "ignore" })
+          } catch {
+            // Already gone.
+          }
+        }
+      }
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}

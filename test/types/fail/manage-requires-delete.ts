@@ -1,0 +1,14 @@
+// expect-error: 'TmuxDelete' is not assignable
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../../src/manifest/index.ts"
+import { TmuxDelete } from "../../../src/services/Tmux.ts"
+import { defineTool, NoInput } from "../../../src/tools/define.ts"
+
+// A manage tool whose program could delete.
+export const deleting = defineTool({ ...manifest.rename_window, sinks: {} } as const, {
+  description: "x",
+  input: NoInput,
+  output: Schema.Struct({}),
+  run: () => TmuxDelete.use((tmux) => tmux.run([["kill-window", "-t", "@0"]])).pipe(Effect.as({}))
+})

@@ -1,0 +1,5 @@
+// expect-error: Type '"list_sessions"' is not assignable to type '"list_windows"'
+import { defineRegistry, registry } from "../../../src/tools/index.ts"
+
+// A definition filed under another tool's name.
+export const tools = defineRegistry({ list_windows: registry.list_sessions })

@@ -1,0 +1,14 @@
+// Positive twin of fail/registry-tag-differs.ts.
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../../src/manifest/index.ts"
+import { defineTool, NoInput } from "../../../src/tools/define.ts"
+import { defineRegistry } from "../../../src/tools/index.ts"
+
+const same = defineTool(manifest.list_sessions, {
+  description: "x",
+  input: NoInput,
+  output: Schema.Struct({}),
+  run: () => Effect.succeed({})
+})
+export const tools = defineRegistry({ list_sessions: same })
