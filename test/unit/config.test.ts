@@ -1,0 +1,90 @@
+/**
+ * Startup configuration parsing: variables, flags (a flag beats its variable), ranges and errors.
+ */
+import * as Result from "effect/Result"
+import { assert, describe, it } from "vitest"
+import { type Invocation, parseInvocation, type ServerConfig } from "../../src/domain/config.ts"
+
+const serve = (env: Record<string, string>, argv: ReadonlyArray<string> = []): ServerConfig => {
+  const result = parseInvocation(env, argv)
+  if (Result.isFailure(result)) throw new Error(result.failure.message)
+  const invocation: Invocation = result.success
+  assert.strictEqual(invocation.kind, "serve")
+  return (invocation as Extract<Invocation, { kind: "serve" }>).config
+}
+const error = (env: Record<string, string>, argv: ReadonlyArray<string> = []): string => {
+  const result = parseInvocation(env, argv)
+  assert.isTrue(Result.isFailure(result))
+  return Result.isFailure(result) ? result.failure.message : ""
+}
+
+describe("defaults", () => {
+  it("pins name:libtmux-mcp with the minimal configuration, a 30 s ceiling and history suppression on", () => {
+    const config = serve({})
+    assert.deepStrictEqual(config.socket, { form: "name", name: "libtmux-mcp" })
+    assert.isFalse(config.socketExplicit)
+    assert.deepStrictEqual(config.tmuxConfig, { kind: "minimal" })
+    assert.strictEqual(config.waitMaxSeconds, 30)
+    assert.isTrue(config.suppressHistory)
+    assert.strictEqual(config.tmuxBin, "tmux")
+    assert.deepStrictEqual(config.selection, { toolsets: undefined, tools: undefined, excludeTools: undefined })
+  })
+})
+
+describe("flags", () => {
+  it("mirrors every variable with a flag, in both --flag value and --flag=value forms, and lets the flag win", () => {
+    const config = serve(
+      { LIBTMUX_SOCKET: "a", LIBTMUX_TOOLSETS: "inspect", LIBTMUX_MCP_WAIT_MAX_SECONDS: "5" },
+      ["--socket", "b", "--toolsets=", "--tools", "list_sessions", "--exclude-tools=list_windows", "--wait-max-seconds", "120", "--suppress-history=0", "--tmux-bin", "/usr/bin/tmux", "--tmux-config", "user"]
+    )
+    assert.deepStrictEqual(config.socket, { form: "name", name: "b" })
+    assert.deepStrictEqual(config.selection, { toolsets: "", tools: "list_sessions", excludeTools: "list_windows" })
+    assert.strictEqual(config.waitMaxSeconds, 120)
+    assert.isFalse(config.suppressHistory)
+    assert.strictEqual(config.tmuxBin, "/usr/bin/tmux")
+    assert.deepStrictEqual(config.tmuxConfig, { kind: "user" })
+  })
+
+  it("answers --help and --version before reading any variable", () => {
+    assert.deepStrictEqual(Result.getOrThrow(parseInvocation({ LIBTMUX_SAFETY: "x" }, ["--help"])), { kind: "help" })
+    assert.deepStrictEqual(Result.getOrThrow(parseInvocation({}, ["-V"])), { kind: "version" })
+  })
+
+  it("rejects unknown flags and flags without a value, naming the valid flags", () => {
+    assert.include(error({}, ["--toolset", "inspect"]), "valid flags: --socket")
+    assert.include(error({}, ["--socket"]), "--socket needs a value")
+  })
+})
+
+describe("values", () => {
+  it("accepts wait ceilings from 1 to 120 seconds and nothing else", () => {
+    assert.strictEqual(serve({ LIBTMUX_MCP_WAIT_MAX_SECONDS: "1" }).waitMaxSeconds, 1)
+    assert.strictEqual(serve({ LIBTMUX_MCP_WAIT_MAX_SECONDS: "2.5" }).waitMaxSeconds, 2.5)
+    for (const value of ["0", "0.5", "121", "-1", "", "NaN", "Infinity", "30s"]) {
+      assert.include(error({ LIBTMUX_MCP_WAIT_MAX_SECONDS: value }), "from 1 to 120", value)
+    }
+  })
+
+  it("refuses LIBTMUX_SAFETY even when empty, naming the toolset mapping", () => {
+    for (const value of ["", "readonly", "destructive"]) {
+      const message = error({ LIBTMUX_SAFETY: value })
+      assert.include(message, "LIBTMUX_TOOLSETS")
+      assert.include(message, "mutating -> inspect,manage,execute")
+    }
+  })
+
+  it("takes minimal, user or an absolute path for LIBTMUX_TMUX_CONFIG, and refuses it with inherit", () => {
+    assert.deepStrictEqual(serve({ LIBTMUX_TMUX_CONFIG: "/etc/tmux.agent.conf" }).tmuxConfig, { kind: "path", path: "/etc/tmux.agent.conf" })
+    assert.include(error({ LIBTMUX_TMUX_CONFIG: "relative.conf" }), "minimal, user, or an absolute path")
+    assert.include(error({ LIBTMUX_SOCKET: "inherit", LIBTMUX_TMUX_CONFIG: "minimal" }), "unset LIBTMUX_TMUX_CONFIG")
+  })
+
+  it("takes 1 or 0 for LIBTMUX_SUPPRESS_HISTORY", () => {
+    assert.isFalse(serve({ LIBTMUX_SUPPRESS_HISTORY: "0" }).suppressHistory)
+    assert.include(error({ LIBTMUX_SUPPRESS_HISTORY: "true" }), "use 1")
+  })
+
+  it("marks any given socket as explicit, even the default's own name", () => {
+    assert.isTrue(serve({ LIBTMUX_SOCKET: "libtmux-mcp" }).socketExplicit)
+  })
+})
