@@ -1,0 +1,96 @@
+/**
+ * A declared capability is a ceiling: every tool, run against a recording fake, issues only
+ * commands of the authorities its manifest row allows, and each authority only its own commands.
+ * Bad input, drawn at random, never crashes a call and never reaches a command that changes state.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import { it as effectIt } from "@effect/vitest"
+import { assert, describe, it } from "vitest"
+import * as RegistryLayer from "../../src/layers/Registry.ts"
+import { manifest, type ManifestRow, type ToolName } from "../../src/manifest/index.ts"
+import { changeCommands, commandCommands, deleteCommands, inputCommands, observeCommands, spawnCommands } from "../../src/services/Tmux.ts"
+import { registeredNames } from "../../src/tools/index.ts"
+import { makeFake } from "../support/fakeTmux.ts"
+
+const closedSets: Record<string, ReadonlyArray<string>> = {
+  TmuxObserve: observeCommands,
+  TmuxChange: changeCommands,
+  TmuxSpawn: spawnCommands,
+  TmuxDelete: deleteCommands,
+  PaneInput: inputCommands,
+  PaneCommand: commandCommands
+}
+
+const allowedAuthorities = (row: ManifestRow): ReadonlyArray<string> => [
+  "TmuxObserve",
+  ...(row.effect.includes("change") ? ["TmuxChange"] : []),
+  ...(row.effect.includes("delete") ? ["TmuxDelete"] : []),
+  ...(row.reach === "configured-process" ? ["TmuxSpawn"] : []),
+  ...(row.reach === "pane-input" || row.reach === "pane-command" ? ["PaneInput"] : []),
+  ...(row.reach === "pane-command" ? ["PaneCommand"] : [])
+]
+
+/** Valid calls for every registered tool; a new tool without an entry fails the completeness test. */
+const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unknown>>>> = {
+  list_sessions: [{}],
+  list_windows: [{}, { session_id: "$0" }, { session_name: "work" }],
+  list_panes: [{}, { session_name: "work" }, { window_id: "@0" }],
+  get_server_info: [{}],
+  get_session_info: [{ session_id: "$0" }, { session_name: "work" }],
+  get_window_info: [{ window_id: "@0" }, { session_name: "work", window_index: 0 }],
+  get_pane_info: [{ pane_id: "%0" }],
+  create_session: [{}, { session_name: "new", window_name: "w", width: 100, height: 30 }],
+  kill_session: [{ session_id: "$0" }, { session_name: "work" }]
+}
+
+const call = (name: string, args: unknown) => {
+  const fake = makeFake()
+  return Effect.gen(function*() {
+    const registry = yield* RegistryLayer.Registry
+    return { outcome: yield* registry.call(name, args), log: fake.log }
+  }).pipe(Effect.provide(RegistryLayer.layer.pipe(Layer.provide(fake.layer))))
+}
+const run = (name: string, args: unknown) => Effect.runPromise(call(name, args))
+
+describe("authority ceiling", () => {
+  it("has samples for every registered tool", () => {
+    assert.deepStrictEqual([...registeredNames].filter((name) => samples[name] === undefined), [])
+  })
+
+  for (const name of registeredNames) {
+    it(`${name} issues only commands its row's authorities allow`, async () => {
+      const allowed = allowedAuthorities(manifest[name])
+      for (const args of samples[name] ?? []) {
+        const { outcome, log } = await run(name, args)
+        assert.strictEqual(outcome._tag, "Success", `${name} ${JSON.stringify(args)}: ${outcome._tag === "Failure" ? outcome.error.message : ""}`)
+        assert.isAbove(log.length, 0)
+        for (const entry of log) {
+          assert.include(allowed, entry.authority, `${name} used ${entry.authority}`)
+          assert.isTrue(closedSets[entry.authority]?.includes(entry.command), `${entry.authority} ran ${entry.command}`)
+        }
+      }
+    })
+  }
+})
+
+describe("bad input", () => {
+  const mutating = new Set([...changeCommands, ...spawnCommands, ...deleteCommands, ...inputCommands, ...commandCommands])
+  for (const name of registeredNames) {
+    effectIt.effect.prop(
+      `${name} answers arbitrary JSON with a result or a clear error, never a crash or a half-done change`,
+      [Schema.Json],
+      ([args]) =>
+        call(name, args).pipe(Effect.map(({ outcome, log }) => {
+          if (outcome._tag === "Failure") {
+            assert.isAbove(outcome.error.message.length, 0)
+            if (outcome.error._tag === "InputInvalid") {
+              assert.deepStrictEqual(log.filter((entry) => mutating.has(entry.command as never)), [])
+            }
+          }
+        })),
+      { arbitrary: { runs: 200 } }
+    )
+  }
+})

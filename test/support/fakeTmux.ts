@@ -1,0 +1,113 @@
+/**
+ * A recording fake of the tmux authority services over a small scripted world, built through the
+ * real service constructors. It answers the reads the tools make by rendering their own `-F`
+ * formats, and records which authority issued which command, so a test can hold every tool to
+ * its row's ceiling without a tmux server.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { Audit } from "../../src/services/Audit.ts"
+import { CallerContext } from "../../src/services/CallerContext.ts"
+import { Config } from "../../src/services/Config.ts"
+import { SocketPin } from "../../src/services/SocketPin.ts"
+import {
+  type Authority,
+  changeCommands,
+  commandCommands,
+  deleteCommands,
+  inputCommands,
+  observeCommands,
+  PaneCommand,
+  PaneInput,
+  spawnCommands,
+  TmuxChange,
+  TmuxDelete,
+  TmuxObserve,
+  TmuxSpawn
+} from "../../src/services/Tmux.ts"
+import type { Selection } from "../../src/domain/selection.ts"
+import { manifest, toolNames } from "../../src/manifest/index.ts"
+
+/** One recorded tmux command and the authority that issued it. */
+export interface Recorded {
+  readonly authority: string
+  readonly command: string
+}
+
+type Fields = Record<string, string | number>
+
+const session: Fields = { session_id: "$0", session_name: "work", session_windows: 1, session_attached: 0, session_created: 1, session_path: "/tmp" }
+const window: Fields = {
+  window_id: "@0", window_index: 0, window_name: "sh", window_active: 1, window_panes: 1, window_width: 80, window_height: 24,
+  window_layout: "b25d,80x24,0,0,0", session_id: "$0", session_name: "work"
+}
+const pane: Fields = {
+  pane_id: "%0", pane_index: 0, pane_active: 1, pane_width: 80, pane_height: 24, pane_left: 0, pane_top: 0, pane_title: "t",
+  pane_current_command: "sh", pane_current_path: "/tmp", pane_pid: 42, pane_tty: "/dev/pts/0", pane_dead: 0, pane_in_mode: 0,
+  window_id: "@0", window_index: 0, session_id: "$0", session_name: "work",
+  pid: 7, version: "3.3a", start_time: 1, socket_path: "/tmp/tmux-0/libtmux-mcp"
+}
+
+/** Renders a `-F` format for one object of the scripted world. */
+const render = (format: string, fields: Fields): string => format.replace(/#\{([a-z_]+)\}/gu, (_, key: string) => String(fields[key] ?? ""))
+
+const answer = (command: ReadonlyArray<string>): string => {
+  const format = command[command.indexOf("-F") + 1] ?? ""
+  switch (command[0]) {
+    case "list-sessions":
+      return `${render(format, { ...pane, ...session })}\n`
+    case "list-windows":
+      return `${render(format, window)}\n`
+    case "list-panes":
+      return `${render(format, pane)}\n`
+    case "new-session":
+      return `${render(format, { ...session, session_id: "$1", session_name: "new", window_id: "@1", pane_id: "%1" })}\n`
+    default:
+      return ""
+  }
+}
+
+/** The fake services, every tool's selection, and the log of what they were asked to run. */
+export const makeFake = () => {
+  const log: Array<Recorded> = []
+  const authority = <Name extends string>(label: string, names: ReadonlyArray<Name>): Authority<Name> => ({
+    commands: names,
+    run: (commands) =>
+      Effect.sync(() => {
+        for (const command of commands) log.push({ authority: label, command: command[0] })
+        return commands.map(answer).join("")
+      })
+  })
+  const selection: Selection = { toolsets: ["inspect", "manage", "execute", "teardown"], tools: toolNames, defaultApplied: null }
+  const context = Context.make(TmuxObserve, authority("TmuxObserve", observeCommands)).pipe(
+    Context.add(TmuxChange, authority("TmuxChange", changeCommands)),
+    Context.add(TmuxSpawn, authority("TmuxSpawn", spawnCommands)),
+    Context.add(TmuxDelete, authority("TmuxDelete", deleteCommands)),
+    Context.add(PaneInput, authority("PaneInput", inputCommands)),
+    Context.add(PaneCommand, authority("PaneCommand", commandCommands)),
+    Context.add(SocketPin, {
+      selector: { form: "name", name: "libtmux-mcp" },
+      flags: ["-L", "libtmux-mcp"],
+      resolvedPath: "/tmp/tmux-0/libtmux-mcp",
+      serverStateAtStartup: "absent",
+      configFlags: []
+    }),
+    Context.add(CallerContext, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
+    Context.add(Audit, { record: () => Effect.void }),
+    Context.add(Config, {
+      config: {
+        socket: { form: "name", name: "libtmux-mcp" },
+        socketExplicit: false,
+        tmuxConfig: { kind: "minimal" },
+        selection: { toolsets: undefined, tools: undefined, excludeTools: undefined },
+        suppressHistory: true,
+        waitMaxSeconds: 30,
+        tmuxBin: "tmux"
+      },
+      selection,
+      version: "test"
+    })
+  )
+  return { log, layer: Layer.succeedContext(context), manifest }
+}
