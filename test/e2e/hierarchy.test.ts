@@ -85,6 +85,12 @@ describe("create_session", () => {
     assert.strictEqual(server.running, true)
     assert.strictEqual(server.session_count, 1)
     assert.match(server.version, /^\d/)
+    const audit = c.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
+    const created_ = audit.find((event) => event.tool === "create_session")
+    assert.deepInclude(created_, { event: "tool_call", tool: "create_session", outcome: "ok" })
+    assert.isNumber(created_.duration_ms)
+    assert.isDefined(created_.request_id)
+    assert.notInclude(JSON.stringify(audit), "editor")
   })
 
   it("starts in the given directory without passing it through tmux formats", async () => {
