@@ -4,25 +4,13 @@
  * ending in `;`. Every string parameter of create_session gets those payloads; no file may appear
  * and the values must be stored exactly as given.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { existsSync, mkdirSync, readdirSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, assert, describe, it } from "vitest"
-import { call, connect, type Connected } from "../support/mcp.ts"
-import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+import { assert, describe, it } from "vitest"
+import { harness } from "../support/harness.ts"
+import { call, structured } from "../support/mcp.ts"
 
-let world: TmuxWorld
-let connected: Connected | undefined
-afterEach(async () => {
-  await connected?.close()
-  connected = undefined
-  world.dispose()
-})
-
-const structured = (result: CallToolResult) => {
-  assert.notStrictEqual(result.isError, true, JSON.stringify(result))
-  return result.structuredContent as { readonly [key: string]: string }
-}
+const h = harness("sinks")
 
 /** Files named `marker*` anywhere under the world or in the server's working directory. */
 const markers = (dir: string): ReadonlyArray<string> => {
@@ -39,8 +27,8 @@ const markers = (dir: string): ReadonlyArray<string> => {
 
 describe("create_session format sinks", () => {
   it("stores names holding #(...), #{...} and a trailing ; literally, and runs nothing", async () => {
-    world = makeWorld("sinks")
-    connected = await connect(world)
+    const world = h.world()
+    const connected = await h.connect(world)
     const job = (tag: string) => `#(touch ${join(world.dir, `marker-${tag}`)})`
     const cases = [
       { session_name: `s${job("session")}`, window_name: `w${job("window")}` },
@@ -62,8 +50,8 @@ describe("create_session format sinks", () => {
   })
 
   it("passes a start_directory whose name holds #(...) without running it", async () => {
-    world = makeWorld("sinks")
-    connected = await connect(world)
+    const world = h.world()
+    const connected = await h.connect(world)
     const dir = join(world.dir, "#(touch marker-dir)")
     mkdirSync(dir)
     const created = structured(await call(connected, "create_session", { start_directory: dir }))
@@ -78,8 +66,8 @@ describe("create_session format sinks", () => {
   })
 
   it("treats lookup names holding formats as plain text that matches nothing", async () => {
-    world = makeWorld("sinks")
-    connected = await connect(world)
+    const world = h.world()
+    const connected = await h.connect(world)
     structured(await call(connected, "create_session", { session_name: "real" }))
     for (const session_name of [`#(touch ${join(world.dir, "marker-lookup")})`, "#{session_name}", "real;"]) {
       for (const tool of ["get_session_info", "list_windows", "list_panes", "kill_session"]) {

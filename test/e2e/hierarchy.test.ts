@@ -2,35 +2,21 @@
  * The hierarchy tools end to end against a real tmux: absent-server semantics, creation on the
  * pinned socket with the shipped configuration, exact targeting, and errors that name what exists.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, assert, describe, it } from "vitest"
-import { call, connect, type Connected, textOf } from "../support/mcp.ts"
-import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+import { assert, describe, it } from "vitest"
+import { harness } from "../support/harness.ts"
+import { call, structured, textOf } from "../support/mcp.ts"
+import type { TmuxWorld } from "../support/tmux.ts"
 
+const h = harness("hierarchy")
 let world: TmuxWorld
-let connected: Connected | undefined
-afterEach(async () => {
-  await connected?.close()
-  connected = undefined
-  world.dispose()
-})
 
-const open = async (env: Record<string, string | undefined> = {}) => {
-  world ??= makeWorld("hierarchy")
-  connected = await connect(world, env)
-  return connected
-}
+const open = (env: Record<string, string | undefined> = {}) => h.connect(world, env)
 
-const fresh = async (env: Record<string, string | undefined> = {}) => {
-  world = makeWorld("hierarchy")
+const fresh = (env: Record<string, string | undefined> = {}) => {
+  world = h.world()
   return open(env)
-}
-
-const structured = (result: CallToolResult) => {
-  assert.notStrictEqual(result.isError, true, JSON.stringify(result))
-  return result.structuredContent as Record<string, any>
 }
 
 describe("with no tmux server on the socket", () => {
@@ -181,7 +167,7 @@ describe("exact targeting", () => {
 
 describe("kill_session self-kill guard", () => {
   it("refuses the session containing this server's own pane on the pinned socket", async () => {
-    world = makeWorld("hierarchy")
+    world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "home")
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "other")
     const pane = world.tmux("libtmux-mcp", "list-panes", "-t", "=home", "-F", "#{pane_id}").trim()
@@ -197,7 +183,7 @@ describe("kill_session self-kill guard", () => {
   })
 
   it("does not guard a pane of the same ID on another socket", async () => {
-    world = makeWorld("hierarchy")
+    world = h.world()
     world.tmux("elsewhere", "new-session", "-d", "-s", "mine")
     const c = await open({ TMUX: `${world.socketPath("elsewhere")},1,0`, TMUX_PANE: "%0", LIBTMUX_TOOLSETS: "inspect,execute,teardown" })
     const created = structured(await call(c, "create_session", { session_name: "agent" }))

@@ -6,17 +6,11 @@
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, assert, describe, it } from "vitest"
-import { binPath, call, connect, type Connected, runToExit, serverEnv } from "../support/mcp.ts"
-import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+import { assert, describe, it } from "vitest"
+import { harness } from "../support/harness.ts"
+import { binPath, call, runToExit, serverEnv } from "../support/mcp.ts"
 
-let world: TmuxWorld
-let connected: Connected | undefined
-afterEach(async () => {
-  await connected?.close()
-  connected = undefined
-  world.dispose()
-})
+const h = harness("lifecycle")
 
 describe("startup errors", () => {
   const cases: ReadonlyArray<[string, Record<string, string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
@@ -41,7 +35,7 @@ describe("startup errors", () => {
   ]
   for (const [label, env, args, expected] of cases) {
     it(`stops on ${label}, exits non-zero, prints nothing on stdout and starts no tmux server`, async () => {
-      world = makeWorld("startup")
+      const world = h.world()
       const result = await runToExit(world, env, args)
       assert.strictEqual(result.code, 1)
       assert.strictEqual(result.stdout, "")
@@ -53,9 +47,9 @@ describe("startup errors", () => {
 
 describe("socket forms", () => {
   it("pins path:/abs/socket and starts the server there", async () => {
-    world = makeWorld("forms")
+    const world = h.world()
     const socket = join(world.dir, "agent.sock")
-    connected = await connect(world, { LIBTMUX_SOCKET: `path:${socket}` })
+    const connected = await h.connect(world, { LIBTMUX_SOCKET: `path:${socket}` })
     const info = (await call(connected, "get_server_info")).structuredContent as Record<string, unknown>
     assert.strictEqual(info.socket, `path:${socket}`)
     assert.strictEqual(info.socket_path, socket)
@@ -65,8 +59,8 @@ describe("socket forms", () => {
   })
 
   it("resolves inherit outside tmux to the default socket and omits teardown", async () => {
-    world = makeWorld("forms")
-    connected = await connect(world, { LIBTMUX_SOCKET: "inherit" })
+    const world = h.world()
+    const connected = await h.connect(world, { LIBTMUX_SOCKET: "inherit" })
     const info = (await call(connected, "get_server_info")).structuredContent as Record<string, unknown>
     assert.strictEqual(info.socket, "inherit")
     assert.strictEqual(info.socket_path, world.socketPath("default"))
@@ -75,8 +69,8 @@ describe("socket forms", () => {
   })
 
   it("keeps a bare name and name:<name> equivalent", async () => {
-    world = makeWorld("forms")
-    connected = await connect(world, { LIBTMUX_SOCKET: "agents" })
+    const world = h.world()
+    const connected = await h.connect(world, { LIBTMUX_SOCKET: "agents" })
     const info = (await call(connected, "get_server_info")).structuredContent as Record<string, unknown>
     assert.strictEqual(info.socket, "name:agents")
     assert.strictEqual(info.socket_path, world.socketPath("agents"))
@@ -85,7 +79,7 @@ describe("socket forms", () => {
 
 describe("exit", () => {
   it("exits 0 when stdin ends and leaves the tmux server running", async () => {
-    world = makeWorld("exit")
+    const world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
     const result = await runToExit(world)
     assert.strictEqual(result.code, 0)
@@ -95,7 +89,7 @@ describe("exit", () => {
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     it(`exits 0 at once on ${signal} and leaves the tmux server running`, async () => {
-      world = makeWorld("exit")
+      const world = h.world()
       world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
       const child = spawn(process.execPath, [binPath], { env: serverEnv(world), cwd: world.dir })
       let stderr = ""

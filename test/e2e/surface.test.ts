@@ -6,25 +6,20 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js"
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js"
 import { existsSync } from "node:fs"
-import { afterEach, assert, describe, it } from "vitest"
+import { assert, describe, it } from "vitest"
 import { capabilityMetaKey, manifest, openers, type ToolName } from "../../src/manifest/index.ts"
-import { call, connect, type Connected } from "../support/mcp.ts"
-import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+import { harness } from "../support/harness.ts"
+import { call, type Connected } from "../support/mcp.ts"
+import type { TmuxWorld } from "../support/tmux.ts"
 
 const built = ["list_sessions", "list_windows", "list_panes", "get_server_info", "get_session_info", "get_window_info", "get_pane_info", "create_session", "kill_session"]
 
+const h = harness("surface")
 let world: TmuxWorld
-let connected: Connected | undefined
-afterEach(async () => {
-  await connected?.close()
-  connected = undefined
-  world.dispose()
-})
 
 const open = async (env: Record<string, string | undefined> = {}, args: ReadonlyArray<string> = []) => {
-  world = makeWorld("surface")
-  connected = await connect(world, env, args)
-  return connected
+  world = h.world()
+  return h.connect(world, env, args)
 }
 
 const names = async (c: Connected) => (await c.client.listTools()).tools.map((tool) => tool.name)
@@ -105,11 +100,11 @@ describe("tools/list", () => {
 
 describe("default toolsets", () => {
   it("omits teardown when the dedicated socket already has a server of unknown provenance", async () => {
-    world = makeWorld("surface")
+    world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "by-hand")
-    connected = await connect(world)
-    assert.notInclude(await names(connected), "kill_session")
-    assert.include(connected.stderr(), `default_reason="existing server of unknown provenance"`)
+    const c = await h.connect(world)
+    assert.notInclude(await names(c), "kill_session")
+    assert.include(c.stderr(), `default_reason="existing server of unknown provenance"`)
   })
 
   it("omits teardown on an explicitly configured socket", async () => {

@@ -78,3 +78,9 @@ export const runToExit = (
     child.on("close", (code) => resolve({ code, stdout, stderr }))
     child.stdin.end(stdin)
   })
+
+/** A successful result's structured content; fails the test on an error result. */
+export const structured = (result: CallToolResult): { readonly [key: string]: any } => {
+  if (result.isError === true) throw new Error(`expected success, got: ${textOf(result)}`)
+  return result.structuredContent as { readonly [key: string]: any }
+}
