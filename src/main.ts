@@ -6,10 +6,12 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { instructions, readyLine } from "./layers/Disclosure.ts"
+import { capabilitiesDocument, instructions, readyLine, warningLine } from "./layers/Disclosure.ts"
 import { connect, makeServer } from "./layers/McpServer.ts"
 import * as Services from "./layers/Services.ts"
 import { startup } from "./layers/Startup.ts"
+import { realpathSync } from "node:fs"
+import { renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
 import { version } from "./version.ts"
 
@@ -17,10 +19,19 @@ const program = Effect.gen(function*() {
   const decided = yield* startup(process.env, process.argv.slice(2), process.getuid?.() ?? 0)
   if (decided.kind === "help") return void process.stdout.write(`${helpText(version)}\n`)
   if (decided.kind === "version") return void process.stdout.write(`libtmux-mcp ${version}\n`)
+  if (decided.kind === "print-config") {
+    const bin = realpathSync(process.argv[1] ?? "")
+    return void process.stdout.write(`${renderClientConfig(decided.client, process.execPath, bin, decided.env)}\n`)
+  }
   const { facts } = decided
   const context = yield* Layer.build(Services.layer(facts))
   const shutdown = new AbortController()
-  const server = makeServer(context, { version, instructions: instructions(facts), shutdown: shutdown.signal })
+  const server = makeServer(context, {
+    version,
+    instructions: instructions(facts),
+    capabilities: JSON.stringify(capabilitiesDocument(facts), null, 2),
+    shutdown: shutdown.signal
+  })
   const stop = () => {
     shutdown.abort()
     // Let interrupted calls kill their tmux children before the process goes.
@@ -32,6 +43,8 @@ const program = Effect.gen(function*() {
   process.on("SIGTERM", stop)
   yield* connect(server, new StdioServerTransport())
   process.stderr.write(`${readyLine(facts)}\n`)
+  const warning = warningLine(facts)
+  if (warning !== undefined) process.stderr.write(`${warning}\n`)
   return yield* Effect.never
 })
 

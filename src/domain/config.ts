@@ -4,7 +4,8 @@
  */
 import * as Result from "effect/Result"
 import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
-import type { SelectionInput } from "./selection.ts"
+import { clients, type ClientName, isClient } from "./clientConfig.ts"
+import { parseToolsets, type SelectionInput } from "./selection.ts"
 import { startupError, type StartupError } from "./StartupError.ts"
 
 /** Configuration for a tmux server this process starts. @category models */
@@ -29,6 +30,7 @@ export interface ServerConfig {
 export type Invocation =
   | { readonly kind: "help" }
   | { readonly kind: "version" }
+  | { readonly kind: "print-config"; readonly client: ClientName; readonly env: Readonly<Record<string, string>> }
   | { readonly kind: "serve"; readonly config: ServerConfig }
 
 /** The variables, their flags and one line of help each, in the order `--help` prints them. */
@@ -48,27 +50,38 @@ type Values = Partial<Record<Variable, string>>
 
 const flagNames = settings.map((setting) => setting.flag)
 
+interface Cli {
+  readonly values: Values
+  readonly help: boolean
+  readonly version: boolean
+  readonly printConfig: string | undefined
+}
+
 /** Reads flags; a flag's value follows it or an `=`. */
-const parseArgv = (argv: ReadonlyArray<string>): Result.Result<{ values: Values; help: boolean; version: boolean }, StartupError> => {
+const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError> => {
   const values: Values = {}
   let help = false
   let version = false
+  let printConfig: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
+    const eq = arg.indexOf("=")
+    const flag = eq === -1 ? arg : arg.slice(0, eq)
     if (arg === "--help" || arg === "-h") help = true
     else if (arg === "--version" || arg === "-V") version = true
-    else {
-      const eq = arg.indexOf("=")
-      const flag = eq === -1 ? arg : arg.slice(0, eq)
+    else if (flag === "--print-config") {
+      if (eq === -1 && i + 1 >= argv.length) return Result.fail(startupError(`--print-config needs a client: ${Object.keys(clients).join(", ")}`))
+      printConfig = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
+    } else {
       const setting = settings.find((candidate) => candidate.flag === flag)
       if (setting === undefined) {
-        return Result.fail(startupError(`unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --help, --version`))
+        return Result.fail(startupError(`unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --print-config, --help, --version`))
       }
       if (eq === -1 && i + 1 >= argv.length) return Result.fail(startupError(`${flag} needs a value (${setting.help})`))
       values[setting.variable] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
     }
   }
-  return Result.succeed({ values, help, version })
+  return Result.succeed({ values, help, version, printConfig })
 }
 
 const parseTmuxConfig = (raw: string): Result.Result<TmuxConfigChoice, StartupError> => {
@@ -93,6 +106,18 @@ const parseWaitMax = (raw: string | undefined): Result.Result<number, StartupErr
     : Result.fail(startupError(`LIBTMUX_MCP_WAIT_MAX_SECONDS ${JSON.stringify(raw)} is not valid; use a number of seconds from 1 to 120`))
 }
 
+/** `--print-config <client>`: the flags given beside it, checked, become the snippet's env block. */
+const printConfigInvocation = (client: string, values: Values): Result.Result<Invocation, StartupError> =>
+  Result.gen(function*() {
+    if (!isClient(client)) {
+      return yield* Result.fail(startupError(`--print-config ${JSON.stringify(client)} is not a known client; valid clients: ${Object.keys(clients).join(", ")}`))
+    }
+    if (values.LIBTMUX_SOCKET !== undefined) yield* parseSocketSelector(values.LIBTMUX_SOCKET)
+    if (values.LIBTMUX_TOOLSETS !== undefined) yield* parseToolsets(values.LIBTMUX_TOOLSETS)
+    const env = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined))
+    return { kind: "print-config", client, env } as const
+  })
+
 /** The retired variable's replacement, named in the error that stops startup. */
 const safetyMessage = "LIBTMUX_SAFETY is no longer read; select toolsets with LIBTMUX_TOOLSETS instead: " +
   "readonly -> inspect, mutating -> inspect,manage,execute, destructive -> inspect,manage,execute,teardown"
@@ -106,6 +131,7 @@ export const parseInvocation = (
     const cli = yield* parseArgv(argv)
     if (cli.help) return { kind: "help" } as const
     if (cli.version) return { kind: "version" } as const
+    if (cli.printConfig !== undefined) return yield* printConfigInvocation(cli.printConfig, cli.values)
     if (env.LIBTMUX_SAFETY !== undefined) return yield* Result.fail(startupError(safetyMessage))
     const value = (variable: Variable): string | undefined => cli.values[variable] ?? env[variable]
     const socketRaw = value("LIBTMUX_SOCKET")
@@ -145,6 +171,8 @@ export const helpText = (version: string): string =>
     "",
     "Each flag mirrors an environment variable; a flag beats its variable.",
     ...settings.map((setting) => `  ${setting.flag.padEnd(20)} ${setting.variable}: ${setting.help}`),
+    `  ${"--print-config".padEnd(20)} <client>: print a configuration for ${Object.keys(clients).join(", ")}`,
+    `  ${"".padEnd(20)} using this Node and this checkout; setting flags given beside it go into its env block`,
     `  ${"--help".padEnd(20)} print this help`,
     `  ${"--version".padEnd(20)} print the version`,
     "",

@@ -67,7 +67,8 @@ export const splitList = (variable: string, raw: string): Result.Result<Readonly
     : Result.succeed(tokens)
 }
 
-const parseToolsets = (raw: string) =>
+/** Parses LIBTMUX_TOOLSETS: known, case-sensitive names, no empty segments. */
+export const parseToolsets = (raw: string) =>
   Result.flatMap(splitList("LIBTMUX_TOOLSETS", raw), (tokens) => {
     const unknown = tokens.filter((token) => !isToolset(token))
     return unknown.length > 0

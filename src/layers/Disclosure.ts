@@ -1,20 +1,38 @@
 /**
- * What the server says about itself at startup: the one-line record on stderr, the attach
- * command a person uses to watch, and the instructions the agent reads. All generated from the
- * effective configuration, never static strings.
+ * What the server says about itself: the one-line startup record and the warning line on stderr,
+ * the attach command a person uses to watch, the instructions the agent reads, and the
+ * `tmux://capabilities` document. All generated from the effective configuration, never static
+ * strings, and none of them claims more than the code does.
  */
 import { recordPair, shellQuote } from "../domain/quote.ts"
 import { formatSelector } from "../domain/socket.ts"
-import { manifest } from "../manifest/index.ts"
+import { capabilityRecord, manifest, type ToolName } from "../manifest/index.ts"
 import { version } from "../version.ts"
 import type { StartupFacts } from "./Startup.ts"
+
+/** The server instructions' byte budget (UTF-8). */
+export const instructionsBudget = 2048
 
 /** `tmux -N -S <path> attach`: `-N` so watching before the first session never starts a server. */
 export const attachCommand = (facts: StartupFacts): string => `tmux -N -S ${shellQuote(facts.pin.resolvedPath)} attach`
 
+const enabled = (facts: StartupFacts, name: ToolName): boolean => facts.selection.tools.includes(name)
+
 /** Whether any enabled tool can start a process or deliver input to one. */
 export const commandCapable = (facts: StartupFacts): boolean =>
   facts.selection.tools.some((name) => manifest[name].reach !== "none" || manifest[name].amplifiesFutureInput)
+
+/** What is known of the configuration of the tmux server on the socket at startup. */
+export const configurationProvenance = (facts: StartupFacts): "none" | "unknown" =>
+  facts.pin.serverStateAtStartup === "existing" ? "unknown" : "none"
+
+/** The configuration a tmux server started by this process gets. */
+const configurationForNewServer = (facts: StartupFacts): string =>
+  facts.config.socket.form === "inherit"
+    ? "tmux default"
+    : facts.config.tmuxConfig.kind === "path"
+    ? `path:${facts.config.tmuxConfig.path}`
+    : facts.config.tmuxConfig.kind
 
 /** The startup record: one line on stderr when ready. */
 export const readyLine = (facts: StartupFacts): string => {
@@ -25,7 +43,8 @@ export const readyLine = (facts: StartupFacts): string => {
     ["socket_form", pin.selector.form],
     ["resolved_socket_path", pin.resolvedPath],
     ["server_state", pin.serverStateAtStartup],
-    ["configuration_provenance", pin.serverStateAtStartup === "existing" ? "unknown" : "none"],
+    ["configuration_provenance", configurationProvenance(facts)],
+    ["configuration_for_new_server", configurationForNewServer(facts)],
     ["default_applied", selection.defaultApplied === null ? "none" : selection.defaultApplied.toolsets.join(",")],
     ["default_reason", selection.defaultApplied?.reason ?? "LIBTMUX_TOOLSETS given"],
     ["toolsets", selection.toolsets.join(",")],
@@ -37,12 +56,78 @@ export const readyLine = (facts: StartupFacts): string => {
   return ["libtmux-mcp ready", ...pairs.map(([key, value]) => recordPair(key, value))].join(" ")
 }
 
-/** The server instructions the agent reads at initialization. */
-export const instructions = (facts: StartupFacts): string =>
-  [
-    `These tools operate on tmux socket ${formatSelector(facts.pin.selector)} (${facts.pin.resolvedPath}) and no other.`,
-    `When you start work, tell the user they can watch with: ${attachCommand(facts)}`,
-    `Enabled toolsets: ${facts.selection.toolsets.join(", ") || "none (individual tools only)"}.`,
-    "Execute tools run commands with the user's permissions. Tool filtering is not an OS sandbox and does not constrain other MCP tools.",
-    "Target objects by the IDs the list tools return ($1 sessions, @2 windows, %3 panes); names match exactly."
-  ].join("\n")
+/** The separate warning line for an inherited socket, or `undefined`. */
+export const warningLine = (facts: StartupFacts): string | undefined =>
+  facts.pin.selector.form !== "inherit" ? undefined : [
+    "libtmux-mcp warning:",
+    recordPair("socket", "inherit"),
+    recordPair("resolved_socket_path", facts.pin.resolvedPath),
+    recordPair("server_state", facts.pin.serverStateAtStartup),
+    recordPair(
+      "note",
+      "this is tmux's own socket selection, usually the tmux server your ordinary sessions live on: the enabled tools act on those sessions"
+    )
+  ].join(" ")
+
+const callerLine = (facts: StartupFacts): string | undefined => {
+  const { caller } = facts
+  if (caller.paneId === undefined) return undefined
+  return caller.onPinnedSocket
+    ? `This MCP server itself runs in tmux pane ${caller.paneId} on this socket: list_panes marks it is_caller=true; do not type into it, and kill_session refuses its session.`
+    : `This MCP server itself runs in tmux pane ${caller.paneId} of another tmux server (${caller.socketPath ?? "unknown socket"}); these tools cannot reach that pane.`
+}
+
+/** The server instructions the agent reads at initialization; within the byte budget. */
+export const instructions = (facts: StartupFacts): string => {
+  const { selection } = facts
+  const lines = [
+    `These tools operate on tmux socket ${formatSelector(facts.pin.selector)} (${facts.pin.resolvedPath}) and no other tmux server.`,
+    `Tell the user, when you start work, that they can watch with: ${attachCommand(facts)}`,
+    selection.toolsets.length > 0
+      ? `Enabled toolsets: ${selection.toolsets.join(", ")}.`
+      : `No toolsets enabled; individual tools only.`,
+    ...(commandCapable(facts) ? ["Execute tools start shells and run what they receive with the user's permissions."] : []),
+    "Tool filtering is not an OS sandbox and does not constrain other MCP tools.",
+    ...(enabled(facts, "run_shell_command") ? ["run_shell_command folds typing, waiting and capture into one call: prefer it to send_keys plus polling."] : []),
+    ...(enabled(facts, "send_keys_batch") ? ["send_keys_batch folds ordered input into one call."] : []),
+    "Target by the IDs the list tools return ($1 session, @2 window, %3 pane); names match exactly, never by prefix.",
+    ...(facts.pin.serverStateAtStartup === "existing"
+      ? ["A tmux server was already running on this socket (configuration unknown): its sessions may belong to the user or another agent."]
+      : []),
+    ...(callerLine(facts) === undefined ? [] : [callerLine(facts)!])
+  ]
+  return lines.join("\n")
+}
+
+/** The `tmux://capabilities` document: the startup-filtered surface and how it was chosen. */
+export const capabilitiesDocument = (facts: StartupFacts) => {
+  const { pin, selection } = facts
+  const outputs = (name: ToolName) => manifest[name].output as ReadonlyArray<string>
+  return {
+    version,
+    socket: {
+      selector: formatSelector(pin.selector),
+      form: pin.selector.form,
+      resolved_socket_path: pin.resolvedPath,
+      attach_command: attachCommand(facts)
+    },
+    server_state: pin.serverStateAtStartup,
+    configuration_provenance: configurationProvenance(facts),
+    configuration_for_new_server: configurationForNewServer(facts),
+    default_applied: selection.defaultApplied === null ? null : { toolsets: selection.defaultApplied.toolsets, reason: selection.defaultApplied.reason },
+    toolsets: selection.toolsets,
+    command_capable: commandCapable(facts),
+    host_command_tools: 0,
+    tools: selection.tools.map((name) => ({ name, title: manifest[name].title, ...capabilityRecord(manifest[name]) })),
+    pane_observation: {
+      terminal_content_tools: selection.tools.filter((name) => outputs(name).includes("terminal-content")),
+      environment_tools: selection.tools.filter((name) => outputs(name).includes("process-environment")),
+      note: "terminal content and environment values can carry secrets and text written by other programs; receiving them through a tool does not make them trusted"
+    },
+    not_guaranteed: [
+      "tool filtering is not an OS sandbox and does not constrain other MCP tools",
+      "the socket separates tmux objects; it does not restrict filesystem, process or network access",
+      "annotations describe the tmux command this server issues, not hooks configured on the tmux server"
+    ]
+  }
+}

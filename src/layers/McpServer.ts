@@ -9,8 +9,11 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
@@ -21,6 +24,16 @@ import * as Schema from "effect/Schema"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { Registry } from "./Registry.ts"
+
+/** The one resource: how this server was configured at startup, and what it offers. */
+export const capabilitiesResource = {
+  uri: "tmux://capabilities",
+  name: "capabilities",
+  title: "libtmux-mcp capabilities",
+  mimeType: "application/json",
+  description: "The pinned socket, how the tool selection was decided, and every enabled tool's capability record. " +
+    "Startup configuration, not live tmux state: use the list tools for that."
+} as const
 
 /** The `_meta` key carrying a failed call's error tag. */
 export const errorMetaKey = "com.git-pull.libtmux-mcp/error"
@@ -59,6 +72,8 @@ export const toolEntry = (definition: ToolDefinition): Tool => {
 export interface ServerOptions {
   readonly version: string
   readonly instructions: string
+  /** The `tmux://capabilities` document, as JSON text. */
+  readonly capabilities: string
   /** Aborted when the process shuts down: interrupts every call in flight. */
   readonly shutdown: AbortSignal
 }
@@ -69,9 +84,17 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
   const tools = registry.selected.map(toolEntry)
   const server = new Server(
     { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
-    { capabilities: { tools: {} }, instructions: options.instructions }
+    { capabilities: { tools: {}, resources: {} }, instructions: options.instructions }
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [capabilitiesResource] }))
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    if (request.params.uri !== capabilitiesResource.uri) {
+      throw new McpError(-32002, `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`)
+    }
+    return { contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities }] }
+  })
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const exit = await Effect.runPromiseExit(
       registry.call(request.params.name, request.params.arguments, { requestId: extra.requestId }),

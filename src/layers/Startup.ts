@@ -4,7 +4,8 @@
  * valid set; nothing here can leave a tmux server behind (only `list-sessions` and `-V` run).
  */
 import * as Effect from "effect/Effect"
-import { accessSync, constants, realpathSync } from "node:fs"
+import { accessSync, constants, existsSync, realpathSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
@@ -15,8 +16,19 @@ import type { SocketPin } from "../services/SocketPin.ts"
 import { registeredNames } from "../tools/index.ts"
 import { buildArgv, execTmux } from "./TmuxLive.ts"
 
-/** The shipped minimal configuration file. */
-export const minimalConfigPath = fileURLToPath(new URL("../../share/tmux-minimal.conf", import.meta.url))
+/**
+ * The shipped minimal configuration file: `share/` of the package, found by walking up from this
+ * module, which sits at a different depth in the sources, the compiled modules and the bundle.
+ */
+export const minimalConfigPath = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = join(dir, "share", "tmux-minimal.conf")
+    if (existsSync(candidate)) return candidate
+    dir = dirname(dir)
+  }
+  return join(dirname(fileURLToPath(import.meta.url)), "share", "tmux-minimal.conf")
+})()
 
 /** Everything startup decided. @category models */
 export interface StartupFacts {
@@ -26,6 +38,8 @@ export interface StartupFacts {
   readonly caller: CallerContext["Service"]
   readonly tmuxVersion: string
 }
+
+type Environment = Readonly<Record<string, string | undefined>>
 
 const realpath = (path: string): string | undefined => {
   try {
@@ -38,8 +52,8 @@ const realpath = (path: string): string | undefined => {
 /** The oldest tmux this project supports. */
 const minimumTmux = [3, 2] as const
 
-const checkTmuxVersion = (config: ServerConfig) =>
-  execTmux(config.tmuxBin, ["-V"], "-").pipe(
+const checkTmuxVersion = (config: ServerConfig, env: Environment) =>
+  execTmux(config.tmuxBin, ["-V"], "-", { env }).pipe(
     Effect.mapError((error) => startupError(error.message)),
     Effect.flatMap((output) => {
       const text = output.trim()
@@ -53,8 +67,8 @@ const checkTmuxVersion = (config: ServerConfig) =>
     })
   )
 
-const probeServer = (config: ServerConfig) =>
-  execTmux(config.tmuxBin, buildArgv(socketFlags(config.socket), [["list-sessions", "-F", "#{session_id}"]]), formatSelector(config.socket)).pipe(
+const probeServer = (config: ServerConfig, env: Environment) =>
+  execTmux(config.tmuxBin, buildArgv(socketFlags(config.socket), [["list-sessions", "-F", "#{session_id}"]]), formatSelector(config.socket), { env }).pipe(
     Effect.as("existing" as const),
     Effect.catchTag("ServerNotRunning", () => Effect.succeed("absent" as const)),
     Effect.mapError((error) => startupError(`cannot probe tmux socket ${formatSelector(config.socket)}: ${error.message}`))
@@ -83,7 +97,7 @@ export const startup = (
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
     const flags = yield* configFlags(config)
-    const [tmuxVersion, serverState] = yield* Effect.all([checkTmuxVersion(config), probeServer(config)], { concurrency: 2 })
+    const [tmuxVersion, serverState] = yield* Effect.all([checkTmuxVersion(config, env), probeServer(config, env)], { concurrency: 2 })
     const resolvedPath = resolveSocketPath(config.socket, { TMUX_TMPDIR: env.TMUX_TMPDIR, TMUX: env.TMUX, uid, realpath })
     const selection = yield* Effect.fromResult(resolveSelection(
       config.selection,
@@ -102,7 +116,8 @@ export const startup = (
       flags: socketFlags(config.socket),
       resolvedPath,
       serverStateAtStartup: serverState,
-      configFlags: flags
+      configFlags: flags,
+      environment: env
     }
     return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion } } as const
   })

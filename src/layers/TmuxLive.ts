@@ -60,7 +60,7 @@ export const execTmux = (
   bin: string,
   argv: ReadonlyArray<string>,
   socket: string,
-  options: InvocationOptions & { readonly timeoutMs?: number } = {}
+  options: InvocationOptions & { readonly timeoutMs?: number; readonly env?: Readonly<Record<string, string | undefined>> } = {}
 ): Effect.Effect<string, TmuxError> => {
   const command = argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
@@ -68,7 +68,7 @@ export const execTmux = (
     execFile(
       bin,
       argv as Array<string>,
-      { cwd: options.cwd, signal, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
+      { cwd: options.cwd, env: options.env, signal, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
       (error, stdout, stderr) => {
         if (error === null) return resume(Effect.succeed(stdout))
         const code = (error as NodeJS.ErrnoException).code
@@ -107,7 +107,7 @@ export const layer = (bin: string): Layer.Layer<
     const pin = yield* SocketPin
     const socket = formatSelector(pin.selector)
     const pinned = (extraFlags: ReadonlyArray<string>) => (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
-      execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, options)
+      execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment })
     const plain = pinned([])
     return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
       Context.add(TmuxChange, authority(changeCommands, plain)),

@@ -16,4 +16,9 @@ export class SocketPin extends Context.Service<SocketPin, {
   readonly serverStateAtStartup: "absent" | "existing"
   /** Global flags that choose the configuration file when a spawn starts the server. */
   readonly configFlags: ReadonlyArray<string>
+  /**
+   * The environment every tmux client runs with: the one the socket was resolved from, so the
+   * path reported is the path used (TMUX_TMPDIR, TMUX), and the one a new server's panes inherit.
+   */
+  readonly environment: Readonly<Record<string, string | undefined>>
 }>()("libtmux-mcp/services/SocketPin") {}

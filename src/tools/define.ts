@@ -33,14 +33,20 @@ export type AllowedServices<R extends ManifestRow> =
 /** Every service some tool may use. @category models */
 export type ToolServices = CommonServices | TmuxChange | TmuxDelete | TmuxSpawn | PaneInput | PaneCommand
 
-/** A defined tool, its program erased to unknown input and output but not to wider authority. @category models */
-export interface ToolDefinition<R extends ManifestRow = ManifestRow> {
+/**
+ * A defined tool, its program erased to unknown input and output but not to wider authority.
+ * `I` and `O` keep the decoded input and output types for typed in-process calls.
+ * @category models
+ */
+export interface ToolDefinition<R extends ManifestRow = ManifestRow, I = unknown, O = unknown> {
   readonly row: R
   /** The full description: the row's opener, the body, then any mandatory line. */
   readonly description: string
   readonly input: ToolSchema
   readonly output: ToolSchema
   readonly run: (input: unknown) => Effect.Effect<unknown, ToolError, AllowedServices<R>>
+  /** Types only; never set at run time. */
+  readonly types?: { readonly input: I; readonly output: O }
 }
 
 /** A schema that decodes and encodes without services: what every tool input and output is. @category models */
@@ -76,7 +82,7 @@ export interface ToolSpec<In extends ToolSchema, Out extends ToolSchema, Req> {
 export const defineTool = <const R extends ManifestRow, In extends ToolSchema, Out extends ToolSchema, Req extends AllowedServices<R>>(
   row: R & CheckedRow<R, In>,
   spec: ToolSpec<In, Out, Req>
-): ToolDefinition<R> => {
+): ToolDefinition<R, In["Type"], Out["Type"]> => {
   const extra = (mandatoryLines as Record<string, string>)[row.name]
   return {
     row,

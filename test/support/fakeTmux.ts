@@ -91,7 +91,8 @@ export const makeFake = () => {
       flags: ["-L", "libtmux-mcp"],
       resolvedPath: "/tmp/tmux-0/libtmux-mcp",
       serverStateAtStartup: "absent",
-      configFlags: []
+      configFlags: [],
+      environment: {}
     }),
     Context.add(CallerContext, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
     Context.add(Audit, { record: () => Effect.void }),

@@ -10,8 +10,8 @@ import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import type { TmuxWorld } from "./tmux.ts"
 
-/** The built entry point, as the package's bin runs it. */
-export const binPath = fileURLToPath(new URL("../../dist/bin.js", import.meta.url))
+/** The bundled entry point the package's bin runs. */
+export const binPath = fileURLToPath(new URL("../../dist/libtmux-mcp.js", import.meta.url))
 
 /** The environment of a server process in a world, plus overrides (undefined removes a variable). */
 export const serverEnv = (world: TmuxWorld, overrides: Readonly<Record<string, string | undefined>> = {}): Record<string, string> => {

@@ -1,0 +1,74 @@
+/**
+ * The package entry for an agent host written with Effect: the same tools, in process, under the
+ * same selection, audit and capability rules as the MCP server, with no MCP hop.
+ *
+ * ```ts
+ * import * as Effect from "effect/Effect"
+ * import { callTool, layer } from "libtmux-mcp"
+ *
+ * const program = Effect.gen(function*() {
+ *   const created = yield* callTool("create_session", { session_name: "work" })
+ *   return yield* callTool("list_panes", { session_id: created.session_id })
+ * })
+ * Effect.runPromise(program.pipe(Effect.provide(layer({ env: { ...process.env, LIBTMUX_TOOLSETS: "inspect,execute" } }))))
+ * ```
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { StartupError } from "./domain/StartupError.ts"
+import { type CallMeta, Registry, type ToolNotSelected } from "./layers/Registry.ts"
+import * as Services from "./layers/Services.ts"
+import { startup, type StartupFacts } from "./layers/Startup.ts"
+import type { ToolError } from "./services/errors.ts"
+import type { registry } from "./tools/index.ts"
+
+export { capabilitiesDocument, instructions } from "./layers/Disclosure.ts"
+export { Registry, ToolNotSelected } from "./layers/Registry.ts"
+export type { StartupFacts } from "./layers/Startup.ts"
+export { StartupError } from "./domain/StartupError.ts"
+export * from "./services/errors.ts"
+export { manifest, type ToolName } from "./manifest/index.ts"
+export { version } from "./version.ts"
+
+/** Names of the tools this build has. @category models */
+export type RegisteredTool = keyof typeof registry
+/** The decoded input of a tool. @category models */
+export type InputOf<K extends RegisteredTool> = NonNullable<typeof registry[K]["types"]>["input"]
+/** The output of a tool. @category models */
+export type OutputOf<K extends RegisteredTool> = NonNullable<typeof registry[K]["types"]>["output"]
+
+/** How to configure the in-process tools: the same variables and flags as the server process. @category models */
+export interface EmbedOptions {
+  /** Environment to read the LIBTMUX_* variables, TMUX_TMPDIR, TMUX and TMUX_PANE from (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** Command-line flags, as the server takes them. */
+  readonly argv?: ReadonlyArray<string>
+}
+
+/** Startup, as the server does it: configuration, tmux check, socket probe, selection. */
+export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError> =>
+  startup(options.env ?? process.env, options.argv ?? [], process.getuid?.() ?? 0).pipe(
+    Effect.flatMap((decided) =>
+      decided.kind === "facts" ? Effect.succeed(decided.facts) : Effect.die(new Error("--help and --version do not configure tools"))
+    )
+  )
+
+/** The registry over the configured selection, with its live services. @category layers */
+export const layer = (options: EmbedOptions = {}): Layer.Layer<Registry, StartupError> =>
+  Layer.unwrap(Effect.map(decide(options), Services.layer))
+
+/**
+ * Calls a tool in process. Input is decoded strictly, as over MCP; a failure is the tool's typed
+ * error, and a tool outside the selection fails with `ToolNotSelected`.
+ * @category constructors
+ */
+export const callTool = <K extends RegisteredTool>(
+  name: K,
+  input: InputOf<K>,
+  meta?: CallMeta
+): Effect.Effect<OutputOf<K>, ToolError | ToolNotSelected, Registry> =>
+  Registry.use((registry) => registry.call(name, input, meta)).pipe(
+    Effect.flatMap((outcome) =>
+      outcome._tag === "Success" ? Effect.succeed(outcome.structured as OutputOf<K>) : Effect.fail(outcome.error)
+    )
+  )

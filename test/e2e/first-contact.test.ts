@@ -1,0 +1,139 @@
+/**
+ * First contact through the SDK client: the instructions, the one resource, the capability
+ * records in tools/list, the attach command under an awkward TMUX_TMPDIR, and --print-config.
+ */
+import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import { execFileSync } from "node:child_process"
+import { mkdirSync, realpathSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "vitest"
+import { capabilityMetaKey } from "../../src/manifest/index.ts"
+import { harness } from "../support/harness.ts"
+import { binPath, call, runToExit, structured } from "../support/mcp.ts"
+
+const h = harness("contact")
+
+describe("instructions", () => {
+  it("name the pinned socket and the attach command the user can paste", async () => {
+    const world = h.world()
+    const c = await h.connect(world)
+    const text = c.client.getInstructions() ?? ""
+    assert.include(text, "name:libtmux-mcp")
+    assert.include(text, `tmux -N -S ${world.socketPath("libtmux-mcp")} attach`)
+    assert.include(text, "Enabled toolsets: inspect, manage, execute, teardown.")
+    assert.isAtMost(Buffer.byteLength(text), 2048)
+  })
+})
+
+describe("tmux://capabilities", () => {
+  it("is the only resource, has no templates, and reports the startup-filtered surface with the same records as tools/list", async () => {
+    const world = h.world()
+    const c = await h.connect(world, { LIBTMUX_TOOLSETS: "inspect", LIBTMUX_EXCLUDE_TOOLS: "get_pane_info" })
+    const resources = (await c.client.listResources()).resources
+    assert.deepStrictEqual(resources.map((resource) => resource.uri), ["tmux://capabilities"])
+    assert.deepStrictEqual((await c.client.listResourceTemplates()).resourceTemplates, [])
+    const read = await c.client.readResource({ uri: "tmux://capabilities" })
+    const content = read.contents[0]!
+    assert.strictEqual(content.mimeType, "application/json")
+    const document = JSON.parse("text" in content ? content.text : "{}")
+    const tools = (await c.client.listTools()).tools
+    assert.deepStrictEqual(document.tools.map((tool: { name: string }) => tool.name), tools.map((tool) => tool.name))
+    for (const tool of tools) {
+      const { name: _name, title: _title, ...record } = document.tools.find((entry: { name: string }) => entry.name === tool.name)
+      assert.deepStrictEqual(record, tool._meta?.[capabilityMetaKey], tool.name)
+    }
+    assert.deepStrictEqual(document.socket, {
+      selector: "name:libtmux-mcp",
+      form: "name",
+      resolved_socket_path: world.socketPath("libtmux-mcp"),
+      attach_command: `tmux -N -S ${world.socketPath("libtmux-mcp")} attach`
+    })
+    assert.strictEqual(document.server_state, "absent")
+    assert.isNull(document.default_applied)
+    assert.deepStrictEqual(document.toolsets, ["inspect"])
+    assert.strictEqual(document.host_command_tools, 0)
+    assert.strictEqual(document.command_capable, false)
+  })
+
+  it("reports the default that applied and why", async () => {
+    const world = h.world()
+    world.tmux("libtmux-mcp", "new-session", "-d")
+    const c = await h.connect(world)
+    const read = await c.client.readResource({ uri: "tmux://capabilities" })
+    const document = JSON.parse("text" in read.contents[0]! ? read.contents[0].text : "{}")
+    assert.deepStrictEqual(document.default_applied, { toolsets: ["inspect", "manage", "execute"], reason: "existing server of unknown provenance" })
+    assert.strictEqual(document.configuration_provenance, "unknown")
+  })
+
+  it("answers an unknown resource with a not-found error", async () => {
+    const c = await h.connect(h.world())
+    const error = await c.client.readResource({ uri: "tmux://pane/%0" }).then(() => undefined, (e: unknown) => e)
+    assert.instanceOf(error, McpError)
+    assert.strictEqual((error as McpError).code, -32002)
+  })
+})
+
+describe("attach command", () => {
+  it("pastes correctly into a shell when TMUX_TMPDIR holds spaces and quotes", async () => {
+    const world = h.world()
+    const awkward = join(world.dir, `it's "odd" here`)
+    mkdirSync(awkward)
+    const c = await h.connect(world, { TMUX_TMPDIR: awkward })
+    structured(await call(c, "create_session", { session_name: "watched" }))
+    const line = c.stderr().split("\n").find((l) => l.startsWith("libtmux-mcp ready"))!
+    const attach = JSON.parse(/attach_command=(".*")$/u.exec(line)![1]!) as string
+    const listed = execFileSync("sh", ["-c", attach.replace(/ attach$/u, " list-sessions -F '#{session_name}'")], { encoding: "utf8" })
+    assert.strictEqual(listed.trim(), "watched")
+    execFileSync("sh", ["-c", attach.replace(/ attach$/u, " kill-server")])
+  })
+})
+
+describe("startup warning", () => {
+  it("adds a separate warning line on an inherited socket", async () => {
+    const world = h.world()
+    const c = await h.connect(world, { LIBTMUX_SOCKET: "inherit" })
+    await c.client.listTools()
+    const lines = c.stderr().split("\n")
+    assert.strictEqual(lines.filter((line) => line.startsWith("libtmux-mcp ready")).length, 1)
+    assert.include(lines.find((line) => line.startsWith("libtmux-mcp warning:")), "socket=inherit")
+  })
+})
+
+describe("--print-config", () => {
+  const clients = ["claude-code", "claude-desktop", "codex", "gemini", "cursor", "vscode"] as const
+  for (const client of clients) {
+    it(`prints a ${client} configuration with absolute paths and the given settings`, async () => {
+      const world = h.world()
+      const result = await runToExit(world, {}, ["--print-config", client, "--toolsets", "inspect,execute", "--socket", "agents"])
+      assert.strictEqual(result.code, 0, result.stderr)
+      assert.include(result.stdout, process.execPath)
+      assert.include(result.stdout, realpathSync(binPath))
+      assert.include(result.stdout, "inspect,execute")
+      assert.include(result.stdout, "LIBTMUX_SOCKET")
+      if (!["claude-code", "codex"].includes(client)) {
+        const parsed = JSON.parse(result.stdout)
+        const entry = (parsed.mcpServers ?? parsed.servers)["libtmux-mcp"]
+        assert.deepStrictEqual(entry.args, [realpathSync(binPath)])
+        assert.deepStrictEqual(entry.env, { LIBTMUX_TOOLSETS: "inspect,execute", LIBTMUX_SOCKET: "agents" })
+      }
+    })
+  }
+
+  it("refuses an unknown client or an invalid setting, naming the valid set", async () => {
+    const world = h.world()
+    const unknown = await runToExit(world, {}, ["--print-config", "emacs"])
+    assert.strictEqual(unknown.code, 1)
+    assert.include(unknown.stderr, "valid clients: claude-code")
+    const invalid = await runToExit(world, {}, ["--print-config", "cursor", "--toolsets", "all"])
+    assert.strictEqual(invalid.code, 1)
+    assert.include(invalid.stderr, "valid toolsets")
+  })
+
+  it("prints a configuration whose server starts and answers", async () => {
+    const world = h.world()
+    const result = await runToExit(world, {}, ["--print-config", "cursor", "--toolsets", "inspect"])
+    const entry = JSON.parse(result.stdout).mcpServers["libtmux-mcp"]
+    const c = await h.connect(world, entry.env)
+    assert.include((await c.client.listTools()).tools.map((tool) => tool.name), "list_sessions")
+  })
+})

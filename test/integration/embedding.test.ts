@@ -1,0 +1,57 @@
+/**
+ * An Effect agent host using the tools in process: same selection, same decoding, same typed
+ * errors as over MCP, against a real tmux on an isolated socket.
+ */
+import * as Effect from "effect/Effect"
+import { afterEach, assert, describe, it } from "vitest"
+import { callTool, layer } from "../../src/index.ts"
+import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+
+let world: TmuxWorld
+afterEach(() => world.dispose())
+
+const hostEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH, HOME: process.env.HOME, TMUX_TMPDIR: world.dir, ...extra })
+
+describe("in-process tools", () => {
+  it("create and read tmux objects with typed results, no MCP hop", async () => {
+    world = makeWorld("embed")
+    const program = Effect.gen(function*() {
+      const created = yield* callTool("create_session", { session_name: "host" })
+      const panes = yield* callTool("list_panes", { session_id: created.session_id })
+      return { created, panes: panes.panes }
+    })
+    const result = await Effect.runPromise(program.pipe(Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "inspect,execute" }) }))))
+    assert.strictEqual(result.created.session_name, "host")
+    assert.deepStrictEqual(result.panes.map((pane) => pane.pane_id), [result.created.pane_id])
+    assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "host")
+  })
+
+  it("applies the same selection: a tool outside it fails with ToolNotSelected and acts on nothing", async () => {
+    world = makeWorld("embed")
+    world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
+    const error = await Effect.runPromise(
+      Effect.flip(callTool("kill_session", { session_name: "keep" })).pipe(Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "inspect" }) })))
+    )
+    assert.strictEqual(error._tag, "ToolNotSelected")
+    assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
+  })
+
+  it("decodes input strictly and fails with typed errors", async () => {
+    world = makeWorld("embed")
+    const run = <A, E>(effect: Effect.Effect<A, E, never>) => Effect.runPromise(Effect.flip(effect))
+    const env = { env: hostEnv({ LIBTMUX_TOOLSETS: "inspect" }) }
+    const invalid = await run(callTool("get_pane_info", { pane_id: "three" }).pipe(Effect.provide(layer(env))))
+    assert.strictEqual(invalid._tag, "InputInvalid")
+    const missing = await run(callTool("get_pane_info", { pane_id: "%99" }).pipe(Effect.provide(layer(env))))
+    assert.strictEqual(missing._tag, "PaneNotFound")
+  })
+
+  it("stops with a StartupError naming the valid set for a bad configuration", async () => {
+    world = makeWorld("embed")
+    const error = await Effect.runPromise(
+      Effect.flip(callTool("list_sessions", {}).pipe(Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "everything" }) }))))
+    )
+    assert.strictEqual(error._tag, "StartupError")
+    assert.include(error.message, "valid toolsets")
+  })
+})

@@ -1,0 +1,117 @@
+/**
+ * What the server says about itself, from synthetic startup facts: the instructions' byte budget
+ * for every toolset combination and caller context, the attach command's quoting, the startup
+ * record and the capabilities document.
+ */
+import { execFileSync } from "node:child_process"
+import { assert, describe, it } from "vitest"
+import { recordPair, shellQuote } from "../../src/domain/quote.ts"
+import { attachCommand, capabilitiesDocument, instructions, instructionsBudget, readyLine, warningLine } from "../../src/layers/Disclosure.ts"
+import type { StartupFacts } from "../../src/layers/Startup.ts"
+import { manifest, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
+
+const longPath = `/${"d".repeat(60)}/tmux-4294967294/${"s".repeat(40)}`.slice(0, 107)
+
+const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> = {}): StartupFacts => ({
+  config: {
+    socket: { form: "path", path: longPath },
+    socketExplicit: true,
+    tmuxConfig: { kind: "minimal" },
+    selection: { toolsets: chosen.join(","), tools: undefined, excludeTools: undefined },
+    suppressHistory: true,
+    waitMaxSeconds: 30,
+    tmuxBin: "tmux"
+  },
+  selection: { toolsets: chosen, tools: toolNames.filter((name) => chosen.includes(manifest[name].toolset)), defaultApplied: null },
+  pin: { selector: { form: "path", path: longPath }, flags: ["-S", longPath], resolvedPath: longPath, serverStateAtStartup: "existing", configFlags: [], environment: {} },
+  caller: { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
+  tmuxVersion: "tmux 3.3a",
+  ...overrides
+})
+
+const callers: ReadonlyArray<StartupFacts["caller"]> = [
+  { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
+  { paneId: "%123456", socketPath: longPath, onPinnedSocket: true },
+  { paneId: "%123456", socketPath: `/${"o".repeat(105)}`, onPinnedSocket: false }
+]
+
+describe("instructions", () => {
+  it(`stay within ${instructionsBudget} bytes for all sixteen toolset combinations, inside and outside tmux, with a maximal socket path`, () => {
+    for (let mask = 0; mask < 16; mask++) {
+      const chosen = toolsets.filter((_, i) => (mask & (1 << i)) !== 0)
+      for (const caller of callers) {
+        const text = instructions(facts(chosen, { caller }))
+        assert.isAtMost(Buffer.byteLength(text, "utf8"), instructionsBudget, `${chosen.join(",")} ${JSON.stringify(caller)}`)
+      }
+    }
+  })
+
+  it("name the socket, the attach command and the enabled toolsets, and say what filtering is not", () => {
+    const text = instructions(facts(["inspect", "execute"]))
+    assert.include(text, `path:${longPath}`)
+    assert.include(text, attachCommand(facts(["inspect"])))
+    assert.include(text, "Enabled toolsets: inspect, execute.")
+    assert.include(text, "not an OS sandbox and does not constrain other MCP tools")
+    assert.include(text, "with the user's permissions")
+  })
+
+  it("only mention execution when an enabled tool can start a process or deliver input", () => {
+    assert.notInclude(instructions(facts(["inspect"])), "user's permissions")
+  })
+
+  it("say when the caller's own pane is on this socket, and when it is on another server these tools cannot reach", () => {
+    assert.include(instructions(facts(["inspect"], { caller: callers[1]! })), "is_caller=true")
+    assert.include(instructions(facts(["inspect"], { caller: callers[2]! })), "cannot reach that pane")
+  })
+
+  it("route to run_shell_command and send_keys_batch only when they are enabled", () => {
+    assert.include(instructions(facts(toolsets)), "run_shell_command folds")
+    assert.include(instructions(facts(toolsets)), "send_keys_batch folds")
+    const without = facts(toolsets)
+    const narrowed = { ...without, selection: { ...without.selection, tools: without.selection.tools.filter((name) => name !== "run_shell_command" && name !== "send_keys_batch") } }
+    for (const name of ["run_shell_command", "send_keys_batch"]) assert.notInclude(instructions(narrowed), name)
+  })
+})
+
+describe("attach command", () => {
+  it("quotes a socket path holding spaces and quotes so that a POSIX shell receives it intact", () => {
+    const path = `/tmp/it's a "dir"/tmux-0/libtmux-mcp`
+    const command = attachCommand(facts(["inspect"], { pin: { ...facts([]).pin, resolvedPath: path } }))
+    assert.isTrue(command.startsWith("tmux -N -S "))
+    const echoed = execFileSync("sh", ["-c", command.replace(/^tmux -N -S /u, "printf %s ").replace(/ attach$/u, "")], { encoding: "utf8" })
+    assert.strictEqual(echoed, path)
+  })
+
+  it("leaves a plain path unquoted", () => {
+    assert.strictEqual(shellQuote("/tmp/tmux-0/libtmux-mcp"), "/tmp/tmux-0/libtmux-mcp")
+  })
+})
+
+describe("startup record", () => {
+  it("is one line of key=value pairs with host_command_tools=0, quoting values with spaces", () => {
+    const line = readyLine(facts(["inspect"]))
+    assert.notInclude(line, "\n")
+    assert.isTrue(line.startsWith("libtmux-mcp ready version="))
+    assert.include(line, "host_command_tools=0")
+    assert.include(line, "command_capable=false")
+    assert.include(line, `attach_command="tmux -N -S ${longPath} attach"`)
+    assert.strictEqual(recordPair("k", "a b"), `k="a b"`)
+    assert.strictEqual(recordPair("k", ""), `k=""`)
+  })
+
+  it("adds a separate warning line only for an inherited socket", () => {
+    assert.isUndefined(warningLine(facts(["inspect"])))
+    const inherited = facts(["inspect"], { pin: { ...facts([]).pin, selector: { form: "inherit" } } })
+    assert.include(warningLine(inherited), "socket=inherit")
+  })
+})
+
+describe("capabilities document", () => {
+  it("reports the startup-filtered surface, never the whole catalogue", () => {
+    const document = capabilitiesDocument(facts(["inspect"]))
+    assert.deepStrictEqual(document.tools.map((tool) => tool.name), toolNames.filter((name) => manifest[name].toolset === "inspect"))
+    assert.strictEqual(document.host_command_tools, 0)
+    assert.strictEqual(document.configuration_provenance, "unknown")
+    assert.deepStrictEqual(document.pane_observation.environment_tools, ["show_environment"])
+  })
+})
