@@ -14,6 +14,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerNotification,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
@@ -68,6 +69,13 @@ export const toolEntry = (definition: ToolDefinition): Tool => {
   }
 }
 
+/** A progress reporter for a request that carries a progress token. */
+const progressOf = (token: string | number | undefined, extra: { sendNotification: (notification: ServerNotification) => Promise<void> }) =>
+  token === undefined
+    ? undefined
+    : (progress: number, total: number, message: string) =>
+      extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } })
+
 /** Settings of the MCP server itself. @category models */
 export interface ServerOptions {
   readonly version: string
@@ -97,7 +105,7 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
   })
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const exit = await Effect.runPromiseExit(
-      registry.call(request.params.name, request.params.arguments, { requestId: extra.requestId }),
+      registry.call(request.params.name, request.params.arguments, { requestId: extra.requestId, progress: progressOf(request.params._meta?.progressToken, extra) }),
       { signal: AbortSignal.any([extra.signal, options.shutdown]) }
     )
     if (Exit.isSuccess(exit)) {

@@ -14,6 +14,7 @@ import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import { type ToolName, toolNames } from "../manifest/index.ts"
 import { Audit } from "../services/Audit.ts"
+import { CallContext } from "../services/CallContext.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
 import type { ToolDefinition, ToolServices } from "../tools/define.ts"
@@ -36,9 +37,11 @@ export type CallOutcome =
   | { readonly _tag: "Success"; readonly structured: Readonly<Record<string, unknown>> }
   | { readonly _tag: "Failure"; readonly error: ToolError }
 
-/** Identifies a call for the audit record. @category models */
+/** Identifies a call for the audit record, and carries its progress channel. @category models */
 export interface CallMeta {
   readonly requestId?: string | number | undefined
+  /** Where a waiting tool reports progress; absent when the client asked for none. */
+  readonly progress?: ((progress: number, total: number, message: string) => Promise<void>) | undefined
 }
 
 /** The selected tools and the way to call them. @category services */
@@ -85,11 +88,18 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         }
         const definition = definitionOf(name as ToolName)!
         const started = yield* Clock.currentTimeMillis
-        const exit = yield* Effect.exit(Effect.provideContext(execute(definition, args), services))
+        const progress = meta.progress
+        const callContext = progress === undefined
+          ? { progress: () => Effect.void }
+          : { progress: (done: number, total: number, message: string) => Effect.promise(() => progress(done, total, message).catch(() => undefined)) }
+        const exit = yield* Effect.exit(
+          execute(definition, args).pipe(Effect.provideContext(services), Effect.provideService(CallContext, callContext))
+        )
         const duration_ms = (yield* Clock.currentTimeMillis) - started
         const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
         const errorTag = Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }
-        yield* audit.record({ tool: name, outcome: Exit.isSuccess(exit) ? "ok" : "error", ...errorTag, duration_ms, request_id: meta.requestId })
+        const targets = Exit.isSuccess(exit) && Array.isArray(exit.value.targets) ? { targets: exit.value.targets as ReadonlyArray<string> } : {}
+        yield* audit.record({ tool: name, outcome: Exit.isSuccess(exit) ? "ok" : "error", ...errorTag, ...targets, duration_ms, request_id: meta.requestId })
         if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
         if (error !== undefined) return { _tag: "Failure", error } as const
         return yield* Effect.failCause(exit.cause as Cause.Cause<never>)

@@ -7,6 +7,8 @@ import { Config } from "../services/Config.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { version } from "../version.ts"
 import * as AuditLive from "./AuditLive.ts"
+import * as PaneProcessLive from "./PaneProcessLive.ts"
+import * as RegexLive from "./RegexLive.ts"
 import * as Registry from "./Registry.ts"
 import type { StartupFacts } from "./Startup.ts"
 import * as TmuxLive from "./TmuxLive.ts"
@@ -14,10 +16,12 @@ import * as TmuxLive from "./TmuxLive.ts"
 /** The registry with every live service it needs. @category layers */
 export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry> => {
   const base = Layer.mergeAll(
-    Layer.succeed(Config, Config.of({ config: facts.config, selection: facts.selection, version })),
+    Layer.succeed(Config, Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })),
     Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
     Layer.succeed(CallerContext, CallerContext.of(facts.caller)),
-    AuditLive.layer
+    AuditLive.layer,
+    RegexLive.layer,
+    PaneProcessLive.layer
   )
   return Registry.layer.pipe(Layer.provide(TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))))
 }

@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import { accessSync, constants, existsSync, realpathSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
@@ -37,6 +37,8 @@ export interface StartupFacts {
   readonly pin: SocketPin["Service"]
   readonly caller: CallerContext["Service"]
   readonly tmuxVersion: string
+  /** The tmux binary as an absolute path, for commands typed into panes (whose PATH may differ). */
+  readonly tmuxPath: string
 }
 
 type Environment = Readonly<Record<string, string | undefined>>
@@ -47,6 +49,22 @@ const realpath = (path: string): string | undefined => {
   } catch {
     return undefined
   }
+}
+
+/** The absolute path of a binary, searched on the environment's PATH like a shell would. */
+const whichBinary = (bin: string, env: Environment): string => {
+  if (bin.includes("/")) return resolve(bin)
+  for (const dir of (env.PATH ?? "").split(":")) {
+    if (dir === "") continue
+    const candidate = join(dir, bin)
+    try {
+      accessSync(candidate, constants.X_OK)
+      return candidate
+    } catch {
+      // Not here.
+    }
+  }
+  return bin
 }
 
 /** The oldest tmux this project supports. */
@@ -119,7 +137,7 @@ export const startup = (
       configFlags: flags,
       environment: env
     }
-    return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion } } as const
+    return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion, tmuxPath: whichBinary(config.tmuxBin, env) } } as const
   })
 
 

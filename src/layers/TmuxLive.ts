@@ -60,27 +60,36 @@ export const execTmux = (
   bin: string,
   argv: ReadonlyArray<string>,
   socket: string,
-  options: InvocationOptions & { readonly timeoutMs?: number; readonly env?: Readonly<Record<string, string | undefined>> } = {}
+  options: InvocationOptions & { readonly env?: Readonly<Record<string, string | undefined>> } = {}
 ): Effect.Effect<string, TmuxError> => {
   const command = argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
   return Effect.callback<string, TmuxError>((resume, signal) => {
-    execFile(
+    // Our own timer: a tmux client that catches SIGTERM exits 0, so the exit status cannot tell.
+    let timedOut = false
+    const child = execFile(
       bin,
       argv as Array<string>,
-      { cwd: options.cwd, env: options.env, signal, timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
+      { cwd: options.cwd, env: options.env, signal, maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
       (error, stdout, stderr) => {
+        clearTimeout(timer)
+        if (timedOut) return resume(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
         if (error === null) return resume(Effect.succeed(stdout))
         const code = (error as NodeJS.ErrnoException).code
         if (code === "ENOENT" || code === "EACCES") {
           return resume(Effect.fail(new TmuxNotFound({ bin, reason: code === "ENOENT" ? "not found" : "permission denied" })))
         }
-        if (error.killed && !signal.aborted) return resume(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
         const text = stderr.trim()
         if (absentPattern.test(text)) return resume(Effect.fail(new ServerNotRunning({ socket })))
         return resume(Effect.fail(new TmuxCommandFailed({ command, exitCode: typeof code === "number" ? code : 1, stderr: text })))
       }
     )
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill("SIGKILL")
+    }, timeoutMs)
+    if (options.input !== undefined) child.stdin?.end(options.input)
+    else child.stdin?.end()
   })
 }
 

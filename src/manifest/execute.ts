@@ -63,7 +63,15 @@ export const executeRows = {
     mayExposeSecrets: true,
     opener: "pane-command",
     selfBounded: true,
-    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true }
+    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+    sinks: {
+      pane_id: "tmux-lookup",
+      command: "shell-command",
+      timeout: "none",
+      max_lines: "none",
+      max_bytes: "none",
+      suppress_history: "none"
+    }
   },
   send_keys: { ...input, name: "send_keys", title: "Send keys" },
   send_keys_batch: { ...input, name: "send_keys_batch", title: "Send keys in order" },

@@ -9,6 +9,8 @@ export interface AuditEvent {
   readonly tool: string
   readonly outcome: "ok" | "error"
   readonly error_tag?: string
+  /** The panes an input actually reached, when a tool reports them (`targets` in its result). */
+  readonly targets?: ReadonlyArray<string>
   readonly duration_ms: number
   readonly request_id: string | number | undefined
 }

@@ -10,4 +10,6 @@ export class Config extends Context.Service<Config, {
   readonly config: ServerConfig
   readonly selection: Selection
   readonly version: string
+  /** The tmux binary as an absolute path, for commands typed into panes. */
+  readonly tmuxPath: string
 }>()("libtmux-mcp/services/Config") {}

@@ -17,6 +17,10 @@ export type TmuxCommand<Name extends string> = readonly [Name, ...ReadonlyArray<
 export interface InvocationOptions {
   /** Working directory of the tmux client process (how a start directory reaches tmux without `-c`). */
   readonly cwd?: string
+  /** Text for the tmux client's standard input (`load-buffer -`). */
+  readonly input?: string
+  /** How long the invocation may take, in milliseconds (default 10 s). */
+  readonly timeoutMs?: number
 }
 
 /** The shape shared by every authority service: several commands may share one invocation. */
@@ -26,7 +30,7 @@ export interface Authority<Name extends string> {
 }
 
 /** Commands that only read tmux state. */
-export const observeCommands = ["list-sessions", "list-windows", "list-panes", "display-message", "has-session"] as const
+export const observeCommands = ["list-sessions", "list-windows", "list-panes", "display-message", "has-session", "capture-pane"] as const
 /** Commands that change structure or presentation without deleting or spawning. */
 export const changeCommands = [
   "rename-session",
@@ -49,10 +53,13 @@ export const changeCommands = [
 export const spawnCommands = ["new-session", "new-window", "split-window"] as const
 /** Commands that delete tmux objects or retained history. */
 export const deleteCommands = ["kill-session", "kill-window", "kill-pane", "clear-history"] as const
-/** Commands that deliver client input to a pane's program. */
-export const inputCommands = ["send-keys", "set-buffer", "paste-buffer", "delete-buffer"] as const
-/** Commands that run an authored command in a pane, or replace the pane's process. */
-export const commandCommands = ["send-keys", "wait-for", "respawn-pane"] as const
+/** Commands that deliver client input to a pane's program (and read back where it went). */
+export const inputCommands = ["send-keys", "load-buffer", "paste-buffer", "delete-buffer", "display-message", "list-panes"] as const
+/**
+ * Commands that run an authored command in a pane, or replace the pane's process, with what the
+ * completion protocol needs in the same invocation: its per-call options, its channel, the reads.
+ */
+export const commandCommands = ["send-keys", "wait-for", "respawn-pane", "set-option", "display-message", "capture-pane"] as const
 
 /** Read-only tmux access. @category services */
 export class TmuxObserve extends Context.Service<TmuxObserve, Authority<typeof observeCommands[number]>>()(

@@ -4,6 +4,7 @@
  * result with the tag in `_meta`. Messages never echo command-bearing input.
  */
 import * as Schema from "effect/Schema"
+import type { PatternInvalid } from "./Regex.ts"
 
 interface Missing {
   readonly target: string
@@ -123,6 +124,36 @@ export class TmuxTimedOut extends Schema.TaggedError<TmuxTimedOut>()("TmuxTimedO
   }
 }
 
+/** The pane cannot take a command now; the message says what is in the way and how to clear it. @category errors */
+export class PaneNotReady extends Schema.TaggedError<PaneNotReady>()("PaneNotReady", {
+  pane: Schema.String,
+  reason: Schema.String,
+  remedy: Schema.String
+}) {
+  override get message() {
+    return `pane ${this.pane} is not ready for a command: ${this.reason}; ${this.remedy}`
+  }
+}
+
+/** The pane's process has exited (or the pane was respawned) under a read that depended on it. @category errors */
+export class PaneGone extends Schema.TaggedError<PaneGone>()("PaneGone", {
+  pane: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `pane ${this.pane} ${this.reason}`
+  }
+}
+
+/** A capture_since cursor that is malformed, forged, from another process or for another pane. @category errors */
+export class CursorInvalid extends Schema.TaggedError<CursorInvalid>()("CursorInvalid", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return `invalid capture_since cursor: ${this.reason}; call capture_since without a cursor to start again`
+  }
+}
+
 /** Every failure a tool program may end in. @category errors */
 export type ToolError =
   | InputInvalid
@@ -135,6 +166,10 @@ export type ToolError =
   | TmuxCommandFailed
   | TmuxNotFound
   | TmuxTimedOut
+  | PaneNotReady
+  | PaneGone
+  | CursorInvalid
+  | PatternInvalid
 
 /** Failures of running tmux itself, shared by every authority service. @category errors */
 export type TmuxError = ServerNotRunning | TmuxCommandFailed | TmuxNotFound | TmuxTimedOut

@@ -13,8 +13,10 @@ import { TmuxObserve } from "../services/Tmux.ts"
 const FS = "\u001f"
 const RS = "\u001e"
 
-type Kind = "string" | "int" | "bool"
-type Fields = Readonly<Record<string, Kind>>
+/** How a format field decodes. */
+export type Kind = "string" | "int" | "bool"
+/** A set of tmux format fields and their kinds. */
+export type Fields = Readonly<Record<string, Kind>>
 
 const schemaOf = { string: Schema.String, int: Schema.Int, bool: Schema.Boolean } as const
 
@@ -40,7 +42,8 @@ const windowFields = {
   session_name: "string"
 } as const satisfies Fields
 
-const paneFields = {
+/** The fields of a pane as tools return it. */
+export const paneFields = {
   pane_id: "string",
   pane_index: "int",
   pane_active: "bool",
@@ -61,7 +64,8 @@ const paneFields = {
   session_name: "string"
 } as const satisfies Fields
 
-type Row<F extends Fields> = { readonly [K in keyof F]: F[K] extends "int" ? number : F[K] extends "bool" ? boolean : string }
+/** The decoded values of a set of fields. */
+export type Row<F extends Fields> = { readonly [K in keyof F]: F[K] extends "int" ? number : F[K] extends "bool" ? boolean : string }
 
 const structOf = <F extends Fields>(fields: F) =>
   Schema.Struct(Object.fromEntries(Object.entries(fields).map(([key, kind]) => [key, schemaOf[kind]])) as {
@@ -85,9 +89,11 @@ export type WindowInfo = Row<typeof windowFields>
 /** @category models */
 export type PaneInfo = Row<typeof paneFields> & { readonly is_caller: boolean }
 
-const formatOf = (fields: Fields): string => Object.keys(fields).map((key) => `#{${key}}`).join(FS) + RS
+/** Our fixed `-F` format for a set of fields. */
+export const formatOf = (fields: Fields): string => Object.keys(fields).map((key) => `#{${key}}`).join(FS) + RS
 
-const parseRows = <F extends Fields>(fields: F, command: string, stdout: string): Effect.Effect<ReadonlyArray<Row<F>>, TmuxCommandFailed> =>
+/** Decodes the records a `-F` format produced. */
+export const parseRows = <F extends Fields>(fields: F, command: string, stdout: string): Effect.Effect<ReadonlyArray<Row<F>>, TmuxCommandFailed> =>
   Effect.suspend(() => {
     const keys = Object.keys(fields)
     const records = stdout.split(`${RS}\n`).filter((record) => record !== "")

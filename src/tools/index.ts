@@ -6,6 +6,7 @@
 import type { RowOf, ToolName } from "../manifest/index.ts"
 import type { ToolDefinition } from "./define.ts"
 import { create_session } from "./execute/create_session.ts"
+import { run_shell_command } from "./execute/run_shell_command.ts"
 import { get_pane_info } from "./inspect/get_pane_info.ts"
 import { get_server_info } from "./inspect/get_server_info.ts"
 import { get_session_info } from "./inspect/get_session_info.ts"
@@ -33,6 +34,7 @@ export const registry = defineRegistry({
   get_window_info,
   get_pane_info,
   create_session,
+  run_shell_command,
   kill_session
 })
 

@@ -7,7 +7,10 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as RegexLive from "../../src/layers/RegexLive.ts"
 import { Audit } from "../../src/services/Audit.ts"
+import { PaneProcess } from "../../src/services/PaneProcess.ts"
+import { Regex } from "../../src/services/Regex.ts"
 import { CallerContext } from "../../src/services/CallerContext.ts"
 import { Config } from "../../src/services/Config.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
@@ -96,6 +99,8 @@ export const makeFake = () => {
     }),
     Context.add(CallerContext, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
     Context.add(Audit, { record: () => Effect.void }),
+    Context.add(Regex, { compile: RegexLive.compile }),
+    Context.add(PaneProcess, { foreground: () => Effect.succeed({ shell: "bash", shellInForeground: true, foreground: "bash" }) }),
     Context.add(Config, {
       config: {
         socket: { form: "name", name: "libtmux-mcp" },
@@ -107,7 +112,8 @@ export const makeFake = () => {
         tmuxBin: "tmux"
       },
       selection,
-      version: "test"
+      version: "test",
+      tmuxPath: "/usr/bin/tmux"
     })
   )
   return { log, layer: Layer.succeedContext(context), manifest }

@@ -26,6 +26,7 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
   pin: { selector: { form: "path", path: longPath }, flags: ["-S", longPath], resolvedPath: longPath, serverStateAtStartup: "existing", configFlags: [], environment: {} },
   caller: { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
   tmuxVersion: "tmux 3.3a",
+  tmuxPath: "/usr/bin/tmux",
   ...overrides
 })
 

@@ -1,0 +1,40 @@
+/**
+ * Tail-preserving bounds on text returned to a client: the newest output matters most, so the
+ * head is dropped first, and the counts of what was dropped are reported, never hidden.
+ */
+
+/** Lines kept, and how much was dropped. @category models */
+export interface Bounded {
+  readonly lines: ReadonlyArray<string>
+  readonly truncatedLines: number
+  readonly truncatedBytes: number
+}
+
+const bytes = (text: string): number => Buffer.byteLength(text, "utf8")
+
+/**
+ * Keeps the last `maxLines` lines, then drops more head lines while the newline-joined text is over
+ * `maxBytes`; a single remaining line that is still too long keeps its last `maxBytes` bytes.
+ */
+export const tailBound = (lines: ReadonlyArray<string>, maxLines: number, maxBytes: number): Bounded => {
+  let kept = lines.slice(Math.max(0, lines.length - maxLines))
+  let truncatedLines = lines.length - kept.length
+  let truncatedBytes = lines.slice(0, truncatedLines).reduce((sum, line) => sum + bytes(line) + 1, 0)
+  let size = kept.reduce((sum, line) => sum + bytes(line), 0) + Math.max(0, kept.length - 1)
+  while (size > maxBytes && kept.length > 1) {
+    const dropped = kept[0]!
+    kept = kept.slice(1)
+    truncatedLines++
+    truncatedBytes += bytes(dropped) + 1
+    size -= bytes(dropped) + 1
+  }
+  if (size > maxBytes && kept.length === 1) {
+    const buffer = Buffer.from(kept[0]!, "utf8")
+    // Cut on a character boundary: skip UTF-8 continuation bytes.
+    let start = buffer.length - maxBytes
+    while (start < buffer.length && (buffer[start]! & 0xc0) === 0x80) start++
+    truncatedBytes += start
+    kept = [buffer.subarray(start).toString("utf8")]
+  }
+  return { lines: kept, truncatedLines, truncatedBytes }
+}

@@ -1,0 +1,28 @@
+/**
+ * Shared output-bound parameters: every tool that returns terminal text takes the same two, with
+ * the same ranges, and reports what it dropped.
+ */
+import * as Schema from "effect/Schema"
+
+/** Default and ceiling of returned lines and bytes. */
+export const outputLimits = { maxLines: 1_000, maxBytes: 256 * 1024, ceilingLines: 100_000, ceilingBytes: 4 * 1024 * 1024 } as const
+
+/** `max_lines` and `max_bytes`, validated (> 0, bounded), optional. @category schemas */
+export const boundFields = {
+  max_lines: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: outputLimits.ceilingLines })).annotate({
+      description: `keep at most this many lines, the newest (default ${outputLimits.maxLines})`
+    })
+  ),
+  max_bytes: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: outputLimits.ceilingBytes })).annotate({
+      description: `keep at most this many bytes of text, the newest (default ${outputLimits.maxBytes})`
+    })
+  )
+}
+
+/** The truncation report fields of a bounded result. @category schemas */
+export const truncationFields = {
+  truncated_lines: Schema.Int.annotate({ description: "lines dropped from the start to respect max_lines/max_bytes" }),
+  truncated_bytes: Schema.Int.annotate({ description: "bytes dropped from the start" })
+}

@@ -1,0 +1,192 @@
+/**
+ * run_shell_command against real shells in real tmux panes, through the SDK client: exact output,
+ * exit status, history, timeouts that leave nothing behind, refusals, cancellation, progress.
+ */
+import { execFileSync } from "node:child_process"
+import { assert, describe, it } from "vitest"
+import { harness } from "../support/harness.ts"
+import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { shellEnv } from "../support/shells.ts"
+import type { TmuxWorld } from "../support/tmux.ts"
+
+const h = harness("run")
+
+const open = async (shell = "/bin/bash", extra: Record<string, string> = {}) => {
+  const world = h.world()
+  const c = await h.connect(world, { ...shellEnv(world, shell), ...extra })
+  const pane = structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 })).pane_id as string
+  return { world, c, pane }
+}
+
+const run = async (c: Connected, pane: string, command: string, extra: Record<string, unknown> = {}) =>
+  structured(await call(c, "run_shell_command", { pane_id: pane, command, ...extra }))
+
+const leftovers = (world: TmuxWorld, pane: string) =>
+  [...world.tmux("libtmux-mcp", "show", "-s").split("\n"), ...world.tmux("libtmux-mcp", "show", "-p", "-t", pane).split("\n")]
+    .filter((line) => line.includes("lmcp"))
+
+describe("output and status", () => {
+  it("returns exactly the command's output and exit status, back to back in one pane", async () => {
+    const { world, c, pane } = await open()
+    assert.deepInclude(await run(c, pane, "echo hello; echo world"), { output: "hello\nworld", exit_status: 0, timed_out: false, shell: "bash" })
+    assert.deepInclude(await run(c, pane, "printf 'no newline'"), { output: "no newline", exit_status: 0 })
+    assert.deepInclude(await run(c, pane, "false"), { output: "", exit_status: 1 })
+    assert.deepInclude(await run(c, pane, "echo out; exit 7"), { output: "out", exit_status: 7 })
+    assert.deepInclude(await run(c, pane, "printf 'a\\n\\nb\\n'"), { output: "a\n\nb" })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("keeps lines that scrolled into history, joins wrapped lines, and handles unicode and wide characters", async () => {
+    const { c, pane } = await open()
+    const many = await run(c, pane, "seq 1 300")
+    assert.strictEqual(many.output, Array.from({ length: 300 }, (_, i) => String(i + 1)).join("\n"))
+    const long = "x".repeat(200)
+    assert.strictEqual((await run(c, pane, `echo ${long}`)).output, long)
+    assert.strictEqual((await run(c, pane, "echo 'héllo 日本語 ✓'; printf '漢字'")).output, "héllo 日本語 ✓\n漢字")
+  })
+
+  it("runs several lines, keeps the pane's terminal, and leaves the caller's shell variables alone", async () => {
+    const { c, pane } = await open()
+    await run(c, pane, "true")
+    assert.strictEqual((await run(c, pane, "s=keep; echo set")).output, "set")
+    const tty = await run(c, pane, "if [ -t 1 ]; then echo tty; fi\nx=1\necho $((x + 1))")
+    assert.strictEqual(tty.output, "tty\n2")
+    assert.strictEqual((await run(c, pane, "echo ${s:-unset}")).output, "unset")
+  })
+
+  it("preserves the tail under max_lines and max_bytes with explicit counts", async () => {
+    const { c, pane } = await open()
+    const result = await run(c, pane, "seq 1 50", { max_lines: 5 })
+    assert.deepInclude(result, { output: "46\n47\n48\n49\n50", truncated_lines: 45 })
+    const bytes = await run(c, pane, "seq 1 50", { max_bytes: 5 })
+    assert.deepInclude(bytes, { output: "49\n50" })
+    assert.isAbove(bytes.truncated_lines, 0)
+  })
+
+  it("returns a 1 MB output whole when the bounds allow it", async () => {
+    const { c, pane } = await open()
+    const result = await run(c, pane, "head -c 1000000 /dev/zero | tr '\\0' x | fold -w 100", { max_lines: 100000, max_bytes: 4194304 })
+    const lines = (result.output as string).split("\n")
+    assert.strictEqual(lines.length, 10000)
+    assert.isTrue(lines.every((line) => line === "x".repeat(100)))
+    assert.strictEqual(result.truncated_lines, 0)
+  })
+})
+
+describe("timeouts", () => {
+  it("returns partial output on timeout, and the late completion leaves no option and no latched channel", async () => {
+    const { world, c, pane } = await open()
+    const result = await run(c, pane, "echo begun; sleep 2; echo finished", { timeout: 1 })
+    assert.deepInclude(result, { timed_out: true, exit_status: null, output: "begun", effective_timeout: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    assert.deepStrictEqual(leftovers(world, pane), [])
+    const id = /lmcp_([0-9a-f]{12})/u.exec(world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane))![1]
+    const latched = (() => {
+      try {
+        execFileSync("timeout", ["1", "tmux", "-S", world.socketPath("libtmux-mcp"), "wait-for", `lmcp_${id}`])
+        return true
+      } catch {
+        return false
+      }
+    })()
+    assert.isFalse(latched, "a late completion must not leave its channel latched")
+    assert.deepInclude(await run(c, pane, "echo next"), { output: "next", exit_status: 0 })
+  })
+
+  it("clamps a timeout above the ceiling and reports the value used", async () => {
+    const { c, pane } = await open("/bin/bash", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "2" })
+    const result = await run(c, pane, "echo quick", { timeout: 100 })
+    assert.deepInclude(result, { effective_timeout: 2, output: "quick" })
+  })
+
+  it("rejects a zero, negative or non-numeric timeout before typing anything", async () => {
+    const { c, pane } = await open()
+    for (const timeout of [0, -1, "5"]) {
+      const result = await call(c, "run_shell_command", { pane_id: pane, command: "echo x", timeout })
+      assert.isTrue(result.isError, String(timeout))
+      assert.include(textOf(result), "timeout")
+    }
+  })
+})
+
+describe("refusals", () => {
+  it("refuses a pane in copy mode, naming what is in the way", async () => {
+    const { world, c, pane } = await open()
+    await run(c, pane, "true")
+    world.tmux("libtmux-mcp", "copy-mode", "-t", pane)
+    const result = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
+    assert.isTrue(result.isError)
+    assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotReady")
+    assert.include(textOf(result), "copy mode")
+  })
+
+  it("refuses a full-screen program and a foreground program, and an unsupported shell", async () => {
+    const { world, c, pane } = await open()
+    await run(c, pane, "true")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "sleep 30", "Enter")
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const busy = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
+    assert.include(textOf(busy), "sleep is running in the foreground")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "C-c")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "less /etc/passwd", "Enter")
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    const screen = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
+    assert.include(textOf(screen), "alternate screen")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "exec python3 -q", "Enter")
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    const python = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
+    assert.include(textOf(python), "cannot drive")
+  })
+
+  it("refuses an empty command or one with control characters", async () => {
+    const { c, pane } = await open()
+    for (const command of ["   ", "echo \u0003"]) {
+      const result = await call(c, "run_shell_command", { pane_id: pane, command })
+      assert.isTrue(result.isError)
+      assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "InputInvalid")
+    }
+  })
+})
+
+describe("cancellation and progress", () => {
+  it("stops waiting at once on cancellation, kills its wait-for child and leaves nothing behind", async () => {
+    const { world, c, pane } = await open()
+    const controller = new AbortController()
+    const pending = c.client.callTool({ name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 5" } }, undefined, { signal: controller.signal })
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    const cancelledAt = performance.now()
+    controller.abort()
+    await pending.catch(() => undefined)
+    assert.isBelow(performance.now() - cancelledAt, 500)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const waiting = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("wait-for lmcp_") && line.includes(world.dir))
+    assert.deepStrictEqual(waiting, [])
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("reports progress about once a second when asked", async () => {
+    const { c, pane } = await open()
+    const reports: Array<number> = []
+    await c.client.callTool({ name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 2.5" } }, undefined, {
+      onprogress: (progress) => void reports.push(progress.progress),
+      timeout: 20_000
+    })
+    assert.isAtLeast(reports.length, 2)
+    assert.isAtMost(reports.length, 4)
+  })
+})
+
+describe("shells", () => {
+  for (const shell of ["/bin/bash", "/usr/bin/zsh", "/bin/dash", "/usr/bin/fish"]) {
+    it(`drives ${shell}`, async () => {
+      const { world, c, pane } = await open(shell)
+      const first = await run(c, pane, "echo one; echo two; false")
+      assert.deepInclude(first, { output: "one\ntwo", exit_status: 1, timed_out: false })
+      assert.deepInclude(await run(c, pane, "printf 'x%sy' 1"), { output: "x1y", exit_status: 0 })
+      assert.deepInclude(await run(c, pane, "seq 1 40 | tail -n 2"), { output: "39\n40" })
+      assert.deepStrictEqual(leftovers(world, pane), [])
+    })
+  }
+})
