@@ -8,6 +8,7 @@ import { SocketPin } from "../services/SocketPin.ts"
 import { version } from "../version.ts"
 import * as AuditLive from "./AuditLive.ts"
 import * as PaneProcessLive from "./PaneProcessLive.ts"
+import * as PaneReaderLive from "./PaneReaderLive.ts"
 import * as RegexLive from "./RegexLive.ts"
 import * as Registry from "./Registry.ts"
 import type { StartupFacts } from "./Startup.ts"
@@ -23,5 +24,6 @@ export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry> => {
     RegexLive.layer,
     PaneProcessLive.layer
   )
-  return Registry.layer.pipe(Layer.provide(TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))))
+  const tmux = TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))
+  return Registry.layer.pipe(Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(tmux))))
 }

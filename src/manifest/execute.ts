@@ -43,8 +43,25 @@ export const executeRows = {
       height: "tmux-state-value"
     }
   },
-  create_window: { ...spawn, name: "create_window", title: "Create window" },
-  split_window: { ...spawn, name: "split_window", title: "Split window" },
+  create_window: {
+    ...spawn,
+    name: "create_window",
+    title: "Create window",
+    sinks: { session_id: "tmux-lookup", session_name: "tmux-lookup", window_name: "tmux-state-value", start_directory: "tmux-state-value", select: "none" }
+  },
+  split_window: {
+    ...spawn,
+    name: "split_window",
+    title: "Split window",
+    sinks: {
+      pane_id: "tmux-lookup",
+      direction: "none",
+      size_percent: "tmux-state-value",
+      size_cells: "tmux-state-value",
+      start_directory: "tmux-state-value",
+      select: "none"
+    }
+  },
   respawn_pane: {
     ...base,
     name: "respawn_pane",
@@ -73,9 +90,24 @@ export const executeRows = {
       suppress_history: "none"
     }
   },
-  send_keys: { ...input, name: "send_keys", title: "Send keys" },
-  send_keys_batch: { ...input, name: "send_keys_batch", title: "Send keys in order" },
-  paste_text: { ...input, name: "paste_text", title: "Paste text" },
+  send_keys: {
+    ...input,
+    name: "send_keys",
+    title: "Send keys",
+    sinks: { pane_id: "tmux-lookup", keys: "pane-input", literal: "none", enter: "none" }
+  },
+  send_keys_batch: {
+    ...input,
+    name: "send_keys_batch",
+    title: "Send keys in order",
+    sinks: { operations: "pane-input" }
+  },
+  paste_text: {
+    ...input,
+    name: "paste_text",
+    title: "Paste text",
+    sinks: { pane_id: "tmux-lookup", text: "pane-input", bracketed: "none" }
+  },
   // An ordinary window option, placed here because it widens what later input reaches.
   set_synchronize_panes: {
     ...base,

@@ -63,30 +63,54 @@ export const inspectRows = {
     sinks: { window_id: "tmux-lookup", session_id: "tmux-lookup", session_name: "tmux-lookup", window_index: "tmux-lookup" }
   },
   get_pane_info: { ...metadata, name: "get_pane_info", title: "Get pane info", sinks: { pane_id: "tmux-lookup" } },
-  capture_pane: { ...paneOutput, name: "capture_pane", title: "Capture pane", sinks: null },
-  capture_since: { ...paneOutput, name: "capture_since", title: "Capture pane output since a cursor", sinks: null },
+  capture_pane: {
+    ...paneOutput,
+    name: "capture_pane",
+    title: "Capture pane",
+    sinks: { pane_id: "tmux-lookup", start: "none", end: "none", escapes: "none", join_wrapped: "none", max_lines: "none", max_bytes: "none" }
+  },
+  capture_since: {
+    ...paneOutput,
+    name: "capture_since",
+    title: "Capture pane output since a cursor",
+    sinks: { pane_id: "tmux-lookup", cursor: "none", max_lines: "none", max_bytes: "none" }
+  },
   snapshot_pane: {
     ...paneOutput,
     name: "snapshot_pane",
     title: "Snapshot pane",
     output: ["terminal-content", "tmux-metadata"],
-    sinks: null
+    sinks: { pane_id: "tmux-lookup", max_lines: "none", max_bytes: "none" }
   },
   search_panes: {
     ...paneOutput,
     name: "search_panes",
     title: "Search panes",
     output: ["terminal-content", "tmux-metadata"],
-    sinks: null
+    sinks: {
+      pattern: "regex",
+      regex: "none",
+      match_case: "none",
+      session_id: "tmux-lookup",
+      session_name: "tmux-lookup",
+      history_lines: "none",
+      max_panes: "none",
+      max_lines_per_pane: "none"
+    }
   },
-  find_pane_by_position: { ...metadata, name: "find_pane_by_position", title: "Find pane by position", sinks: null },
+  find_pane_by_position: {
+    ...metadata,
+    name: "find_pane_by_position",
+    title: "Find pane by position",
+    sinks: { window_id: "tmux-lookup", session_id: "tmux-lookup", session_name: "tmux-lookup", window_index: "tmux-lookup", position: "none" }
+  },
   wait_for_text: {
     ...paneOutput,
     name: "wait_for_text",
     title: "Wait for text",
     selfBounded: true,
     batchEligible: false,
-    sinks: null
+    sinks: { pane_id: "tmux-lookup", patterns: "regex", regex: "none", match_case: "none", timeout: "none" }
   },
   get_tmux_variables: {
     ...metadata,

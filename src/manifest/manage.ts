@@ -44,7 +44,8 @@ export const manageRows = {
     title: "Wait for channel",
     hints: once,
     selfBounded: true,
-    mayTriggerConfiguredHooks: false
+    mayTriggerConfiguredHooks: false,
+    sinks: { channel: "tmux-state-value", timeout: "none" }
   },
   // An unwaited signal latches; a second one is a different state change.
   signal_channel: {
@@ -52,7 +53,8 @@ export const manageRows = {
     name: "signal_channel",
     title: "Signal channel",
     hints: once,
-    mayTriggerConfiguredHooks: false
+    mayTriggerConfiguredHooks: false,
+    sinks: { channel: "tmux-state-value" }
   },
   set_mouse_enabled: { ...change, name: "set_mouse_enabled", title: "Set mouse enabled", hints: repeatable },
   set_history_limit: { ...change, name: "set_history_limit", title: "Set history limit", hints: repeatable }

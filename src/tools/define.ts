@@ -12,12 +12,13 @@ import type { CallerContext } from "../services/CallerContext.ts"
 import type { Config } from "../services/Config.ts"
 import type { ToolError } from "../services/errors.ts"
 import type { PaneProcess } from "../services/PaneProcess.ts"
+import type { PaneReader } from "../services/PaneReader.ts"
 import type { Regex } from "../services/Regex.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import type { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
 
 /** Services any tool may use: none of them can change tmux state. @category models */
-export type CommonServices = Config | SocketPin | CallerContext | TmuxObserve | Regex | PaneProcess
+export type CommonServices = Config | SocketPin | CallerContext | TmuxObserve | Regex | PaneProcess | PaneReader
 
 /**
  * The services a row's authority allows: reading always; changing, spawning, deleting and pane

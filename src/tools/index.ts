@@ -6,6 +6,19 @@
 import type { RowOf, ToolName } from "../manifest/index.ts"
 import type { ToolDefinition } from "./define.ts"
 import { create_session } from "./execute/create_session.ts"
+import { capture_pane } from "./inspect/capture_pane.ts"
+import { capture_since } from "./inspect/capture_since.ts"
+import { find_pane_by_position } from "./inspect/find_pane_by_position.ts"
+import { search_panes } from "./inspect/search_panes.ts"
+import { snapshot_pane } from "./inspect/snapshot_pane.ts"
+import { wait_for_text } from "./inspect/wait_for_text.ts"
+import { signal_channel } from "./manage/signal_channel.ts"
+import { wait_for_channel } from "./manage/wait_for_channel.ts"
+import { create_window } from "./execute/create_window.ts"
+import { paste_text } from "./execute/paste_text.ts"
+import { send_keys } from "./execute/send_keys.ts"
+import { send_keys_batch } from "./execute/send_keys_batch.ts"
+import { split_window } from "./execute/split_window.ts"
 import { run_shell_command } from "./execute/run_shell_command.ts"
 import { get_pane_info } from "./inspect/get_pane_info.ts"
 import { get_server_info } from "./inspect/get_server_info.ts"
@@ -33,8 +46,21 @@ export const registry = defineRegistry({
   get_session_info,
   get_window_info,
   get_pane_info,
+  capture_pane,
+  capture_since,
+  snapshot_pane,
+  search_panes,
+  find_pane_by_position,
+  wait_for_text,
+  wait_for_channel,
+  signal_channel,
   create_session,
+  create_window,
+  split_window,
   run_shell_command,
+  send_keys,
+  send_keys_batch,
+  paste_text,
   kill_session
 })
 

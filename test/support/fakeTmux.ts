@@ -7,6 +7,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as PaneReaderLive from "../../src/layers/PaneReaderLive.ts"
 import * as RegexLive from "../../src/layers/RegexLive.ts"
 import { Audit } from "../../src/services/Audit.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
@@ -116,5 +117,5 @@ export const makeFake = () => {
       tmuxPath: "/usr/bin/tmux"
     })
   )
-  return { log, layer: Layer.succeedContext(context), manifest }
+  return { log, layer: PaneReaderLive.layer.pipe(Layer.provideMerge(Layer.succeedContext(context))), manifest }
 }

@@ -1,29 +1,17 @@
 /** create_session: a new detached session running the configured shell; starts the server if needed. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { stat } from "node:fs/promises"
-import { isAbsolute } from "node:path"
 import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
-import { InputInvalid, SessionExists, type TmuxCommandFailed } from "../../services/errors.ts"
+import { SessionExists, type TmuxCommandFailed } from "../../services/errors.ts"
 import { TmuxSpawn } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { emptyWhenNoServer, listSessionRows } from "../hierarchy.ts"
+import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../spawn.ts"
 import { Name } from "../targets.ts"
 
-const FS = "\u001f"
 const Size = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 2000 })).annotate({ description: `initial ${what} in cells (2-2000)` })
-
-/** Checks the start directory in code; it reaches tmux as the client's working directory, never as `-c`. */
-const checkDirectory = (directory: string) =>
-  Effect.gen(function*() {
-    const problem = (detail: string) => new InputInvalid({ tool: "create_session", detail: `start_directory ${detail}` })
-    if (!isAbsolute(directory)) return yield* problem("must be an absolute path")
-    const info = yield* Effect.tryPromise({ try: () => stat(directory), catch: () => problem("does not exist or cannot be read") })
-    if (!info.isDirectory()) return yield* problem("is not a directory")
-    return directory
-  })
 
 /** @category tools */
 export const create_session = defineTool(manifest.create_session, {
@@ -35,16 +23,14 @@ export const create_session = defineTool(manifest.create_session, {
   input: Schema.Struct({
     session_name: Schema.optionalKey(Name.annotate({ description: "name for the new session; tmux picks one when omitted" })),
     window_name: Schema.optionalKey(Name.annotate({ description: "name for the first window" })),
-    start_directory: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)).annotate({
-      description: "absolute path of an existing directory to start in"
-    })),
+    start_directory: Schema.optionalKey(StartDirectory),
     width: Schema.optionalKey(Size("width")),
     height: Schema.optionalKey(Size("height"))
   }),
-  output: Schema.Struct({ session_id: Schema.String, session_name: Schema.String, window_id: Schema.String, pane_id: Schema.String }),
+  output: Spawned,
   run: (input) =>
     Effect.gen(function*() {
-      const cwd = input.start_directory === undefined ? undefined : yield* checkDirectory(input.start_directory)
+      const cwd = yield* checkDirectory("create_session", input.start_directory)
       const name = input.session_name
       if (name !== undefined) {
         const sessions = yield* emptyWhenNoServer(listSessionRows)
@@ -54,18 +40,17 @@ export const create_session = defineTool(manifest.create_session, {
         "-d",
         "-P",
         "-F",
-        ["#{session_id}", "#{session_name}", "#{window_id}", "#{pane_id}"].join(FS),
+        spawnedFormat,
         ...(name === undefined ? [] : ["-s", literalizeFormat(name)]),
         ...(input.window_name === undefined ? [] : ["-n", literalizeFormat(input.window_name)]),
         ...(input.width === undefined ? [] : ["-x", String(input.width)]),
         ...(input.height === undefined ? [] : ["-y", String(input.height)])
       ]
       const tmux = yield* TmuxSpawn
-      const stdout = yield* tmux.run([["new-session", ...args]], cwd === undefined ? {} : { cwd }).pipe(
+      const stdout = yield* tmux.run([["new-session", ...args]], cwd).pipe(
         Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<never, SessionExists | TmuxCommandFailed> =>
           name !== undefined && error.stderr.includes("duplicate session") ? Effect.fail(new SessionExists({ name })) : Effect.fail(error))
       )
-      const [session_id = "", session_name = "", window_id = "", pane_id = ""] = stdout.trimEnd().split(FS)
-      return { session_id, session_name, window_id, pane_id }
+      return parseSpawned(stdout)
     })
 })

@@ -1,0 +1,56 @@
+/**
+ * Pane views from tmux: the state and the rows in one invocation, re-read when the history moved
+ * between computing the range and capturing it.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type { CallerContext } from "../services/CallerContext.ts"
+import { PaneReader, type PaneView } from "../services/PaneReader.ts"
+import type { SocketPin } from "../services/SocketPin.ts"
+import { TmuxObserve } from "../services/Tmux.ts"
+import { type Fields, formatOf, parseRows } from "../tools/hierarchy.ts"
+import { orPaneNotFound } from "../tools/pane.ts"
+import { capturedRows } from "../tools/inspect/capture_pane.ts"
+
+const viewFields = { pane_pid: "int", pane_dead: "bool", alternate_on: "bool", history_size: "int", cursor_y: "int" } as const satisfies Fields
+
+/** The live reader. @category layers */
+export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | CallerContext> = Layer.effect(
+  PaneReader,
+  Effect.gen(function*() {
+    const tmux = yield* TmuxObserve
+    const context = yield* Effect.context<TmuxObserve | SocketPin | CallerContext>()
+    const read = (paneId: string, from?: number) =>
+      Effect.gen(function*() {
+        let guess = 0
+        for (let attempt = 0; ; attempt++) {
+          const start = from === undefined ? undefined : Math.max(from - guess, -guess)
+          const stdout = yield* tmux.run([
+            ["display-message", "-p", "-t", paneId, formatOf(viewFields)],
+            ["capture-pane", "-p", "-t", paneId, "-S", start === undefined ? "0" : String(start), "-E", "-"]
+          ]).pipe(orPaneNotFound(paneId))
+          const split = stdout.indexOf("\u001e\n")
+          const [state] = yield* parseRows(viewFields, "display-message", stdout.slice(0, split + 2))
+          const history = state!.history_size
+          const wanted = from === undefined ? undefined : Math.max(from - history, -history)
+          if (start !== wanted && attempt < 3) {
+            guess = history
+            continue
+          }
+          const rows = capturedRows(stdout.slice(split + 2))
+          const firstRow = history + (start ?? 0)
+          const skip = from === undefined ? state!.cursor_y : 0
+          return {
+            pid: state!.pane_pid,
+            dead: state!.pane_dead,
+            alternate: state!.alternate_on,
+            historySize: history,
+            cursorY: state!.cursor_y,
+            firstRow: firstRow + skip,
+            rows: rows.slice(skip)
+          } satisfies PaneView
+        }
+      }).pipe(Effect.provideContext(context))
+    return PaneReader.of({ read })
+  })
+)

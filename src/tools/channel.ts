@@ -1,0 +1,11 @@
+/**
+ * Channel names for wait_for_channel and signal_channel: a closed grammar, and the prefix of this
+ * server's own per-call channels reserved, so neither tool can wait on or fire a run_shell_command.
+ */
+import * as Schema from "effect/Schema"
+
+/** A tmux wait-for channel name. @category schemas */
+export const Channel = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$/u),
+  Schema.makeFilter((name: string) => name.startsWith("lmcp_") ? "names starting with lmcp_ are reserved for run_shell_command" : true)
+).annotate({ description: "channel name: letters, digits and _ . : - (1-128, not starting with . : - or lmcp_)" })

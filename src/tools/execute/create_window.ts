@@ -1,0 +1,41 @@
+/** create_window: a new window in a session, running the configured shell. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { literalizeFormat } from "../../domain/names.ts"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxSpawn } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../spawn.ts"
+import { Name, resolveSession, sessionTargetFields } from "../targets.ts"
+
+/** @category tools */
+export const create_window = defineTool(manifest.create_window, {
+  description: "Create a window in a session (session_id or exact session_name) and return its window and pane IDs. " +
+    "The pane runs the configured default shell: this tool takes no command, shell or environment; call " +
+    "run_shell_command next to run something in it. The new window does not become the session's current window " +
+    "unless select is true. Names are stored literally.",
+  input: Schema.Struct({
+    ...sessionTargetFields,
+    window_name: Schema.optionalKey(Name.annotate({ description: "name for the new window" })),
+    start_directory: Schema.optionalKey(StartDirectory),
+    select: Schema.optionalKey(Schema.Boolean.annotate({ description: "make it the session's current window (default false)" }))
+  }),
+  output: Spawned,
+  run: (input) =>
+    Effect.gen(function*() {
+      const session = yield* resolveSession("create_window", input)
+      const cwd = yield* checkDirectory("create_window", input.start_directory)
+      const tmux = yield* TmuxSpawn
+      const stdout = yield* tmux.run([[
+        "new-window",
+        ...(input.select === true ? [] : ["-d"]),
+        "-P",
+        "-F",
+        spawnedFormat,
+        "-t",
+        `${session.session_id}:`,
+        ...(input.window_name === undefined ? [] : ["-n", literalizeFormat(input.window_name)])
+      ]], cwd)
+      return parseSpawned(stdout)
+    })
+})

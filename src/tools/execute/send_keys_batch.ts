@@ -1,0 +1,54 @@
+/** send_keys_batch: an ordered, bounded list of sends in one call. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { type inputCommands, PaneInput, type TmuxCommand } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { inputTargets, keysFields, sendCommands, targetFields } from "../keys.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+/** The most sends in one batch. */
+export const maxOperations = 32
+
+/** @category tools */
+export const send_keys_batch = defineTool(manifest.send_keys_batch, {
+  description: `Send up to ${maxOperations} key or text inputs, in order, in one call (for example C-c, then a line, then Enter). ` +
+    "Every pane is checked before anything is sent, so a missing pane sends nothing. It is raw input, not a workflow: " +
+    "no waits or reads between sends; use run_shell_command for a command's output and status. " +
+    "Reports every pane each input reached.",
+  input: Schema.Struct({
+    operations: Schema.Array(Schema.Struct({ pane_id: PaneId, ...keysFields })).check(
+      Schema.isMinLength(1),
+      Schema.isMaxLength(maxOperations)
+    ).annotate({ description: `the sends, in order (1-${maxOperations})` })
+  }),
+  output: Schema.Struct({
+    operations: Schema.Array(Schema.Struct({ index: Schema.Int, pane_id: Schema.String, ...targetFields })),
+    targets: Schema.Array(Schema.String)
+  }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const panes = [...new Set(input.operations.map((operation) => operation.pane_id))]
+      for (const pane of panes) yield* resolvePane(pane)
+      const reach = new Map<string, { readonly targets: ReadonlyArray<string>; readonly synchronized: boolean }>()
+      for (const pane of panes) reach.set(pane, yield* inputTargets(pane))
+      const tmux = yield* PaneInput
+      // tmux refuses a client message over 16 KiB: group sends into invocations under that.
+      let group: Array<TmuxCommand<typeof inputCommands[number]>> = []
+      let size = 0
+      for (const operation of input.operations) {
+        const commands = sendCommands(operation.pane_id, operation)
+        const length = commands.flat().join(" ").length
+        if (size + length > 12_000 && group.length > 0) {
+          yield* tmux.run(group)
+          group = []
+          size = 0
+        }
+        group.push(...commands)
+        size += length
+      }
+      if (group.length > 0) yield* tmux.run(group)
+      const operations = input.operations.map((operation, index) => ({ index, pane_id: operation.pane_id, ...reach.get(operation.pane_id)! }))
+      return { operations, targets: [...new Set(operations.flatMap((operation) => operation.targets))] }
+    })
+})

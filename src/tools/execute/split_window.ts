@@ -1,0 +1,50 @@
+/** split_window: a new pane beside or below an existing one, running the configured shell. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { TmuxSpawn } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { orPaneNotFound } from "../pane.ts"
+import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../spawn.ts"
+import { PaneId } from "../targets.ts"
+
+const directions = { below: ["-v"], above: ["-v", "-b"], right: ["-h"], left: ["-h", "-b"] } as const
+
+/** @category tools */
+export const split_window = defineTool(manifest.split_window, {
+  description: "Split a pane (pane_id) and return the new pane's ID. direction says where the new pane goes " +
+    "(below by default); its size is size_percent of the split pane or size_cells, or half when neither is given. " +
+    "The new pane runs the configured default shell: this tool takes no command, shell or environment; call " +
+    "run_shell_command next. The new pane does not become the active pane unless select is true.",
+  input: Schema.Struct({
+    pane_id: PaneId,
+    direction: Schema.optionalKey(Schema.Literals(["below", "above", "right", "left"]).annotate({ description: "where the new pane goes (default below)" })),
+    size_percent: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 99 })).annotate({ description: "new pane's size as a percentage (1-99)" })),
+    size_cells: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: "new pane's size in lines or columns" })),
+    start_directory: Schema.optionalKey(StartDirectory),
+    select: Schema.optionalKey(Schema.Boolean.annotate({ description: "make the new pane active (default false)" }))
+  }),
+  output: Spawned,
+  run: (input) =>
+    Effect.gen(function*() {
+      if (input.size_percent !== undefined && input.size_cells !== undefined) {
+        return yield* new InputInvalid({ tool: "split_window", detail: "give size_percent or size_cells, not both" })
+      }
+      const cwd = yield* checkDirectory("split_window", input.start_directory)
+      const size = input.size_percent !== undefined ? [`${input.size_percent}%`] : input.size_cells !== undefined ? [String(input.size_cells)] : []
+      const tmux = yield* TmuxSpawn
+      const stdout = yield* tmux.run([[
+        "split-window",
+        ...directions[input.direction ?? "below"],
+        ...(input.select === true ? [] : ["-d"]),
+        ...(size.length === 0 ? [] : ["-l", ...size]),
+        "-P",
+        "-F",
+        spawnedFormat,
+        "-t",
+        input.pane_id
+      ]], cwd).pipe(orPaneNotFound(input.pane_id))
+      return parseSpawned(stdout)
+    })
+})

@@ -1,0 +1,141 @@
+/** capture_since: the rows a pane gained (or rewrote) since a cursor, with a fresh cursor. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { tailBound } from "../../domain/bounds.ts"
+import { type CursorState, decodeCursor, encodeCursor, rowHash } from "../../domain/cursor.ts"
+import { manifest } from "../../manifest/index.ts"
+import { CursorInvalid, PaneGone } from "../../services/errors.ts"
+import { ProcessSecret } from "../../services/ProcessSecret.ts"
+import { SocketPin } from "../../services/SocketPin.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
+import { defineTool } from "../define.ts"
+import { formatOf, parseRows } from "../hierarchy.ts"
+import { orPaneNotFound, stateFields } from "../pane.ts"
+import { PaneId } from "../targets.ts"
+
+/** Reads the pane's state and rows from relative row `from` to the bottom, in one invocation. */
+const look = (paneId: string, from: number | "-") =>
+  Effect.gen(function*() {
+    const tmux = yield* TmuxObserve
+    const stdout = yield* tmux.run([
+      ["display-message", "-p", "-t", paneId, formatOf(stateFields)],
+      ["capture-pane", "-p", "-N", "-t", paneId, "-S", String(from), "-E", "-"]
+    ]).pipe(orPaneNotFound(paneId))
+    const split = stdout.indexOf("\u001e\n")
+    const [state] = yield* parseRows(stateFields, "display-message", stdout.slice(0, split + 2))
+    const rows = stdout.slice(split + 2).split("\n")
+    rows.pop()
+    return { state: state!, rows: rows.map((row) => row.replace(/\s+$/u, "")) }
+  })
+
+/** Finds where the cursor's anchor sits among rows by content: the unique run [anchor, below...]. */
+const findAnchor = (rows: ReadonlyArray<string>, cursor: CursorState): number | undefined => {
+  const hashes = rows.map(rowHash)
+  const run = [cursor.anchorHash, ...cursor.belowHashes]
+  const hits: Array<number> = []
+  for (let i = 0; i < hashes.length; i++) {
+    if (run.every((hash, k) => i + k >= hashes.length || hashes[i + k] === hash) && hashes[i] === cursor.anchorHash) hits.push(i)
+  }
+  return hits.length === 1 ? hits[0] : undefined
+}
+
+/** @category tools */
+export const capture_since = defineTool(manifest.capture_since, {
+  description: "Follow a pane's output: without a cursor, return the screen up to the cursor row and a cursor; with " +
+    "the cursor of the previous call, return only the rows written or rewritten since (including rows that scrolled " +
+    "into history), and a new cursor. Cursors are opaque, signed by this server process and tied to one pane; " +
+    "lines_missed says when history was cleared or trimmed past the cursor (the screen is returned instead). " +
+    "A dead or respawned pane is an error. While a full-screen program has the alternate screen, its whole screen is " +
+    "returned with alternate_screen true.",
+  input: Schema.Struct({
+    pane_id: PaneId,
+    cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(16_384)).annotate({ description: "the cursor a previous capture_since returned for this pane" })),
+    ...boundFields
+  }),
+  output: Schema.Struct({
+    pane_id: Schema.String,
+    cursor: Schema.String,
+    output: Schema.String,
+    lines: Schema.Int,
+    lines_missed: Schema.Boolean,
+    alternate_screen: Schema.Boolean,
+    ...truncationFields
+  }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const secret = yield* ProcessSecret
+      const pin = yield* SocketPin
+      const previous = input.cursor === undefined ? undefined : decodeCursor(secret, input.cursor)
+      if (typeof previous === "string") return yield* new CursorInvalid({ reason: previous })
+      if (previous !== undefined && (previous.pane !== input.pane_id || previous.socket !== pin.resolvedPath)) {
+        return yield* new CursorInvalid({ reason: `it was issued for pane ${previous.pane}${previous.socket !== pin.resolvedPath ? " on another tmux server" : ""}` })
+      }
+      let { state, rows } = yield* look(input.pane_id, 0)
+      if (state.pane_dead) return yield* new PaneGone({ pane: input.pane_id, reason: "is dead (its process exited); capture_pane still shows what it left" })
+      if (previous !== undefined && previous.pid !== state.pane_pid) {
+        return yield* new PaneGone({ pane: input.pane_id, reason: `was respawned (process ${previous.pid} became ${state.pane_pid}); call capture_since without a cursor` })
+      }
+      let fresh: ReadonlyArray<string>
+      let missed = false
+      let firstRow = state.history_size
+      if (previous === undefined || state.alternate_on || previous.alternate) {
+        fresh = state.alternate_on ? rows : rows.slice(0, state.cursor_y + 1)
+      } else {
+        const band = Math.max(1, Math.floor(state.history_limit / 10))
+        const nearLimit = state.history_size >= state.history_limit - band || previous.historySize >= state.history_limit - band
+        const cleared = state.history_size < previous.historySize && state.pane_height <= previous.height
+        let start: number | undefined
+        if (!cleared && !nearLimit && previous.anchor - state.history_size >= -state.history_size) {
+          const from = previous.anchor - state.history_size
+          ;({ state, rows } = yield* look(input.pane_id, from))
+          firstRow = state.history_size + from
+          start = previous.anchor === firstRow ? 0 : undefined
+        } else if (!cleared) {
+          ;({ state, rows } = yield* look(input.pane_id, "-"))
+          firstRow = 0
+          start = findAnchor(rows, previous)
+        }
+        if (start === undefined) {
+          missed = true
+          ;({ state, rows } = yield* look(input.pane_id, 0))
+          firstRow = state.history_size
+          fresh = rows.slice(0, state.cursor_y + 1)
+        } else {
+          const end = state.history_size + state.cursor_y - firstRow
+          let index = start
+          if (rowHash(rows[index] ?? "") === previous.anchorHash) index++
+          for (const hash of previous.belowHashes) {
+            if (index <= end && rowHash(rows[index] ?? "") === hash) index++
+            else break
+          }
+          fresh = rows.slice(index, end + 1)
+        }
+      }
+      const cursorIndex = state.history_size + state.cursor_y - firstRow
+      const cursor = encodeCursor(secret, {
+        pane: input.pane_id,
+        socket: pin.resolvedPath,
+        pid: state.pane_pid,
+        historySize: state.history_size,
+        height: state.pane_height,
+        anchor: state.history_size + state.cursor_y,
+        anchorHash: rowHash(rows[cursorIndex] ?? ""),
+        belowHashes: rows.slice(cursorIndex + 1).map(rowHash),
+        alternate: state.alternate_on
+      })
+      const lines = [...fresh]
+      if (!state.alternate_on && lines.length > 0 && lines.at(-1) === "") lines.pop()
+      const bounded = tailBound(lines, input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
+      return {
+        pane_id: input.pane_id,
+        cursor,
+        output: bounded.lines.join("\n"),
+        lines: bounded.lines.length,
+        lines_missed: missed,
+        alternate_screen: state.alternate_on,
+        truncated_lines: bounded.truncatedLines,
+        truncated_bytes: bounded.truncatedBytes
+      }
+    })
+})

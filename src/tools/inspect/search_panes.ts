@@ -1,0 +1,92 @@
+/** search_panes: which panes show a text or pattern, with the matching lines. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { randomBytes } from "node:crypto"
+import { manifest } from "../../manifest/index.ts"
+import { maxPatternLength, Regex } from "../../services/Regex.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../hierarchy.ts"
+import { optionalSession, sessionTargetFields } from "../targets.ts"
+
+/** Panes captured per tmux invocation (a client message must stay under 16 KiB). */
+const panesPerInvocation = 100
+
+/** @category tools */
+export const search_panes = defineTool(manifest.search_panes, {
+  description: "Search the text of every pane on this socket (or of one session) for a literal string (default) or an " +
+    "RE2 regular expression (linear-time matching: no backreferences or lookaround), and return the panes that " +
+    "match with their matching lines. Searches the visible screen, plus history_lines rows of history when given. " +
+    "Literal text matches as written ([, * and \\ included). Results are capped (max_panes, max_lines_per_pane) and " +
+    "the caps say when they were hit.",
+  input: Schema.Struct({
+    pattern: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength)).annotate({
+      description: `text to find, or an RE2 pattern when regex is true (at most ${maxPatternLength} characters)`
+    }),
+    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "treat pattern as RE2 syntax (default false: literal text)" })),
+    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "match case exactly (default false)" })),
+    ...sessionTargetFields,
+    history_lines: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000 })).annotate({
+      description: "also search this many rows of each pane's history (default 0: visible screen only)"
+    })),
+    max_panes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({ description: "most matching panes returned (default 50)" })),
+    max_lines_per_pane: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({
+      description: "most matching lines per pane, the newest (default 20)"
+    }))
+  }),
+  output: Schema.Struct({
+    matches: Schema.Array(Schema.Struct({
+      pane_id: Schema.String,
+      session_id: Schema.String,
+      session_name: Schema.String,
+      window_id: Schema.String,
+      window_index: Schema.Int,
+      pane_index: Schema.Int,
+      lines: Schema.Array(Schema.String),
+      truncated_lines: Schema.Int
+    })),
+    panes_searched: Schema.Int,
+    panes_matched: Schema.Int,
+    truncated_panes: Schema.Int.annotate({ description: "matching panes left out by max_panes" })
+  }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const regex = yield* Regex
+      const matches = yield* regex.compile(input.pattern, { regex: input.regex ?? false, matchCase: input.match_case ?? false })
+      const session = yield* optionalSession("search_panes", input)
+      const panes = yield* emptyWhenNoServer(listPaneRows(session === undefined ? "all" : { sessionId: session.session_id }))
+      const tmux = yield* TmuxObserve
+      const separator = `lmcp-search-${randomBytes(8).toString("hex")}`
+      const history = input.history_lines ?? 0
+      const found: Array<{ readonly pane: PaneInfo; readonly lines: ReadonlyArray<string> }> = []
+      for (let offset = 0; offset < panes.length; offset += panesPerInvocation) {
+        const chunk = panes.slice(offset, offset + panesPerInvocation)
+        const stdout = yield* tmux.run(chunk.flatMap((pane) => [
+          ["display-message", "-p", "-t", pane.pane_id, separator] as const,
+          ["capture-pane", "-p", "-J", "-t", pane.pane_id, ...(history > 0 ? ["-S", String(-history)] : [])] as const
+        ]))
+        const texts = stdout.split(`${separator}\n`).slice(1)
+        chunk.forEach((pane, i) => {
+          const lines = (texts[i] ?? "").split("\n").filter((line) => matches(line))
+          if (lines.length > 0) found.push({ pane, lines })
+        })
+      }
+      const maxLines = input.max_lines_per_pane ?? 20
+      const kept = found.slice(0, input.max_panes ?? 50)
+      return {
+        matches: kept.map(({ pane, lines }) => ({
+          pane_id: pane.pane_id,
+          session_id: pane.session_id,
+          session_name: pane.session_name,
+          window_id: pane.window_id,
+          window_index: pane.window_index,
+          pane_index: pane.pane_index,
+          lines: lines.slice(-maxLines),
+          truncated_lines: Math.max(0, lines.length - maxLines)
+        })),
+        panes_searched: panes.length,
+        panes_matched: found.length,
+        truncated_panes: found.length - kept.length
+      }
+    })
+})

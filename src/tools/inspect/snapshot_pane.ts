@@ -1,0 +1,64 @@
+/** snapshot_pane: a pane's screen, cursor, modes and metadata, read in one tmux invocation. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { tailBound } from "../../domain/bounds.ts"
+import { manifest } from "../../manifest/index.ts"
+import { CallerContext } from "../../services/CallerContext.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
+import { defineTool } from "../define.ts"
+import { formatOf, PaneInfo, paneFields, parseRows } from "../hierarchy.ts"
+import { orPaneNotFound } from "../pane.ts"
+import { PaneId } from "../targets.ts"
+import { capturedRows } from "./capture_pane.ts"
+
+const snapshotFields = {
+  ...paneFields,
+  cursor_x: "int",
+  cursor_y: "int",
+  history_size: "int",
+  alternate_on: "bool",
+  pane_mode: "string",
+  scroll_position: "string"
+} as const
+
+/** @category tools */
+export const snapshot_pane = defineTool(manifest.snapshot_pane, {
+  description: "Read a pane as one typed value: the visible screen's text, the cursor position, whether it is in " +
+    "copy mode (and its scroll position), whether a full-screen program has the alternate screen, history size, " +
+    "and the pane's metadata, all from one tmux invocation so they agree with each other. " +
+    "Use it to understand a pane before acting; use capture_since to follow output over time.",
+  input: Schema.Struct({ pane_id: PaneId, ...boundFields }),
+  output: Schema.Struct({
+    ...PaneInfo.fields,
+    cursor_x: Schema.Int,
+    cursor_y: Schema.Int,
+    history_size: Schema.Int,
+    alternate_on: Schema.Boolean,
+    pane_mode: Schema.String.annotate({ description: "the tmux mode the pane is in (copy-mode ...), or empty" }),
+    scroll_position: Schema.NullOr(Schema.Int).annotate({ description: "rows scrolled back in copy mode, or null outside it" }),
+    content: Schema.String,
+    ...truncationFields
+  }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const tmux = yield* TmuxObserve
+      const caller = yield* CallerContext
+      const stdout = yield* tmux.run([
+        ["display-message", "-p", "-t", input.pane_id, formatOf(snapshotFields)],
+        ["capture-pane", "-p", "-t", input.pane_id]
+      ]).pipe(orPaneNotFound(input.pane_id))
+      const split = stdout.indexOf("\u001e\n")
+      const [state] = yield* parseRows(snapshotFields, "display-message", stdout.slice(0, split + 2))
+      const bounded = tailBound(capturedRows(stdout.slice(split + 2)), input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
+      const { scroll_position, ...rest } = state!
+      return {
+        ...rest,
+        is_caller: caller.onPinnedSocket && caller.paneId === rest.pane_id,
+        scroll_position: scroll_position === "" ? null : Number.parseInt(scroll_position, 10),
+        content: bounded.lines.join("\n"),
+        truncated_lines: bounded.truncatedLines,
+        truncated_bytes: bounded.truncatedBytes
+      }
+    })
+})

@@ -1,0 +1,62 @@
+/** wait_for_text: wait inside the server until new output in a pane matches. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { tailBound } from "../../domain/bounds.ts"
+import { manifest } from "../../manifest/index.ts"
+import { Config } from "../../services/Config.ts"
+import { maxPatternLength, Regex } from "../../services/Regex.ts"
+import { defineTool } from "../define.ts"
+import { PaneId } from "../targets.ts"
+import { pollIntervalMs, waitForText } from "../waitText.ts"
+
+/** @category tools */
+export const wait_for_text = defineTool(manifest.wait_for_text, {
+  description: "Wait inside the server until output written to a pane after the call starts matches one of patterns " +
+    "(literal text by default, or RE2 regular expressions with regex true), or, without patterns, until any new output " +
+    "appears; then return which pattern matched and the line. Bounded by timeout and the server's ceiling " +
+    `(LIBTMUX_MCP_WAIT_MAX_SECONDS); polls every ${pollIntervalMs} ms. Output already on screen when the call starts ` +
+    "never matches. While a full-screen program has the alternate screen nothing matches. Prefer run_shell_command " +
+    "for shell commands you start yourself.",
+  input: Schema.Struct({
+    pane_id: PaneId,
+    patterns: Schema.optionalKey(
+      Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength))).check(Schema.isMinLength(1), Schema.isMaxLength(16)).annotate({
+        description: "1-16 texts (or RE2 patterns); the first in this order that matches a new line wins. Omit to wait for any new output."
+      })
+    ),
+    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "treat patterns as RE2 syntax (default false: literal text)" })),
+    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "match case exactly (default false)" })),
+    timeout: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(86_400)).annotate({
+      description: "seconds to wait (default 30); above the server's ceiling it is clamped, and the value used is reported"
+    }))
+  }),
+  output: Schema.Struct({
+    pane_id: Schema.String,
+    outcome: Schema.Literals(["matched", "any_output", "timeout"]),
+    matched_index: Schema.NullOr(Schema.Int),
+    matched_line: Schema.NullOr(Schema.String),
+    new_lines: Schema.Array(Schema.String).annotate({ description: "the newest lines written since the call started (at most 20)" }),
+    alternate_screen: Schema.Boolean.annotate({ description: "a full-screen program had the alternate screen at some point" }),
+    elapsed_seconds: Schema.Finite,
+    effective_timeout: Schema.Finite
+  }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const { config } = yield* Config
+      const regex = yield* Regex
+      const options = { regex: input.regex ?? false, matchCase: input.match_case ?? false }
+      const matchers = input.patterns === undefined ? undefined : yield* Effect.forEach(input.patterns, (pattern) => regex.compile(pattern, options))
+      const effectiveTimeout = Math.min(input.timeout ?? 30, config.waitMaxSeconds)
+      const result = yield* waitForText(input.pane_id, matchers, effectiveTimeout * 1000)
+      return {
+        pane_id: input.pane_id,
+        outcome: result.outcome,
+        matched_index: result.matchedIndex ?? null,
+        matched_line: result.matchedLine ?? null,
+        new_lines: [...tailBound(result.newLines, 20, 4000).lines],
+        alternate_screen: result.alternateScreenSeen,
+        elapsed_seconds: result.elapsedMs / 1000,
+        effective_timeout: effectiveTimeout
+      }
+    })
+})

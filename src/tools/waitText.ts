@@ -1,0 +1,63 @@
+/**
+ * The waiting logic of wait_for_text, written against the PaneReader service and the Clock so
+ * that deadlines, polling and progress run under TestClock with a scripted reader. Only output
+ * written after the wait starts counts: a row is new when it lies past the rows present at entry,
+ * or when its text at the same position changed (so a prompt identical to an old one, printed
+ * again below it, is new output).
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { CallContext } from "../services/CallContext.ts"
+import { PaneGone } from "../services/errors.ts"
+import type { LineMatcher } from "../services/Regex.ts"
+import { PaneReader } from "../services/PaneReader.ts"
+
+/** How a wait ended. @category models */
+export interface WaitResult {
+  readonly outcome: "matched" | "any_output" | "timeout"
+  readonly matchedIndex: number | undefined
+  readonly matchedLine: string | undefined
+  readonly newLines: ReadonlyArray<string>
+  readonly alternateScreenSeen: boolean
+  readonly elapsedMs: number
+}
+
+/** The poll interval: often enough to answer within tens of milliseconds, rare enough to cost little. */
+export const pollIntervalMs = 50
+
+/** Waits until new output matches one of `matchers` (any new output when there are none), or the timeout. */
+export const waitForText = (paneId: string, matchers: ReadonlyArray<LineMatcher> | undefined, timeoutMs: number) =>
+  Effect.gen(function*() {
+    const reader = yield* PaneReader
+    const callContext = yield* CallContext
+    const started = yield* Clock.currentTimeMillis
+    const entry = yield* reader.read(paneId)
+    const anchor = entry.firstRow
+    let alternateScreenSeen = entry.alternate
+    let reported = started
+    let newLines: ReadonlyArray<string> = []
+    while (true) {
+      const view = yield* reader.read(paneId, anchor)
+      if (view.dead) return yield* new PaneGone({ pane: paneId, reason: "died while waiting for text" })
+      if (view.pid !== entry.pid) return yield* new PaneGone({ pane: paneId, reason: "was respawned while waiting for text" })
+      const now = yield* Clock.currentTimeMillis
+      if (view.alternate) alternateScreenSeen = true
+      else {
+        newLines = view.rows.filter((row, i) => entry.rows[view.firstRow + i - anchor] !== row)
+        if (matchers === undefined) {
+          if (newLines.length > 0) return { outcome: "any_output", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
+        } else {
+          for (const [index, matches] of matchers.entries()) {
+            const line = newLines.find((candidate) => matches(candidate))
+            if (line !== undefined) return { outcome: "matched", matchedIndex: index, matchedLine: line, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
+          }
+        }
+      }
+      if (now - started >= timeoutMs) return { outcome: "timeout", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
+      if (now - reported >= 1000) {
+        reported = now
+        yield* callContext.progress((now - started) / 1000, timeoutMs / 1000, `waiting on ${paneId}: ${((now - started) / 1000).toFixed(0)}s of ${(timeoutMs / 1000).toFixed(0)}s`)
+      }
+      yield* Effect.sleep(Math.min(pollIntervalMs, Math.max(1, timeoutMs - (now - started))))
+    }
+  })
