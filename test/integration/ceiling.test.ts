@@ -42,6 +42,20 @@ const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unknown>>>>
   get_window_info: [{ window_id: "@0" }, { session_name: "work", window_index: 0 }],
   get_pane_info: [{ pane_id: "%0" }],
   create_session: [{}, { session_name: "new", window_name: "w", width: 100, height: 30 }],
+  create_window: [{ session_id: "$0" }, { session_name: "work", window_name: "w", select: true }],
+  split_window: [{ pane_id: "%0" }, { pane_id: "%0", direction: "left", size_percent: 30 }],
+  run_shell_command: [{ pane_id: "%0", command: "echo hi", timeout: 1 }],
+  send_keys: [{ pane_id: "%0", keys: "C-c", enter: false }, { pane_id: "%0", keys: "ls", literal: true }],
+  send_keys_batch: [{ operations: [{ pane_id: "%0", keys: "a" }, { pane_id: "%0", keys: "Enter", literal: false, enter: false }] }],
+  paste_text: [{ pane_id: "%0", text: "pasted" }],
+  capture_pane: [{ pane_id: "%0" }, { pane_id: "%0", start: -10, end: 5, escapes: true, join_wrapped: true, max_lines: 3 }],
+  capture_since: [{ pane_id: "%0" }],
+  snapshot_pane: [{ pane_id: "%0" }],
+  search_panes: [{ pattern: "hi" }, { pattern: "h.", regex: true, session_name: "work", history_lines: 10 }],
+  find_pane_by_position: [{ window_id: "@0", position: "center" }],
+  wait_for_text: [{ pane_id: "%0", timeout: 0.05 }],
+  wait_for_channel: [{ channel: "c", timeout: 0.05 }],
+  signal_channel: [{ channel: "c" }],
   kill_session: [{ session_id: "$0" }, { session_name: "work" }]
 }
 

@@ -50,11 +50,13 @@ const pane: Fields = {
   pane_id: "%0", pane_index: 0, pane_active: 1, pane_width: 80, pane_height: 24, pane_left: 0, pane_top: 0, pane_title: "t",
   pane_current_command: "sh", pane_current_path: "/tmp", pane_pid: 42, pane_tty: "/dev/pts/0", pane_dead: 0, pane_in_mode: 0,
   window_id: "@0", window_index: 0, session_id: "$0", session_name: "work",
-  pid: 7, version: "3.3a", start_time: 1, socket_path: "/tmp/tmux-0/libtmux-mcp"
+  pid: 7, version: "3.3a", start_time: 1, socket_path: "/tmp/tmux-0/libtmux-mcp",
+  cursor_x: 2, cursor_y: 1, history_size: 0, history_limit: 2000, alternate_on: 0, pane_mode: "", scroll_position: "",
+  "synchronize-panes": 0
 }
 
 /** Renders a `-F` format for one object of the scripted world. */
-const render = (format: string, fields: Fields): string => format.replace(/#\{([a-z_]+)\}/gu, (_, key: string) => String(fields[key] ?? ""))
+const render = (format: string, fields: Fields): string => format.replace(/#\{([a-z_@-]+)\}/gu, (_, key: string) => String(fields[key] ?? ""))
 
 const answer = (command: ReadonlyArray<string>): string => {
   const format = command[command.indexOf("-F") + 1] ?? ""
@@ -65,8 +67,14 @@ const answer = (command: ReadonlyArray<string>): string => {
       return `${render(format, window)}\n`
     case "list-panes":
       return `${render(format, pane)}\n`
+    case "display-message":
+      return `${render(command.at(-1) ?? "", { ...pane, ...window })}\n`
+    case "capture-pane":
+      return "$ echo hi\nhi\n$ \n"
     case "new-session":
-      return `${render(format, { ...session, session_id: "$1", session_name: "new", window_id: "@1", pane_id: "%1" })}\n`
+    case "new-window":
+    case "split-window":
+      return `${render(format, { ...session, session_id: "$1", session_name: "new", window_id: "@1", window_index: 1, pane_id: "%1" })}\n`
     default:
       return ""
   }

@@ -5,7 +5,7 @@ import { manifest } from "../../../src/manifest/index.ts"
 import { defineTool, NoInput } from "../../../src/tools/define.ts"
 
 // A tool defined before its row gains a sink column.
-export const early = defineTool(manifest.capture_pane, {
+export const early = defineTool(manifest.show_option, {
   description: "x",
   input: NoInput,
   output: Schema.Struct({}),

@@ -1,0 +1,101 @@
+/**
+ * wait_for_text's deadline, polling, progress and "new output only" logic under TestClock, with a
+ * scripted pane reader: no tmux, no real time.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import { TestClock } from "effect/testing"
+import { CallContext } from "../../src/services/CallContext.ts"
+import { PaneReader, type PaneView } from "../../src/services/PaneReader.ts"
+import { waitForText } from "../../src/tools/waitText.ts"
+
+const view = (rows: ReadonlyArray<string>, extra: Partial<PaneView> = {}): PaneView => ({
+  pid: 10, dead: false, alternate: false, historySize: 0, cursorY: 0, firstRow: 5, rows, ...extra
+})
+
+/** A reader whose pane shows `entry` first, then whatever `script` says for the current virtual time. */
+const scripted = (entry: PaneView, script: (now: number) => PaneView) => {
+  let started: number | undefined
+  return PaneReader.of({
+    read: (_pane, from) =>
+      Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (now) => {
+        if (from === undefined) {
+          started = now
+          return entry
+        }
+        return script(now - (started ?? now))
+      })
+  })
+}
+
+const run = (reader: PaneReader["Service"], matchers: ReadonlyArray<(line: string) => boolean> | undefined, timeoutMs: number, progress: Array<number> = []) =>
+  waitForText("%1", matchers, timeoutMs).pipe(
+    Effect.provideService(PaneReader, reader),
+    Effect.provideService(CallContext, { progress: (done) => Effect.sync(() => void progress.push(done)) })
+  )
+
+describe("waitForText", () => {
+  it.effect("matches only output written after the call started, even when it repeats an old line", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ ready", ""])
+      const reader = scripted(entry, (t) => t < 300 ? entry : view(["$ ready", "ready", "$ ready"]))
+      const fiber = yield* Effect.forkChild(run(reader, [(line) => line.includes("ready")], 10_000))
+      yield* TestClock.adjust(250)
+      assert.isUndefined(fiber.pollUnsafe())
+      yield* TestClock.adjust(100)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.outcome, "matched")
+      assert.strictEqual(result.matchedLine, "ready")
+      assert.isAtMost(result.elapsedMs, 350)
+    }))
+
+  it.effect("times out at the deadline and reports progress about once a second", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ "])
+      const progress: Array<number> = []
+      const fiber = yield* Effect.forkChild(run(scripted(entry, () => entry), [(line) => line.includes("never")], 3_000, progress))
+      yield* TestClock.adjust(3_100)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.outcome, "timeout")
+      assert.isAtLeast(result.elapsedMs, 3_000)
+      assert.isAtMost(result.elapsedMs, 3_050)
+      assert.deepStrictEqual(progress.map(Math.round), [1, 2])
+    }))
+
+  it.effect("ends on any new output when no pattern is given, and a changed row counts as new", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ "])
+      const fiber = yield* Effect.forkChild(run(scripted(entry, (t) => t < 100 ? entry : view(["$ ls"])), undefined, 5_000))
+      yield* TestClock.adjust(150)
+      const result = yield* Fiber.join(fiber)
+      assert.deepStrictEqual([result.outcome, result.newLines], ["any_output", ["$ ls"]])
+    }))
+
+  it.effect("matches nothing while the alternate screen is up, and says it saw it", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ "])
+      const fiber = yield* Effect.forkChild(run(scripted(entry, () => view(["match me"], { alternate: true })), [(line) => line.includes("match")], 1_000))
+      yield* TestClock.adjust(1_100)
+      const result = yield* Fiber.join(fiber)
+      assert.deepStrictEqual([result.outcome, result.alternateScreenSeen], ["timeout", true])
+    }))
+
+  it.effect("fails at once when the pane dies or is respawned", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ "])
+      const dead = yield* Effect.flip(run(scripted(entry, () => view([], { dead: true })), undefined, 5_000))
+      assert.strictEqual(dead._tag, "PaneGone")
+      const respawned = yield* Effect.flip(run(scripted(entry, () => view(["$ "], { pid: 11 })), undefined, 5_000))
+      assert.include(respawned.message, "respawned")
+    }))
+
+  it.effect("prefers the first pattern in order when several match the same output", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ "])
+      const fiber = yield* Effect.forkChild(run(scripted(entry, () => view(["$ ", "error: warning"])), [(l) => l.includes("warning"), (l) => l.includes("error")], 5_000))
+      yield* TestClock.adjust(60)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.matchedIndex, 0)
+    }))
+})
