@@ -28,3 +28,6 @@ export const sliceCells = (text: string, cells: number): string => {
   }
   return out
 }
+
+/** What remains of `text` after its first `cells` terminal cells. */
+export const dropCells = (text: string, cells: number): string => text.slice(sliceCells(text, cells).length)

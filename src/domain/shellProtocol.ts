@@ -8,6 +8,9 @@
  *     <the command, as given>
  *     ); '<tmux>' -S '<socket>' if -F '#{@lmcp_w_ID}' "set -pF -t %N @lmcp_e_ID '#{history_size} #{cursor_y} #{cursor_x} $?' ; wait-for -S lmcp_ID"
  *
+ * For shells that do not edit their own input line, a mark before the subshell records where the
+ * output starts (see `needsStartMark`).
+ *
  * The command runs in a subshell on the pane's own terminal (colours, isatty, pagers as for a
  * person). Its exit status is passed straight to tmux as `$?`, so no shell variable is assigned.
  * The trailer records where output ended and signals the per-call channel only while the server
@@ -16,7 +19,7 @@
  * from the pane: the rows after the echoed trailer line (found by the call's random ID, which the
  * output cannot contain), up to the recorded end.
  */
-import { sliceCells } from "./cells.ts"
+import { dropCells, sliceCells } from "./cells.ts"
 import { shellQuote } from "./quote.ts"
 
 /** The shell families the protocol speaks. @category models */
@@ -34,9 +37,17 @@ export const supportedShells = "bash, zsh, dash/sh, ksh, mksh, ash, yash, fish"
 /** Names of the per-call options and channel. */
 export const protocolNames = (id: string) => ({
   waiting: `@lmcp_w_${id}`,
+  start: `@lmcp_s_${id}`,
   end: `@lmcp_e_${id}`,
   channel: `lmcp_${id}`
 })
+
+/**
+ * Shells that edit their own input line echo typed lines and continuation prompts in order. Others
+ * (dash and other line-buffered shells) let the terminal echo everything typed at once and print
+ * their continuation prompts afterwards, so for them the command marks where its output starts.
+ */
+export const needsStartMark = (shell: string): boolean => !["bash", "zsh", "fish"].includes(shell)
 
 const fishQuote = (word: string): string => `'${word.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
 
@@ -57,6 +68,8 @@ export const typedText = (options: {
   readonly tmuxPath: string
   readonly socketPath: string
   readonly suppressHistory: boolean
+  /** Record the cursor position right before the command runs (see `needsStartMark`). */
+  readonly markStart: boolean
 }): string => {
   const names = protocolNames(options.id)
   const quote = options.kind === "fish" ? fishQuote : shellQuote
@@ -64,7 +77,10 @@ export const typedText = (options: {
   const trailer = `${quote(options.tmuxPath)} -S ${quote(options.socketPath)} if -F '#{${names.waiting}}' ` +
     `"set -pF -t ${options.paneId} ${names.end} '#{history_size} #{cursor_y} #{cursor_x} ${status}' ; wait-for -S ${names.channel}"`
   const [open, close] = options.kind === "fish" ? ["begin", "end;"] : ["(", ");"]
-  return `${options.suppressHistory ? " " : ""}${open}\n${options.command.replace(/\s+$/u, "")}\n${close} ${trailer}`
+  const mark = options.markStart
+    ? `${quote(options.tmuxPath)} -S ${quote(options.socketPath)} if -F '#{${names.waiting}}' "set -pF -t ${options.paneId} ${names.start} '#{history_size} #{cursor_y} #{cursor_x}'"; `
+    : ""
+  return `${options.suppressHistory ? " " : ""}${mark}${open}\n${options.command.replace(/\s+$/u, "")}\n${close} ${trailer}`
 }
 
 /** Where the command's output ended, as the trailer recorded it. @category models */
@@ -102,7 +118,8 @@ export const extractOutput = (
   joined: ReadonlyArray<string>,
   token: string,
   endRow: number,
-  endColumn: number
+  endColumn: number,
+  start?: { readonly row: number; readonly column: number }
 ): Extracted => {
   // Which rows each joined line spans: joined lines are untrimmed rows concatenated.
   const spans: Array<{ readonly first: number; readonly count: number }> = []
@@ -116,20 +133,29 @@ export const extractOutput = (
     } while (length < line.length && row < rows.length)
     spans.push({ first, count: row - first })
   }
-  let start = -1
-  joined.forEach((line, index) => {
-    if (line.includes(token) && spans[index]!.first <= endRow) start = spans[index]!.first + spans[index]!.count
-  })
-  const startFound = start !== -1
-  const from = startFound ? start : 0
+  let from = start !== undefined && start.row >= 0 ? start.row : -1
+  if (start === undefined) {
+    joined.forEach((line, index) => {
+      if (line.includes(token) && spans[index]!.first <= endRow) from = spans[index]!.first + spans[index]!.count
+    })
+  }
+  const startFound = from !== -1
+  const startRow = Math.max(0, from)
+  const startColumn = start !== undefined && start.row >= 0 ? start.column : 0
   const lines: Array<string> = []
-  joined.forEach((line, index) => {
-    const { first, count } = spans[index]!
-    const last = first + count - 1
-    if (first < from || first > endRow) return
-    if (last < endRow) lines.push(line)
-    // The line reaches the end row: its rows before it, then the end row up to the end column.
-    else if (first < endRow || endColumn > 0) lines.push(rows.slice(first, endRow).join("") + sliceCells(rows[endRow] ?? "", endColumn))
-  })
+  for (const { first, count } of spans) {
+    const a = Math.max(first, startRow)
+    const b = Math.min(first + count - 1, endRow)
+    // Nothing of this line lies in the range, or it lies on the end row where nothing was written.
+    if (a > b || (a === endRow && endColumn <= (a === startRow ? startColumn : 0))) continue
+    let text = ""
+    for (let r = a; r <= b; r++) {
+      let cells = rows[r] ?? ""
+      if (r === endRow) cells = sliceCells(cells, endColumn)
+      if (r === startRow && startColumn > 0) cells = dropCells(cells, startColumn)
+      text += cells
+    }
+    lines.push(text)
+  }
   return { lines: lines.map((line) => line.replace(/\s+$/u, "")), startFound }
 }

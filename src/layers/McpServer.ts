@@ -90,6 +90,11 @@ export interface ServerOptions {
 export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
   const registry = Context.get(context, Registry)
   const tools = registry.selected.map(toolEntry)
+  // Calls in flight, so a shutdown can interrupt them all.
+  const inflight = new Set<AbortController>()
+  options.shutdown.addEventListener("abort", () => {
+    for (const controller of inflight) controller.abort()
+  }, { once: true })
   const server = new Server(
     { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
     { capabilities: { tools: {}, resources: {} }, instructions: options.instructions }
@@ -104,10 +109,17 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     return { contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities }] }
   })
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const controller = new AbortController()
+    const cancel = () => controller.abort()
+    extra.signal.addEventListener("abort", cancel, { once: true })
+    inflight.add(controller)
     const exit = await Effect.runPromiseExit(
       registry.call(request.params.name, request.params.arguments, { requestId: extra.requestId, progress: progressOf(request.params._meta?.progressToken, extra) }),
-      { signal: AbortSignal.any([extra.signal, options.shutdown]) }
-    )
+      { signal: controller.signal }
+    ).finally(() => {
+      inflight.delete(controller)
+      extra.signal.removeEventListener("abort", cancel)
+    })
     if (Exit.isSuccess(exit)) {
       const outcome = exit.value
       if (outcome._tag === "Success") {

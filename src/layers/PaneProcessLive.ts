@@ -5,11 +5,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { readFile } from "node:fs/promises"
+import { readFileSync } from "node:fs"
 import { type Foreground, PaneProcess } from "../services/PaneProcess.ts"
 
+// /proc reads never block on a disk: read them synchronously, without a threadpool round trip.
 const stat = (pid: number) =>
-  Effect.tryPromise(() => readFile(`/proc/${pid}/stat`, "utf8")).pipe(
+  Effect.try(() => readFileSync(`/proc/${pid}/stat`, "utf8")).pipe(
     Effect.map((text) => {
       // The command name is in parentheses and may itself hold spaces or parentheses.
       const open = text.indexOf("(")

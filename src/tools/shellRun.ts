@@ -99,24 +99,6 @@ const splitCapture = (stdout: string, id: string) => {
   return { head: lines(parts[0]), rows: lines(parts[1]), joined: lines(parts[2]) }
 }
 
-/** Types the wrapped command after marking the call as waiting; answers where typing began. */
-export const typeCommand = (paneId: string, id: string, text: string) =>
-  Effect.gen(function*() {
-    const tmux = yield* PaneCommand
-    const names = protocolNames(id)
-    // tmux refuses a client message over 16 KiB: long text goes in several invocations.
-    const chunks = text.match(/[\s\S]{1,6000}/gu) ?? [""]
-    const first = yield* tmux.run([
-      ["display-message", "-p", "-t", paneId, "#{history_size} #{cursor_y}"],
-      ["set-option", "-s", names.waiting, "1"],
-      ["send-keys", "-t", paneId, "-l", "--", chunks[0]!]
-    ]).pipe(orPaneNotFound(paneId))
-    for (const chunk of chunks.slice(1)) yield* tmux.run([["send-keys", "-t", paneId, "-l", "--", chunk]])
-    yield* tmux.run([["send-keys", "-t", paneId, "Enter"]])
-    const [history, cursor] = first.trim().split(" ").map(Number)
-    return (history ?? 0) + (cursor ?? 0)
-  })
-
 /** The result of reading a run back. @category models */
 export interface ReadBack {
   readonly lines: ReadonlyArray<string>
@@ -129,14 +111,18 @@ export interface ReadBack {
  * recorded (or, without a record, the cursor). The first invocation's `head` carries the trailer's
  * record and the pane's current history size; rows are recaptured while the history moved.
  */
-const readOutput = (paneId: string, id: string, startAbs: number, stdout: string, historyGuess: number) =>
+const readOutput = (paneId: string, id: string, startAbs: number, stdout: string, capturedFrom: number) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
     let { head, rows, joined } = splitCapture(stdout, id)
-    const [record = "", historyText = "0", cursorYText = "0", cursorXText = "0"] = (head.at(-1) ?? "").split("|")
+    const [record = "", historyText = "0", cursorYText = "0", cursorXText = "0", startRecord = ""] = (head.at(-1) ?? "").split("|")
+    const [startHistory, startCursor, startColumn] = startRecord.split(" ").map(Number)
+    const markedStart = startHistory === undefined || startCursor === undefined || startColumn === undefined || Number.isNaN(startHistory + startCursor + startColumn)
+      ? undefined
+      : { row: startHistory + startCursor, column: startColumn }
     const end = parseEndRecord(record)
     let history = Number(historyText)
-    let from = Math.max(startAbs - historyGuess, -historyGuess)
+    let from = capturedFrom
     for (let attempt = 0; attempt < 3 && from !== Math.max(startAbs - history, -history); attempt++) {
       from = Math.max(startAbs - history, -history)
       const again = splitCapture(
@@ -149,11 +135,11 @@ const readOutput = (paneId: string, id: string, startAbs: number, stdout: string
     const firstAbs = history + from
     const endAbs = end === undefined ? history + Number(cursorYText) : end.historySize + end.cursorY
     const endColumn = end === undefined ? Number(cursorXText) : end.cursorX
-    let extracted = extractOutput(rows, joined, id, endAbs - firstAbs, endColumn)
+    let extracted = extractOutput(rows, joined, id, endAbs - firstAbs, endColumn, markedStart === undefined ? undefined : { row: markedStart.row - firstAbs, column: markedStart.column })
     if (!extracted.startFound && from > -history) {
       // History moved under us (trimmed at its limit): look for the start in all of it.
       const all = splitCapture(yield* tmux.run([["display-message", "-p", "-t", paneId, "#{history_size}"], ...captureCommands(paneId, id, "-")]), id)
-      extracted = extractOutput(all.rows, all.joined, id, endAbs, endColumn)
+      extracted = extractOutput(all.rows, all.joined, id, endAbs, endColumn, markedStart)
     }
     return { lines: extracted.lines, status: end?.status, startLost: !extracted.startFound } satisfies ReadBack
   })
@@ -161,22 +147,44 @@ const readOutput = (paneId: string, id: string, startAbs: number, stdout: string
 const readHead = (paneId: string, id: string) => {
   const names = protocolNames(id)
   return [
-    ["display-message", "-p", "-t", paneId, `#{${names.end}}|#{history_size}|#{cursor_y}|#{cursor_x}`],
+    ["display-message", "-p", "-t", paneId, `#{${names.end}}|#{history_size}|#{cursor_y}|#{cursor_x}|#{${names.start}}`],
     ["set-option", "-su", names.waiting],
-    ["set-option", "-pu", "-t", paneId, names.end]
+    ["set-option", "-pu", "-t", paneId, names.end],
+    ["set-option", "-pu", "-t", paneId, names.start]
   ] as const
 }
 
-/** Waits on the call's channel (bounded), then reads back in the same invocation. */
-export const awaitCompletion = (paneId: string, id: string, startAbs: number, historyGuess: number, timeoutMs: number) =>
+/**
+ * Types the wrapped command and waits on the call's channel, then reads back, all in one tmux
+ * invocation when the text is short (a client message must stay under 16 KiB; longer text goes
+ * ahead in chunks). The waiting marker is set in the same invocation that types, so the trailer can
+ * never find it missing. `startGuess` is the prompt row the readiness check saw.
+ */
+export const typeAndAwait = (paneId: string, id: string, text: string, startGuess: number, historyGuess: number, timeoutMs: number) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
     const names = protocolNames(id)
+    const chunks = text.match(/[\s\S]{1,6000}/gu) ?? [""]
+    const position = ["display-message", "-p", "-t", paneId, "#{history_size} #{cursor_y}"] as const
+    const marker = ["set-option", "-s", names.waiting, "1"] as const
+    for (const [index, chunk] of chunks.slice(0, -1).entries()) {
+      yield* tmux.run([...(index === 0 ? [marker] : []), ["send-keys", "-t", paneId, "-l", "--", chunk]]).pipe(orPaneNotFound(paneId))
+    }
+    const from = Math.max(startGuess - historyGuess, -historyGuess)
     const stdout = yield* tmux.run(
-      [["wait-for", names.channel], ...readHead(paneId, id), ...captureCommands(paneId, id, Math.max(startAbs - historyGuess, -historyGuess))],
+      [
+        position,
+        ...(chunks.length === 1 ? [marker] : []),
+        ["send-keys", "-t", paneId, "-l", "--", chunks.at(-1)!],
+        ["send-keys", "-t", paneId, "Enter"],
+        ["wait-for", names.channel],
+        ...readHead(paneId, id),
+        ...captureCommands(paneId, id, from)
+      ],
       { timeoutMs: Math.max(1, timeoutMs) }
     ).pipe(orPaneNotFound(paneId))
-    return yield* readOutput(paneId, id, startAbs, stdout, historyGuess)
+    const [history = "0", cursor = "0"] = (stdout.split("\n")[0] ?? "").split(" ")
+    return yield* readOutput(paneId, id, Number(history) + Number(cursor), stdout.slice(stdout.indexOf("\n") + 1), from)
   })
 
 /**
@@ -188,10 +196,9 @@ export const withdraw = (paneId: string, id: string, startAbs: number, historyGu
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
     const names = protocolNames(id)
-    const stdout = yield* tmux.run([...readHead(paneId, id), ...captureCommands(paneId, id, Math.max(startAbs - historyGuess, -historyGuess))]).pipe(
-      orPaneNotFound(paneId)
-    )
-    const result = yield* readOutput(paneId, id, startAbs, stdout, historyGuess)
+    const from = Math.max(startAbs - historyGuess, -historyGuess)
+    const stdout = yield* tmux.run([...readHead(paneId, id), ...captureCommands(paneId, id, from)]).pipe(orPaneNotFound(paneId))
+    const result = yield* readOutput(paneId, id, startAbs, stdout, from)
     if (result.status !== undefined) yield* tmux.run([["wait-for", names.channel]], { timeoutMs: 2_000 }).pipe(Effect.ignore)
     return result
   })

@@ -23,7 +23,7 @@ export interface WaitResult {
 }
 
 /** The poll interval: often enough to answer within tens of milliseconds, rare enough to cost little. */
-export const pollIntervalMs = 50
+export const pollIntervalMs = 20
 
 /** Waits until new output matches one of `matchers` (any new output when there are none), or the timeout. */
 export const waitForText = (paneId: string, matchers: ReadonlyArray<LineMatcher> | undefined, timeoutMs: number) =>

@@ -6,7 +6,7 @@ import { assert, describe, it } from "vitest"
 import { commandProblem, extractOutput, parseEndRecord, shellKind, typedText } from "../../src/domain/shellProtocol.ts"
 
 describe("typedText", () => {
-  const base = { command: "echo hi", id: "abc123", paneId: "%4", tmuxPath: "/usr/bin/tmux", socketPath: "/tmp/tmux-0/x", suppressHistory: true }
+  const base = { command: "echo hi", id: "abc123", paneId: "%4", tmuxPath: "/usr/bin/tmux", socketPath: "/tmp/tmux-0/x", suppressHistory: true, markStart: false }
 
   it("wraps a POSIX command in a subshell and passes $? straight to tmux, assigning no variable", () => {
     const text = typedText({ ...base, kind: "posix" })
@@ -20,6 +20,11 @@ describe("typedText", () => {
     const text = typedText({ ...base, kind: "fish", suppressHistory: false })
     assert.isTrue(text.startsWith("begin\necho hi\nend; "))
     assert.include(text, "$status'")
+  })
+
+  it("marks where output starts for shells that do not edit their own input line", () => {
+    const text = typedText({ ...base, kind: "posix", markStart: true })
+    assert.match(text.split("\n")[0]!, /^ \/usr\/bin\/tmux -S \/tmp\/tmux-0\/x if -F '#\{@lmcp_w_abc123\}' "set -pF -t %4 @lmcp_s_abc123 '#\{history_size\} #\{cursor_y\} #\{cursor_x\}'"; \($/)
   })
 
   it("knows the shells it can drive", () => {
@@ -71,6 +76,13 @@ describe("extractOutput", () => {
   it("reports an output with nothing in it as no lines", () => {
     const rows = [...echo, "$ "]
     assert.deepStrictEqual(extractOutput(rows, rows, "tok", 3, 0).lines, [])
+  })
+
+  it("starts at a marked position when the shell marked it, even mid-row after continuation prompts", () => {
+    const rows = ["$  (", "echo hi", "); trailer", "> > hi", "$ "]
+    assert.deepStrictEqual(extractOutput(rows, rows, "absent", 4, 0, { row: 3, column: 4 }).lines, ["hi"])
+    const silent = ["$  (", "true", "); trailer", "> > $ "]
+    assert.deepStrictEqual(extractOutput(silent, silent, "absent", 3, 4, { row: 3, column: 4 }).lines, [])
   })
 
   it("says when the start was trimmed away, and returns what is left", () => {

@@ -5,7 +5,7 @@ import * as Fiber from "effect/Fiber"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
-import { commandProblem, typedText } from "../../domain/shellProtocol.ts"
+import { commandProblem, needsStartMark, typedText } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
 import { CallContext } from "../../services/CallContext.ts"
 import { Config } from "../../services/Config.ts"
@@ -13,7 +13,7 @@ import { InputInvalid } from "../../services/errors.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
-import { awaitCompletion, awaitShellReady, newCallId, typeCommand, withdraw, withdrawQuietly } from "../shellRun.ts"
+import { awaitShellReady, newCallId, typeAndAwait, withdraw, withdrawQuietly } from "../shellRun.ts"
 import { PaneId } from "../targets.ts"
 
 /** @category tools */
@@ -71,9 +71,10 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         paneId: input.pane_id,
         tmuxPath,
         socketPath: pin.resolvedPath,
-        suppressHistory: input.suppress_history ?? config.suppressHistory
+        suppressHistory: input.suppress_history ?? config.suppressHistory,
+        markStart: needsStartMark(shell)
       })
-      const startAbs = yield* typeCommand(input.pane_id, id, text)
+      const startGuess = state.history_size + state.cursor_y
       const sent = yield* Clock.currentTimeMillis
       const progress = yield* Effect.forkChild(
         Effect.gen(function*() {
@@ -81,10 +82,10 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           yield* callContext.progress(elapsed, effectiveTimeout, `running in ${input.pane_id}: ${elapsed.toFixed(0)}s of ${effectiveTimeout}s`)
         }).pipe(Effect.repeat(Schedule.spaced("1 second")))
       )
-      const outcome = yield* awaitCompletion(input.pane_id, id, startAbs, state.history_size, deadline - sent).pipe(
+      const outcome = yield* typeAndAwait(input.pane_id, id, text, startGuess, state.history_size, deadline - sent).pipe(
         Effect.map((result) => ({ result, timedOut: false })),
         Effect.catchTag("TmuxTimedOut", () =>
-          Effect.map(withdraw(input.pane_id, id, startAbs, state.history_size), (result) => ({ result, timedOut: result.status === undefined }))),
+          Effect.map(withdraw(input.pane_id, id, startGuess, state.history_size), (result) => ({ result, timedOut: result.status === undefined }))),
         Effect.onInterrupt(() => withdrawQuietly(input.pane_id, id)),
         Effect.ensuring(Fiber.interrupt(progress))
       )

@@ -1,0 +1,134 @@
+/**
+ * Control-loop benchmarks (not tests). Each ratio is against a floor measured in the same run:
+ * bare tmux processes doing the same job, spawned from this same client process, interleaved.
+ * - run_shell_command of `true` and of `sleep 0.1` vs send-keys of the command plus a tmux wait-for
+ *   on a channel the command signals;
+ * - wait_for_text: from the text appearing to the answer;
+ * - capture_pane of a 10,000-line history vs bare capture-pane;
+ * - search_panes over 50 panes of 2,000 lines vs bare captures of the same panes;
+ * - the server's resident size after 1,000 mixed calls vs after the first call.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { execFile, execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+const root = resolve(import.meta.dirname, "..")
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
+writeFileSync(join(dir, ".bashrc"), "PS1='$ '\n")
+const config = join(dir, "bench.conf")
+writeFileSync(config, "set -s exit-empty on\nset -g history-limit 50000\nset -g default-shell /bin/bash\n")
+const env = { PATH: process.env.PATH ?? "", HOME: dir, TMUX_TMPDIR: dir, LIBTMUX_TMUX_CONFIG: config, LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" }
+const socket = join(dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp")
+
+const quantile = (values: ReadonlyArray<number>, q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+}
+const tmux = (...args: ReadonlyArray<string>) =>
+  new Promise<string>((done, fail) => execFile("tmux", ["-S", socket, ...args], { env, maxBuffer: 256 * 1024 * 1024 }, (error, stdout) => error ? fail(error) : done(stdout)))
+const timed = async (work: () => Promise<unknown>) => {
+  const started = performance.now()
+  await work()
+  return performance.now() - started
+}
+const ratios = (label: string, floor: ReadonlyArray<number>, ours: ReadonlyArray<number>, target: string) =>
+  console.log(`${label}: median ${(quantile(ours, 0.5) / quantile(floor, 0.5)).toFixed(2)}x, p90 ${(quantile(ours, 0.9) / quantile(floor, 0.9)).toFixed(2)}x the floor (${target}); ` +
+    `floor median ${quantile(floor, 0.5).toFixed(1)} ms, ours ${quantile(ours, 0.5).toFixed(1)} ms`)
+
+const main = async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "dist/libtmux-mcp.js")], env, stderr: "ignore" })
+  const client = new Client({ name: "bench", version: "0" })
+  await client.connect(transport)
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })
+    if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`)
+    return result.structuredContent as Record<string, any>
+  }
+  const ours = (await call("create_session", { session_name: "ours", width: 120, height: 40 })).pane_id as string
+  const floorPane = (await call("create_session", { session_name: "floor", width: 120, height: 40 })).pane_id as string
+  await call("run_shell_command", { pane_id: ours, command: "true" })
+  await call("run_shell_command", { pane_id: floorPane, command: "true" })
+  const rssAfterFirst = Number(/VmRSS:\s+(\d+)/u.exec(readFileSync(`/proc/${transport.pid}/status`, "utf8"))![1]) / 1024
+
+  let channel = 0
+  const bareRun = (command: string) => async () => {
+    const name = `bench_${channel++}`
+    await tmux("send-keys", "-t", floorPane, "-l", "--", `${command}; tmux -S ${socket} wait-for -S ${name}`)
+    await tmux("send-keys", "-t", floorPane, "Enter")
+    await tmux("wait-for", name)
+  }
+  for (const [command, runs, target] of [["true", 100, "target median <= 1.5x, p90 <= 2x"], ["sleep 0.1", 30, "target <= 1.1x"]] as const) {
+    const floor: Array<number> = []
+    const mine: Array<number> = []
+    for (let i = 0; i < runs; i++) {
+      floor.push(await timed(bareRun(command)))
+      mine.push(await timed(() => call("run_shell_command", { pane_id: ours, command })))
+    }
+    ratios(`run_shell_command \`${command}\` (${runs} interleaved runs)`, floor, mine, target)
+  }
+
+  // wait_for_text: the text appears (a bare send-keys of printf), then the answer arrives.
+  const latencies: Array<number> = []
+  for (let i = 0; i < 20; i++) {
+    const waiting = call("wait_for_text", { pane_id: ours, patterns: [`ready-${i}-x`], timeout: 10 })
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    const appeared = performance.now()
+    await tmux("send-keys", "-t", ours, "-l", "--", `printf 'ready-${i}-%s\\n' x`)
+    await tmux("send-keys", "-t", ours, "Enter")
+    await waiting
+    latencies.push(performance.now() - appeared)
+  }
+  console.log(`wait_for_text from the text appearing to the answer: median ${quantile(latencies, 0.5).toFixed(1)} ms (target < 30 ms; poll interval 50 ms)`)
+
+  // capture_pane of a 10,000-line history.
+  await call("run_shell_command", { pane_id: ours, command: "seq 1 10000", max_lines: 1 })
+  const captureFloor: Array<number> = []
+  const captureOurs: Array<number> = []
+  for (let i = 0; i < 30; i++) {
+    captureFloor.push(await timed(() => tmux("capture-pane", "-p", "-t", ours, "-S", "-10000")))
+    captureOurs.push(await timed(() => call("capture_pane", { pane_id: ours, start: -10000, max_lines: 100000, max_bytes: 4194304 })))
+  }
+  ratios("capture_pane of 10,000 history lines (30 runs)", captureFloor, captureOurs, "target <= 1.3x")
+
+  // search_panes over 50 panes of 2,000 lines each.
+  const panes: Array<string> = []
+  for (let i = 0; i < 50; i++) {
+    const pane = (await call("create_window", { session_name: "ours" })).pane_id as string
+    panes.push(pane)
+  }
+  for (const pane of panes) await call("run_shell_command", { pane_id: pane, command: "seq 1 2000 | sed 's/^/row /'", max_lines: 1 })
+  const searchFloor: Array<number> = []
+  const searchOurs: Array<number> = []
+  for (let i = 0; i < 10; i++) {
+    searchFloor.push(await timed(() => Promise.all(panes.map((pane) => tmux("capture-pane", "-p", "-J", "-t", pane, "-S", "-2000")))))
+    searchOurs.push(await timed(() => call("search_panes", { pattern: "row 1999", history_lines: 2000, max_panes: 500 })))
+  }
+  ratios("search_panes over 50 panes x 2,000 lines (10 runs)", searchFloor, searchOurs, "target <= 2x")
+
+  // Memory: 1,000 mixed calls.
+  for (let i = 0; i < 1000; i++) {
+    const kind = i % 5
+    if (kind === 0) await call("list_panes", {})
+    else if (kind === 1) await call("capture_pane", { pane_id: ours, max_lines: 50 })
+    else if (kind === 2) await call("snapshot_pane", { pane_id: ours })
+    else if (kind === 3) await call("run_shell_command", { pane_id: ours, command: `echo ${i}` })
+    else await call("search_panes", { pattern: "row 5", max_panes: 5 })
+  }
+  const rssAfter = Number(/VmRSS:\s+(\d+)/u.exec(readFileSync(`/proc/${transport.pid}/status`, "utf8"))![1]) / 1024
+  console.log(`memory: resident ${rssAfterFirst.toFixed(1)} MB after the first call, ${rssAfter.toFixed(1)} MB after 1,000 mixed calls (+${(rssAfter - rssAfterFirst).toFixed(1)} MB; target within 20 MB)`)
+  await client.close()
+}
+
+try {
+  await main()
+} finally {
+  try {
+    execFileSync("tmux", ["-S", socket, "kill-server"], { stdio: "ignore" })
+  } catch {
+    // Gone already.
+  }
+  rmSync(dir, { recursive: true, force: true })
+}
