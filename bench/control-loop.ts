@@ -14,6 +14,7 @@ import { execFile, execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { pollIntervalMs } from "../src/tools/waitText.ts"
 
 const root = resolve(import.meta.dirname, "..")
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
@@ -81,7 +82,7 @@ const main = async () => {
     await waiting
     latencies.push(performance.now() - appeared)
   }
-  console.log(`wait_for_text from the text appearing to the answer: median ${quantile(latencies, 0.5).toFixed(1)} ms (target < 30 ms; poll interval 50 ms)`)
+  console.log(`wait_for_text from the text appearing to the answer: median ${quantile(latencies, 0.5).toFixed(1)} ms (target < 30 ms; poll interval ${pollIntervalMs} ms)`)
 
   // capture_pane of a 10,000-line history.
   await call("run_shell_command", { pane_id: ours, command: "seq 1 10000", max_lines: 1 })

@@ -17,6 +17,10 @@ const bytes = (text: string): number => Buffer.byteLength(text, "utf8")
  * `maxBytes`; a single remaining line that is still too long keeps its last `maxBytes` bytes.
  */
 export const tailBound = (lines: ReadonlyArray<string>, maxLines: number, maxBytes: number): Bounded => {
+  // The common case, everything fits: one measurement instead of one per line.
+  if (lines.length <= maxLines && Buffer.byteLength(lines.join("\n"), "utf8") <= maxBytes) {
+    return { lines, truncatedLines: 0, truncatedBytes: 0 }
+  }
   let kept = lines.slice(Math.max(0, lines.length - maxLines))
   let truncatedLines = lines.length - kept.length
   let truncatedBytes = lines.slice(0, truncatedLines).reduce((sum, line) => sum + bytes(line) + 1, 0)

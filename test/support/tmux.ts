@@ -52,7 +52,8 @@ export const makeWorld = (label = "world"): TmuxWorld => {
           }
         }
       }
-      rmSync(dir, { recursive: true, force: true })
+      // Shells write their history as they exit: retry while the folder is still being written to.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
     }
   }
 }

@@ -17,10 +17,8 @@ const Row = (what: string) =>
 
 /** Splits captured text into rows, dropping the blank rows below the last written one. */
 export const capturedRows = (stdout: string): Array<string> => {
-  const rows = stdout.split("\n")
-  rows.pop()
-  while (rows.length > 0 && rows.at(-1)!.trim() === "") rows.pop()
-  return rows
+  const text = stdout.replace(/\s+$/u, "")
+  return text === "" ? [] : text.split("\n")
 }
 
 /** @category tools */
