@@ -40,6 +40,8 @@ export interface DefaultApplied {
 export interface Selection {
   readonly toolsets: ReadonlyArray<Toolset>
   readonly tools: ReadonlyArray<ToolName>
+  /** What call_read_tools_batch may call: its nestedAuthority (empty when it is not selected). */
+  readonly batchOperations: ReadonlyArray<ToolName>
   /** `null` when LIBTMUX_TOOLSETS was given. */
   readonly defaultApplied: DefaultApplied | null
 }
@@ -112,8 +114,14 @@ export const resolveSelection = (
     const groups = new Set(given ?? defaultApplied!.toolsets)
     const chosen = new Set<ToolName>(included)
     const dropped = new Set<ToolName>(excluded)
-    const tools = toolNames.filter((name) =>
+    const picked = toolNames.filter((name) =>
       available.has(name) && (groups.has(manifest[name].toolset) || chosen.has(name)) && !dropped.has(name)
     )
-    return { toolsets: toolsets.filter((toolset) => groups.has(toolset)), tools, defaultApplied }
+    // The batch reaches the eligible reads of this selection; show_environment only when named.
+    const batchOperations = picked.includes("call_read_tools_batch")
+      ? picked.filter((name) => manifest[name].batchEligible || (name === "show_environment" && chosen.has(name)))
+      : []
+    // A batch with nothing to call is left out of the surface.
+    const tools = batchOperations.length === 0 ? picked.filter((name) => name !== "call_read_tools_batch") : picked
+    return { toolsets: toolsets.filter((toolset) => groups.has(toolset)), tools, batchOperations, defaultApplied }
   })

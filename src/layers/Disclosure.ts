@@ -118,7 +118,11 @@ export const capabilitiesDocument = (facts: StartupFacts) => {
     toolsets: selection.toolsets,
     command_capable: commandCapable(facts),
     host_command_tools: 0,
-    tools: selection.tools.map((name) => ({ name, title: manifest[name].title, ...capabilityRecord(manifest[name]) })),
+    tools: selection.tools.map((name) => ({
+      name,
+      title: manifest[name].title,
+      ...capabilityRecord(manifest[name], name === "call_read_tools_batch" ? selection.batchOperations : undefined)
+    })),
     pane_observation: {
       terminal_content_tools: selection.tools.filter((name) => outputs(name).includes("terminal-content")),
       environment_tools: selection.tools.filter((name) => outputs(name).includes("process-environment")),

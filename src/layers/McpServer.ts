@@ -49,8 +49,8 @@ export const advertisedSchema = (schema: Schema.Top): Tool["inputSchema"] => {
   } as Tool["inputSchema"]
 }
 
-/** The `tools/list` entry of a definition. */
-export const toolEntry = (definition: ToolDefinition): Tool => {
+/** The `tools/list` entry of a definition; the batch's record also names what it may call. */
+export const toolEntry = (definition: ToolDefinition, nestedAuthority: ReadonlyArray<string>): Tool => {
   const row = definition.row
   return {
     name: row.name,
@@ -65,7 +65,7 @@ export const toolEntry = (definition: ToolDefinition): Tool => {
       idempotentHint: row.hints.idempotent,
       openWorldHint: row.hints.openWorld
     },
-    _meta: { [capabilityMetaKey]: capabilityRecord(row) }
+    _meta: { [capabilityMetaKey]: capabilityRecord(row, row.name === "call_read_tools_batch" ? nestedAuthority : undefined) }
   }
 }
 
@@ -89,7 +89,7 @@ export interface ServerOptions {
 /** Builds the SDK server over the registry; the caller connects a transport. @category constructors */
 export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
   const registry = Context.get(context, Registry)
-  const tools = registry.selected.map(toolEntry)
+  const tools = registry.selected.map((definition) => toolEntry(definition, registry.nestedAuthority))
   // Calls in flight, so a shutdown can interrupt them all.
   const inflight = new Set<AbortController>()
   options.shutdown.addEventListener("abort", () => {

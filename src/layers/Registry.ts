@@ -12,9 +12,10 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
-import { type ToolName, toolNames } from "../manifest/index.ts"
+import { toolNames } from "../manifest/index.ts"
 import { Audit } from "../services/Audit.ts"
 import { CallContext } from "../services/CallContext.ts"
+import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
 import type { ToolDefinition, ToolServices } from "../tools/define.ts"
@@ -46,8 +47,10 @@ export interface CallMeta {
 
 /** The selected tools and the way to call them. @category services */
 export class Registry extends Context.Service<Registry, {
-  /** The selected tools, in manifest order. */
+  /** The selected tools, in manifest order, with their inputs specialized to the selection. */
   readonly selected: ReadonlyArray<ToolDefinition>
+  /** What call_read_tools_batch may call under this selection. */
+  readonly nestedAuthority: ReadonlyArray<string>
   call(name: string, args: unknown, meta?: CallMeta): Effect.Effect<CallOutcome, ToolNotSelected>
 }>()("libtmux-mcp/layers/Registry") {}
 
@@ -69,7 +72,12 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const audit = yield* Audit
     const services = yield* Effect.context<ToolServices>()
     const selectedNames = new Set<string>(selection.tools)
-    const selected = selection.tools.map((name) => definitionOf(name)!)
+    const selected = selection.tools.map((name) => {
+      const definition = definitionOf(name)!
+      return definition.specialize === undefined ? definition : { ...definition, input: definition.specialize(selection) }
+    })
+    const definitions = new Map(selected.map((definition) => [definition.row.name, definition]))
+    const nestedNames = new Set<string>(selection.batchOperations)
 
     const execute = (definition: ToolDefinition, args: unknown) =>
       Effect.gen(function*() {
@@ -81,19 +89,46 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>
       })
 
+    /** One read the batch asked for: decoded, run and audited as its own call. */
+    const nested = (meta: CallMeta) => (name: string, args: unknown): Effect.Effect<NestedOutcome> =>
+      Effect.gen(function*() {
+        if (!nestedNames.has(name)) {
+          return { ok: false, tag: "ToolNotSelected", message: `${name} is not an operation of this batch; its operations: ${selection.batchOperations.join(", ")}` } as const
+        }
+        const started = yield* Clock.currentTimeMillis
+        const exit = yield* Effect.exit(execute(definitions.get(name)!, args).pipe(Effect.provideContext(services)))
+        const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+        yield* audit.record({
+          tool: name,
+          parent: "call_read_tools_batch",
+          outcome: Exit.isSuccess(exit) ? "ok" : "error",
+          ...(Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? "Defect" }),
+          duration_ms: (yield* Clock.currentTimeMillis) - started,
+          request_id: meta.requestId
+        })
+        if (Exit.isSuccess(exit)) return { ok: true, structured: exit.value } as const
+        if (error !== undefined) return { ok: false, tag: error._tag, message: error.message } as const
+        if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
+        return { ok: false, tag: "Defect", message: `internal error in ${name}; see the server's stderr` } as const
+      })
+
     const call = (name: string, args: unknown, meta: CallMeta = {}) =>
       Effect.gen(function*() {
         if (!selectedNames.has(name)) {
           return yield* new ToolNotSelected({ name, known: (toolNames as ReadonlyArray<string>).includes(name) })
         }
-        const definition = definitionOf(name as ToolName)!
+        const definition = definitions.get(name)!
         const started = yield* Clock.currentTimeMillis
         const progress = meta.progress
         const callContext = progress === undefined
           ? { progress: () => Effect.void }
           : { progress: (done: number, total: number, message: string) => Effect.promise(() => progress(done, total, message).catch(() => undefined)) }
         const exit = yield* Effect.exit(
-          execute(definition, args).pipe(Effect.provideContext(services), Effect.provideService(CallContext, callContext))
+          execute(definition, args).pipe(
+            Effect.provideContext(services),
+            Effect.provideService(CallContext, callContext),
+            Effect.provideService(ReadTools, { operations: selection.batchOperations, call: nested(meta) })
+          )
         )
         const duration_ms = (yield* Clock.currentTimeMillis) - started
         const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
@@ -105,6 +140,6 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return yield* Effect.failCause(exit.cause as Cause.Cause<never>)
       })
 
-    return Registry.of({ selected, call })
+    return Registry.of({ selected, nestedAuthority: selection.batchOperations, call })
   })
 )

@@ -96,11 +96,12 @@ export const execTmux = (
 /** A view over the runner that accepts only the given commands. */
 const authority = <Name extends string>(
   names: ReadonlyArray<Name>,
-  run: (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) => Effect.Effect<string, TmuxError>
+  run: (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) => Effect.Effect<string, TmuxError>,
+  allowed: (command: ReadonlyArray<string>) => boolean = () => true
 ): Authority<Name> => ({
   commands: names,
   run: (commands, options = {}) => {
-    const outside = commands.map((command) => command[0]).filter((name) => !names.includes(name))
+    const outside = commands.filter((command) => !names.includes(command[0] as Name) || !allowed(command)).map((command) => command[0])
     // The types already forbid this; a runtime check keeps the ceiling if a cast slips through.
     return outside.length > 0 ? Effect.die(new Error(`tmux command(s) ${outside.join(", ")} outside this authority`)) : run(commands, options)
   }
@@ -119,7 +120,8 @@ export const layer = (bin: string): Layer.Layer<
       execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment })
     const plain = pinned([])
     return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
-      Context.add(TmuxChange, authority(changeCommands, plain)),
+      // A change may drive copy mode (send-keys -X), never type into the pane's program.
+      Context.add(TmuxChange, authority(changeCommands, plain, (command) => command[0] !== "send-keys" || command[1] === "-X")),
       // A spawn may start the server, so only spawns carry the configuration-file flags.
       Context.add(TmuxSpawn, authority(spawnCommands, pinned(pin.configFlags))),
       Context.add(TmuxDelete, authority(deleteCommands, plain)),

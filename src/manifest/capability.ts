@@ -8,8 +8,8 @@ import type { ManifestRow } from "./row.ts"
 /** The `_meta` key of the capability record. */
 export const capabilityMetaKey = "com.git-pull.libtmux-mcp/capability"
 
-/** The capability record of a row. */
-export const capabilityRecord = (row: ManifestRow) => ({
+/** The capability record of a row; the batch's also names the tools it may call. */
+export const capabilityRecord = (row: ManifestRow, nestedAuthority?: ReadonlyArray<string>) => ({
   toolset: row.toolset,
   process_reach: row.reach,
   tmux_effect: row.effect,
@@ -24,5 +24,6 @@ export const capabilityRecord = (row: ManifestRow) => ({
     destructiveHint: row.hints.destructive,
     idempotentHint: row.hints.idempotent,
     openWorldHint: row.hints.openWorld
-  }
+  },
+  ...(nestedAuthority === undefined ? {} : { nestedAuthority })
 })

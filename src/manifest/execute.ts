@@ -13,8 +13,7 @@ const base = {
   selfBounded: false,
   batchEligible: false,
   amplifiesFutureInput: false,
-  mayTriggerConfiguredHooks: true,
-  sinks: null
+  mayTriggerConfiguredHooks: true
 } as const
 // Additive creation with every format and execution sink literalized or passed another way.
 const spawn = {
@@ -69,7 +68,8 @@ export const executeRows = {
     effect: ["change", "delete"],
     reach: "pane-command",
     opener: "pane-command",
-    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true }
+    hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+    sinks: { pane_id: "tmux-lookup", command: "shell-command", kill: "none", start_directory: "tmux-state-value" }
   },
   run_shell_command: {
     ...base,
@@ -116,6 +116,7 @@ export const executeRows = {
     reach: "none",
     opener: "manage",
     amplifiesFutureInput: true,
-    hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true }
+    hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
+    sinks: { window_id: "tmux-lookup", session_id: "tmux-lookup", session_name: "tmux-lookup", window_index: "tmux-lookup", enabled: "tmux-state-value" }
   }
 } as const satisfies Record<string, ManifestRow>

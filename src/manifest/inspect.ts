@@ -119,7 +119,7 @@ export const inspectRows = {
     output: ["tmux-metadata", "configured-command"],
     mayExposeSecrets: true,
     opener: "inspect-configuration",
-    sinks: null
+    sinks: { pane_id: "tmux-lookup", names: "tmux-lookup" }
   },
   show_option: {
     ...metadata,
@@ -128,7 +128,7 @@ export const inspectRows = {
     output: ["tmux-metadata", "configured-command"],
     mayExposeSecrets: true,
     opener: "inspect-configuration",
-    sinks: null
+    sinks: { scope: "none", name: "tmux-lookup", global: "none", session_id: "tmux-lookup", session_name: "tmux-lookup", window_id: "tmux-lookup", pane_id: "tmux-lookup" }
   },
   show_environment: {
     ...metadata,
@@ -139,7 +139,7 @@ export const inspectRows = {
     opener: "inspect-environment",
     // Environment values are secrets more often than not: the batch must not launder them.
     batchEligible: false,
-    sinks: null
+    sinks: { session_id: "tmux-lookup", session_name: "tmux-lookup", name: "tmux-lookup" }
   },
   show_hooks: {
     ...metadata,
@@ -148,7 +148,7 @@ export const inspectRows = {
     output: ["configured-command"],
     mayExposeSecrets: true,
     opener: "inspect-configuration",
-    sinks: null
+    sinks: { name: "tmux-lookup", session_id: "tmux-lookup", session_name: "tmux-lookup" }
   },
   call_read_tools_batch: {
     ...paneOutput,
@@ -156,6 +156,6 @@ export const inspectRows = {
     title: "Call read tools in a batch",
     output: ["tmux-metadata", "terminal-content", "configured-command"],
     batchEligible: false,
-    sinks: null
+    sinks: { operations: "tmux-lookup", onError: "none" }
   }
 } as const satisfies Record<string, ManifestRow>

@@ -28,9 +28,6 @@ export interface ManifestRow {
   readonly batchEligible: boolean
   readonly amplifiesFutureInput: boolean
   readonly mayTriggerConfiguredHooks: boolean
-  /**
-   * Where each parameter's value lands. `null` only for a tool this build does not have yet;
-   * `defineTool` requires a record whose keys are exactly the tool's input fields.
-   */
-  readonly sinks: Readonly<Record<string, SinkKind>> | null
+  /** Where each parameter's value lands; `defineTool` requires exactly the tool's input fields. */
+  readonly sinks: Readonly<Record<string, SinkKind>>
 }

@@ -16,14 +16,13 @@ const remove = {
   selfBounded: false,
   batchEligible: false,
   amplifiesFutureInput: false,
-  mayTriggerConfiguredHooks: true,
-  sinks: null
+  mayTriggerConfiguredHooks: true
 } as const
 
 export const teardownRows = {
-  clear_pane_scrollback: { ...remove, name: "clear_pane_scrollback", title: "Clear pane scrollback" },
-  kill_pane: { ...remove, name: "kill_pane", title: "Kill pane" },
-  kill_window: { ...remove, name: "kill_window", title: "Kill window" },
+  clear_pane_scrollback: { ...remove, name: "clear_pane_scrollback", title: "Clear pane scrollback", sinks: { pane_id: "tmux-lookup" } },
+  kill_pane: { ...remove, name: "kill_pane", title: "Kill pane", sinks: { pane_id: "tmux-lookup" } },
+  kill_window: { ...remove, name: "kill_window", title: "Kill window", sinks: { window_id: "tmux-lookup" } },
   kill_session: {
     ...remove,
     name: "kill_session",

@@ -7,6 +7,8 @@ import type * as Effect from "effect/Effect"
 /** One audited tool call. @category models */
 export interface AuditEvent {
   readonly tool: string
+  /** The batch a nested call ran in. */
+  readonly parent?: string
   readonly outcome: "ok" | "error"
   readonly error_tag?: string
   /** The panes an input actually reached, when a tool reports them (`targets` in its result). */

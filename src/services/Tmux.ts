@@ -30,7 +30,17 @@ export interface Authority<Name extends string> {
 }
 
 /** Commands that only read tmux state. */
-export const observeCommands = ["list-sessions", "list-windows", "list-panes", "display-message", "has-session", "capture-pane"] as const
+export const observeCommands = [
+  "list-sessions",
+  "list-windows",
+  "list-panes",
+  "display-message",
+  "has-session",
+  "capture-pane",
+  "show-options",
+  "show-environment",
+  "show-hooks"
+] as const
 /** Commands that change structure or presentation without deleting or spawning. */
 export const changeCommands = [
   "rename-session",
@@ -47,12 +57,16 @@ export const changeCommands = [
   "swap-pane",
   "copy-mode",
   "set-option",
-  "wait-for"
+  "wait-for",
+  // Only as `send-keys -X`: a copy-mode command, which never reaches the pane's program.
+  "send-keys",
+  "display-message",
+  "list-panes"
 ] as const
 /** Commands that start a pane's configured process. */
 export const spawnCommands = ["new-session", "new-window", "split-window"] as const
 /** Commands that delete tmux objects or retained history. */
-export const deleteCommands = ["kill-session", "kill-window", "kill-pane", "clear-history"] as const
+export const deleteCommands = ["kill-session", "kill-window", "kill-pane", "clear-history", "display-message"] as const
 /** Commands that deliver client input to a pane's program (and read back where it went). */
 export const inputCommands = ["send-keys", "load-buffer", "paste-buffer", "delete-buffer", "display-message", "list-panes"] as const
 /**

@@ -6,6 +6,7 @@
  */
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import type { Selection } from "../domain/selection.ts"
 import type { ManifestRow } from "../manifest/index.ts"
 import { mandatoryLines, openers } from "../manifest/index.ts"
 import type { CallerContext } from "../services/CallerContext.ts"
@@ -50,6 +51,8 @@ export interface ToolDefinition<R extends ManifestRow = ManifestRow, I = unknown
   readonly run: (input: unknown) => Effect.Effect<unknown, ToolError, AllowedServices<R>>
   /** Types only; never set at run time. */
   readonly types?: { readonly input: I; readonly output: O }
+  /** The input schema under one selection, when it depends on it (the batch's enum of tools). */
+  readonly specialize?: ((selection: Selection) => ToolSchema) | undefined
 }
 
 /** A schema that decodes and encodes without services: what every tool input and output is. @category models */
@@ -67,9 +70,7 @@ type FieldsOf<T> = string extends keyof T ? never : keyof T
 type SameKeys<A, B> = [FieldsOf<A>] extends [keyof B] ? [keyof B] extends [FieldsOf<A>] ? true : false : false
 
 /** Resolves to the row when its sink column names exactly the input's fields, else to an explanation. */
-type CheckedRow<R extends ManifestRow, In extends ToolSchema> = R["sinks"] extends null
-  ? { readonly sinkColumn: "this row has no sink column yet: give every input field a sink kind before defining the tool" }
-  : SameKeys<In["Type"], R["sinks"]> extends true ? R
+type CheckedRow<R extends ManifestRow, In extends ToolSchema> = SameKeys<In["Type"], R["sinks"]> extends true ? R
   : { readonly sinks: "the row's sink column must name exactly the input's fields" }
 
 /** The parts of a tool that the row does not already say. @category models */
@@ -79,6 +80,8 @@ export interface ToolSpec<In extends ToolSchema, Out extends ToolSchema, Req> {
   readonly input: In
   readonly output: Out
   readonly run: (input: In["Type"]) => Effect.Effect<Out["Type"], ToolError, Req>
+  /** The input schema under one selection; it must decode to the same type as `input`. */
+  readonly specialize?: (selection: Selection) => ToolSchema
 }
 
 /** Defines a tool against its manifest row. @category constructors */
@@ -92,6 +95,7 @@ export const defineTool = <const R extends ManifestRow, In extends ToolSchema, O
     description: [`${openers[row.opener]} ${spec.description}`, ...(extra === undefined ? [] : [extra])].join("\n\n"),
     input: spec.input,
     output: spec.output,
-    run: spec.run as (input: unknown) => Effect.Effect<unknown, ToolError, Req>
+    run: spec.run as (input: unknown) => Effect.Effect<unknown, ToolError, Req>,
+    specialize: spec.specialize
   }
 }

@@ -36,6 +36,15 @@ export const sessionTargetFields = {
   session_name: Schema.optionalKey(Name.annotate({ description: "exact session name (no prefix matching)" }))
 }
 
+/** The ways to name a window: its ID, or a session with an index. @category schemas */
+export const windowTargetFields = {
+  window_id: Schema.optionalKey(WindowId),
+  ...sessionTargetFields,
+  window_index: Schema.optionalKey(
+    Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 })).annotate({ description: "window index within the session" })
+  )
+}
+
 interface SessionTarget {
   readonly session_id?: string
   readonly session_name?: string

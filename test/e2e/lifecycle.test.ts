@@ -20,7 +20,6 @@ describe("startup errors", () => {
     ["unknown tool", { LIBTMUX_TOOLS: "list_session" }, [], ["list_session", "valid tools: list_sessions"]],
     ["explicitly empty tools", { LIBTMUX_TOOLS: "" }, [], ["LIBTMUX_TOOLS is set but empty"]],
     ["explicitly empty exclusions", { LIBTMUX_EXCLUDE_TOOLS: "" }, [], ["LIBTMUX_EXCLUDE_TOOLS is set but empty"]],
-    ["tool not in this build", { LIBTMUX_TOOLS: "show_option" }, [], ["does not have yet"]],
     ["retired safety tiers", { LIBTMUX_SAFETY: "" }, [], ["LIBTMUX_TOOLSETS", "readonly -> inspect"]],
     ["wait ceiling out of range", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "0" }, [], ["1 to 120"]],
     ["wait ceiling not a number", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "soon" }, [], ["1 to 120"]],

@@ -27,9 +27,18 @@ const open = async (env: Record<string, string | undefined> = {}, args: Readonly
 const names = async (c: Connected) => (await c.client.listTools()).tools.map((tool) => tool.name)
 
 describe("tools/list", () => {
-  it("offers every built tool by default on a new dedicated server, in manifest order", async () => {
+  it("offers all 47 tools of the manifest by default on a new dedicated server, in manifest order", async () => {
     const c = await open()
-    assert.deepStrictEqual(await names(c), built)
+    assert.deepStrictEqual(await names(c), [...toolNames])
+    assert.strictEqual(toolNames.length, 47)
+  })
+
+  it("offers exactly each toolset combination's tools, for all sixteen combinations", async () => {
+    for (let mask = 0; mask < 16; mask++) {
+      const chosen = ["inspect", "manage", "execute", "teardown"].filter((_, i) => (mask & (1 << i)) !== 0)
+      const c = await open({ LIBTMUX_TOOLSETS: chosen.join(",") })
+      assert.deepStrictEqual(await names(c), built.filter((name) => chosen.includes(manifest[name as ToolName].toolset)), chosen.join(","))
+    }
   })
 
   it("describes every tool with a title, four explicit hints, its opener and its capability record", async () => {
@@ -89,7 +98,7 @@ describe("tools/list", () => {
 
   it("lets a flag beat its variable", async () => {
     const c = await open({ LIBTMUX_TOOLSETS: "inspect" }, ["--toolsets", "teardown"])
-    assert.deepStrictEqual(await names(c), ["kill_session"])
+    assert.deepStrictEqual(await names(c), inToolset("teardown"))
   })
 
   it("rejects a guessed unknown tool name with a JSON-RPC error", async () => {

@@ -91,7 +91,12 @@ export const makeFake = () => {
         return commands.map(answer).join("")
       })
   })
-  const selection: Selection = { toolsets: ["inspect", "manage", "execute", "teardown"], tools: toolNames, defaultApplied: null }
+  const selection: Selection = {
+    toolsets: ["inspect", "manage", "execute", "teardown"],
+    tools: toolNames,
+    batchOperations: toolNames.filter((name) => manifest[name].batchEligible),
+    defaultApplied: null
+  }
   const context = Context.make(TmuxObserve, authority("TmuxObserve", observeCommands)).pipe(
     Context.add(TmuxChange, authority("TmuxChange", changeCommands)),
     Context.add(TmuxSpawn, authority("TmuxSpawn", spawnCommands)),

@@ -22,7 +22,12 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
     waitMaxSeconds: 30,
     tmuxBin: "tmux"
   },
-  selection: { toolsets: chosen, tools: toolNames.filter((name) => chosen.includes(manifest[name].toolset)), defaultApplied: null },
+  selection: {
+    toolsets: chosen,
+    tools: toolNames.filter((name) => chosen.includes(manifest[name].toolset)),
+    batchOperations: chosen.includes("inspect") ? toolNames.filter((name) => manifest[name].batchEligible) : [],
+    defaultApplied: null
+  },
   pin: { selector: { form: "path", path: longPath }, flags: ["-S", longPath], resolvedPath: longPath, serverStateAtStartup: "existing", configFlags: [], environment: {} },
   caller: { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
   tmuxVersion: "tmux 3.3a",

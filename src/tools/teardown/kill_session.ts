@@ -2,10 +2,9 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { CallerContext } from "../../services/CallerContext.ts"
-import { SelfKillRefused } from "../../services/errors.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
+import { refuseOwnPane } from "../guard.ts"
 import { listPaneRows } from "../hierarchy.ts"
 import { resolveSession, sessionTargetFields } from "../targets.ts"
 
@@ -20,13 +19,8 @@ export const kill_session = defineTool(manifest.kill_session, {
   run: (input) =>
     Effect.gen(function*() {
       const session = yield* resolveSession("kill_session", input)
-      const caller = yield* CallerContext
-      if (caller.onPinnedSocket && caller.paneId !== undefined) {
-        const panes = yield* listPaneRows({ sessionId: session.session_id })
-        if (panes.some((pane) => pane.pane_id === caller.paneId)) {
-          return yield* new SelfKillRefused({ target: `session ${session.session_id}`, callerPane: caller.paneId })
-        }
-      }
+      const panes = yield* listPaneRows({ sessionId: session.session_id })
+      yield* refuseOwnPane(`session ${session.session_id}`, panes.map((pane) => pane.pane_id))
       const tmux = yield* TmuxDelete
       yield* tmux.run([["kill-session", "-t", session.session_id]])
       return { session_id: session.session_id, session_name: session.session_name }

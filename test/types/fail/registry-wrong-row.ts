@@ -2,4 +2,4 @@
 import { defineRegistry, registry } from "../../../src/tools/index.ts"
 
 // A definition filed under another tool's name.
-export const tools = defineRegistry({ list_windows: registry.list_sessions })
+export const tools = defineRegistry({ ...registry, list_windows: registry.list_sessions })

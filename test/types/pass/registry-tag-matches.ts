@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../../src/manifest/index.ts"
 import { defineTool, NoInput } from "../../../src/tools/define.ts"
-import { defineRegistry } from "../../../src/tools/index.ts"
+import { defineRegistry, registry } from "../../../src/tools/index.ts"
 
 const same = defineTool(manifest.list_sessions, {
   description: "x",
@@ -11,4 +11,4 @@ const same = defineTool(manifest.list_sessions, {
   output: Schema.Struct({}),
   run: () => Effect.succeed({})
 })
-export const tools = defineRegistry({ list_sessions: same })
+export const tools = defineRegistry({ ...registry, list_sessions: same })

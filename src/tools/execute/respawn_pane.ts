@@ -1,0 +1,46 @@
+/** respawn_pane: replace a pane's process with a new one. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { literalizeFormat } from "../../domain/names.ts"
+import { manifest } from "../../manifest/index.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { PaneCommand } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { refuseOwnPane } from "../guard.ts"
+import { PaneInfo } from "../hierarchy.ts"
+import { StartDirectory } from "../spawn.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+/** @category tools */
+export const respawn_pane = defineTool(manifest.respawn_pane, {
+  description: "Replace a pane's process: with kill true (the default) the running process is killed first; the pane " +
+    "is reinitialized, so its history and screen are discarded. The new process is the configured default shell, " +
+    "or command when given: the one tool besides run_shell_command that takes an authored command, run by the shell " +
+    "as the pane's process. Refuses the pane this MCP server runs in, when it is on this socket.",
+  input: Schema.Struct({
+    pane_id: PaneId,
+    command: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(10_000)).annotate({
+      description: "shell command to run as the pane's new process (default: the configured shell)"
+    })),
+    kill: Schema.optionalKey(Schema.Boolean.annotate({ description: "kill the running process first (default true); without it, only a dead pane can be respawned" })),
+    start_directory: Schema.optionalKey(StartDirectory)
+  }),
+  output: PaneInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      if (input.start_directory !== undefined && !input.start_directory.startsWith("/")) {
+        return yield* new InputInvalid({ tool: "respawn_pane", detail: "start_directory must be an absolute path" })
+      }
+      const pane = yield* resolvePane(input.pane_id)
+      yield* refuseOwnPane(`pane ${pane.pane_id}`, [pane.pane_id])
+      yield* (yield* PaneCommand).run([[
+        "respawn-pane",
+        ...(input.kill === false ? [] : ["-k"]),
+        ...(input.start_directory === undefined ? [] : ["-c", literalizeFormat(input.start_directory)]),
+        "-t",
+        pane.pane_id,
+        ...(input.command === undefined ? [] : ["--", input.command])
+      ]])
+      return yield* resolvePane(pane.pane_id)
+    })
+})

@@ -1,0 +1,24 @@
+/** set_synchronize_panes: make input to one pane of a window go to all of them, or stop it. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { listPaneRows } from "../hierarchy.ts"
+import { resolveWindow, windowTargetFields } from "../targets.ts"
+
+/** @category tools */
+export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, {
+  description: "Turn the synchronize-panes option of a window (window_id, or a session with window_index) on or off. " +
+    "It sits in the execute toolset because it widens what later input reaches; send_keys reports the panes each " +
+    "input actually reached.",
+  input: Schema.Struct({ ...windowTargetFields, enabled: Schema.Boolean }),
+  output: Schema.Struct({ window_id: Schema.String, synchronize_panes: Schema.Boolean, panes: Schema.Array(Schema.String) }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const window = yield* resolveWindow("set_synchronize_panes", input)
+      yield* (yield* TmuxChange).run([["set-option", "-w", "-t", window.window_id, "synchronize-panes", input.enabled ? "on" : "off"]])
+      const panes = yield* listPaneRows({ windowId: window.window_id })
+      return { window_id: window.window_id, synchronize_panes: input.enabled, panes: panes.map((pane) => pane.pane_id) }
+    })
+})

@@ -1,0 +1,17 @@
+/**
+ * The self-kill guard: the teardown tools (and respawn_pane) refuse the pane, window or session
+ * that contains this server process, when that pane is on the pinned socket. It covers these typed
+ * tools only, not an equivalent command typed through an execute tool.
+ */
+import * as Effect from "effect/Effect"
+import { CallerContext } from "../services/CallerContext.ts"
+import { SelfKillRefused } from "../services/errors.ts"
+
+/** Fails when the caller's own pane is among `paneIds`. */
+export const refuseOwnPane = (target: string, paneIds: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const caller = yield* CallerContext
+    if (caller.onPinnedSocket && caller.paneId !== undefined && paneIds.includes(caller.paneId)) {
+      return yield* new SelfKillRefused({ target, callerPane: caller.paneId })
+    }
+  })

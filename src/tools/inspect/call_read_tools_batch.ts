@@ -1,0 +1,83 @@
+/** call_read_tools_batch: several read tools, in order, in one call. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type { Selection } from "../../domain/selection.ts"
+import { manifest } from "../../manifest/index.ts"
+import { ReadTools } from "../../services/ReadTools.ts"
+import { defineTool } from "../define.ts"
+
+/** The most operations in one batch. */
+export const maxBatchOperations = 16
+/** The largest aggregate result, in bytes; nested payloads are omitted, first row first, to fit. */
+export const maxBatchBytes = 1_000_000
+
+const operationsOf = (tool: Schema.Top) =>
+  Schema.Struct({
+    operations: Schema.Array(Schema.Struct({
+      tool: tool as typeof Schema.String,
+      arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's own arguments" }))
+    })).check(Schema.isMinLength(1), Schema.isMaxLength(maxBatchOperations)).annotate({ description: `1-${maxBatchOperations} operations, run in order` }),
+    onError: Schema.optionalKey(Schema.Literals(["stop", "continue"]).annotate({ description: "stop at the first failed operation (default) or continue" }))
+  })
+
+const Row = Schema.Struct({
+  index: Schema.Int,
+  tool: Schema.String,
+  status: Schema.Literals(["ok", "error", "skipped"]),
+  result: Schema.NullOr(Schema.Struct({
+    content: Schema.Array(Schema.Struct({ type: Schema.Literal("text"), text: Schema.String })),
+    structuredContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
+    isError: Schema.Boolean
+  })).annotate({ description: "the nested MCP result; null when skipped or omitted to fit the size bound" }),
+  payload_omitted: Schema.Boolean
+})
+
+/** @category tools */
+export const call_read_tools_batch = defineTool(manifest.call_read_tools_batch, {
+  description: `Run up to ${maxBatchOperations} read operations (tools of this server's inspect set, each with its own ` +
+    "arguments) in order in one call, and return each one's status and MCP result. It aggregates authority under its " +
+    "own name: a client that allows this tool allows every tool in its operations list (see nestedAuthority in its " +
+    "capability record), whatever its rules for those tools by name. Operations are separate reads, so the hierarchy " +
+    "can change between them. A successful batch does not mean every operation succeeded: check each status. " +
+    `Nested payloads are omitted, first row first, to keep the whole result under ${maxBatchBytes} bytes, and each ` +
+    "omission is marked.",
+  input: operationsOf(Schema.String),
+  specialize: (selection: Selection) => operationsOf(Schema.Literals(selection.batchOperations as ReadonlyArray<string>)),
+  output: Schema.Struct({
+    results: Schema.Array(Row),
+    succeeded: Schema.Int,
+    failed: Schema.Int,
+    stopped_at: Schema.NullOr(Schema.Int),
+    payloads_omitted: Schema.Int
+  }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const reads = yield* ReadTools
+      const results: Array<typeof Row.Type> = []
+      let stopped: number | null = null
+      for (const [index, operation] of input.operations.entries()) {
+        if (stopped !== null) {
+          results.push({ index, tool: operation.tool, status: "skipped", result: null, payload_omitted: false })
+          continue
+        }
+        const outcome = yield* reads.call(operation.tool, operation.arguments ?? {})
+        results.push(outcome.ok
+          ? { index, tool: operation.tool, status: "ok", payload_omitted: false, result: { content: [{ type: "text", text: JSON.stringify(outcome.structured) }], structuredContent: outcome.structured, isError: false } }
+          : { index, tool: operation.tool, status: "error", payload_omitted: false, result: { content: [{ type: "text", text: outcome.message }], isError: true } })
+        if (!outcome.ok && input.onError !== "continue") stopped = index
+      }
+      let omitted = 0
+      for (let i = 0; i < results.length && Buffer.byteLength(JSON.stringify(results)) * 2 > maxBatchBytes; i++) {
+        if (results[i]!.result === null) continue
+        results[i] = { ...results[i]!, result: null, payload_omitted: true }
+        omitted++
+      }
+      return {
+        results,
+        succeeded: results.filter((row) => row.status === "ok").length,
+        failed: results.filter((row) => row.status === "error").length,
+        stopped_at: stopped,
+        payloads_omitted: omitted
+      }
+    })
+})

@@ -1,0 +1,36 @@
+/** get_tmux_variables: the values of named tmux format variables, in a pane's context. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { orPaneNotFound } from "../pane.ts"
+import { PaneId } from "../targets.ts"
+
+/** A format variable name: a closed grammar, so no caller text is ever a format. */
+export const variableNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/u
+
+/** @category tools */
+export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
+  description: "Return the values of up to 32 tmux format variables (pane_current_path, session_name, window_layout, " +
+    "version, client_termname ...) as seen from a pane. Names only: letters, digits and _, starting with a letter; " +
+    "each is read by its own tmux invocation as #{name}, so a value can never be confused with a delimiter. An " +
+    "unknown name reads as empty. For format expressions, run tmux display-message -p through run_shell_command.",
+  input: Schema.Struct({
+    pane_id: PaneId,
+    names: Schema.Array(
+      Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(variableNamePattern)).annotate({ description: "a variable name, e.g. pane_current_path" })
+    ).check(Schema.isMinLength(1), Schema.isMaxLength(32))
+  }),
+  output: Schema.Struct({ pane_id: Schema.String, variables: Schema.Record(Schema.String, Schema.String) }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const tmux = yield* TmuxObserve
+      const values = yield* Effect.forEach(
+        input.names,
+        (name) => Effect.map(tmux.run([["display-message", "-p", "-t", input.pane_id, `#{${name}}`]]).pipe(orPaneNotFound(input.pane_id)), (stdout) => [name, stdout.replace(/\n$/u, "")] as const),
+        { concurrency: 4 }
+      )
+      return { pane_id: input.pane_id, variables: Object.fromEntries(values) }
+    })
+})

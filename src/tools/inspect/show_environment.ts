@@ -1,0 +1,39 @@
+/** show_environment: the tmux environment new panes start with. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { optionalSession, sessionTargetFields } from "../targets.ts"
+
+/** @category tools */
+export const show_environment = defineTool(manifest.show_environment, {
+  description: "Return the environment tmux gives new panes: the global environment, or one session's " +
+    "(session_id or session_name), optionally one variable (name). Values may contain secrets (tokens, keys): " +
+    "they are returned as stored. value null means the variable is marked to be removed from new panes.",
+  input: Schema.Struct({
+    ...sessionTargetFields,
+    name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256), Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/u)).annotate({ description: "one variable name" }))
+  }),
+  output: Schema.Struct({
+    session_id: Schema.NullOr(Schema.String),
+    variables: Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.NullOr(Schema.String) }))
+  }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const session = yield* optionalSession("show_environment", input)
+      const stdout = yield* (yield* TmuxObserve).run([[
+        "show-environment",
+        ...(session === undefined ? ["-g"] : ["-t", session.session_id]),
+        ...(input.name === undefined ? [] : ["--", input.name])
+      ]]).pipe(
+        Effect.catchTag("TmuxCommandFailed", (error) => /unknown variable/u.test(error.stderr) ? Effect.succeed("") : Effect.fail(error))
+      )
+      const variables = stdout.split("\n").filter((line) => line !== "").map((line) => {
+        if (line.startsWith("-")) return { name: line.slice(1), value: null }
+        const eq = line.indexOf("=")
+        return { name: line.slice(0, eq), value: line.slice(eq + 1) }
+      })
+      return { session_id: session?.session_id ?? null, variables }
+    })
+})

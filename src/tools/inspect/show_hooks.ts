@@ -1,0 +1,41 @@
+/** show_hooks: the commands tmux runs on events. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { optionalSession, sessionTargetFields } from "../targets.ts"
+
+/** @category tools */
+export const show_hooks = defineTool(manifest.show_hooks, {
+  description: "Return the hooks set on this tmux server: commands tmux runs when events happen (after-new-window, " +
+    "pane-exited ...). Global hooks by default, or one session's (session_id or session_name); name narrows to one " +
+    "hook. Hooks run whatever command they hold, so a read-only call elsewhere can trigger one.",
+  input: Schema.Struct({
+    ...sessionTargetFields,
+    name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/^[a-z][a-z-]*$/u)).annotate({ description: "one hook name, e.g. after-new-window" }))
+  }),
+  output: Schema.Struct({
+    session_id: Schema.NullOr(Schema.String),
+    hooks: Schema.Array(Schema.Struct({ name: Schema.String, index: Schema.NullOr(Schema.Int), command: Schema.String }))
+  }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const session = yield* optionalSession("show_hooks", input)
+      const tmux = yield* TmuxObserve
+      const read = (flags: ReadonlyArray<string>) =>
+        tmux.run([["show-hooks", ...flags, ...(input.name === undefined ? [] : ["--", input.name])]]).pipe(
+          Effect.catchTag("TmuxCommandFailed", (error) => /too many arguments|invalid option|unknown hook/u.test(error.stderr) && input.name !== undefined ? Effect.succeed("") : Effect.fail(error))
+        )
+      // tmux keeps global hooks in two trees: session and window hooks.
+      const stdout = session === undefined
+        ? `${yield* read(["-g"])}${yield* read(["-gw"])}`
+        : yield* read(["-t", session.session_id])
+      const lines = [...new Set(stdout.split("\n").filter((line) => line !== ""))]
+      const hooks = lines.flatMap((line) => {
+        const match = /^([a-z-]+)(?:\[(\d+)\])? (.*)$/u.exec(line)
+        return match === null ? [] : [{ name: match[1]!, index: match[2] === undefined ? null : Number(match[2]), command: match[3]! }]
+      })
+      return { session_id: session?.session_id ?? null, hooks }
+    })
+})

@@ -1,0 +1,68 @@
+/** show_option: the value of one tmux option at one scope. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { InputInvalid, type TmuxCommandFailed } from "../../services/errors.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { orPaneNotFound } from "../pane.ts"
+import { PaneId, resolveSession, resolveWindow, sessionTargetFields, WindowId } from "../targets.ts"
+
+/** @category tools */
+export const show_option = defineTool(manifest.show_option, {
+  description: "Return one tmux option's value: scope server, session, window or pane; with global true the global " +
+    "value of that scope, otherwise the value on one session (session_id or session_name), window (window_id) or " +
+    "pane (pane_id), including what it inherits. User options (@name) work too. Options such as status-right or " +
+    "default-command can hold commands tmux runs.",
+  input: Schema.Struct({
+    scope: Schema.Literals(["server", "session", "window", "pane"]),
+    name: Schema.String.check(Schema.isMaxLength(128), Schema.isPattern(/^@?[A-Za-z][A-Za-z0-9_-]*(\[\d{1,5}\])?$/u)).annotate({
+      description: "option name, e.g. history-limit, status-right, @my_option, or an array item such as terminal-features[0]"
+    }),
+    global: Schema.optionalKey(Schema.Boolean.annotate({ description: "read the global value of the scope (server options are always global)" })),
+    ...sessionTargetFields,
+    window_id: Schema.optionalKey(WindowId),
+    pane_id: Schema.optionalKey(PaneId)
+  }),
+  output: Schema.Struct({ scope: Schema.String, name: Schema.String, value: Schema.NullOr(Schema.String).annotate({ description: "null when the option is not set" }) }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const given = [input.session_id ?? input.session_name, input.window_id, input.pane_id].filter((target) => target !== undefined).length
+      const wanted = input.scope === "server" || input.global === true ? 0 : 1
+      const problem = (detail: string) => new InputInvalid({ tool: "show_option", detail })
+      if (given !== wanted) {
+        return yield* problem(wanted === 0 ? "server options and global values take no target" : `give the ${input.scope} to read from (${input.scope === "session" ? "session_id or session_name" : `${input.scope}_id`}), or global true`)
+      }
+      let target: ReadonlyArray<string> = []
+      if (wanted === 1) {
+        if (input.scope === "session" && (input.session_id !== undefined || input.session_name !== undefined)) {
+          target = ["-t", (yield* resolveSession("show_option", input)).session_id]
+        } else if (input.scope === "window" && input.window_id !== undefined) {
+          target = ["-t", (yield* resolveWindow("show_option", { window_id: input.window_id })).window_id]
+        } else if (input.scope === "pane" && input.pane_id !== undefined) {
+          target = ["-t", input.pane_id]
+        } else return yield* problem(`the target does not fit scope ${input.scope}`)
+      }
+      const scopeFlag = { server: ["-s"], session: [], window: ["-w"], pane: ["-p"] }[input.scope]
+      const stdout = yield* (yield* TmuxObserve).run([[
+        "show-options",
+        "-v",
+        ...(input.global === true && input.scope !== "server" ? ["-g"] : []),
+        ...(wanted === 1 ? ["-A"] : []),
+        ...scopeFlag,
+        ...target,
+        "--",
+        input.name
+      ]]).pipe(
+        orPaneNotFound(input.pane_id ?? ""),
+        Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<string, InputInvalid | TmuxCommandFailed> =>
+          // An unset user option reads as "invalid option"; a user option may be set later, so it is just unset.
+          input.name.startsWith("@") && /invalid option/u.test(error.stderr)
+            ? Effect.succeed("")
+            : /invalid option|unknown option|ambiguous option/u.test(error.stderr)
+            ? Effect.fail(problem(`${input.name} is not a ${input.scope} option (${error.stderr})`))
+            : Effect.fail(error))
+      )
+      return { scope: input.scope, name: input.name, value: stdout === "" ? null : stdout.replace(/\n$/u, "") }
+    })
+})

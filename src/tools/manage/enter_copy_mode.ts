@@ -1,0 +1,29 @@
+/** enter_copy_mode: put a pane in copy mode, optionally scrolled back. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { PaneInfo } from "../hierarchy.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+/** @category tools */
+export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {
+  description: "Put a pane in copy mode (a person watching can scroll and select; the pane's program keeps running " +
+    "but typed keys go to copy mode), scrolled back scroll_up lines when given. run_shell_command refuses a pane in " +
+    "copy mode; exit_copy_mode leaves it.",
+  input: Schema.Struct({
+    pane_id: PaneId,
+    scroll_up: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 })).annotate({ description: "lines to scroll back" }))
+  }),
+  output: PaneInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      yield* resolvePane(input.pane_id)
+      yield* (yield* TmuxChange).run([
+        ["copy-mode", "-t", input.pane_id],
+        ...(input.scroll_up === undefined ? [] : [["send-keys", "-X", "-N", String(input.scroll_up), "-t", input.pane_id, "scroll-up"] as const])
+      ])
+      return yield* resolvePane(input.pane_id)
+    })
+})

@@ -1,0 +1,21 @@
+/** exit_copy_mode: leave copy mode. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { PaneInfo } from "../hierarchy.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+/** @category tools */
+export const exit_copy_mode = defineTool(manifest.exit_copy_mode, {
+  description: "Leave copy mode (or another tmux mode) in a pane; a pane not in a mode is left as it is.",
+  input: Schema.Struct({ pane_id: PaneId }),
+  output: PaneInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      const pane = yield* resolvePane(input.pane_id)
+      if (pane.pane_in_mode) yield* (yield* TmuxChange).run([["send-keys", "-X", "-t", input.pane_id, "cancel"]])
+      return yield* resolvePane(input.pane_id)
+    })
+})

@@ -1,0 +1,34 @@
+/** move_window: move a window to another index or session. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { WindowInfo } from "../hierarchy.ts"
+import { Name, resolveSession, resolveWindow, SessionId, WindowId } from "../targets.ts"
+
+/** @category tools */
+export const move_window = defineTool(manifest.move_window, {
+  description: "Move a window (window_id) to another session (to_session_id or to_session_name) and/or index " +
+    "(to_index, which must be free). Without to_index it takes the next free index, so calling again moves it again. " +
+    "The current window of either session does not change.",
+  input: Schema.Struct({
+    window_id: WindowId,
+    to_session_id: Schema.optionalKey(SessionId),
+    to_session_name: Schema.optionalKey(Name.annotate({ description: "exact name of the destination session" })),
+    to_index: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 })).annotate({ description: "destination index (must be free)" }))
+  }),
+  output: WindowInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      const window = yield* resolveWindow("move_window", { window_id: input.window_id })
+      const destination = input.to_session_id === undefined && input.to_session_name === undefined
+        ? window.session_id
+        : (yield* resolveSession("move_window", {
+          ...(input.to_session_id === undefined ? {} : { session_id: input.to_session_id }),
+          ...(input.to_session_name === undefined ? {} : { session_name: input.to_session_name })
+        })).session_id
+      yield* (yield* TmuxChange).run([["move-window", "-d", "-s", window.window_id, "-t", `${destination}:${input.to_index ?? ""}`]])
+      return yield* resolveWindow("move_window", { window_id: window.window_id })
+    })
+})

@@ -1,0 +1,23 @@
+/** rename_window: give a window a new, literal name. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { literalizeFormat } from "../../domain/names.ts"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { WindowInfo } from "../hierarchy.ts"
+import { Name, resolveWindow, windowTargetFields } from "../targets.ts"
+
+/** @category tools */
+export const rename_window = defineTool(manifest.rename_window, {
+  description: "Rename a window (window_id, or a session with window_index). The name is stored exactly as given " +
+    "(tmux would otherwise expand #{...} and run #(...) in it). Renaming turns off tmux's automatic renaming for that window.",
+  input: Schema.Struct({ ...windowTargetFields, new_name: Name.annotate({ description: "the new window name" }) }),
+  output: WindowInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      const window = yield* resolveWindow("rename_window", input)
+      yield* (yield* TmuxChange).run([["rename-window", "-t", window.window_id, "--", literalizeFormat(input.new_name)]])
+      return yield* resolveWindow("rename_window", { window_id: window.window_id })
+    })
+})

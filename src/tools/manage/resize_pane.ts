@@ -1,0 +1,46 @@
+/** resize_pane: set a pane's size, or zoom it to fill its window. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { TmuxChange, TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { PaneInfo } from "../hierarchy.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: `${what} in cells` })
+
+/** @category tools */
+export const resize_pane = defineTool(manifest.resize_pane, {
+  description: "Set a pane's width and/or height in cells (its neighbours give or take the difference), or set " +
+    "whether it is zoomed to fill its window (zoom true or false; asking for the current state changes nothing).",
+  input: Schema.Struct({
+    pane_id: PaneId,
+    width: Schema.optionalKey(Cells("width")),
+    height: Schema.optionalKey(Cells("height")),
+    zoom: Schema.optionalKey(Schema.Boolean.annotate({ description: "zoom the pane (true) or unzoom its window (false)" }))
+  }),
+  output: PaneInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      const sized = input.width !== undefined || input.height !== undefined
+      if (sized === (input.zoom !== undefined)) {
+        return yield* new InputInvalid({ tool: "resize_pane", detail: "give width and/or height, or zoom, but not both" })
+      }
+      const pane = yield* resolvePane(input.pane_id)
+      const tmux = yield* TmuxChange
+      if (input.zoom !== undefined) {
+        const zoomed = (yield* (yield* TmuxObserve).run([["display-message", "-p", "-t", pane.pane_id, "#{window_zoomed_flag}"]])).trim() === "1"
+        if (zoomed !== input.zoom) yield* tmux.run([["resize-pane", "-Z", "-t", pane.pane_id]])
+      } else {
+        yield* tmux.run([[
+          "resize-pane",
+          "-t",
+          pane.pane_id,
+          ...(input.width === undefined ? [] : ["-x", String(input.width)]),
+          ...(input.height === undefined ? [] : ["-y", String(input.height)])
+        ]])
+      }
+      return yield* resolvePane(pane.pane_id)
+    })
+})

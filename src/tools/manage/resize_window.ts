@@ -1,0 +1,34 @@
+/** resize_window: set a window's size in cells. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { WindowInfo } from "../hierarchy.ts"
+import { resolveWindow, windowTargetFields } from "../targets.ts"
+
+const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: `${what} in cells` })
+
+/** @category tools */
+export const resize_window = defineTool(manifest.resize_window, {
+  description: "Set a window's width and/or height in cells (window_id, or a session with window_index). tmux then " +
+    "keeps that size (its window-size option becomes manual for the window) instead of following attached clients.",
+  input: Schema.Struct({ ...windowTargetFields, width: Schema.optionalKey(Cells("width")), height: Schema.optionalKey(Cells("height")) }),
+  output: WindowInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      if (input.width === undefined && input.height === undefined) {
+        return yield* new InputInvalid({ tool: "resize_window", detail: "give width, height, or both" })
+      }
+      const window = yield* resolveWindow("resize_window", input)
+      yield* (yield* TmuxChange).run([[
+        "resize-window",
+        "-t",
+        window.window_id,
+        ...(input.width === undefined ? [] : ["-x", String(input.width)]),
+        ...(input.height === undefined ? [] : ["-y", String(input.height)])
+      ]])
+      return yield* resolveWindow("resize_window", { window_id: window.window_id })
+    })
+})

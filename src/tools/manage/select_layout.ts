@@ -1,0 +1,25 @@
+/** select_layout: arrange a window's panes in one of tmux's layouts. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { WindowInfo } from "../hierarchy.ts"
+import { resolveWindow, windowTargetFields } from "../targets.ts"
+
+/** @category tools */
+export const select_layout = defineTool(manifest.select_layout, {
+  description: "Arrange a window's panes (window_id, or a session with window_index) in one of tmux's preset layouts. " +
+    "Pane sizes change; contents and processes do not.",
+  input: Schema.Struct({
+    ...windowTargetFields,
+    layout: Schema.Literals(["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"])
+  }),
+  output: WindowInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      const window = yield* resolveWindow("select_layout", input)
+      yield* (yield* TmuxChange).run([["select-layout", "-t", window.window_id, input.layout]])
+      return yield* resolveWindow("select_layout", { window_id: window.window_id })
+    })
+})

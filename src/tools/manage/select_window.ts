@@ -1,0 +1,41 @@
+/** select_window: make a window its session's current window. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { listWindowRows, WindowInfo } from "../hierarchy.ts"
+import { resolveSession, resolveWindow, windowTargetFields } from "../targets.ts"
+
+const moves = { next: "next-window", previous: "previous-window", last: "last-window" } as const
+
+/** @category tools */
+export const select_window = defineTool(manifest.select_window, {
+  description: "Make a window the current window of its session: name it (window_id, or a session with window_index), " +
+    "or move within a session (session_id or session_name) by direction next, previous or last. " +
+    "next and previous move again on every call. Returns the session's current window afterwards.",
+  input: Schema.Struct({
+    ...windowTargetFields,
+    direction: Schema.optionalKey(Schema.Literals(["next", "previous", "last"]).annotate({ description: "move within the session instead of naming a window" }))
+  }),
+  output: WindowInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      const tmux = yield* TmuxChange
+      let sessionId: string
+      if (input.direction !== undefined) {
+        if (input.window_id !== undefined || input.window_index !== undefined) {
+          return yield* new InputInvalid({ tool: "select_window", detail: "give direction with a session, or a window, not both" })
+        }
+        sessionId = (yield* resolveSession("select_window", input)).session_id
+        yield* tmux.run([[moves[input.direction], "-t", sessionId]])
+      } else {
+        const window = yield* resolveWindow("select_window", input)
+        sessionId = window.session_id
+        yield* tmux.run([["select-window", "-t", window.window_id]])
+      }
+      const windows = yield* listWindowRows(sessionId)
+      return windows.find((window) => window.window_active)!
+    })
+})

@@ -1,0 +1,21 @@
+/** set_mouse_enabled: turn tmux's mouse support on or off. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { optionTarget, optionTargetFields } from "./sessionOption.ts"
+
+/** @category tools */
+export const set_mouse_enabled = defineTool(manifest.set_mouse_enabled, {
+  description: "Turn tmux's mouse support (the mouse option: click to select panes, drag borders, wheel scrolls into " +
+    "copy mode) on or off for one session, or globally.",
+  input: Schema.Struct({ ...optionTargetFields, enabled: Schema.Boolean }),
+  output: Schema.Struct({ session_id: Schema.NullOr(Schema.String), mouse: Schema.Boolean }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const target = yield* optionTarget("set_mouse_enabled", input)
+      yield* (yield* TmuxChange).run([["set-option", ...target.flags, "mouse", input.enabled ? "on" : "off"]])
+      return { session_id: target.session_id, mouse: input.enabled }
+    })
+})

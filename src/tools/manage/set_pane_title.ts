@@ -1,0 +1,30 @@
+/** set_pane_title: set a pane's title, literally. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { literalizeFormat } from "../../domain/names.ts"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { PaneInfo } from "../hierarchy.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+/** A pane title: printable text. @category schemas */
+const Title = Schema.String.check(
+  Schema.isMaxLength(256),
+  // oxlint-disable-next-line no-control-regex
+  Schema.makeFilter((title: string) => /[\u0000-\u001f\u007f]/u.test(title) ? "must not contain control characters" : true)
+).annotate({ description: "the title (up to 256 characters, stored exactly as given)" })
+
+/** @category tools */
+export const set_pane_title = defineTool(manifest.set_pane_title, {
+  description: "Set a pane's title. It is stored exactly as given (tmux would otherwise expand #{...} and run #(...) " +
+    "in it). A program in the pane can change its title again at any time.",
+  input: Schema.Struct({ pane_id: PaneId, title: Title }),
+  output: PaneInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      yield* resolvePane(input.pane_id)
+      yield* (yield* TmuxChange).run([["select-pane", "-t", input.pane_id, "-T", literalizeFormat(input.title)]])
+      return yield* resolvePane(input.pane_id)
+    })
+})

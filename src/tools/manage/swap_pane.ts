@@ -1,0 +1,27 @@
+/** swap_pane: exchange the positions of two panes. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { PaneInfo } from "../hierarchy.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+/** @category tools */
+export const swap_pane = defineTool(manifest.swap_pane, {
+  description: "Exchange the positions of two panes (they may be in different windows); their contents and processes " +
+    "move with them and the active pane does not change. Swapping again swaps back. Returns the source pane afterwards.",
+  input: Schema.Struct({ source_pane_id: PaneId, target_pane_id: PaneId }),
+  output: PaneInfo,
+  run: (input) =>
+    Effect.gen(function*() {
+      if (input.source_pane_id === input.target_pane_id) {
+        return yield* new InputInvalid({ tool: "swap_pane", detail: "source_pane_id and target_pane_id must differ" })
+      }
+      yield* resolvePane(input.source_pane_id)
+      yield* resolvePane(input.target_pane_id)
+      yield* (yield* TmuxChange).run([["swap-pane", "-d", "-s", input.source_pane_id, "-t", input.target_pane_id]])
+      return yield* resolvePane(input.source_pane_id)
+    })
+})

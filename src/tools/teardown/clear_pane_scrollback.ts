@@ -1,0 +1,24 @@
+/** clear_pane_scrollback: discard a pane's history. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxDelete } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { orPaneNotFound } from "../pane.ts"
+import { PaneId } from "../targets.ts"
+
+/** @category tools */
+export const clear_pane_scrollback = defineTool(manifest.clear_pane_scrollback, {
+  description: "Discard a pane's scrollback: the lines that scrolled off its screen are gone for good (the visible " +
+    "screen stays). capture_since cursors and wait_for_text baselines on the pane see it as cleared history.",
+  input: Schema.Struct({ pane_id: PaneId }),
+  output: Schema.Struct({ pane_id: Schema.String, lines_discarded: Schema.Int }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const stdout = yield* (yield* TmuxDelete).run([
+        ["display-message", "-p", "-t", input.pane_id, "#{history_size}"],
+        ["clear-history", "-t", input.pane_id]
+      ]).pipe(orPaneNotFound(input.pane_id))
+      return { pane_id: input.pane_id, lines_discarded: Number.parseInt(stdout.trim(), 10) || 0 }
+    })
+})

@@ -1,0 +1,23 @@
+/** kill_pane: remove one pane and its process. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxDelete } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { refuseOwnPane } from "../guard.ts"
+import { PaneId, resolvePane } from "../targets.ts"
+
+/** @category tools */
+export const kill_pane = defineTool(manifest.kill_pane, {
+  description: "Kill one pane (pane_id) and the process running in it; its output is gone. Irreversible. A window " +
+    "whose last pane goes is removed too. Refuses the pane this MCP server runs in, when it is on this socket.",
+  input: Schema.Struct({ pane_id: PaneId }),
+  output: Schema.Struct({ pane_id: Schema.String, window_id: Schema.String, session_id: Schema.String }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const pane = yield* resolvePane(input.pane_id)
+      yield* refuseOwnPane(`pane ${pane.pane_id}`, [pane.pane_id])
+      yield* (yield* TmuxDelete).run([["kill-pane", "-t", pane.pane_id]])
+      return { pane_id: pane.pane_id, window_id: pane.window_id, session_id: pane.session_id }
+    })
+})

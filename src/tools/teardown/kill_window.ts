@@ -1,0 +1,25 @@
+/** kill_window: remove one window, its panes and their processes. */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../manifest/index.ts"
+import { TmuxDelete } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
+import { refuseOwnPane } from "../guard.ts"
+import { listPaneRows } from "../hierarchy.ts"
+import { resolveWindow, WindowId } from "../targets.ts"
+
+/** @category tools */
+export const kill_window = defineTool(manifest.kill_window, {
+  description: "Kill one window (window_id, exactly) with every pane and process in it. Irreversible. Refuses the " +
+    "window that contains this MCP server's own pane, when that pane is on this socket.",
+  input: Schema.Struct({ window_id: WindowId }),
+  output: Schema.Struct({ window_id: Schema.String, window_name: Schema.String, session_id: Schema.String }),
+  run: (input) =>
+    Effect.gen(function*() {
+      const window = yield* resolveWindow("kill_window", { window_id: input.window_id })
+      const panes = yield* listPaneRows({ windowId: window.window_id })
+      yield* refuseOwnPane(`window ${window.window_id}`, panes.map((pane) => pane.pane_id))
+      yield* (yield* TmuxDelete).run([["kill-window", "-t", window.window_id]])
+      return { window_id: window.window_id, window_name: window.window_name, session_id: window.session_id }
+    })
+})
