@@ -1,13 +1,10 @@
 /** run_shell_command: type a shell command into a pane and return its exit status and its own output. */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { commandProblem, needsStartMark, typedText } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
-import { CallContext } from "../../services/CallContext.ts"
 import { Config } from "../../services/Config.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
@@ -15,6 +12,7 @@ import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
 import { awaitShellReady, newCallId, typeAndAwait, withdraw, withdrawQuietly } from "../shellRun.ts"
 import { PaneId } from "../targets.ts"
+import { effectiveTimeout, timeoutField, withProgress } from "../waiting.ts"
 
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
@@ -31,11 +29,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     command: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
       description: "the shell command (several lines allowed)"
     }),
-    timeout: Schema.optionalKey(
-      Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(86_400)).annotate({
-        description: "seconds to wait (default 30); above the server's ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) it is clamped, and the value used is reported"
-      })
-    ),
+    timeout: timeoutField,
     ...boundFields,
     suppress_history: Schema.optionalKey(Schema.Boolean.annotate({
       description: "prefix a space so shells that ignore space-prefixed commands keep it out of history (default from LIBTMUX_SUPPRESS_HISTORY; best effort)"
@@ -58,10 +52,9 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       if (problem !== undefined) return yield* new InputInvalid({ tool: "run_shell_command", detail: `command ${problem}` })
       const { config, tmuxPath } = yield* Config
       const pin = yield* SocketPin
-      const callContext = yield* CallContext
-      const effectiveTimeout = Math.min(input.timeout ?? 30, config.waitMaxSeconds)
+      const timeout = yield* effectiveTimeout(input.timeout)
       const started = yield* Clock.currentTimeMillis
-      const deadline = started + effectiveTimeout * 1000
+      const deadline = started + timeout * 1000
       const { state, kind, shell } = yield* awaitShellReady(input.pane_id, deadline)
       const id = newCallId()
       const text = typedText({
@@ -76,18 +69,11 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       })
       const startGuess = state.history_size + state.cursor_y
       const sent = yield* Clock.currentTimeMillis
-      const progress = yield* Effect.forkChild(
-        Effect.gen(function*() {
-          const elapsed = ((yield* Clock.currentTimeMillis) - sent) / 1000
-          yield* callContext.progress(elapsed, effectiveTimeout, `running in ${input.pane_id}: ${elapsed.toFixed(0)}s of ${effectiveTimeout}s`)
-        }).pipe(Effect.repeat(Schedule.spaced("1 second")))
-      )
-      const outcome = yield* typeAndAwait(input.pane_id, id, text, startGuess, state.history_size, deadline - sent).pipe(
+      const outcome = yield* withProgress(timeout, `running in ${input.pane_id}`, typeAndAwait(input.pane_id, id, text, startGuess, state.history_size, deadline - sent)).pipe(
         Effect.map((result) => ({ result, timedOut: false })),
         Effect.catchTag("TmuxTimedOut", () =>
           Effect.map(withdraw(input.pane_id, id, startGuess, state.history_size), (result) => ({ result, timedOut: result.status === undefined }))),
-        Effect.onInterrupt(() => withdrawQuietly(input.pane_id, id)),
-        Effect.ensuring(Fiber.interrupt(progress))
+        Effect.onInterrupt(() => withdrawQuietly(input.pane_id, id))
       )
       const finished = yield* Clock.currentTimeMillis
       const bounded = tailBound(outcome.result.lines, input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
@@ -96,7 +82,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         exit_status: outcome.timedOut ? null : outcome.result.status ?? null,
         timed_out: outcome.timedOut,
         elapsed_seconds: Math.round(finished - sent) / 1000,
-        effective_timeout: effectiveTimeout,
+        effective_timeout: timeout,
         output: bounded.lines.join("\n"),
         output_start_lost: outcome.result.startLost,
         truncated_lines: bounded.truncatedLines,

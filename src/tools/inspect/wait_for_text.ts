@@ -3,11 +3,11 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
-import { Config } from "../../services/Config.ts"
 import { maxPatternLength, Regex } from "../../services/Regex.ts"
 import { defineTool } from "../define.ts"
 import { PaneId } from "../targets.ts"
 import { pollIntervalMs, waitForText } from "../waitText.ts"
+import { effectiveTimeout, timeoutField } from "../waiting.ts"
 
 /** @category tools */
 export const wait_for_text = defineTool(manifest.wait_for_text, {
@@ -26,9 +26,7 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     ),
     regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "treat patterns as RE2 syntax (default false: literal text)" })),
     match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "match case exactly (default false)" })),
-    timeout: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(86_400)).annotate({
-      description: "seconds to wait (default 30); above the server's ceiling it is clamped, and the value used is reported"
-    }))
+    timeout: timeoutField
   }),
   output: Schema.Struct({
     pane_id: Schema.String,
@@ -42,12 +40,11 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const { config } = yield* Config
       const regex = yield* Regex
       const options = { regex: input.regex ?? false, matchCase: input.match_case ?? false }
       const matchers = input.patterns === undefined ? undefined : yield* Effect.forEach(input.patterns, (pattern) => regex.compile(pattern, options))
-      const effectiveTimeout = Math.min(input.timeout ?? 30, config.waitMaxSeconds)
-      const result = yield* waitForText(input.pane_id, matchers, effectiveTimeout * 1000)
+      const timeout = yield* effectiveTimeout(input.timeout)
+      const result = yield* waitForText(input.pane_id, matchers, timeout * 1000)
       return {
         pane_id: input.pane_id,
         outcome: result.outcome,
@@ -56,7 +53,7 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
         new_lines: [...tailBound(result.newLines, 20, 4000).lines],
         alternate_screen: result.alternateScreenSeen,
         elapsed_seconds: result.elapsedMs / 1000,
-        effective_timeout: effectiveTimeout
+        effective_timeout: timeout
       }
     })
 })

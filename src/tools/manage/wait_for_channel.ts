@@ -1,18 +1,15 @@
 /** wait_for_channel: block (bounded) until a tmux wait-for channel is signalled. */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { CallContext } from "../../services/CallContext.ts"
-import { Config } from "../../services/Config.ts"
 import { ServerNotRunning } from "../../services/errors.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { TmuxChange, TmuxObserve } from "../../services/Tmux.ts"
 import { formatSelector } from "../../domain/socket.ts"
 import { Channel } from "../channel.ts"
 import { defineTool } from "../define.ts"
+import { effectiveTimeout, timeoutField, withProgress } from "../waiting.ts"
 
 /** @category tools */
 export const wait_for_channel = defineTool(manifest.wait_for_channel, {
@@ -22,9 +19,7 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
     "For a shell command's output and exit status, run_shell_command does all of this in one call.",
   input: Schema.Struct({
     channel: Channel,
-    timeout: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(86_400)).annotate({
-      description: "seconds to wait (default 30); above the server's ceiling it is clamped, and the value used is reported"
-    }))
+    timeout: timeoutField
   }),
   output: Schema.Struct({
     channel: Schema.String,
@@ -34,21 +29,12 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const { config } = yield* Config
-      const callContext = yield* CallContext
-      const effectiveTimeout = Math.min(input.timeout ?? 30, config.waitMaxSeconds)
+      const timeout = yield* effectiveTimeout(input.timeout)
       const started = yield* Clock.currentTimeMillis
-      const progress = yield* Effect.forkChild(
-        Effect.gen(function*() {
-          const elapsed = ((yield* Clock.currentTimeMillis) - started) / 1000
-          yield* callContext.progress(elapsed, effectiveTimeout, `waiting for channel ${input.channel}`)
-        }).pipe(Effect.repeat(Schedule.spaced("1 second")))
-      )
       const tmux = yield* TmuxChange
-      const outcome = yield* tmux.run([["wait-for", input.channel]], { timeoutMs: effectiveTimeout * 1000 }).pipe(
+      const outcome = yield* withProgress(timeout, `waiting for channel ${input.channel}`, tmux.run([["wait-for", input.channel]], { timeoutMs: timeout * 1000 })).pipe(
         Effect.as("signalled" as const),
-        Effect.catchTag("TmuxTimedOut", () => Effect.succeed("timeout" as const)),
-        Effect.ensuring(Fiber.interrupt(progress))
+        Effect.catchTag("TmuxTimedOut", () => Effect.succeed("timeout" as const))
       )
       // tmux also ends a wait when its server exits: make sure the server is still there.
       if (outcome === "signalled") {
@@ -61,7 +47,7 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
         channel: input.channel,
         outcome,
         elapsed_seconds: ((yield* Clock.currentTimeMillis) - started) / 1000,
-        effective_timeout: effectiveTimeout
+        effective_timeout: timeout
       }
     })
 })

@@ -1,0 +1,36 @@
+/**
+ * What the waiting tools share: the `timeout` parameter, clamped to the server's ceiling, and
+ * progress reports about once a second while they wait.
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import { CallContext } from "../services/CallContext.ts"
+import { Config } from "../services/Config.ts"
+
+/** The optional `timeout` of a waiting tool, in seconds. @category schemas */
+export const timeoutField = Schema.optionalKey(
+  Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(86_400)).annotate({
+    description: "seconds to wait (default 30); above the server's ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) it is clamped, and the value used is reported"
+  })
+)
+
+/** The timeout actually used: the request (default 30 s) clamped to the ceiling, in seconds. */
+export const effectiveTimeout = (requested: number | undefined) =>
+  Config.useSync(({ config }) => Math.min(requested ?? 30, config.waitMaxSeconds))
+
+/** Runs `wait` while reporting progress about once a second. */
+export const withProgress = <A, E, R>(total: number, label: string, wait: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const callContext = yield* CallContext
+    const started = yield* Clock.currentTimeMillis
+    const reporter = yield* Effect.forkChild(
+      Effect.gen(function*() {
+        const elapsed = ((yield* Clock.currentTimeMillis) - started) / 1000
+        yield* callContext.progress(elapsed, total, `${label}: ${elapsed.toFixed(0)}s of ${total}s`)
+      }).pipe(Effect.repeat(Schedule.spaced("1 second")))
+    )
+    return yield* wait.pipe(Effect.ensuring(Fiber.interrupt(reporter)))
+  })
