@@ -24,6 +24,8 @@ export interface ServerConfig {
   readonly suppressHistory: boolean
   readonly waitMaxSeconds: number
   readonly tmuxBin: string
+  /** Where audit records go: a file path, or stderr when undefined. */
+  readonly auditLog: string | undefined
 }
 
 /** What the command line asked for. @category models */
@@ -42,7 +44,8 @@ export const settings = [
   { variable: "LIBTMUX_EXCLUDE_TOOLS", flag: "--exclude-tools", help: "comma list of tool names to remove; beats every inclusion" },
   { variable: "LIBTMUX_SUPPRESS_HISTORY", flag: "--suppress-history", help: "1 (default) or 0: keep run_shell_command's commands out of shell history" },
   { variable: "LIBTMUX_MCP_WAIT_MAX_SECONDS", flag: "--wait-max-seconds", help: "ceiling for waits, 1-120 (default 30)" },
-  { variable: "LIBTMUX_TMUX_BIN", flag: "--tmux-bin", help: "tmux binary (default tmux)" }
+  { variable: "LIBTMUX_TMUX_BIN", flag: "--tmux-bin", help: "tmux binary (default tmux)" },
+  { variable: "LIBTMUX_AUDIT_LOG", flag: "--audit-log", help: "absolute path of a file to append audit records to, created mode 0600 (default: stderr)" }
 ] as const
 
 type Variable = typeof settings[number]["variable"]
@@ -118,6 +121,11 @@ const printConfigInvocation = (client: string, values: Values): Result.Result<In
     return { kind: "print-config", client, env } as const
   })
 
+const parseAuditLog = (raw: string | undefined): Result.Result<string | undefined, StartupError> =>
+  raw === undefined || (raw.startsWith("/") && !raw.includes("\0"))
+    ? Result.succeed(raw)
+    : Result.fail(startupError(`LIBTMUX_AUDIT_LOG ${JSON.stringify(raw)} is not valid; give an absolute file path, or omit it for stderr`))
+
 /** The retired variable's replacement, named in the error that stops startup. */
 const safetyMessage = "LIBTMUX_SAFETY is no longer read; select toolsets with LIBTMUX_TOOLSETS instead: " +
   "readonly -> inspect, mutating -> inspect,manage,execute, destructive -> inspect,manage,execute,teardown"
@@ -157,7 +165,8 @@ export const parseInvocation = (
       },
       suppressHistory: yield* parseSuppressHistory(value("LIBTMUX_SUPPRESS_HISTORY")),
       waitMaxSeconds: yield* parseWaitMax(value("LIBTMUX_MCP_WAIT_MAX_SECONDS")),
-      tmuxBin
+      tmuxBin,
+      auditLog: yield* parseAuditLog(value("LIBTMUX_AUDIT_LOG"))
     }
     return { kind: "serve", config } as const
   })

@@ -76,6 +76,12 @@ const progressOf = (token: string | number | undefined, extra: { sendNotificatio
     : (progress: number, total: number, message: string) =>
       extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } })
 
+/** The connected client's name and version, as it announced them. */
+const clientIdOf = (server: Server): string | undefined => {
+  const client = server.getClientVersion()
+  return client === undefined ? undefined : `${client.name}/${client.version}`
+}
+
 /** Settings of the MCP server itself. @category models */
 export interface ServerOptions {
   readonly version: string
@@ -114,7 +120,11 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     extra.signal.addEventListener("abort", cancel, { once: true })
     inflight.add(controller)
     const exit = await Effect.runPromiseExit(
-      registry.call(request.params.name, request.params.arguments, { requestId: extra.requestId, progress: progressOf(request.params._meta?.progressToken, extra) }),
+      registry.call(request.params.name, request.params.arguments, {
+        requestId: extra.requestId,
+        clientId: clientIdOf(server),
+        progress: progressOf(request.params._meta?.progressToken, extra)
+      }),
       { signal: controller.signal }
     ).finally(() => {
       inflight.delete(controller)

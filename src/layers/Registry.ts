@@ -15,7 +15,9 @@ import * as SchemaAST from "effect/SchemaAST"
 import { toolNames } from "../manifest/index.ts"
 import { Audit } from "../services/Audit.ts"
 import { CallContext } from "../services/CallContext.ts"
+import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
+import { summarizeArguments } from "../domain/redact.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
 import type { ToolDefinition, ToolServices } from "../tools/define.ts"
@@ -41,6 +43,8 @@ export type CallOutcome =
 /** Identifies a call for the audit record, and carries its progress channel. @category models */
 export interface CallMeta {
   readonly requestId?: string | number | undefined
+  /** The client's name and version, from its initialize request. */
+  readonly clientId?: string | undefined
   /** Where a waiting tool reports progress; absent when the client asked for none. */
   readonly progress?: ((progress: number, total: number, message: string) => Promise<void>) | undefined
 }
@@ -56,6 +60,14 @@ export class Registry extends Context.Service<Registry, {
 
 const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
 
+/** The tmux IDs a result names: where the call acted. */
+const targetsOf = (structured: Readonly<Record<string, unknown>> | undefined): ReadonlyArray<string> => {
+  if (structured === undefined) return []
+  const ids = ["session_id", "window_id", "pane_id"].map((key) => structured[key]).filter((id): id is string => typeof id === "string")
+  const reached = Array.isArray(structured.targets) ? structured.targets.filter((id): id is string => typeof id === "string") : []
+  return [...new Set([...ids, ...reached])]
+}
+
 /** The decoder's message in the caller's terms, with the properties the tool does take. */
 const decodeProblem = (definition: ToolDefinition, message: string): string => {
   const ast = definition.input.ast
@@ -70,6 +82,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
   Effect.gen(function*() {
     const { selection } = yield* Config
     const audit = yield* Audit
+    const secret = yield* ProcessSecret
     const services = yield* Effect.context<ToolServices>()
     const selectedNames = new Set<string>(selection.tools)
     const selected = selection.tools.map((name) => {
@@ -89,6 +102,15 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>
       })
 
+    /** What the record says about a call before its outcome: the row's facts and the redacted arguments. */
+    const describe = (definition: ToolDefinition, args: unknown) => ({
+      tool: definition.row.name,
+      toolset: definition.row.toolset,
+      tmux_effect: definition.row.effect,
+      process_reach: definition.row.reach,
+      arguments: summarizeArguments(secret, definition.row.sinks, args)
+    })
+
     /** One read the batch asked for: decoded, run and audited as its own call. */
     const nested = (meta: CallMeta) => (name: string, args: unknown): Effect.Effect<NestedOutcome> =>
       Effect.gen(function*() {
@@ -99,12 +121,14 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         const exit = yield* Effect.exit(execute(definitions.get(name)!, args).pipe(Effect.provideContext(services)))
         const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
         yield* audit.record({
-          tool: name,
+          ...describe(definitions.get(name)!, args),
           parent: "call_read_tools_batch",
           outcome: Exit.isSuccess(exit) ? "ok" : "error",
           ...(Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? "Defect" }),
           duration_ms: (yield* Clock.currentTimeMillis) - started,
-          request_id: meta.requestId
+          client_id: meta.clientId,
+          request_id: meta.requestId,
+          targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined)
         })
         if (Exit.isSuccess(exit)) return { ok: true, structured: exit.value } as const
         if (error !== undefined) return { ok: false, tag: error._tag, message: error.message } as const
@@ -133,8 +157,15 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         const duration_ms = (yield* Clock.currentTimeMillis) - started
         const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
         const errorTag = Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }
-        const targets = Exit.isSuccess(exit) && Array.isArray(exit.value.targets) ? { targets: exit.value.targets as ReadonlyArray<string> } : {}
-        yield* audit.record({ tool: name, outcome: Exit.isSuccess(exit) ? "ok" : "error", ...errorTag, ...targets, duration_ms, request_id: meta.requestId })
+        yield* audit.record({
+          ...describe(definition, args),
+          outcome: Exit.isSuccess(exit) ? "ok" : "error",
+          ...errorTag,
+          duration_ms,
+          client_id: meta.clientId,
+          request_id: meta.requestId,
+          targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined)
+        })
         if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
         if (error !== undefined) return { _tag: "Failure", error } as const
         return yield* Effect.failCause(exit.cause as Cause.Cause<never>)

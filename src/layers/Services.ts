@@ -20,7 +20,7 @@ export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry> => {
     Layer.succeed(Config, Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })),
     Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
     Layer.succeed(CallerContext, CallerContext.of(facts.caller)),
-    AuditLive.layer,
+    AuditLive.layer(facts.auditFd),
     RegexLive.layer,
     PaneProcessLive.layer
   )

@@ -14,6 +14,7 @@ import { startupError, type StartupError } from "../domain/StartupError.ts"
 import type { CallerContext } from "../services/CallerContext.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { registeredNames } from "../tools/index.ts"
+import { openAuditFile } from "./AuditLive.ts"
 import { buildArgv, execTmux } from "./TmuxLive.ts"
 
 /**
@@ -39,6 +40,8 @@ export interface StartupFacts {
   readonly tmuxVersion: string
   /** The tmux binary as an absolute path, for commands typed into panes (whose PATH may differ). */
   readonly tmuxPath: string
+  /** The file descriptor audit records are written to (2: stderr). */
+  readonly auditFd: number
 }
 
 type Environment = Readonly<Record<string, string | undefined>>
@@ -137,7 +140,11 @@ export const startup = (
       configFlags: flags,
       environment: env
     }
-    return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion, tmuxPath: whichBinary(config.tmuxBin, env) } } as const
+    const auditFd = config.auditLog === undefined ? 2 : yield* Effect.try({
+      try: () => openAuditFile(config.auditLog!),
+      catch: (error) => startupError(`LIBTMUX_AUDIT_LOG ${config.auditLog} cannot be opened for appending: ${(error as Error).message}`)
+    })
+    return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion, tmuxPath: whichBinary(config.tmuxBin, env), auditFd } } as const
   })
 
 

@@ -1,5 +1,6 @@
 /**
- * The audit record: one event per tool call. Results and payloads are never copied in.
+ * The audit record: one event per tool call, and one per operation of a batch. Payloads appear
+ * only as length and keyed digest; results are never copied in.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -9,12 +10,18 @@ export interface AuditEvent {
   readonly tool: string
   /** The batch a nested call ran in. */
   readonly parent?: string
+  readonly toolset: string
+  readonly tmux_effect: ReadonlyArray<string>
+  readonly process_reach: string
   readonly outcome: "ok" | "error"
   readonly error_tag?: string
-  /** The panes an input actually reached, when a tool reports them (`targets` in its result). */
-  readonly targets?: ReadonlyArray<string>
   readonly duration_ms: number
+  readonly client_id: string | undefined
   readonly request_id: string | number | undefined
+  /** The tmux objects the call resolved or reached (pane, window, session IDs). */
+  readonly targets: ReadonlyArray<string>
+  /** The arguments, redacted by the tool's sink column. */
+  readonly arguments: unknown
 }
 
 /** Where audit events go. @category services */

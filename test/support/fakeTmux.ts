@@ -123,7 +123,8 @@ export const makeFake = () => {
         selection: { toolsets: undefined, tools: undefined, excludeTools: undefined },
         suppressHistory: true,
         waitMaxSeconds: 30,
-        tmuxBin: "tmux"
+        tmuxBin: "tmux",
+        auditLog: undefined
       },
       selection,
       version: "test",

@@ -20,7 +20,8 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
     selection: { toolsets: chosen.join(","), tools: undefined, excludeTools: undefined },
     suppressHistory: true,
     waitMaxSeconds: 30,
-    tmuxBin: "tmux"
+    tmuxBin: "tmux",
+    auditLog: undefined
   },
   selection: {
     toolsets: chosen,
@@ -32,6 +33,7 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
   caller: { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
   tmuxVersion: "tmux 3.3a",
   tmuxPath: "/usr/bin/tmux",
+  auditFd: 2,
   ...overrides
 })
 

@@ -3,7 +3,8 @@
  */
 import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
-import { manifest, openers, sinkKinds, toolNames, toolsOf, type ToolName } from "../../src/manifest/index.ts"
+import { mandatoryLines, manifest, openers, sinkKinds, toolNames, toolsOf, type ToolName } from "../../src/manifest/index.ts"
+import { nonDestructive } from "../support/additive.ts"
 import { registry, registeredNames } from "../../src/tools/index.ts"
 import { version } from "../../src/version.ts"
 
@@ -83,6 +84,20 @@ describe("hint rules", () => {
       assert.deepStrictEqual([row.hints.openWorld, row.mayExposeSecrets, row.mayReturnUntrustedContent], [true, true, true], row.name)
     }
   })
+})
+
+it("links every destructiveHint false to a test that shows the tool observational or additive", () => {
+  const nonDestructiveTools = toolNames.filter((name) => !manifest[name].hints.destructive)
+  assert.deepStrictEqual(Object.keys(nonDestructive).sort(), [...nonDestructiveTools].sort())
+  for (const name of nonDestructiveTools) {
+    assert.strictEqual(nonDestructive[name]!.kind, manifest[name].toolset === "inspect" ? "observational" : "additive", name)
+  }
+})
+
+it("puts each setter's mandatory line in its description", () => {
+  for (const [name, line] of Object.entries(mandatoryLines)) {
+    assert.include(registry[name as ToolName].description, line, name)
+  }
 })
 
 describe("openers", () => {
