@@ -6,7 +6,7 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { capabilitiesDocument, instructions, readyLine, warningLine } from "./layers/Disclosure.ts"
+import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
 import { connect, makeServer } from "./layers/McpServer.ts"
 import * as Services from "./layers/Services.ts"
 import { startup } from "./layers/Startup.ts"
@@ -43,8 +43,7 @@ const program = Effect.gen(function*() {
   process.on("SIGTERM", stop)
   yield* connect(server, new StdioServerTransport())
   process.stderr.write(`${readyLine(facts)}\n`)
-  const warning = warningLine(facts)
-  if (warning !== undefined) process.stderr.write(`${warning}\n`)
+  for (const warning of warningLines(facts)) process.stderr.write(`${warning}\n`)
   return yield* Effect.never
 })
 

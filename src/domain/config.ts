@@ -26,6 +26,10 @@ export interface ServerConfig {
   readonly tmuxBin: string
   /** Where audit records go: a file path, or stderr when undefined. */
   readonly auditLog: string | undefined
+  /** Whether to adopt a tmux server of unknown provenance found at startup. */
+  readonly adopt: "adopt" | "refuse"
+  /** Whether another instance may share the socket. */
+  readonly lease: "shared" | "exclusive"
 }
 
 /** What the command line asked for. @category models */
@@ -45,7 +49,9 @@ export const settings = [
   { variable: "LIBTMUX_SUPPRESS_HISTORY", flag: "--suppress-history", help: "1 (default) or 0: keep run_shell_command's commands out of shell history" },
   { variable: "LIBTMUX_MCP_WAIT_MAX_SECONDS", flag: "--wait-max-seconds", help: "ceiling for waits, 1-120 (default 30)" },
   { variable: "LIBTMUX_TMUX_BIN", flag: "--tmux-bin", help: "tmux binary (default tmux)" },
-  { variable: "LIBTMUX_AUDIT_LOG", flag: "--audit-log", help: "absolute path of a file to append audit records to, created mode 0600 (default: stderr)" }
+  { variable: "LIBTMUX_AUDIT_LOG", flag: "--audit-log", help: "absolute path of a file to append audit records to, created mode 0600 (default: stderr)" },
+  { variable: "LIBTMUX_ADOPT", flag: "--adopt", help: "adopt (default) or refuse: what to do with a tmux server already on the socket whose provenance is unknown" },
+  { variable: "LIBTMUX_LEASE", flag: "--lease", help: "shared (default) or exclusive: whether a second instance on the same socket may start" }
 ] as const
 
 type Variable = typeof settings[number]["variable"]
@@ -121,6 +127,14 @@ const printConfigInvocation = (client: string, values: Values): Result.Result<In
     return { kind: "print-config", client, env } as const
   })
 
+/** A setting from a closed set; the first value is the default. */
+const oneOf = <const V extends ReadonlyArray<string>>(variable: string, raw: string | undefined, values: V): Result.Result<V[number], StartupError> =>
+  raw === undefined
+    ? Result.succeed(values[0]!)
+    : values.includes(raw)
+    ? Result.succeed(raw)
+    : Result.fail(startupError(`${variable} ${JSON.stringify(raw)} is not valid; use ${values.join(" or ")}`))
+
 const parseAuditLog = (raw: string | undefined): Result.Result<string | undefined, StartupError> =>
   raw === undefined || (raw.startsWith("/") && !raw.includes("\0"))
     ? Result.succeed(raw)
@@ -166,7 +180,9 @@ export const parseInvocation = (
       suppressHistory: yield* parseSuppressHistory(value("LIBTMUX_SUPPRESS_HISTORY")),
       waitMaxSeconds: yield* parseWaitMax(value("LIBTMUX_MCP_WAIT_MAX_SECONDS")),
       tmuxBin,
-      auditLog: yield* parseAuditLog(value("LIBTMUX_AUDIT_LOG"))
+      auditLog: yield* parseAuditLog(value("LIBTMUX_AUDIT_LOG")),
+      adopt: yield* oneOf("LIBTMUX_ADOPT", value("LIBTMUX_ADOPT"), ["adopt", "refuse"] as const),
+      lease: yield* oneOf("LIBTMUX_LEASE", value("LIBTMUX_LEASE"), ["shared", "exclusive"] as const)
     }
     return { kind: "serve", config } as const
   })

@@ -8,7 +8,8 @@
  * | socket        | tmux config        | server at startup | default                           |
  * |---------------|--------------------|-------------------|-----------------------------------|
  * | unset         | unset or minimal   | absent            | inspect, manage, execute, teardown |
- * | unset         | unset or minimal   | existing          | inspect, manage, execute           |
+ * | unset         | unset or minimal   | existing, recorded as libtmux-mcp's with the minimal configuration | all four |
+ * | unset         | unset or minimal   | existing otherwise | inspect, manage, execute          |
  * | set (any)     | any                | any               | inspect, manage, execute           |
  * | any           | user or a path     | any               | inspect, manage, execute           |
  */
@@ -28,6 +29,8 @@ export interface EndpointFacts {
   readonly socketExplicit: boolean
   readonly tmuxConfig: "minimal" | "user" | "path"
   readonly serverState: "absent" | "existing"
+  /** What the server records about who started it: nothing, or libtmux-mcp with a configuration. */
+  readonly provenance: "none" | "unknown" | "recorded-minimal" | "recorded-other"
 }
 
 /** The default that applied, and why. @category models */
@@ -52,8 +55,9 @@ export const defaultToolsets = (facts: EndpointFacts): DefaultApplied => {
   if (facts.socketExplicit || facts.tmuxConfig !== "minimal") {
     return { toolsets: shared, reason: "explicitly configured endpoint" }
   }
-  return facts.serverState === "absent"
-    ? { toolsets: toolsets, reason: "new dedicated server, minimal configuration" }
+  if (facts.serverState === "absent") return { toolsets: toolsets, reason: "new dedicated server, minimal configuration" }
+  return facts.provenance === "recorded-minimal"
+    ? { toolsets: toolsets, reason: "existing dedicated server recorded as started by libtmux-mcp with the minimal configuration" }
     : { toolsets: shared, reason: "existing server of unknown provenance" }
 }
 

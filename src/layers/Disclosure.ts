@@ -23,8 +23,12 @@ export const commandCapable = (facts: StartupFacts): boolean =>
   facts.selection.tools.some((name) => manifest[name].reach !== "none" || manifest[name].amplifiesFutureInput)
 
 /** What is known of the configuration of the tmux server on the socket at startup. */
-export const configurationProvenance = (facts: StartupFacts): "none" | "unknown" =>
-  facts.pin.serverStateAtStartup === "existing" ? "unknown" : "none"
+export const configurationProvenance = (facts: StartupFacts): "none" | "unknown" | "recorded" =>
+  facts.pin.provenanceAtStartup === "none" ? "none" : facts.pin.provenanceAtStartup === "unknown" ? "unknown" : "recorded"
+
+/** The lease in one word, and who shares the socket. */
+const leaseText = (facts: StartupFacts): string =>
+  facts.pin.lease.state === "shared" ? `shared with ${facts.pin.lease.holder}` : facts.pin.lease.state
 
 /** The configuration a tmux server started by this process gets. */
 const configurationForNewServer = (facts: StartupFacts): string =>
@@ -45,6 +49,7 @@ export const readyLine = (facts: StartupFacts): string => {
     ["server_state", pin.serverStateAtStartup],
     ["configuration_provenance", configurationProvenance(facts)],
     ["configuration_for_new_server", configurationForNewServer(facts)],
+    ["lease", facts.pin.lease.state],
     ["default_applied", selection.defaultApplied === null ? "none" : selection.defaultApplied.toolsets.join(",")],
     ["default_reason", selection.defaultApplied?.reason ?? "LIBTMUX_TOOLSETS given"],
     ["toolsets", selection.toolsets.join(",")],
@@ -56,8 +61,20 @@ export const readyLine = (facts: StartupFacts): string => {
   return ["libtmux-mcp ready", ...pairs.map(([key, value]) => recordPair(key, value))].join(" ")
 }
 
-/** The separate warning line for an inherited socket, or `undefined`. */
-export const warningLine = (facts: StartupFacts): string | undefined =>
+/** The separate warning lines: an inherited socket, a socket shared with another instance. */
+export const warningLines = (facts: StartupFacts): ReadonlyArray<string> => [
+  ...(inheritedWarning(facts) === undefined ? [] : [inheritedWarning(facts)!]),
+  ...(facts.pin.lease.state === "shared"
+    ? [[
+      "libtmux-mcp warning:",
+      recordPair("lease", "shared"),
+      recordPair("holder", facts.pin.lease.holder),
+      recordPair("note", "another libtmux-mcp instance is using this socket: both act on the same sessions (LIBTMUX_LEASE=exclusive refuses to start instead)")
+    ].join(" ")]
+    : [])
+]
+
+const inheritedWarning = (facts: StartupFacts): string | undefined =>
   facts.pin.selector.form !== "inherit" ? undefined : [
     "libtmux-mcp warning:",
     recordPair("socket", "inherit"),
@@ -92,8 +109,9 @@ export const instructions = (facts: StartupFacts): string => {
     ...(enabled(facts, "send_keys_batch") ? ["send_keys_batch folds ordered input into one call."] : []),
     "Target by the IDs the list tools return ($1 session, @2 window, %3 pane); names match exactly, never by prefix.",
     ...(facts.pin.serverStateAtStartup === "existing"
-      ? ["A tmux server was already running on this socket (configuration unknown): its sessions may belong to the user or another agent."]
+      ? [`A tmux server was already running on this socket (configuration ${configurationProvenance(facts)}): its sessions may belong to the user or another agent.`]
       : []),
+    ...(facts.pin.lease.state === "shared" ? ["Another libtmux-mcp instance uses this socket too: its sessions are not yours to remove."] : []),
     ...(callerLine(facts) === undefined ? [] : [callerLine(facts)!])
   ]
   return lines.join("\n")
@@ -113,6 +131,10 @@ export const capabilitiesDocument = (facts: StartupFacts) => {
     },
     server_state: pin.serverStateAtStartup,
     configuration_provenance: configurationProvenance(facts),
+    provenance_record: pin.provenanceRecord ?? null,
+    provenance_note: "a recorded provenance is an option on the tmux server that any client of the socket could have set: a record, not proof",
+    adoption: facts.config.adopt,
+    lease: { mode: facts.config.lease, state: pin.lease.state, ...(pin.lease.state === "shared" ? { holder: pin.lease.holder } : {}), ...(pin.lease.state === "unavailable" ? { reason: pin.lease.reason } : {}) },
     configuration_for_new_server: configurationForNewServer(facts),
     default_applied: selection.defaultApplied === null ? null : { toolsets: selection.defaultApplied.toolsets, reason: selection.defaultApplied.reason },
     toolsets: selection.toolsets,
@@ -131,7 +153,8 @@ export const capabilitiesDocument = (facts: StartupFacts) => {
     not_guaranteed: [
       "tool filtering is not an OS sandbox and does not constrain other MCP tools",
       "the socket separates tmux objects; it does not restrict filesystem, process or network access",
-      "annotations describe the tmux command this server issues, not hooks configured on the tmux server"
+      "annotations describe the tmux command this server issues, not hooks configured on the tmux server",
+      "the lease coordinates libtmux-mcp instances; any process of the same user can still connect to the socket"
     ]
   }
 }

@@ -14,22 +14,11 @@ import { startupError, type StartupError } from "../domain/StartupError.ts"
 import type { CallerContext } from "../services/CallerContext.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { registeredNames } from "../tools/index.ts"
+import { version } from "../version.ts"
 import { openAuditFile } from "./AuditLive.ts"
-import { buildArgv, execTmux } from "./TmuxLive.ts"
-
-/**
- * The shipped minimal configuration file: `share/` of the package, found by walking up from this
- * module, which sits at a different depth in the sources, the compiled modules and the bundle.
- */
-export const minimalConfigPath = ((): string => {
-  let dir = dirname(fileURLToPath(import.meta.url))
-  for (let depth = 0; depth < 4; depth++) {
-    const candidate = join(dir, "share", "tmux-minimal.conf")
-    if (existsSync(candidate)) return candidate
-    dir = dirname(dir)
-  }
-  return join(dirname(fileURLToPath(import.meta.url)), "share", "tmux-minimal.conf")
-})()
+import { takeLease } from "./Lease.ts"
+import { minimalConfigPath, probeServer } from "./Provenance.ts"
+import { execTmux } from "./TmuxExec.ts"
 
 /** Everything startup decided. @category models */
 export interface StartupFacts {
@@ -88,13 +77,6 @@ const checkTmuxVersion = (config: ServerConfig, env: Environment) =>
     })
   )
 
-const probeServer = (config: ServerConfig, env: Environment) =>
-  execTmux(config.tmuxBin, buildArgv(socketFlags(config.socket), [["list-sessions", "-F", "#{session_id}"]]), formatSelector(config.socket), { env }).pipe(
-    Effect.as("existing" as const),
-    Effect.catchTag("ServerNotRunning", () => Effect.succeed("absent" as const)),
-    Effect.mapError((error) => startupError(`cannot probe tmux socket ${formatSelector(config.socket)}: ${error.message}`))
-  )
-
 const configFlags = (config: ServerConfig): Effect.Effect<ReadonlyArray<string>, StartupError> => {
   if (config.socket.form === "inherit" || config.tmuxConfig.kind === "user") return Effect.succeed([])
   const path = config.tmuxConfig.kind === "minimal" ? minimalConfigPath : config.tmuxConfig.path
@@ -118,11 +100,21 @@ export const startup = (
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
     const flags = yield* configFlags(config)
-    const [tmuxVersion, serverState] = yield* Effect.all([checkTmuxVersion(config, env), probeServer(config, env)], { concurrency: 2 })
+    const probe = probeServer(config.tmuxBin, socketFlags(config.socket), formatSelector(config.socket), env).pipe(
+      Effect.mapError((error) => startupError(`cannot probe tmux socket ${formatSelector(config.socket)}: ${error.message}`))
+    )
+    const [tmuxVersion, found] = yield* Effect.all([checkTmuxVersion(config, env), probe], { concurrency: 2 })
+    const serverState = found.state
+    if (config.adopt === "refuse" && found.provenance === "unknown") {
+      return yield* Effect.fail(startupError(
+        `a tmux server is already running on socket ${formatSelector(config.socket)} and it does not record that libtmux-mcp started it; ` +
+          "LIBTMUX_ADOPT=refuse stops here: stop that server (tmux kill-server), choose another socket, or set LIBTMUX_ADOPT=adopt"
+      ))
+    }
     const resolvedPath = resolveSocketPath(config.socket, { TMUX_TMPDIR: env.TMUX_TMPDIR, TMUX: env.TMUX, uid, realpath })
     const selection = yield* Effect.fromResult(resolveSelection(
       config.selection,
-      { socketExplicit: config.socketExplicit, tmuxConfig: config.tmuxConfig.kind, serverState },
+      { socketExplicit: config.socketExplicit, tmuxConfig: config.tmuxConfig.kind, serverState, provenance: found.provenance },
       registeredNames
     ))
     const callerSocket = env.TMUX === undefined || env.TMUX === "" ? undefined : env.TMUX.split(",")[0]
@@ -132,11 +124,22 @@ export const startup = (
       socketPath: callerPath,
       onPinnedSocket: callerPath !== undefined && callerPath === (realpath(resolvedPath) ?? resolvedPath)
     }
+    const lease = yield* takeLease(resolvedPath, JSON.stringify({ pid: process.pid, version }))
+    if (config.lease === "exclusive" && lease.state !== "held") {
+      return yield* Effect.fail(startupError(
+        lease.state === "shared"
+          ? `another libtmux-mcp instance holds the lease on ${resolvedPath} (${lease.holder}); LIBTMUX_LEASE=exclusive stops here: stop it, use another socket, or set LIBTMUX_LEASE=shared`
+          : `LIBTMUX_LEASE=exclusive needs a lease, which is unavailable here (${lease.reason}); set LIBTMUX_LEASE=shared`
+      ))
+    }
     const pin = {
       selector: config.socket,
       flags: socketFlags(config.socket),
       resolvedPath,
       serverStateAtStartup: serverState,
+      provenanceAtStartup: found.provenance,
+      provenanceRecord: found.record,
+      lease,
       configFlags: flags,
       environment: env
     }

@@ -4,6 +4,7 @@
  */
 import * as Context from "effect/Context"
 import type { SocketSelector } from "../domain/socket.ts"
+import type { LeaseState } from "../layers/Lease.ts"
 
 /** The pinned socket. @category services */
 export class SocketPin extends Context.Service<SocketPin, {
@@ -14,6 +15,15 @@ export class SocketPin extends Context.Service<SocketPin, {
   readonly resolvedPath: string
   /** Whether a server answered on the socket at startup. */
   readonly serverStateAtStartup: "absent" | "existing"
+  /**
+   * What the server on the socket recorded about who started it (`@libtmux-mcp-started-by`): a
+   * record anyone on the socket could have written, not proof. `none` when no server was there.
+   */
+  readonly provenanceAtStartup: "none" | "unknown" | "recorded-minimal" | "recorded-other"
+  /** The recorded value, when there is one. */
+  readonly provenanceRecord: string | undefined
+  /** This instance's advisory lease on the socket. */
+  readonly lease: LeaseState
   /** Global flags that choose the configuration file when a spawn starts the server. */
   readonly configFlags: ReadonlyArray<string>
   /**

@@ -85,10 +85,20 @@ export class TmuxChange extends Context.Service<TmuxChange, Authority<typeof cha
   "libtmux-mcp/services/TmuxChange"
 ) {}
 
+/** Spawning, plus the one spawn that may start the tmux server. @category models */
+export interface SpawnAuthority extends Authority<typeof spawnCommands[number]> {
+  /**
+   * Runs commands that may start the tmux server, holding the socket's creation lock across every
+   * libtmux-mcp instance, so that exactly one starts it and each knows whether it was the one.
+   */
+  create(
+    commands: ReadonlyArray<TmuxCommand<typeof spawnCommands[number]>>,
+    options?: InvocationOptions
+  ): Effect.Effect<{ readonly stdout: string; readonly startedServer: boolean; readonly provenance: string }, TmuxError>
+}
+
 /** Starting a pane's configured process (sessions, windows, panes). @category services */
-export class TmuxSpawn extends Context.Service<TmuxSpawn, Authority<typeof spawnCommands[number]>>()(
-  "libtmux-mcp/services/TmuxSpawn"
-) {}
+export class TmuxSpawn extends Context.Service<TmuxSpawn, SpawnAuthority>()("libtmux-mcp/services/TmuxSpawn") {}
 
 /** Deleting tmux objects or scrollback. @category services */
 export class TmuxDelete extends Context.Service<TmuxDelete, Authority<typeof deleteCommands[number]>>()(

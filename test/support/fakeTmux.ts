@@ -99,7 +99,11 @@ export const makeFake = () => {
   }
   const context = Context.make(TmuxObserve, authority("TmuxObserve", observeCommands)).pipe(
     Context.add(TmuxChange, authority("TmuxChange", changeCommands)),
-    Context.add(TmuxSpawn, authority("TmuxSpawn", spawnCommands)),
+    Context.add(TmuxSpawn, {
+      ...authority("TmuxSpawn", spawnCommands),
+      create: (commands) =>
+        Effect.map(authority("TmuxSpawn", spawnCommands).run(commands), (stdout) => ({ stdout, startedServer: false, provenance: "unknown" }))
+    }),
     Context.add(TmuxDelete, authority("TmuxDelete", deleteCommands)),
     Context.add(PaneInput, authority("PaneInput", inputCommands)),
     Context.add(PaneCommand, authority("PaneCommand", commandCommands)),
@@ -108,6 +112,9 @@ export const makeFake = () => {
       flags: ["-L", "libtmux-mcp"],
       resolvedPath: "/tmp/tmux-0/libtmux-mcp",
       serverStateAtStartup: "absent",
+      provenanceAtStartup: "none",
+      provenanceRecord: undefined,
+      lease: { state: "held" },
       configFlags: [],
       environment: {}
     }),
@@ -124,7 +131,9 @@ export const makeFake = () => {
         suppressHistory: true,
         waitMaxSeconds: 30,
         tmuxBin: "tmux",
-        auditLog: undefined
+        auditLog: undefined,
+        adopt: "adopt",
+        lease: "shared"
       },
       selection,
       version: "test",

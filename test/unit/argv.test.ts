@@ -6,7 +6,7 @@
 import * as Schema from "effect/Schema"
 import { prop } from "@effect/vitest"
 import { assert, describe, it } from "vitest"
-import { buildArgv, escapeArgument } from "../../src/layers/TmuxLive.ts"
+import { buildArgv, escapeArgument } from "../../src/layers/TmuxExec.ts"
 
 /** tmux's split of an argv into commands. */
 const splitModel = (argv: ReadonlyArray<string>): Array<Array<string>> => {

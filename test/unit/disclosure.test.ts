@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process"
 import { assert, describe, it } from "vitest"
 import { recordPair, shellQuote } from "../../src/domain/quote.ts"
-import { attachCommand, capabilitiesDocument, instructions, instructionsBudget, readyLine, warningLine } from "../../src/layers/Disclosure.ts"
+import { attachCommand, capabilitiesDocument, instructions, instructionsBudget, readyLine, warningLines } from "../../src/layers/Disclosure.ts"
 import type { StartupFacts } from "../../src/layers/Startup.ts"
 import { manifest, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
 
@@ -21,7 +21,9 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
     suppressHistory: true,
     waitMaxSeconds: 30,
     tmuxBin: "tmux",
-    auditLog: undefined
+    auditLog: undefined,
+        adopt: "adopt",
+        lease: "shared"
   },
   selection: {
     toolsets: chosen,
@@ -29,7 +31,7 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
     batchOperations: chosen.includes("inspect") ? toolNames.filter((name) => manifest[name].batchEligible) : [],
     defaultApplied: null
   },
-  pin: { selector: { form: "path", path: longPath }, flags: ["-S", longPath], resolvedPath: longPath, serverStateAtStartup: "existing", configFlags: [], environment: {} },
+  pin: { selector: { form: "path", path: longPath }, flags: ["-S", longPath], resolvedPath: longPath, serverStateAtStartup: "existing", provenanceAtStartup: "unknown", provenanceRecord: undefined, lease: { state: "held" }, configFlags: [], environment: {} },
   caller: { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
   tmuxVersion: "tmux 3.3a",
   tmuxPath: "/usr/bin/tmux",
@@ -108,9 +110,11 @@ describe("startup record", () => {
   })
 
   it("adds a separate warning line only for an inherited socket", () => {
-    assert.isUndefined(warningLine(facts(["inspect"])))
+    assert.deepStrictEqual(warningLines(facts(["inspect"])), [])
     const inherited = facts(["inspect"], { pin: { ...facts([]).pin, selector: { form: "inherit" } } })
-    assert.include(warningLine(inherited), "socket=inherit")
+    assert.include(warningLines(inherited)[0], "socket=inherit")
+    const shared = facts(["inspect"], { pin: { ...facts([]).pin, lease: { state: "shared", holder: "pid 42" } } })
+    assert.include(warningLines(shared)[0], "lease=shared")
   })
 })
 

@@ -7,7 +7,7 @@ import { defaultToolsets, type EndpointFacts, resolveSelection, type SelectionIn
 import { manifest, toolNames, type ToolName, type Toolset, toolsets } from "../../src/manifest/index.ts"
 
 const all = new Set<ToolName>(toolNames)
-const dedicatedNew: EndpointFacts = { socketExplicit: false, tmuxConfig: "minimal", serverState: "absent" }
+const dedicatedNew: EndpointFacts = { socketExplicit: false, tmuxConfig: "minimal", serverState: "absent", provenance: "none" }
 const input = (partial: Partial<SelectionInput>): SelectionInput => ({ toolsets: undefined, tools: undefined, excludeTools: undefined, ...partial })
 
 const select = (partial: Partial<SelectionInput>, facts = dedicatedNew, available: ReadonlySet<ToolName> = all) => {
@@ -73,12 +73,14 @@ describe("named tools", () => {
 
 describe("defaults when LIBTMUX_TOOLSETS is absent", () => {
   const rows: ReadonlyArray<[EndpointFacts, ReadonlyArray<Toolset>, string]> = [
-    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "absent" }, toolsets, "new dedicated server, minimal configuration"],
-    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing" }, ["inspect", "manage", "execute"], "existing server of unknown provenance"],
-    [{ socketExplicit: true, tmuxConfig: "minimal", serverState: "absent" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
-    [{ socketExplicit: true, tmuxConfig: "minimal", serverState: "existing" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
-    [{ socketExplicit: false, tmuxConfig: "user", serverState: "absent" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
-    [{ socketExplicit: false, tmuxConfig: "path", serverState: "existing" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"]
+    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "absent", provenance: "none" }, toolsets, "new dedicated server, minimal configuration"],
+    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "unknown" }, ["inspect", "manage", "execute"], "existing server of unknown provenance"],
+    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-other" }, ["inspect", "manage", "execute"], "existing server of unknown provenance"],
+    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-minimal" }, toolsets, "existing dedicated server recorded as started by libtmux-mcp with the minimal configuration"],
+    [{ socketExplicit: true, tmuxConfig: "minimal", serverState: "absent", provenance: "none" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
+    [{ socketExplicit: true, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-minimal" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
+    [{ socketExplicit: false, tmuxConfig: "user", serverState: "absent", provenance: "none" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
+    [{ socketExplicit: false, tmuxConfig: "path", serverState: "existing", provenance: "unknown" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"]
   ]
   it("follows every row of the defaults table and reports the reason", () => {
     for (const [facts, expected, reason] of rows) {

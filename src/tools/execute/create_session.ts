@@ -27,7 +27,13 @@ export const create_session = defineTool(manifest.create_session, {
     width: Schema.optionalKey(Size("width")),
     height: Schema.optionalKey(Size("height"))
   }),
-  output: Spawned,
+  output: Schema.Struct({
+    ...Spawned.fields,
+    server_started: Schema.Boolean.annotate({ description: "whether this call started the tmux server (with this server's configuration)" }),
+    server_provenance: Schema.String.annotate({
+      description: "who started the tmux server and with which configuration, as recorded on it (a record anyone on the socket could write), or unknown"
+    })
+  }),
   run: (input) =>
     Effect.gen(function*() {
       const cwd = yield* checkDirectory("create_session", input.start_directory)
@@ -47,10 +53,10 @@ export const create_session = defineTool(manifest.create_session, {
         ...(input.height === undefined ? [] : ["-y", String(input.height)])
       ]
       const tmux = yield* TmuxSpawn
-      const stdout = yield* tmux.run([["new-session", ...args]], cwd).pipe(
+      const created = yield* tmux.create([["new-session", ...args]], cwd).pipe(
         Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<never, SessionExists | TmuxCommandFailed> =>
           name !== undefined && error.stderr.includes("duplicate session") ? Effect.fail(new SessionExists({ name })) : Effect.fail(error))
       )
-      return parseSpawned(stdout)
+      return { ...parseSpawned(created.stdout), server_started: created.startedServer, server_provenance: created.provenance }
     })
 })

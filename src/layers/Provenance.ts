@@ -1,0 +1,41 @@
+/**
+ * Provenance of the tmux server on the pinned socket: the shipped minimal configuration, and the
+ * record a server started by libtmux-mcp carries (an option any client of the socket could also
+ * set: a record, not proof).
+ */
+import * as Effect from "effect/Effect"
+import { existsSync } from "node:fs"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { buildArgv, execTmux } from "./TmuxExec.ts"
+
+type Environment = Readonly<Record<string, string | undefined>>
+
+/**
+ * The shipped minimal configuration file: `share/` of the package, found by walking up from this
+ * module, which sits at a different depth in the sources, the compiled modules and the bundle.
+ */
+export const minimalConfigPath = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = join(dir, "share", "tmux-minimal.conf")
+    if (existsSync(candidate)) return candidate
+    dir = dirname(dir)
+  }
+  return join(dirname(fileURLToPath(import.meta.url)), "share", "tmux-minimal.conf")
+})()
+
+/** The option a server started by libtmux-mcp carries, naming the product and configuration. */
+export const provenanceOption = "@libtmux-mcp-started-by"
+
+/** Whether a server answers on the socket, and what it records about who started it. */
+export const probeServer = (bin: string, flags: ReadonlyArray<string>, socket: string, env: Environment) =>
+  execTmux(bin, buildArgv(flags, [["list-sessions", "-F", `#{${provenanceOption}}`]]), socket, { env }).pipe(
+    Effect.map((stdout) => {
+      const record = stdout.split("\n")[0] ?? ""
+      const provenance = record === "libtmux-mcp minimal" ? "recorded-minimal" as const : record.startsWith("libtmux-mcp") ? "recorded-other" as const : "unknown" as const
+      return { state: "existing" as const, provenance, record: record === "" ? undefined : record }
+    }),
+    Effect.catchTag("ServerNotRunning", () => Effect.succeed({ state: "absent" as const, provenance: "none" as const, record: undefined }))
+  )
+

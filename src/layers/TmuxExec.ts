@@ -1,0 +1,75 @@
+/**
+ * The raw tmux runner: the only place a tmux process is spawned. It builds the argv (global socket
+ * flags, then the commands separated by `;`), runs the binary directly (no shell), and types the
+ * failure. Nothing outside the layers may import it: tools reach tmux through the authority services.
+ *
+ * Security: tmux splits its argv into commands at any argument that ends in `;`. A value that
+ * ends in `;` would start a second command, so every argument gets that `;` escaped as `\\;`,
+ * which tmux turns back into a literal `;`.
+ */
+import * as Effect from "effect/Effect"
+import { execFile } from "node:child_process"
+import { ServerNotRunning, TmuxCommandFailed, type TmuxError, TmuxNotFound, TmuxTimedOut } from "../services/errors.ts"
+import type { InvocationOptions } from "../services/Tmux.ts"
+
+/** How long one tmux invocation may take before it is killed. */
+export const defaultTimeoutMs = 10_000
+
+/** Escapes a trailing `;` so tmux keeps it as text instead of ending the command there. */
+export const escapeArgument = (arg: string): string => arg.endsWith(";") ? `${arg.slice(0, -1)}\\;` : arg
+
+/**
+ * The argv for several commands in one invocation. `-u` always: without a UTF-8 locale the tmux
+ * client rewrites non-ASCII and control bytes in its output to `_`, which would corrupt names and
+ * our field separators.
+ */
+export const buildArgv = (
+  globalFlags: ReadonlyArray<string>,
+  commands: ReadonlyArray<ReadonlyArray<string>>
+): ReadonlyArray<string> => [
+  "-u",
+  ...globalFlags,
+  ...commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(escapeArgument)])
+]
+
+// Both mean nothing listens on the socket: no file, or a stale file from a dead server.
+const absentPattern = /no server running on|error connecting to .*\((No such file or directory|Connection refused)\)/u
+
+/** Runs tmux with the given argv; resolves with stdout or a typed failure. */
+export const execTmux = (
+  bin: string,
+  argv: ReadonlyArray<string>,
+  socket: string,
+  options: InvocationOptions & { readonly env?: Readonly<Record<string, string | undefined>> } = {}
+): Effect.Effect<string, TmuxError> => {
+  const command = argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
+  return Effect.callback<string, TmuxError>((resume, signal) => {
+    // Our own timer: a tmux client that catches SIGTERM exits 0, so the exit status cannot tell.
+    let timedOut = false
+    const child = execFile(
+      bin,
+      argv as Array<string>,
+      { cwd: options.cwd, env: options.env, signal, maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        clearTimeout(timer)
+        if (timedOut) return resume(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
+        if (error === null) return resume(Effect.succeed(stdout))
+        const code = (error as NodeJS.ErrnoException).code
+        if (code === "ENOENT" || code === "EACCES") {
+          return resume(Effect.fail(new TmuxNotFound({ bin, reason: code === "ENOENT" ? "not found" : "permission denied" })))
+        }
+        const text = stderr.trim()
+        if (absentPattern.test(text)) return resume(Effect.fail(new ServerNotRunning({ socket })))
+        return resume(Effect.fail(new TmuxCommandFailed({ command, exitCode: typeof code === "number" ? code : 1, stderr: text })))
+      }
+    )
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill("SIGKILL")
+    }, timeoutMs)
+    if (options.input !== undefined) child.stdin?.end(options.input)
+    else child.stdin?.end()
+  })
+}
+
