@@ -9,7 +9,9 @@ import * as Layer from "effect/Layer"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
 import { connect, makeServer } from "./layers/McpServer.ts"
 import * as Services from "./layers/Services.ts"
-import { startup } from "./layers/Startup.ts"
+import { startup, type StartupFacts } from "./layers/Startup.ts"
+import { bufferPrefix } from "./tools/execute/paste_text.ts"
+import { execFileSync } from "node:child_process"
 import { realpathSync } from "node:fs"
 import { renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
@@ -34,6 +36,7 @@ const program = Effect.gen(function*() {
   })
   const stop = () => {
     shutdown.abort()
+    removePasteBuffers(facts)
     // Let interrupted calls kill their tmux children before the process goes.
     setImmediate(() => process.exit(0))
   }
@@ -46,6 +49,19 @@ const program = Effect.gen(function*() {
   for (const warning of warningLines(facts)) process.stderr.write(`${warning}\n`)
   return yield* Effect.never
 })
+
+/** Best effort at exit: delete paste buffers a call interrupted mid-paste left behind. */
+const removePasteBuffers = (facts: StartupFacts) => {
+  const tmux = (...args: ReadonlyArray<string>) =>
+    execFileSync(facts.config.tmuxBin, ["-u", ...facts.pin.flags, ...args], { env: facts.pin.environment, encoding: "utf8", timeout: 1000, stdio: ["ignore", "pipe", "ignore"] })
+  try {
+    for (const name of tmux("list-buffers", "-F", "#{buffer_name}").split("\n")) {
+      if (name.startsWith(bufferPrefix)) tmux("delete-buffer", "-b", name)
+    }
+  } catch {
+    // No server, or it went away: nothing to delete.
+  }
+}
 
 /** Runs the server process. */
 export const main = (): void => {

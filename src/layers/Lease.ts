@@ -38,6 +38,16 @@ const ask = (name: string) =>
     socket.on("close", () => resume(Effect.succeed(text)))
   })
 
+/** The holder's answer, in words: `pid 123 (libtmux-mcp 0.1.0)`. */
+const describeHolder = (answer: string): string => {
+  try {
+    const { pid, version } = JSON.parse(answer) as { pid: number; version: string }
+    return `pid ${pid} (libtmux-mcp ${version})`
+  } catch {
+    return "another libtmux-mcp instance"
+  }
+}
+
 /** How this instance stands on its socket. @category models */
 export type LeaseState =
   | { readonly state: "held" }
@@ -52,7 +62,7 @@ export const takeLease = (socketPath: string, info: string): Effect.Effect<Lease
       Effect.as<LeaseState>({ state: "held" }),
       Effect.catch((error): Effect.Effect<LeaseState> =>
         error.code === "EADDRINUSE"
-          ? Effect.map(ask(abstractName("lease", socketPath)), (holder): LeaseState => ({ state: "shared", holder: holder || "another instance" }))
+          ? Effect.map(ask(abstractName("lease", socketPath)), (holder): LeaseState => ({ state: "shared", holder: describeHolder(holder) }))
           : Effect.succeed({ state: "unavailable", reason: error.message }))
     )
 
