@@ -23,6 +23,7 @@ export const allowed: ReadonlyArray<RegExp> = [
   /\bno sandbox\b/giu,
   /\bnot (a |an )?(containment|confinement)( (tool|boundary|mechanism))?\b/giu,
   /\bis not containment\b/giu,
+  /\bneither (is|gives) containment\b/giu,
   /\bdoes not confine\b/giu,
   /\bcannot confine\b/giu,
   /\bno shell string\b/giu,

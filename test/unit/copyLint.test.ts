@@ -20,6 +20,7 @@ describe("copy lint", () => {
     "Tool filtering is not an OS sandbox and does not constrain other MCP tools.",
     "Tool selection shapes the interface; it is not an operating-system sandbox.",
     "This is not containment: every process of the same user can connect.",
+    "Both coordinate instances; neither is containment.",
     "It does not confine what a process in a pane can do.",
     "Every invocation is an argv run directly (no shell), and no shell string is built.",
     "The exit status reaches tmux directly: no shell variable is assigned.",
