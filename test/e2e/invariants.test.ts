@@ -1,0 +1,63 @@
+/**
+ * The design's eleven invariants, checked over the running server's own `tools/list` for the full
+ * selection (the manifest side of each is in test/unit/manifest.test.ts and test/unit/selection.test.ts;
+ * behaviour behind them in the other e2e files, named per invariant below).
+ *
+ *  1. names one to one, hints explicit booleans, every tool titled ............ here
+ *  2. inspect: readOnly, reach none, no executable or format sink ............. here + unit/manifest
+ *  3. no host-command reach, host_command_tools=0, no socket parameters ...... here
+ *  4. destructive/idempotent/openWorld rules; destructive false is tested ..... here + e2e/additive
+ *  5. openers exact, the two mandatory lines ................................... here
+ *  6. excluded tools absent and rejected, 16 combinations, order ............. e2e/surface, unit/selection
+ *  7. batch rules .............................................................. e2e/manage-tools
+ *  8. variable grammar, search bounds, namespaced paste buffers ............... e2e/manage-tools, e2e/pane-tools
+ *  9. redaction in audit records and validation messages ...................... e2e/audit
+ * 10. generated docs match, capabilities report the filtered surface .......... npm run check, e2e/first-contact
+ * 11. copy lint ................................................................ npm run check, unit/copyLint
+ */
+import { assert, describe, it } from "vitest"
+import { capabilityMetaKey, mandatoryLines, manifest, openers, toolNames, type ToolName } from "../../src/manifest/index.ts"
+import { harness } from "../support/harness.ts"
+
+const h = harness("invariants")
+
+describe("invariants over tools/list", () => {
+  it("holds for every advertised tool of the full selection", async () => {
+    const c = await h.connect(h.world())
+    const tools = (await c.client.listTools()).tools
+    // 1
+    assert.deepStrictEqual(tools.map((tool) => tool.name), [...toolNames])
+    for (const tool of tools) {
+      const row = manifest[tool.name as ToolName]
+      const hints = tool.annotations ?? {}
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+        assert.isBoolean(hints[hint], `${tool.name} ${hint}`)
+      }
+      assert.isString(tool.title, tool.name)
+      // 2
+      if (row.toolset === "inspect") {
+        assert.isTrue(hints.readOnlyHint, tool.name)
+        assert.strictEqual((tool._meta?.[capabilityMetaKey] as { process_reach: string }).process_reach, "none")
+      }
+      if (hints.readOnlyHint === true) assert.strictEqual(row.toolset, "inspect", tool.name)
+      // 3
+      const record = tool._meta?.[capabilityMetaKey] as { process_reach: string }
+      assert.notStrictEqual(record.process_reach, "host-command")
+      const schemaText = JSON.stringify(tool.inputSchema)
+      for (const key of ["\"socket\"", "\"socket_name\"", "\"socket_path\""]) assert.notInclude(schemaText, key, tool.name)
+      // 4
+      if (record.process_reach === "pane-input" || record.process_reach === "pane-command") {
+        assert.deepStrictEqual([hints.destructiveHint, hints.idempotentHint, hints.openWorldHint], [true, false, true], tool.name)
+      }
+      if (row.toolset === "teardown") assert.deepStrictEqual([hints.destructiveHint, hints.openWorldHint], [true, false], tool.name)
+      if ((row.output as ReadonlyArray<string>).includes("terminal-content")) assert.isTrue(hints.openWorldHint, tool.name)
+      if (hints.destructiveHint === false) assert.isTrue(row.toolset === "inspect" || row.reach === "configured-process", tool.name)
+      // 5
+      assert.isTrue(tool.description?.startsWith(`${openers[row.opener]} `), tool.name)
+    }
+    for (const [name, line] of Object.entries(mandatoryLines)) {
+      assert.include(tools.find((tool) => tool.name === name)?.description, line, name)
+    }
+    assert.include(c.stderr(), "host_command_tools=0")
+  })
+})
