@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process"
 import { realpathSync } from "node:fs"
 import { renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
+import { collectWhenIdle } from "./heap.ts"
 import { version } from "./version.ts"
 
 const program = Effect.gen(function*() {
@@ -32,7 +33,8 @@ const program = Effect.gen(function*() {
     version,
     instructions: instructions(facts),
     capabilities: JSON.stringify(capabilitiesDocument(facts), null, 2),
-    shutdown: shutdown.signal
+    shutdown: shutdown.signal,
+    afterCall: collectWhenIdle
   })
   const stop = () => {
     shutdown.abort()

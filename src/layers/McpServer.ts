@@ -84,6 +84,8 @@ const clientIdOf = (server: Server): string | undefined => {
 
 /** Settings of the MCP server itself. @category models */
 export interface ServerOptions {
+  /** Called after every call with a test for calls still running (used to collect garbage once idle). */
+  readonly afterCall?: (busy: () => boolean) => void
   readonly version: string
   readonly instructions: string
   /** The `tmux://capabilities` document, as JSON text. */
@@ -129,6 +131,7 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     ).finally(() => {
       inflight.delete(controller)
       extra.signal.removeEventListener("abort", cancel)
+      options.afterCall?.(() => inflight.size > 0)
     })
     if (Exit.isSuccess(exit)) {
       const outcome = exit.value

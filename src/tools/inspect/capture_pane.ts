@@ -53,7 +53,15 @@ export const capture_pane = defineTool(manifest.capture_pane, {
         ...(input.escapes === true ? ["-e"] : []),
         ...(input.join_wrapped === true ? ["-J"] : [])
       ]]).pipe(orPaneNotFound(input.pane_id))
-      const bounded = tailBound(capturedRows(stdout), input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
+      const maxLines = input.max_lines ?? outputLimits.maxLines
+      const maxBytes = input.max_bytes ?? outputLimits.maxBytes
+      const text = stdout.replace(/\s+$/u, "")
+      const lines = text === "" ? 0 : text.split("\n", maxLines + 1).length
+      // Everything fits (the common case): no need to split and join the whole capture.
+      if (lines <= maxLines && Buffer.byteLength(text, "utf8") <= maxBytes) {
+        return { pane_id: input.pane_id, content: text, lines, truncated_lines: 0, truncated_bytes: 0 }
+      }
+      const bounded = tailBound(capturedRows(stdout), maxLines, maxBytes)
       return {
         pane_id: input.pane_id,
         content: bounded.lines.join("\n"),
