@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as PaneReaderLive from "../../src/layers/PaneReaderLive.ts"
+import { testConfig } from "./config.ts"
 import * as RegexLive from "../../src/layers/RegexLive.ts"
 import { Audit } from "../../src/services/Audit.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
@@ -123,18 +124,7 @@ export const makeFake = () => {
     Context.add(Regex, { compile: RegexLive.compile }),
     Context.add(PaneProcess, { foreground: () => Effect.succeed({ shell: "bash", shellInForeground: true, foreground: "bash" }) }),
     Context.add(Config, {
-      config: {
-        socket: { form: "name", name: "libtmux-mcp" },
-        socketExplicit: false,
-        tmuxConfig: { kind: "minimal" },
-        selection: { toolsets: undefined, tools: undefined, excludeTools: undefined },
-        suppressHistory: true,
-        waitMaxSeconds: 30,
-        tmuxBin: "tmux",
-        auditLog: undefined,
-        adopt: "adopt",
-        lease: "shared"
-      },
+      config: testConfig(),
       selection,
       version: "test",
       tmuxPath: "/usr/bin/tmux"

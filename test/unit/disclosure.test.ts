@@ -8,23 +8,17 @@ import { assert, describe, it } from "vitest"
 import { recordPair, shellQuote } from "../../src/domain/quote.ts"
 import { attachCommand, capabilitiesDocument, instructions, instructionsBudget, readyLine, warningLines } from "../../src/layers/Disclosure.ts"
 import type { StartupFacts } from "../../src/layers/Startup.ts"
+import { testConfig } from "../support/config.ts"
 import { manifest, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
 
 const longPath = `/${"d".repeat(60)}/tmux-4294967294/${"s".repeat(40)}`.slice(0, 107)
 
 const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> = {}): StartupFacts => ({
-  config: {
+  config: testConfig({
     socket: { form: "path", path: longPath },
     socketExplicit: true,
-    tmuxConfig: { kind: "minimal" },
-    selection: { toolsets: chosen.join(","), tools: undefined, excludeTools: undefined },
-    suppressHistory: true,
-    waitMaxSeconds: 30,
-    tmuxBin: "tmux",
-    auditLog: undefined,
-        adopt: "adopt",
-        lease: "shared"
-  },
+    selection: { toolsets: chosen.join(","), tools: undefined, excludeTools: undefined }
+  }),
   selection: {
     toolsets: chosen,
     tools: toolNames.filter((name) => chosen.includes(manifest[name].toolset)),
@@ -50,7 +44,8 @@ describe("instructions", () => {
     for (let mask = 0; mask < 16; mask++) {
       const chosen = toolsets.filter((_, i) => (mask & (1 << i)) !== 0)
       for (const caller of callers) {
-        const text = instructions(facts(chosen, { caller }))
+        const shared = facts(chosen, { caller })
+        const text = instructions({ ...shared, pin: { ...shared.pin, lease: { state: "shared", holder: "pid 4294967295 (libtmux-mcp 0.1.0)" } } })
         assert.isAtMost(Buffer.byteLength(text, "utf8"), instructionsBudget, `${chosen.join(",")} ${JSON.stringify(caller)}`)
       }
     }
