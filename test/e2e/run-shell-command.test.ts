@@ -3,6 +3,7 @@
  * exit status, history, timeouts that leave nothing behind, refusals, cancellation, progress.
  */
 import { execFileSync } from "node:child_process"
+import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
@@ -180,7 +181,8 @@ describe("cancellation and progress", () => {
 
 describe("shells", () => {
   for (const shell of ["/bin/bash", "/usr/bin/zsh", "/bin/dash", "/usr/bin/fish"]) {
-    it(`drives ${shell}`, async () => {
+    // CI installs every shell; elsewhere a missing one is skipped, not failed.
+    it.skipIf(!existsSync(shell) && process.env.CI !== "true")(`drives ${shell}`, async () => {
       const { world, c, pane } = await open(shell)
       const first = await run(c, pane, "echo one; echo two; false")
       assert.deepInclude(first, { output: "one\ntwo", exit_status: 1, timed_out: false })

@@ -54,7 +54,7 @@ export const show_option = defineTool(manifest.show_option, {
         "--",
         input.name
       ]]).pipe(
-        orPaneNotFound(input.pane_id ?? ""),
+        (effect) => input.pane_id === undefined ? effect : orPaneNotFound(input.pane_id)(effect),
         Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<string, InputInvalid | TmuxCommandFailed> =>
           // An unset user option reads as "invalid option"; a user option may be set later, so it is just unset.
           input.name.startsWith("@") && /invalid option/u.test(error.stderr)
