@@ -6,7 +6,7 @@
  * - wait_for_text: from the text appearing to the answer;
  * - capture_pane of a 10,000-line history vs bare capture-pane;
  * - search_panes over 50 panes of 2,000 lines vs bare captures of the same panes;
- * - the server's resident size after 1,000 mixed calls vs after the first call.
+ * - a fresh server's resident size after 1,000 mixed calls vs after its first call.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -35,6 +35,7 @@ const timed = async (work: () => Promise<unknown>) => {
   await work()
   return performance.now() - started
 }
+const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/u.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024
 const ratios = (label: string, floor: ReadonlyArray<number>, ours: ReadonlyArray<number>, target: string) =>
   console.log(`${label}: median ${(quantile(ours, 0.5) / quantile(floor, 0.5)).toFixed(2)}x, p90 ${(quantile(ours, 0.9) / quantile(floor, 0.9)).toFixed(2)}x the floor (${target}); ` +
     `floor median ${quantile(floor, 0.5).toFixed(1)} ms, ours ${quantile(ours, 0.5).toFixed(1)} ms`)
@@ -52,7 +53,6 @@ const main = async () => {
   const floorPane = (await call("create_session", { session_name: "floor", width: 120, height: 40 })).pane_id as string
   await call("run_shell_command", { pane_id: ours, command: "true" })
   await call("run_shell_command", { pane_id: floorPane, command: "true" })
-  const rssAfterFirst = Number(/VmRSS:\s+(\d+)/u.exec(readFileSync(`/proc/${transport.pid}/status`, "utf8"))![1]) / 1024
 
   let channel = 0
   const bareRun = (command: string) => async () => {
@@ -109,23 +109,34 @@ const main = async () => {
   }
   ratios("search_panes over 50 panes x 2,000 lines (10 runs)", searchFloor, searchOurs, "target <= 2x")
 
-  // Memory: 1,000 mixed calls.
+  await client.close()
+
+  // Memory: a fresh server, its size after the first call, then after 1,000 mixed calls.
+  const memoryTransport = new StdioClientTransport({ command: process.execPath, args: [join(root, "dist/libtmux-mcp.js")], env, stderr: "ignore" })
+  const memoryClient = new Client({ name: "bench-memory", version: "0" })
+  await memoryClient.connect(memoryTransport)
+  const memoryCall = async (name: string, args: Record<string, unknown>) => {
+    const result = await memoryClient.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })
+    if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`)
+    return result.structuredContent as Record<string, any>
+  }
+  await memoryCall("list_panes", {})
+  const rssAfterFirst = rss(memoryTransport.pid!)
   for (let i = 0; i < 1000; i++) {
     const kind = i % 5
-    if (kind === 0) await call("list_panes", {})
-    else if (kind === 1) await call("capture_pane", { pane_id: ours, max_lines: 50 })
-    else if (kind === 2) await call("snapshot_pane", { pane_id: ours })
-    else if (kind === 3) await call("run_shell_command", { pane_id: ours, command: `echo ${i}` })
-    else await call("search_panes", { pattern: "row 5", max_panes: 5 })
+    if (kind === 0) await memoryCall("list_panes", {})
+    else if (kind === 1) await memoryCall("capture_pane", { pane_id: ours, max_lines: 50 })
+    else if (kind === 2) await memoryCall("snapshot_pane", { pane_id: ours })
+    else if (kind === 3) await memoryCall("run_shell_command", { pane_id: ours, command: `echo ${i}` })
+    else await memoryCall("search_panes", { pattern: "row 5", max_panes: 5 })
   }
-  const rss = () => Number(/VmRSS:\s+(\d+)/u.exec(readFileSync(`/proc/${transport.pid}/status`, "utf8"))![1]) / 1024
-  const rssRightAfter = rss()
+  const rssRightAfter = rss(memoryTransport.pid!)
   // The server collects garbage once idle for a second: read again after that.
   await new Promise((resolve) => setTimeout(resolve, 1500))
-  const rssIdle = rss()
+  const rssIdle = rss(memoryTransport.pid!)
   console.log(`memory: resident ${rssAfterFirst.toFixed(1)} MB after the first call; after 1,000 mixed calls ${rssRightAfter.toFixed(1)} MB at once ` +
     `(+${(rssRightAfter - rssAfterFirst).toFixed(1)} MB) and ${rssIdle.toFixed(1)} MB after 1.5 s idle (+${(rssIdle - rssAfterFirst).toFixed(1)} MB; target within 20 MB)`)
-  await client.close()
+  await memoryClient.close()
 }
 
 try {

@@ -15,6 +15,14 @@ const Row = (what: string) =>
     description: `${what} row: 0 is the first visible row, negative rows reach into history (-1 is the newest history row)`
   })
 
+/** The number of lines of a text, counted without splitting it. */
+const countLines = (text: string): number => {
+  if (text === "") return 0
+  let count = 1
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++
+  return count
+}
+
 /** Splits captured text into rows, dropping the blank rows below the last written one. */
 export const capturedRows = (stdout: string): Array<string> => {
   const text = stdout.replace(/\s+$/u, "")
@@ -56,7 +64,7 @@ export const capture_pane = defineTool(manifest.capture_pane, {
       const maxLines = input.max_lines ?? outputLimits.maxLines
       const maxBytes = input.max_bytes ?? outputLimits.maxBytes
       const text = stdout.replace(/\s+$/u, "")
-      const lines = text === "" ? 0 : text.split("\n", maxLines + 1).length
+      const lines = countLines(text)
       // Everything fits (the common case): no need to split and join the whole capture.
       if (lines <= maxLines && Buffer.byteLength(text, "utf8") <= maxBytes) {
         return { pane_id: input.pane_id, content: text, lines, truncated_lines: 0, truncated_bytes: 0 }
