@@ -102,14 +102,37 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>
       })
 
-    /** What the record says about a call before its outcome: the row's facts and the redacted arguments. */
-    const describe = (definition: ToolDefinition, args: unknown) => ({
-      tool: definition.row.name,
-      toolset: definition.row.toolset,
-      tmux_effect: definition.row.effect,
-      process_reach: definition.row.reach,
-      arguments: summarizeArguments(secret, definition.row.sinks, args)
-    })
+    /**
+     * Runs one call and writes its audit record: the row's facts, the redacted arguments, the
+     * outcome and the tmux IDs the result names. `parent` marks a batch operation.
+     */
+    const audited = <R>(
+      definition: ToolDefinition,
+      args: unknown,
+      meta: CallMeta,
+      run: (effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>) => Effect.Effect<Record<string, unknown>, ToolError, R>,
+      parent?: string
+    ) =>
+      Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const exit = yield* Effect.exit(run(execute(definition, args)))
+        const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+        yield* audit.record({
+          tool: definition.row.name,
+          ...(parent === undefined ? {} : { parent }),
+          toolset: definition.row.toolset,
+          tmux_effect: definition.row.effect,
+          process_reach: definition.row.reach,
+          outcome: Exit.isSuccess(exit) ? "ok" : "error",
+          ...(Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }),
+          duration_ms: (yield* Clock.currentTimeMillis) - started,
+          client_id: meta.clientId,
+          request_id: meta.requestId,
+          targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined),
+          arguments: summarizeArguments(secret, definition.row.sinks, args)
+        })
+        return { exit, error }
+      })
 
     /** One read the batch asked for: decoded, run and audited as its own call. */
     const nested = (meta: CallMeta) => (name: string, args: unknown): Effect.Effect<NestedOutcome> =>
@@ -117,19 +140,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         if (!nestedNames.has(name)) {
           return { ok: false, tag: "ToolNotSelected", message: `${name} is not an operation of this batch; its operations: ${selection.batchOperations.join(", ")}` } as const
         }
-        const started = yield* Clock.currentTimeMillis
-        const exit = yield* Effect.exit(execute(definitions.get(name)!, args).pipe(Effect.provideContext(services)))
-        const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
-        yield* audit.record({
-          ...describe(definitions.get(name)!, args),
-          parent: "call_read_tools_batch",
-          outcome: Exit.isSuccess(exit) ? "ok" : "error",
-          ...(Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? "Defect" }),
-          duration_ms: (yield* Clock.currentTimeMillis) - started,
-          client_id: meta.clientId,
-          request_id: meta.requestId,
-          targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined)
-        })
+        const { exit, error } = yield* audited(definitions.get(name)!, args, meta, Effect.provideContext(services), "call_read_tools_batch")
         if (Exit.isSuccess(exit)) return { ok: true, structured: exit.value } as const
         if (error !== undefined) return { ok: false, tag: error._tag, message: error.message } as const
         if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
@@ -141,31 +152,16 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         if (!selectedNames.has(name)) {
           return yield* new ToolNotSelected({ name, known: (toolNames as ReadonlyArray<string>).includes(name) })
         }
-        const definition = definitions.get(name)!
-        const started = yield* Clock.currentTimeMillis
         const progress = meta.progress
         const callContext = progress === undefined
           ? { progress: () => Effect.void }
           : { progress: (done: number, total: number, message: string) => Effect.promise(() => progress(done, total, message).catch(() => undefined)) }
-        const exit = yield* Effect.exit(
-          execute(definition, args).pipe(
+        const { exit, error } = yield* audited(definitions.get(name)!, args, meta, (effect) =>
+          effect.pipe(
             Effect.provideContext(services),
             Effect.provideService(CallContext, callContext),
             Effect.provideService(ReadTools, { operations: selection.batchOperations, call: nested(meta) })
-          )
-        )
-        const duration_ms = (yield* Clock.currentTimeMillis) - started
-        const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
-        const errorTag = Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }
-        yield* audit.record({
-          ...describe(definition, args),
-          outcome: Exit.isSuccess(exit) ? "ok" : "error",
-          ...errorTag,
-          duration_ms,
-          client_id: meta.clientId,
-          request_id: meta.requestId,
-          targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined)
-        })
+          ))
         if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
         if (error !== undefined) return { _tag: "Failure", error } as const
         return yield* Effect.failCause(exit.cause as Cause.Cause<never>)
