@@ -10,6 +10,7 @@ import { capabilitiesDocument, instructions, readyLine, warningLines } from "./l
 import { connect, makeServer } from "./layers/McpServer.ts"
 import * as Services from "./layers/Services.ts"
 import { startup, type StartupFacts } from "./layers/Startup.ts"
+import { buildArgv } from "./layers/TmuxExec.ts"
 import { bufferPrefix } from "./tools/execute/paste_text.ts"
 import { execFileSync } from "node:child_process"
 import { realpathSync } from "node:fs"
@@ -37,6 +38,8 @@ const program = Effect.gen(function*() {
     afterCall: collectWhenIdle
   })
   const stop = () => {
+    // stdin's "end" and "close" both arrive on EOF.
+    if (shutdown.signal.aborted) return
     shutdown.abort()
     removePasteBuffers(facts)
     // Let interrupted calls kill their tmux children before the process goes.
@@ -54,12 +57,11 @@ const program = Effect.gen(function*() {
 
 /** Best effort at exit: delete paste buffers a call interrupted mid-paste left behind. */
 const removePasteBuffers = (facts: StartupFacts) => {
-  const tmux = (...args: ReadonlyArray<string>) =>
-    execFileSync(facts.config.tmuxBin, ["-u", ...facts.pin.flags, ...args], { env: facts.pin.environment, encoding: "utf8", timeout: 1000, stdio: ["ignore", "pipe", "ignore"] })
+  const tmux = (commands: ReadonlyArray<ReadonlyArray<string>>) =>
+    execFileSync(facts.config.tmuxBin, buildArgv(facts.pin.flags, commands), { env: facts.pin.environment, encoding: "utf8", timeout: 1000, stdio: ["ignore", "pipe", "ignore"] })
   try {
-    for (const name of tmux("list-buffers", "-F", "#{buffer_name}").split("\n")) {
-      if (name.startsWith(bufferPrefix)) tmux("delete-buffer", "-b", name)
-    }
+    const ours = tmux([["list-buffers", "-F", "#{buffer_name}"]]).split("\n").filter((name) => name.startsWith(bufferPrefix))
+    if (ours.length > 0) tmux(ours.map((name) => ["delete-buffer", "-b", name]))
   } catch {
     // No server, or it went away: nothing to delete.
   }

@@ -18,20 +18,21 @@ const bytes = (text: string): number => Buffer.byteLength(text, "utf8")
  */
 export const tailBound = (lines: ReadonlyArray<string>, maxLines: number, maxBytes: number): Bounded => {
   // The common case, everything fits: one measurement instead of one per line.
-  if (lines.length <= maxLines && Buffer.byteLength(lines.join("\n"), "utf8") <= maxBytes) {
+  if (lines.length <= maxLines && bytes(lines.join("\n")) <= maxBytes) {
     return { lines, truncatedLines: 0, truncatedBytes: 0 }
   }
-  let kept = lines.slice(Math.max(0, lines.length - maxLines))
-  let truncatedLines = lines.length - kept.length
-  let truncatedBytes = lines.slice(0, truncatedLines).reduce((sum, line) => sum + bytes(line) + 1, 0)
-  let size = kept.reduce((sum, line) => sum + bytes(line), 0) + Math.max(0, kept.length - 1)
-  while (size > maxBytes && kept.length > 1) {
-    const dropped = kept[0]!
-    kept = kept.slice(1)
-    truncatedLines++
-    truncatedBytes += bytes(dropped) + 1
-    size -= bytes(dropped) + 1
+  // Walk a start index forward and slice once: dropping by slicing would copy the rest per line.
+  let first = Math.max(0, lines.length - maxLines)
+  let truncatedBytes = lines.slice(0, first).reduce((sum, line) => sum + bytes(line) + 1, 0)
+  let size = lines.slice(first).reduce((sum, line) => sum + bytes(line), 0) + Math.max(0, lines.length - first - 1)
+  while (size > maxBytes && lines.length - first > 1) {
+    const dropped = bytes(lines[first]!) + 1
+    truncatedBytes += dropped
+    size -= dropped
+    first++
   }
+  let kept = lines.slice(first)
+  const truncatedLines = first
   if (size > maxBytes && kept.length === 1) {
     const buffer = Buffer.from(kept[0]!, "utf8")
     // Cut on a character boundary: skip UTF-8 continuation bytes.

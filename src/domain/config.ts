@@ -93,9 +93,12 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
   return Result.succeed({ values, help, version, printConfig })
 }
 
+/** An absolute path tmux and the filesystem can take (no NUL byte). */
+const isAbsolutePath = (raw: string): boolean => raw.startsWith("/") && !raw.includes("\0")
+
 const parseTmuxConfig = (raw: string): Result.Result<TmuxConfigChoice, StartupError> => {
   if (raw === "minimal" || raw === "user") return Result.succeed({ kind: raw })
-  return raw.startsWith("/") && !raw.includes("\0")
+  return isAbsolutePath(raw)
     ? Result.succeed({ kind: "path", path: raw })
     : Result.fail(startupError(`LIBTMUX_TMUX_CONFIG ${JSON.stringify(raw)} is not valid; use minimal, user, or an absolute path to a tmux configuration file`))
 }
@@ -136,7 +139,7 @@ const oneOf = <const V extends ReadonlyArray<string>>(variable: string, raw: str
     : Result.fail(startupError(`${variable} ${JSON.stringify(raw)} is not valid; use ${values.join(" or ")}`))
 
 const parseAuditLog = (raw: string | undefined): Result.Result<string | undefined, StartupError> =>
-  raw === undefined || (raw.startsWith("/") && !raw.includes("\0"))
+  raw === undefined || isAbsolutePath(raw)
     ? Result.succeed(raw)
     : Result.fail(startupError(`LIBTMUX_AUDIT_LOG ${JSON.stringify(raw)} is not valid; give an absolute file path, or omit it for stderr`))
 

@@ -74,12 +74,13 @@ export const typedText = (options: {
   const names = protocolNames(options.id)
   const quote = options.kind === "fish" ? fishQuote : shellQuote
   const status = options.kind === "fish" ? "$status" : "$?"
-  const trailer = `${quote(options.tmuxPath)} -S ${quote(options.socketPath)} if -F '#{${names.waiting}}' ` +
-    `"set -pF -t ${options.paneId} ${names.end} '#{history_size} #{cursor_y} #{cursor_x} ${status}' ; wait-for -S ${names.channel}"`
+  // Records the cursor in a pane option, only while the call still waits.
+  const record = (option: string, extra: string) =>
+    `${quote(options.tmuxPath)} -S ${quote(options.socketPath)} if -F '#{${names.waiting}}' ` +
+    `"set -pF -t ${options.paneId} ${option} '#{history_size} #{cursor_y} #{cursor_x}${extra}`
+  const trailer = `${record(names.end, ` ${status}'`)} ; wait-for -S ${names.channel}"`
   const [open, close] = options.kind === "fish" ? ["begin", "end;"] : ["(", ");"]
-  const mark = options.markStart
-    ? `${quote(options.tmuxPath)} -S ${quote(options.socketPath)} if -F '#{${names.waiting}}' "set -pF -t ${options.paneId} ${names.start} '#{history_size} #{cursor_y} #{cursor_x}'"; `
-    : ""
+  const mark = options.markStart ? `${record(names.start, `'`)}"; ` : ""
   return `${options.suppressHistory ? " " : ""}${mark}${open}\n${options.command.replace(/\s+$/u, "")}\n${close} ${trailer}`
 }
 

@@ -12,7 +12,7 @@ import { Audit, type AuditEvent } from "../services/Audit.ts"
 export const openAuditFile = (path: string): number => openSync(path, "a", 0o600)
 
 /** Audit events as JSON lines on a file descriptor (2 for stderr). @category layers */
-export const layer = (fd: number = 2): Layer.Layer<Audit> =>
+export const layer = (fd: number): Layer.Layer<Audit> =>
   Layer.effect(
     Audit,
     Effect.acquireRelease(Effect.succeed(fd), (open) => Effect.sync(() => open === 2 ? undefined : closeSync(open))).pipe(

@@ -26,10 +26,6 @@ export const commandCapable = (facts: StartupFacts): boolean =>
 export const configurationProvenance = (facts: StartupFacts): "none" | "unknown" | "recorded" =>
   facts.pin.provenanceAtStartup === "none" ? "none" : facts.pin.provenanceAtStartup === "unknown" ? "unknown" : "recorded"
 
-/** The lease in one word, and who shares the socket. */
-const leaseText = (facts: StartupFacts): string =>
-  facts.pin.lease.state === "shared" ? `shared with ${facts.pin.lease.holder}` : facts.pin.lease.state
-
 /** The configuration a tmux server started by this process gets. */
 const configurationForNewServer = (facts: StartupFacts): string =>
   facts.config.socket.form === "inherit"
@@ -63,7 +59,7 @@ export const readyLine = (facts: StartupFacts): string => {
 
 /** The separate warning lines: an inherited socket, a socket shared with another instance. */
 export const warningLines = (facts: StartupFacts): ReadonlyArray<string> => [
-  ...(inheritedWarning(facts) === undefined ? [] : [inheritedWarning(facts)!]),
+  ...[inheritedWarning(facts)].filter((line) => line !== undefined),
   ...(facts.pin.lease.state === "shared"
     ? [[
       "libtmux-mcp warning:",
@@ -112,7 +108,7 @@ export const instructions = (facts: StartupFacts): string => {
       ? [`A tmux server was already running on this socket (configuration ${configurationProvenance(facts)}): its sessions may belong to the user or another agent.`]
       : []),
     ...(facts.pin.lease.state === "shared" ? ["Another libtmux-mcp instance uses this socket too: its sessions are not yours to remove."] : []),
-    ...(callerLine(facts) === undefined ? [] : [callerLine(facts)!])
+    ...[callerLine(facts)].filter((line) => line !== undefined)
   ]
   return lines.join("\n")
 }
@@ -143,7 +139,7 @@ export const capabilitiesDocument = (facts: StartupFacts) => {
     tools: selection.tools.map((name) => ({
       name,
       title: manifest[name].title,
-      ...capabilityRecord(manifest[name], name === "call_read_tools_batch" ? selection.batchOperations : undefined)
+      ...capabilityRecord(manifest[name], selection.batchOperations)
     })),
     pane_observation: {
       terminal_content_tools: selection.tools.filter((name) => outputs(name).includes("terminal-content")),

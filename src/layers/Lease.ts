@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto"
 import { createConnection, createServer, type Server } from "node:net"
 import * as Effect from "effect/Effect"
+import type { LeaseState } from "../services/SocketPin.ts"
 
 const abstractName = (purpose: string, socketPath: string) =>
   `\0libtmux-mcp-${purpose}-${createHash("sha256").update(socketPath).digest("hex").slice(0, 32)}`
@@ -47,12 +48,6 @@ const describeHolder = (answer: string): string => {
     return "another libtmux-mcp instance"
   }
 }
-
-/** How this instance stands on its socket. @category models */
-export type LeaseState =
-  | { readonly state: "held" }
-  | { readonly state: "shared"; readonly holder: string }
-  | { readonly state: "unavailable"; readonly reason: string }
 
 /** Takes the lease for this process's lifetime, or learns who holds it. */
 export const takeLease = (socketPath: string, info: string): Effect.Effect<LeaseState> =>

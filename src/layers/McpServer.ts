@@ -65,7 +65,7 @@ export const toolEntry = (definition: ToolDefinition, nestedAuthority: ReadonlyA
       idempotentHint: row.hints.idempotent,
       openWorldHint: row.hints.openWorld
     },
-    _meta: { [capabilityMetaKey]: capabilityRecord(row, row.name === "call_read_tools_batch" ? nestedAuthority : undefined) }
+    _meta: { [capabilityMetaKey]: capabilityRecord(row, nestedAuthority) }
   }
 }
 

@@ -20,9 +20,11 @@ export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | Cal
   Effect.gen(function*() {
     const tmux = yield* TmuxObserve
     const context = yield* Effect.context<TmuxObserve | SocketPin | CallerContext>()
+    // The history size last seen per pane: a range read then usually needs one invocation, not two.
+    const lastHistory = new Map<string, number>()
     const read = (paneId: string, from?: number) =>
       Effect.gen(function*() {
-        let guess = 0
+        let guess = lastHistory.get(paneId) ?? 0
         for (let attempt = 0; ; attempt++) {
           const start = from === undefined ? undefined : Math.max(from - guess, -guess)
           const stdout = yield* tmux.run([
@@ -32,6 +34,7 @@ export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | Cal
           const split = stdout.indexOf("\u001e\n")
           const [state] = yield* parseRows(viewFields, "display-message", stdout.slice(0, split + 2))
           const history = state!.history_size
+          lastHistory.set(paneId, history)
           const wanted = from === undefined ? undefined : Math.max(from - history, -history)
           if (start !== wanted && attempt < 3) {
             guess = history

@@ -84,7 +84,6 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const audit = yield* Audit
     const secret = yield* ProcessSecret
     const services = yield* Effect.context<ToolServices>()
-    const selectedNames = new Set<string>(selection.tools)
     const selected = selection.tools.map((name) => {
       const definition = definitionOf(name)!
       return definition.specialize === undefined ? definition : { ...definition, input: definition.specialize(selection) }
@@ -149,18 +148,19 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
 
     const call = (name: string, args: unknown, meta: CallMeta = {}) =>
       Effect.gen(function*() {
-        if (!selectedNames.has(name)) {
+        const definition = definitions.get(name)
+        if (definition === undefined) {
           return yield* new ToolNotSelected({ name, known: (toolNames as ReadonlyArray<string>).includes(name) })
         }
         const progress = meta.progress
         const callContext = progress === undefined
           ? { progress: () => Effect.void }
           : { progress: (done: number, total: number, message: string) => Effect.promise(() => progress(done, total, message).catch(() => undefined)) }
-        const { exit, error } = yield* audited(definitions.get(name)!, args, meta, (effect) =>
+        const { exit, error } = yield* audited(definition, args, meta, (effect) =>
           effect.pipe(
             Effect.provideContext(services),
             Effect.provideService(CallContext, callContext),
-            Effect.provideService(ReadTools, { operations: selection.batchOperations, call: nested(meta) })
+            Effect.provideService(ReadTools, { call: nested(meta) })
           ))
         if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
         if (error !== undefined) return { _tag: "Failure", error } as const

@@ -4,9 +4,8 @@
  * valid set; nothing here can leave a tmux server behind (only `list-sessions` and `-V` run).
  */
 import * as Effect from "effect/Effect"
-import { accessSync, constants, existsSync, realpathSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
+import { accessSync, constants, realpathSync } from "node:fs"
+import { join, resolve } from "node:path"
 import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, resolveSocketPath, socketFlags } from "../domain/socket.ts"

@@ -32,8 +32,9 @@ export const buildArgv = (
   ...commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(escapeArgument)])
 ]
 
-// Both mean nothing listens on the socket: no file, or a stale file from a dead server.
-const absentPattern = /no server running on|error connecting to .*\((No such file or directory|Connection refused)\)/u
+// Nothing listens on the socket (no file, or a stale file from a dead server), or the server
+// went away while the command was in flight.
+const absentPattern = /no server running on|error connecting to .*\((No such file or directory|Connection refused)\)|server exited unexpectedly|lost server/u
 
 /** Runs tmux with the given argv; resolves with stdout or a typed failure. */
 export const execTmux = (

@@ -29,10 +29,13 @@ import {
   TmuxSpawn
 } from "../services/Tmux.ts"
 
+/** Runs commands in one tmux invocation on the pinned socket. */
+type Runner = (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) => Effect.Effect<string, TmuxError>
+
 /** A view over the runner that accepts only the given commands. */
 const authority = <Name extends string>(
   names: ReadonlyArray<Name>,
-  run: (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) => Effect.Effect<string, TmuxError>,
+  run: Runner,
   allowed: (command: ReadonlyArray<string>) => boolean = () => true
 ): Authority<Name> => ({
   commands: names,
@@ -48,20 +51,27 @@ const authority = <Name extends string>(
  * starts gets its provenance record in the same invocation (the minimal configuration file sets it
  * itself, before any window exists).
  */
-const spawnAuthority = (base: Authority<typeof spawnCommands[number]>, pin: SocketPin["Service"], bin: string, socket: string): SpawnAuthority => ({
-  ...base,
-  create: (commands, options = {}) =>
-    withCreationLock(pin.resolvedPath, Effect.gen(function*() {
-      const found = yield* probeServer(bin, pin.flags, socket, pin.environment)
-      const startedServer = found.state === "absent"
-      const configuration = pin.configFlags.length === 0 ? (pin.selector.form === "inherit" ? "tmux-default" : "user") : pin.configFlags[1] === minimalConfigPath ? "minimal" : `path:${pin.configFlags[1]}`
-      const record = startedServer && configuration !== "minimal"
-        ? [["set-option", "-s", provenanceOption, `libtmux-mcp ${configuration}`]]
-        : []
-      const stdout = yield* execTmux(bin, buildArgv([...pin.flags, ...pin.configFlags], [...commands, ...record]), socket, { ...options, env: pin.environment })
-      return { stdout, startedServer, provenance: startedServer ? `libtmux-mcp ${configuration}` : found.record ?? "unknown" }
-    }))
-})
+const spawnAuthority = (
+  base: Authority<typeof spawnCommands[number]>,
+  run: Runner,
+  pin: SocketPin["Service"],
+  probe: ReturnType<typeof probeServer>
+): SpawnAuthority => {
+  const configuration = pin.configFlags.length === 0
+    ? (pin.selector.form === "inherit" ? "tmux-default" : "user")
+    : pin.configFlags[1] === minimalConfigPath ? "minimal" : `path:${pin.configFlags[1]}`
+  const record = configuration === "minimal" ? [] : [["set-option", "-s", provenanceOption, `libtmux-mcp ${configuration}`]]
+  return {
+    ...base,
+    create: (commands, options = {}) =>
+      withCreationLock(pin.resolvedPath, Effect.gen(function*() {
+        const found = yield* probe
+        const startedServer = found.state === "absent"
+        const stdout = yield* run([...commands, ...(startedServer ? record : [])], options)
+        return { stdout, startedServer, provenance: startedServer ? `libtmux-mcp ${configuration}` : found.record ?? "unknown" }
+      }))
+  }
+}
 
 /** The live authority services over the pinned socket. @category layers */
 export const layer = (bin: string): Layer.Layer<
@@ -72,14 +82,15 @@ export const layer = (bin: string): Layer.Layer<
   Layer.effectContext(Effect.gen(function*() {
     const pin = yield* SocketPin
     const socket = formatSelector(pin.selector)
-    const pinned = (extraFlags: ReadonlyArray<string>) => (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
+    const pinned = (extraFlags: ReadonlyArray<string>): Runner => (commands, options) =>
       execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment })
     const plain = pinned([])
+    const spawn = pinned(pin.configFlags)
     return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
       // A change may drive copy mode (send-keys -X), never type into the pane's program.
       Context.add(TmuxChange, authority(changeCommands, plain, (command) => command[0] !== "send-keys" || command[1] === "-X")),
       // A spawn may start the server, so only spawns carry the configuration-file flags.
-      Context.add(TmuxSpawn, spawnAuthority(authority(spawnCommands, pinned(pin.configFlags)), pin, bin, socket)),
+      Context.add(TmuxSpawn, spawnAuthority(authority(spawnCommands, spawn), spawn, pin, probeServer(bin, pin.flags, socket, pin.environment))),
       Context.add(TmuxDelete, authority(deleteCommands, plain)),
       Context.add(PaneInput, authority(inputCommands, plain)),
       Context.add(PaneCommand, authority(commandCommands, plain))

@@ -8,8 +8,8 @@ import type { ManifestRow } from "./row.ts"
 /** The `_meta` key of the capability record. */
 export const capabilityMetaKey = "com.git-pull.libtmux-mcp/capability"
 
-/** The capability record of a row; the batch's also names the tools it may call. */
-export const capabilityRecord = (row: ManifestRow, nestedAuthority?: ReadonlyArray<string>) => ({
+/** The capability record of a row; the batch's also names the tools it may call (the selection's batch operations). */
+export const capabilityRecord = (row: ManifestRow, batchOperations?: ReadonlyArray<string>) => ({
   toolset: row.toolset,
   process_reach: row.reach,
   tmux_effect: row.effect,
@@ -25,5 +25,5 @@ export const capabilityRecord = (row: ManifestRow, nestedAuthority?: ReadonlyArr
     idempotentHint: row.hints.idempotent,
     openWorldHint: row.hints.openWorld
   },
-  ...(nestedAuthority === undefined ? {} : { nestedAuthority })
+  ...(row.name === "call_read_tools_batch" && batchOperations !== undefined ? { nestedAuthority: batchOperations } : {})
 })

@@ -12,12 +12,10 @@ export type NestedOutcome =
 
 /** The batch's view of the read tools. @category services */
 export interface ReadToolsShape {
-  /** The tools a batch may call under this selection: its nestedAuthority. */
-  readonly operations: ReadonlyArray<string>
   call(name: string, args: unknown): Effect.Effect<NestedOutcome>
 }
 
 /** Read tools for the batch; outside a registry it offers none. @category services */
 export const ReadTools: Context.Reference<ReadToolsShape> = Context.Reference<ReadToolsShape>("libtmux-mcp/services/ReadTools", {
-  defaultValue: () => ({ operations: [], call: () => Effect.succeed({ ok: false, message: "no read tools here", tag: "ToolNotSelected" }) })
+  defaultValue: () => ({ call: () => Effect.succeed({ ok: false, message: "no read tools here", tag: "ToolNotSelected" }) })
 })

@@ -4,7 +4,12 @@
  */
 import * as Context from "effect/Context"
 import type { SocketSelector } from "../domain/socket.ts"
-import type { LeaseState } from "../layers/Lease.ts"
+
+/** How this instance stands on its socket. @category models */
+export type LeaseState =
+  | { readonly state: "held" }
+  | { readonly state: "shared"; readonly holder: string }
+  | { readonly state: "unavailable"; readonly reason: string }
 
 /** The pinned socket. @category services */
 export class SocketPin extends Context.Service<SocketPin, {
