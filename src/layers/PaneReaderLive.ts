@@ -7,10 +7,9 @@ import * as Layer from "effect/Layer"
 import type { CallerContext } from "../services/CallerContext.ts"
 import { PaneReader, type PaneView } from "../services/PaneReader.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
-import { TmuxObserve } from "../services/Tmux.ts"
-import { type Fields, formatOf, parseRows } from "../tools/hierarchy.ts"
-import { orPaneNotFound } from "../tools/pane.ts"
-import { capturedRows } from "../tools/inspect/capture_pane.ts"
+import type { TmuxObserve } from "../services/Tmux.ts"
+import type { Fields } from "../tools/hierarchy.ts"
+import { capturedRows, readAndCapture, relativeRow } from "../tools/pane.ts"
 
 const viewFields = { pane_pid: "int", pane_dead: "bool", alternate_on: "bool", history_size: "int", cursor_y: "int" } as const satisfies Fields
 
@@ -18,7 +17,6 @@ const viewFields = { pane_pid: "int", pane_dead: "bool", alternate_on: "bool", h
 export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | CallerContext> = Layer.effect(
   PaneReader,
   Effect.gen(function*() {
-    const tmux = yield* TmuxObserve
     const context = yield* Effect.context<TmuxObserve | SocketPin | CallerContext>()
     // The history size last seen per pane: a range read then usually needs one invocation, not two.
     const lastHistory = new Map<string, number>()
@@ -26,29 +24,24 @@ export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | Cal
       Effect.gen(function*() {
         let guess = lastHistory.get(paneId) ?? 0
         for (let attempt = 0; ; attempt++) {
-          const start = from === undefined ? undefined : Math.max(from - guess, -guess)
-          const stdout = yield* tmux.run([
-            ["display-message", "-p", "-t", paneId, formatOf(viewFields)],
-            ["capture-pane", "-p", "-t", paneId, "-S", start === undefined ? "0" : String(start), "-E", "-"]
-          ]).pipe(orPaneNotFound(paneId))
-          const split = stdout.indexOf("\u001e\n")
-          const [state] = yield* parseRows(viewFields, "display-message", stdout.slice(0, split + 2))
-          const history = state!.history_size
+          const start = from === undefined ? undefined : relativeRow(from, guess)
+          const { state, captured } = yield* readAndCapture(paneId, viewFields, ["-S", start === undefined ? "0" : String(start), "-E", "-"])
+          const history = state.history_size
           lastHistory.set(paneId, history)
-          const wanted = from === undefined ? undefined : Math.max(from - history, -history)
+          const wanted = from === undefined ? undefined : relativeRow(from, history)
           if (start !== wanted && attempt < 3) {
             guess = history
             continue
           }
-          const rows = capturedRows(stdout.slice(split + 2))
+          const rows = capturedRows(captured)
           const firstRow = history + (start ?? 0)
-          const skip = from === undefined ? state!.cursor_y : 0
+          const skip = from === undefined ? state.cursor_y : 0
           return {
-            pid: state!.pane_pid,
-            dead: state!.pane_dead,
-            alternate: state!.alternate_on,
+            pid: state.pane_pid,
+            dead: state.pane_dead,
+            alternate: state.alternate_on,
             historySize: history,
-            cursorY: state!.cursor_y,
+            cursorY: state.cursor_y,
             firstRow: firstRow + skip,
             rows: rows.slice(skip)
           } satisfies PaneView

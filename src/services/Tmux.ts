@@ -59,9 +59,7 @@ export const changeCommands = [
   "set-option",
   "wait-for",
   // Only as `send-keys -X`: a copy-mode command, which never reaches the pane's program.
-  "send-keys",
-  "display-message",
-  "list-panes"
+  "send-keys"
 ] as const
 /** Commands that start a pane's configured process. */
 export const spawnCommands = ["new-session", "new-window", "split-window"] as const

@@ -7,11 +7,13 @@ import * as Effect from "effect/Effect"
 import { CallerContext } from "../services/CallerContext.ts"
 import { SelfKillRefused } from "../services/errors.ts"
 
-/** Fails when the caller's own pane is among `paneIds`. */
-export const refuseOwnPane = (target: string, paneIds: ReadonlyArray<string>) =>
+/**
+ * Fails when the caller's own pane is among `paneIds`. The panes are read only when this server
+ * runs in a pane on the pinned socket, so the common case costs no tmux call.
+ */
+export const refuseOwnPane = <E, R>(target: string, paneIds: Effect.Effect<ReadonlyArray<string>, E, R>) =>
   Effect.gen(function*() {
     const caller = yield* CallerContext
-    if (caller.onPinnedSocket && caller.paneId !== undefined && paneIds.includes(caller.paneId)) {
-      return yield* new SelfKillRefused({ target, callerPane: caller.paneId })
-    }
+    if (!caller.onPinnedSocket || caller.paneId === undefined) return
+    if ((yield* paneIds).includes(caller.paneId)) return yield* new SelfKillRefused({ target, callerPane: caller.paneId })
   })

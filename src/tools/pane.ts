@@ -17,6 +17,15 @@ export const orPaneNotFound = (paneId: string) =>
       ? Effect.flatMap(resolvePane(paneId), () => Effect.fail(error))
       : Effect.fail(error))
 
+/** Splits captured text into rows, dropping the blank rows below the last written one. */
+export const capturedRows = (stdout: string): Array<string> => {
+  const text = stdout.replace(/\s+$/u, "")
+  return text === "" ? [] : text.split("\n")
+}
+
+/** The `capture-pane -S` row (relative to the screen's top, negative in history) of absolute row `row`. */
+export const relativeRow = (row: number, historySize: number): number => Math.max(row - historySize, -historySize)
+
 /** Reads format fields of one pane in one invocation. */
 export const readPane = <F extends Fields>(paneId: string, fields: F) =>
   Effect.gen(function*() {
@@ -40,3 +49,15 @@ export const stateFields = {
   pane_width: "int",
   pane_current_command: "string"
 } as const satisfies Fields
+
+/** Reads format fields of one pane and captures its rows (`capture-pane -p` with `captureArgs`) in one invocation. */
+export const readAndCapture = <F extends Fields>(paneId: string, fields: F, captureArgs: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const stdout = yield* (yield* TmuxObserve).run([
+      ["display-message", "-p", "-t", paneId, formatOf(fields)],
+      ["capture-pane", "-p", "-t", paneId, ...captureArgs]
+    ]).pipe(orPaneNotFound(paneId))
+    const split = stdout.indexOf("\u001e\n") + 2
+    const [state] = yield* parseRows(fields, "display-message", stdout.slice(0, split))
+    return { state: state as Row<F>, captured: stdout.slice(split) }
+  })

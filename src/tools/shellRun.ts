@@ -10,7 +10,7 @@ import { extractOutput, parseEndRecord, protocolNames, shellKind, type ShellKind
 import { PaneGone, PaneNotReady } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { PaneCommand } from "../services/Tmux.ts"
-import { orPaneNotFound, readPane, stateFields } from "./pane.ts"
+import { orPaneNotFound, readPane, relativeRow, stateFields } from "./pane.ts"
 
 /** A fresh random ID for one call's options and channel. */
 export const newCallId = (): string => randomBytes(6).toString("hex")
@@ -122,13 +122,13 @@ const readOutput = (paneId: string, id: string, startAbs: number, stdout: string
       : { row: startHistory + startCursor, column: startColumn }
     const end = parseEndRecord(record)
     let history = Number(historyText)
+    // The history size and the rows from `start`, in one invocation.
+    const recapture = (start: number | "-") =>
+      Effect.map(tmux.run([["display-message", "-p", "-t", paneId, "#{history_size}"], ...captureCommands(paneId, id, start)]), (text) => splitCapture(text, id))
     let from = capturedFrom
-    for (let attempt = 0; attempt < 3 && from !== Math.max(startAbs - history, -history); attempt++) {
-      from = Math.max(startAbs - history, -history)
-      const again = splitCapture(
-        yield* tmux.run([["display-message", "-p", "-t", paneId, "#{history_size}"], ...captureCommands(paneId, id, from)]),
-        id
-      )
+    for (let attempt = 0; attempt < 3 && from !== relativeRow(startAbs, history); attempt++) {
+      from = relativeRow(startAbs, history)
+      const again = yield* recapture(from)
       ;({ rows, joined } = again)
       history = Number(again.head.at(-1) ?? history)
     }
@@ -138,7 +138,7 @@ const readOutput = (paneId: string, id: string, startAbs: number, stdout: string
     let extracted = extractOutput(rows, joined, id, endAbs - firstAbs, endColumn, markedStart === undefined ? undefined : { row: markedStart.row - firstAbs, column: markedStart.column })
     if (!extracted.startFound && from > -history) {
       // History moved under us (trimmed at its limit): look for the start in all of it.
-      const all = splitCapture(yield* tmux.run([["display-message", "-p", "-t", paneId, "#{history_size}"], ...captureCommands(paneId, id, "-")]), id)
+      const all = yield* recapture("-")
       extracted = extractOutput(all.rows, all.joined, id, endAbs, endColumn, markedStart)
     }
     return { lines: extracted.lines, status: end?.status, startLost: !extracted.startFound } satisfies ReadBack
@@ -170,7 +170,7 @@ export const typeAndAwait = (paneId: string, id: string, text: string, startGues
     for (const [index, chunk] of chunks.slice(0, -1).entries()) {
       yield* tmux.run([...(index === 0 ? [marker] : []), ["send-keys", "-t", paneId, "-l", "--", chunk]]).pipe(orPaneNotFound(paneId))
     }
-    const from = Math.max(startGuess - historyGuess, -historyGuess)
+    const from = relativeRow(startGuess, historyGuess)
     const stdout = yield* tmux.run(
       [
         position,
@@ -196,7 +196,7 @@ export const withdraw = (paneId: string, id: string, startAbs: number, historyGu
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
     const names = protocolNames(id)
-    const from = Math.max(startAbs - historyGuess, -historyGuess)
+    const from = relativeRow(startAbs, historyGuess)
     const stdout = yield* tmux.run([...readHead(paneId, id), ...captureCommands(paneId, id, from)]).pipe(orPaneNotFound(paneId))
     const result = yield* readOutput(paneId, id, startAbs, stdout, from)
     if (result.status !== undefined) yield* tmux.run([["wait-for", names.channel]], { timeoutMs: 2_000 }).pipe(Effect.ignore)

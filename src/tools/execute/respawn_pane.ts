@@ -32,7 +32,7 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
         return yield* new InputInvalid({ tool: "respawn_pane", detail: "start_directory must be an absolute path" })
       }
       const pane = yield* resolvePane(input.pane_id)
-      yield* refuseOwnPane(`pane ${pane.pane_id}`, [pane.pane_id])
+      yield* refuseOwnPane(`pane ${pane.pane_id}`, Effect.succeed([pane.pane_id]))
       yield* (yield* PaneCommand).run([[
         "respawn-pane",
         ...(input.kill === false ? [] : ["-k"]),

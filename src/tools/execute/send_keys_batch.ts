@@ -5,7 +5,7 @@ import { manifest } from "../../manifest/index.ts"
 import { type inputCommands, PaneInput, type TmuxCommand } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { inputTargets, keysFields, sendCommands, targetFields } from "../keys.ts"
-import { PaneId, resolvePane } from "../targets.ts"
+import { PaneId } from "../targets.ts"
 
 /** The most sends in one batch. */
 export const maxOperations = 32
@@ -29,7 +29,6 @@ export const send_keys_batch = defineTool(manifest.send_keys_batch, {
   run: (input) =>
     Effect.gen(function*() {
       const panes = [...new Set(input.operations.map((operation) => operation.pane_id))]
-      for (const pane of panes) yield* resolvePane(pane)
       const reach = new Map<string, { readonly targets: ReadonlyArray<string>; readonly synchronized: boolean }>()
       for (const pane of panes) reach.set(pane, yield* inputTargets(pane))
       const tmux = yield* PaneInput

@@ -7,7 +7,7 @@ import { InputInvalid } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
-import { orPaneNotFound } from "../pane.ts"
+import { capturedRows, orPaneNotFound } from "../pane.ts"
 import { PaneId } from "../targets.ts"
 
 const Row = (what: string) =>
@@ -21,12 +21,6 @@ const countLines = (text: string): number => {
   let count = 1
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++
   return count
-}
-
-/** Splits captured text into rows, dropping the blank rows below the last written one. */
-export const capturedRows = (stdout: string): Array<string> => {
-  const text = stdout.replace(/\s+$/u, "")
-  return text === "" ? [] : text.split("\n")
 }
 
 /** @category tools */

@@ -7,26 +7,18 @@ import { manifest } from "../../manifest/index.ts"
 import { CursorInvalid, PaneGone } from "../../services/errors.ts"
 import { ProcessSecret } from "../../services/ProcessSecret.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
-import { TmuxObserve } from "../../services/Tmux.ts"
 import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
-import { formatOf, parseRows } from "../hierarchy.ts"
-import { orPaneNotFound, stateFields } from "../pane.ts"
+import { readAndCapture, stateFields } from "../pane.ts"
 import { PaneId } from "../targets.ts"
 
 /** Reads the pane's state and rows from relative row `from` to the bottom, in one invocation. */
 const look = (paneId: string, from: number | "-") =>
   Effect.gen(function*() {
-    const tmux = yield* TmuxObserve
-    const stdout = yield* tmux.run([
-      ["display-message", "-p", "-t", paneId, formatOf(stateFields)],
-      ["capture-pane", "-p", "-N", "-t", paneId, "-S", String(from), "-E", "-"]
-    ]).pipe(orPaneNotFound(paneId))
-    const split = stdout.indexOf("\u001e\n")
-    const [state] = yield* parseRows(stateFields, "display-message", stdout.slice(0, split + 2))
-    const rows = stdout.slice(split + 2).split("\n")
+    const { state, captured } = yield* readAndCapture(paneId, stateFields, ["-N", "-S", String(from), "-E", "-"])
+    const rows = captured.split("\n")
     rows.pop()
-    return { state: state!, rows: rows.map((row) => row.replace(/\s+$/u, "")) }
+    return { state, rows: rows.map((row) => row.replace(/\s+$/u, "")) }
   })
 
 /** Finds where the cursor's anchor sits among rows by content: the unique run [anchor, below...]. */
@@ -86,7 +78,7 @@ export const capture_since = defineTool(manifest.capture_since, {
         const nearLimit = state.history_size >= state.history_limit - band || previous.historySize >= state.history_limit - band
         const cleared = state.history_size < previous.historySize && state.pane_height <= previous.height
         let start: number | undefined
-        if (!cleared && !nearLimit && previous.anchor - state.history_size >= -state.history_size) {
+        if (!cleared && !nearLimit && previous.anchor >= 0) {
           const from = previous.anchor - state.history_size
           ;({ state, rows } = yield* look(input.pane_id, from))
           firstRow = state.history_size + from

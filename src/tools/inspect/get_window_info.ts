@@ -3,19 +3,13 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { defineTool } from "../define.ts"
 import { WindowInfo } from "../hierarchy.ts"
-import { resolveWindow, sessionTargetFields, WindowId } from "../targets.ts"
+import { resolveWindow, windowTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const get_window_info = defineTool(manifest.get_window_info, {
   description: "Describe one window, named by window_id, or by a session (session_id or exact session_name) " +
     "together with window_index. A window that does not exist is an error naming the windows that do.",
-  input: Schema.Struct({
-    window_id: Schema.optionalKey(WindowId),
-    ...sessionTargetFields,
-    window_index: Schema.optionalKey(
-      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 })).annotate({ description: "window index within the session" })
-    )
-  }),
+  input: Schema.Struct(windowTargetFields),
   output: WindowInfo,
   run: (input) => resolveWindow("get_window_info", input)
 })

@@ -4,13 +4,11 @@ import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
 import { CallerContext } from "../../services/CallerContext.ts"
-import { TmuxObserve } from "../../services/Tmux.ts"
 import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
-import { formatOf, PaneInfo, paneFields, parseRows } from "../hierarchy.ts"
-import { orPaneNotFound } from "../pane.ts"
+import { PaneInfo, paneFields } from "../hierarchy.ts"
+import { capturedRows, readAndCapture } from "../pane.ts"
 import { PaneId } from "../targets.ts"
-import { capturedRows } from "./capture_pane.ts"
 
 const snapshotFields = {
   ...paneFields,
@@ -42,16 +40,10 @@ export const snapshot_pane = defineTool(manifest.snapshot_pane, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const tmux = yield* TmuxObserve
       const caller = yield* CallerContext
-      const stdout = yield* tmux.run([
-        ["display-message", "-p", "-t", input.pane_id, formatOf(snapshotFields)],
-        ["capture-pane", "-p", "-t", input.pane_id]
-      ]).pipe(orPaneNotFound(input.pane_id))
-      const split = stdout.indexOf("\u001e\n")
-      const [state] = yield* parseRows(snapshotFields, "display-message", stdout.slice(0, split + 2))
-      const bounded = tailBound(capturedRows(stdout.slice(split + 2)), input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
-      const { scroll_position, ...rest } = state!
+      const { state, captured } = yield* readAndCapture(input.pane_id, snapshotFields, [])
+      const bounded = tailBound(capturedRows(captured), input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
+      const { scroll_position, ...rest } = state
       return {
         ...rest,
         is_caller: caller.onPinnedSocket && caller.paneId === rest.pane_id,

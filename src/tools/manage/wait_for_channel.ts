@@ -3,10 +3,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { ServerNotRunning } from "../../services/errors.ts"
-import { SocketPin } from "../../services/SocketPin.ts"
 import { TmuxChange, TmuxObserve } from "../../services/Tmux.ts"
-import { formatSelector } from "../../domain/socket.ts"
 import { Channel } from "../channel.ts"
 import { defineTool } from "../define.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../waiting.ts"
@@ -37,12 +34,7 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
         Effect.catchTag("TmuxTimedOut", () => Effect.succeed("timeout" as const))
       )
       // tmux also ends a wait when its server exits: make sure the server is still there.
-      if (outcome === "signalled") {
-        const socket = formatSelector((yield* SocketPin).selector)
-        yield* (yield* TmuxObserve).run([["list-sessions", "-F", "#{session_id}"]]).pipe(
-          Effect.catchTag("ServerNotRunning", () => Effect.fail(new ServerNotRunning({ socket })))
-        )
-      }
+      if (outcome === "signalled") yield* (yield* TmuxObserve).run([["list-sessions", "-F", "#{session_id}"]])
       return {
         channel: input.channel,
         outcome,

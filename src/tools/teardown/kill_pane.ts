@@ -16,7 +16,7 @@ export const kill_pane = defineTool(manifest.kill_pane, {
   run: (input) =>
     Effect.gen(function*() {
       const pane = yield* resolvePane(input.pane_id)
-      yield* refuseOwnPane(`pane ${pane.pane_id}`, [pane.pane_id])
+      yield* refuseOwnPane(`pane ${pane.pane_id}`, Effect.succeed([pane.pane_id]))
       yield* (yield* TmuxDelete).run([["kill-pane", "-t", pane.pane_id]])
       return { pane_id: pane.pane_id, window_id: pane.window_id, session_id: pane.session_id }
     })

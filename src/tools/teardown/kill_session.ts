@@ -19,8 +19,8 @@ export const kill_session = defineTool(manifest.kill_session, {
   run: (input) =>
     Effect.gen(function*() {
       const session = yield* resolveSession("kill_session", input)
-      const panes = yield* listPaneRows({ sessionId: session.session_id })
-      yield* refuseOwnPane(`session ${session.session_id}`, panes.map((pane) => pane.pane_id))
+      const panes = listPaneRows({ sessionId: session.session_id }).pipe(Effect.map((rows) => rows.map((pane) => pane.pane_id)))
+      yield* refuseOwnPane(`session ${session.session_id}`, panes)
       const tmux = yield* TmuxDelete
       yield* tmux.run([["kill-session", "-t", session.session_id]])
       return { session_id: session.session_id, session_name: session.session_name }

@@ -17,8 +17,8 @@ export const kill_window = defineTool(manifest.kill_window, {
   run: (input) =>
     Effect.gen(function*() {
       const window = yield* resolveWindow("kill_window", { window_id: input.window_id })
-      const panes = yield* listPaneRows({ windowId: window.window_id })
-      yield* refuseOwnPane(`window ${window.window_id}`, panes.map((pane) => pane.pane_id))
+      const panes = listPaneRows({ windowId: window.window_id }).pipe(Effect.map((rows) => rows.map((pane) => pane.pane_id)))
+      yield* refuseOwnPane(`window ${window.window_id}`, panes)
       yield* (yield* TmuxDelete).run([["kill-window", "-t", window.window_id]])
       return { window_id: window.window_id, window_name: window.window_name, session_id: window.session_id }
     })
