@@ -3,10 +3,14 @@
  * (cmd-parse.y, cmd_parse_from_arguments): an argument ending in `;` ends the command there, and
  * a trailing `\;` stands for a literal `;`.
  */
+import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { prop } from "@effect/vitest"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { assert, describe, it } from "vitest"
-import { buildArgv, escapeArgument } from "../../src/layers/TmuxExec.ts"
+import { buildArgv, escapeArgument, execTmux } from "../../src/layers/TmuxExec.ts"
 
 /** tmux's split of an argv into commands. */
 const splitModel = (argv: ReadonlyArray<string>): Array<Array<string>> => {
@@ -39,5 +43,27 @@ describe("buildArgv", () => {
     const commands = args.map((rest) => ["cmd", ...rest])
     const argv = buildArgv([], commands).slice(1)
     assert.deepStrictEqual(splitModel(argv), commands)
+  })
+})
+
+describe("execTmux failure types", () => {
+  // A stand-in tmux that prints the given text on stderr and exits 1.
+  const failingWith = (stderr: string) => {
+    const dir = mkdtempSync(join(tmpdir(), "lmcp-fake-tmux-"))
+    const bin = join(dir, "tmux")
+    writeFileSync(bin, `#!/bin/sh\nprintf '%s\\n' ${JSON.stringify(stderr)} >&2\nexit 1\n`, { mode: 0o755 })
+    return Effect.runPromise(Effect.flip(execTmux(bin, ["list-sessions"], "-L t")))
+  }
+
+  it("types a server that is absent, or went away mid-command, as ServerNotRunning", async () => {
+    for (const text of ["no server running on /tmp/x", "error connecting to /tmp/x (Connection refused)", "server exited unexpectedly", "lost server"]) {
+      assert.strictEqual((await failingWith(text))._tag, "ServerNotRunning", text)
+    }
+  })
+
+  it("keeps any other failure as TmuxCommandFailed with tmux's message", async () => {
+    const error = await failingWith("can't find pane: %9")
+    assert.strictEqual(error._tag, "TmuxCommandFailed")
+    assert.include(error.message, "can't find pane: %9")
   })
 })
