@@ -1,25 +1,26 @@
 /**
  * The completion protocol of run_shell_command, as pure functions: which shells it can drive, the
- * text it types, and how the command's own output is cut out of the pane's rows afterwards.
+ * text it types, the tmux templates its trailer runs, and how the command's own output is cut out
+ * of the pane's rows afterwards.
  *
- * What is typed (POSIX shells; fish uses `begin … end` and `$status`):
+ * What is typed (POSIX shells; fish uses `begin; … end;` and `$status`), for run R in pane %5:
  *
- *     (
- *     <the command, as given>
- *     ); '<tmux>' -S '<socket>' if -F '#{@lmcp_w_ID}' "set -pF -t %N @lmcp_e_ID '#{history_size} #{cursor_y} #{cursor_x} $?' ; wait-for -S lmcp_ID"
+ *     ( <the command, as given>
+ *     ); /usr/bin/tmux -S "${TMUX%%,*}" run -t%5 -C "set -s @lx $?;#{@lR}"
  *
- * For shells that do not edit their own input line, a mark before the subshell records where the
- * output starts (see `needsStartMark`).
+ * The trailer hands the exit status to tmux as `$?` (no shell variable is assigned) and runs the
+ * template the server stored in the pane option `@lR` before typing: record where the output ended
+ * and the status, then signal the run's channel. While no template is stored, the trailer records
+ * nothing. The socket comes from the shell's own `TMUX` (so no socket path is typed) when the
+ * shell's environment names the pinned socket; otherwise the path is typed.
  *
- * The command runs in a subshell on the pane's own terminal (colours, isatty, pagers as for a
- * person). Its exit status is passed straight to tmux as `$?`, so no shell variable is assigned.
- * The trailer records where output ended and signals the per-call channel only while the server
- * option `@lmcp_w_ID` says a call still waits: the server unsets it before giving up, so a late
- * completion leaves no option and no latched channel behind. The command's output is read back
- * from the pane: the rows after the echoed trailer line (found by the call's random ID, which the
- * output cannot contain), up to the recorded end.
+ * The output starts where the echo of the typed input ends: the first row, at or after the prompt
+ * row seen at readiness, that completes the echo of the trailer line, which carries the run's own
+ * ID. Text the command prints comes after the echo, so it cannot move the start. Shells that do not
+ * edit their own input line (the dash family) print their continuation prompts after the echo, so
+ * for them a start mark records the position instead.
  */
-import { dropCells, sliceCells } from "./cells.ts"
+import { cellWidth, dropCells, sliceCells } from "./cells.ts"
 import { shellQuote } from "./quote.ts"
 
 /** The shell families the protocol speaks. @category models */
@@ -34,22 +35,72 @@ export const shellKind = (command: string): ShellKind | undefined =>
 /** The shells the protocol drives, for error messages. */
 export const supportedShells = "bash, zsh, dash/sh, ksh, mksh, ash, yash, fish"
 
-/** Names of the per-call options and channel. */
-export const protocolNames = (id: string) => ({
-  waiting: `@lmcp_w_${id}`,
-  start: `@lmcp_s_${id}`,
-  end: `@lmcp_e_${id}`,
-  channel: `lmcp_${id}`
-})
+/** A run's ID: what `resume` takes. Six hex digits, never anything else, since it reaches option names. */
+export const runIdPattern = /^[0-9a-f]{6}$/u
 
 /**
- * Shells that edit their own input line echo typed lines and continuation prompts in order. Others
- * (dash and other line-buffered shells) let the terminal echo everything typed at once and print
- * their continuation prompts afterwards, so for them the command marks where its output starts.
+ * The server option the trailer hands the exit status through. It is set and read within one
+ * command list, which tmux runs without interleaving another client's commands.
  */
-export const needsStartMark = (shell: string): boolean => !["bash", "zsh", "fish"].includes(shell)
+export const statusOption = "@lx"
 
-const fishQuote = (word: string): string => `'${word.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
+/** Names of a run's options, channel and paste buffer. */
+export const protocolNames = (runId: string) => ({
+  /** Typed: the trailer's template, present while the run is pending. */
+  template: `@l${runId}`,
+  /** Typed (dash family): the start mark's template. */
+  markTemplate: `@m${runId}`,
+  end: `@lmcp_end_${runId}`,
+  start: `@lmcp_start_${runId}`,
+  channel: `lmcp_${runId}`,
+  buffer: `libtmux-mcp-paste-${runId}`
+})
+
+/** The template values the server stores before typing: what the trailer and the mark run. */
+export const templates = (runId: string, paneId: string) => {
+  const names = protocolNames(runId)
+  const position = "#{history_size} #{cursor_y} #{cursor_x}"
+  return {
+    end: `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ; set -su ${statusOption} ; wait-for -S ${names.channel}`,
+    mark: `set -pFt${paneId} ${names.start} "${position}"`
+  }
+}
+
+/**
+ * Whether the command marks where its output starts. Shells that edit their own input line echo
+ * the typed lines in order, so the echo's end is the output's start, unless the echo is taller
+ * than the pane (line editors then redraw only part of it). Others (dash and other line-buffered
+ * shells) let the terminal echo everything typed at once and print their continuation prompts
+ * afterwards, so for them the command always marks where its output starts.
+ */
+export const needsStartMark = (shell: string, command: string, pane: { readonly width: number; readonly height: number }): boolean => {
+  if (!lineEditors.includes(shell)) return true
+  let rows = 0
+  // The prompt and the protocol's words take at most about a line's worth more.
+  for (const line of command.split("\n")) rows += Math.ceil((textCells(line) + 1) / Math.max(1, pane.width))
+  return rows + 3 >= pane.height
+}
+
+const lineEditors = ["bash", "zsh", "fish"]
+
+const textCells = (text: string): number => {
+  let cells = 0
+  for (const char of text) cells += char === "\t" ? 8 : cellWidth(char)
+  return cells
+}
+
+/**
+ * The longest line, in bytes, that a shell reading its terminal line by line (no line editor) can
+ * take: the terminal keeps at most 4095 bytes of a line and drops the rest.
+ */
+export const terminalLineLimit = 4_000
+
+/** A line of the command that a shell without a line editor would receive cut short, if any. */
+export const lineTooLong = (shell: string, command: string): number | undefined => {
+  if (lineEditors.includes(shell)) return undefined
+  const index = command.split("\n").findIndex((line) => Buffer.byteLength(line) > terminalLineLimit)
+  return index === -1 ? undefined : index + 1
+}
 
 /** What the command may not contain: control characters other than newline and tab. */
 export const commandProblem = (command: string): string | undefined => {
@@ -59,30 +110,55 @@ export const commandProblem = (command: string): string | undefined => {
   return undefined
 }
 
+/** How the trailer reaches the pinned tmux server. @category models */
+export interface TmuxReach {
+  /** The absolute path of the tmux binary the server runs. */
+  readonly bin: string
+  /** The pinned socket's path. */
+  readonly socketPath: string
+  /** Whether the shell's environment has a `TMUX` that names the pinned socket. */
+  readonly shellKnowsSocket: boolean
+}
+
+const fishQuote = (word: string): string =>
+  /^[A-Za-z0-9_@%+=:,./-]+$/u.test(word) ? word : `'${word.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
+
+/**
+ * The tmux client the typed text runs: the server's own binary by its path (no alias, function or
+ * other tmux on the shell's PATH), with the socket.
+ */
+const tmuxWord = (kind: ShellKind, reach: TmuxReach): string => {
+  const quote = kind === "fish" ? fishQuote : shellQuote
+  const bin = quote(reach.bin)
+  if (!reach.shellKnowsSocket) return `${bin} -S ${quote(reach.socketPath)}`
+  // fish has no `${TMUX%%,*}`, and a command substitution would reset `$status`: a tmux client
+  // with no socket flag uses the socket `TMUX` names.
+  return kind === "fish" ? bin : `${bin} -S "\${TMUX%%,*}"`
+}
+
 /** The text typed into the pane (the final Enter is sent separately). */
 export const typedText = (options: {
   readonly kind: ShellKind
   readonly command: string
-  readonly id: string
+  readonly runId: string
   readonly paneId: string
-  readonly tmuxPath: string
-  readonly socketPath: string
+  readonly reach: TmuxReach
   readonly suppressHistory: boolean
   /** Record the cursor position right before the command runs (see `needsStartMark`). */
   readonly markStart: boolean
 }): string => {
-  const names = protocolNames(options.id)
-  const quote = options.kind === "fish" ? fishQuote : shellQuote
+  const names = protocolNames(options.runId)
+  const tmux = tmuxWord(options.kind, options.reach)
+  const pane = options.paneId
   const status = options.kind === "fish" ? "$status" : "$?"
-  // Records the cursor in a pane option, only while the call still waits.
-  const record = (option: string, extra: string) =>
-    `${quote(options.tmuxPath)} -S ${quote(options.socketPath)} if -F '#{${names.waiting}}' ` +
-    `"set -pF -t ${options.paneId} ${option} '#{history_size} #{cursor_y} #{cursor_x}${extra}`
-  const trailer = `${record(names.end, ` ${status}'`)} ; wait-for -S ${names.channel}"`
-  const [open, close] = options.kind === "fish" ? ["begin", "end;"] : ["(", ");"]
-  const mark = options.markStart ? `${record(names.start, `'`)}"; ` : ""
-  return `${options.suppressHistory ? " " : ""}${mark}${open}\n${options.command.replace(/\s+$/u, "")}\n${close} ${trailer}`
+  const [open, close] = options.kind === "fish" ? ["begin;", "end;"] : ["(", ");"]
+  const mark = options.markStart ? `${tmux} run -t${pane} -C '#{${names.markTemplate}}'; ` : ""
+  const trailer = `${close} ${tmux} run -t${pane} -C "set -s ${statusOption} ${status};#{${names.template}}"`
+  return `${options.suppressHistory ? " " : ""}${mark}${open} ${options.command.replace(/\s+$/u, "")}\n${trailer}`
 }
+
+/** The last typed line: its echo ends where the command's output begins. */
+export const trailerLine = (typed: string): string => typed.slice(typed.lastIndexOf("\n") + 1)
 
 /** Where the command's output ended, as the trailer recorded it. @category models */
 export interface EndRecord {
@@ -92,36 +168,62 @@ export interface EndRecord {
   readonly status: number
 }
 
+const numbers = (text: string, count: number): Array<number> | undefined => {
+  const fields = text.trim().split(" ").map((field) => Number.parseInt(field, 10))
+  return fields.length === count && fields.every((field) => Number.isFinite(field)) ? fields : undefined
+}
+
 /** Parses the trailer's record (`history_size cursor_y cursor_x status`), or `undefined`. */
 export const parseEndRecord = (text: string): EndRecord | undefined => {
-  const fields = text.trim().split(" ").map((field) => Number.parseInt(field, 10))
-  if (fields.length !== 4 || fields.some((field) => !Number.isFinite(field))) return undefined
+  const fields = numbers(text, 4)
+  if (fields === undefined) return undefined
   const [historySize, cursorY, cursorX, status] = fields as [number, number, number, number]
   return { historySize, cursorY, cursorX, status }
 }
 
-/** The output cut out of the pane, and whether its start was found. @category models */
-export interface Extracted {
-  readonly lines: ReadonlyArray<string>
-  /** False when the echoed trailer was not among the captured rows (trimmed from history). */
-  readonly startFound: boolean
+/** Parses a start mark (`history_size cursor_y cursor_x`) into an absolute row and a column. */
+export const parseStartMark = (text: string): { readonly row: number; readonly column: number } | undefined => {
+  const fields = numbers(text, 3)
+  if (fields === undefined) return undefined
+  const [historySize, cursorY, cursorX] = fields as [number, number, number]
+  return { row: historySize + cursorY, column: cursorX }
+}
+
+const unspaced = (text: string): string => text.replace(/\s+/gu, "")
+
+/**
+ * The index of the row where the echo of the trailer line ends, searching `rows` (untrimmed
+ * captured rows) from index `from`: the first row at which the rows so far, white space removed,
+ * contain the trailer line, white space removed. Line editors may wrap, indent or redraw the echo;
+ * they do not change its characters. -1 when it is not there.
+ */
+export const findEchoEnd = (rows: ReadonlyArray<string>, from: number, trailer: string): number => {
+  const needle = unspaced(trailer)
+  let seen = ""
+  for (let row = Math.max(0, from); row < rows.length; row++) {
+    const before = seen.length
+    seen += unspaced(rows[row] ?? "")
+    if (seen.indexOf(needle, Math.max(0, before - needle.length)) !== -1) return row
+  }
+  return -1
 }
 
 /**
  * Cuts the command's output out of captured rows.
- * - `rows`: the pane's rows from some row at or before the prompt, down to the bottom, untrimmed
- *   (`capture-pane -N`); `joined`: the same range with wrapped rows joined (`capture-pane -J`).
- * - `token`: the call's ID, present in the echoed trailer line and nowhere in the output.
+ * - `rows`: the pane's rows from some row down to the bottom, untrimmed (`capture-pane -N`);
+ *   `joined`: the same range with wrapped rows joined (`capture-pane -J`).
+ * - `start`: the first row of output (index into `rows`) and the cell column it starts at.
  * - `endRow`/`endColumn`: the end position as an index into `rows` and a cell column.
+ * Lines keep what the terminal keeps: trailing spaces the command wrote stay; a tab is already
+ * the spaces it moved over.
  */
 export const extractOutput = (
   rows: ReadonlyArray<string>,
   joined: ReadonlyArray<string>,
-  token: string,
+  start: { readonly row: number; readonly column: number },
   endRow: number,
-  endColumn: number,
-  start?: { readonly row: number; readonly column: number }
-): Extracted => {
+  endColumn: number
+): ReadonlyArray<string> => {
   // Which rows each joined line spans: joined lines are untrimmed rows concatenated.
   const spans: Array<{ readonly first: number; readonly count: number }> = []
   let row = 0
@@ -134,29 +236,20 @@ export const extractOutput = (
     } while (length < line.length && row < rows.length)
     spans.push({ first, count: row - first })
   }
-  let from = start !== undefined && start.row >= 0 ? start.row : -1
-  if (start === undefined) {
-    joined.forEach((line, index) => {
-      if (line.includes(token) && spans[index]!.first <= endRow) from = spans[index]!.first + spans[index]!.count
-    })
-  }
-  const startFound = from !== -1
-  const startRow = Math.max(0, from)
-  const startColumn = start !== undefined && start.row >= 0 ? start.column : 0
   const lines: Array<string> = []
   for (const { first, count } of spans) {
-    const a = Math.max(first, startRow)
+    const a = Math.max(first, start.row)
     const b = Math.min(first + count - 1, endRow)
     // Nothing of this line lies in the range, or it lies on the end row where nothing was written.
-    if (a > b || (a === endRow && endColumn <= (a === startRow ? startColumn : 0))) continue
+    if (a > b || (a === endRow && endColumn <= (a === start.row ? start.column : 0))) continue
     let text = ""
     for (let r = a; r <= b; r++) {
       let cells = rows[r] ?? ""
       if (r === endRow) cells = sliceCells(cells, endColumn)
-      if (r === startRow && startColumn > 0) cells = dropCells(cells, startColumn)
+      if (r === start.row && start.column > 0) cells = dropCells(cells, start.column)
       text += cells
     }
     lines.push(text)
   }
-  return { lines: lines.map((line) => line.replace(/\s+$/u, "")), startFound }
+  return lines
 }

@@ -1,35 +1,127 @@
 /**
- * Foreground detection from /proc: field 8 of /proc/<pid>/stat is the foreground process group of
- * the process's controlling terminal; an interactive shell at its prompt is its own foreground
- * group. Elsewhere than Linux this answers `undefined` and callers fall back to tmux's view.
+ * The kernel's view of a pane's processes, from /proc. Field 8 of /proc/<pid>/stat is the
+ * foreground process group of the process's controlling terminal; /proc/<pid>/wchan names where a
+ * sleeping process waits. A shell idle at its prompt is asleep in a terminal or poll wait (bash and
+ * fish poll, zsh and dash wait in the terminal's read); a shell still running its rc file is
+ * running (`R`) or waiting for a child (`do_wait`). Elsewhere than Linux every answer is
+ * `undefined` and callers fall back to tmux's view.
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { readFileSync } from "node:fs"
-import { type Foreground, PaneProcess } from "../services/PaneProcess.ts"
+import { readdirSync, readFileSync, readlinkSync } from "node:fs"
+import { PaneProcess, type ShellProcess } from "../services/PaneProcess.ts"
 
 // /proc reads never block on a disk: read them synchronously, without a threadpool round trip.
-const stat = (pid: number) =>
-  Effect.try(() => readFileSync(`/proc/${pid}/stat`, "utf8")).pipe(
-    Effect.map((text) => {
-      // The command name is in parentheses and may itself hold spaces or parentheses.
-      const open = text.indexOf("(")
-      const close = text.lastIndexOf(")")
-      const fields = text.slice(close + 2).split(" ")
-      return { comm: text.slice(open + 1, close), tpgid: Number(fields[5]) }
-    }),
-    Effect.option
+const read = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+interface Stat {
+  readonly comm: string
+  readonly state: string
+  readonly pgrp: number
+  readonly tpgid: number
+  /** Start time, in clock ticks after boot. */
+  readonly started: number
+}
+
+const stat = (pid: number): Stat | undefined => {
+  const text = read(`/proc/${pid}/stat`)
+  if (text === undefined) return undefined
+  // The command name is in parentheses and may itself hold spaces or parentheses.
+  const close = text.lastIndexOf(")")
+  const fields = text.slice(close + 2).split(" ")
+  return { comm: text.slice(text.indexOf("(") + 1, close), state: fields[0] ?? "", pgrp: Number(fields[2]), tpgid: Number(fields[5]), started: Number(fields[19]) }
+}
+
+/** Where a process idle at a prompt sleeps (measured: bash, fish poll; zsh, dash read the tty). */
+const promptWaits = ["poll_schedule_timeout", "do_select", "wait_woken", "n_tty_read"]
+/** Where a process blocked reading its terminal sleeps. */
+const terminalReads = ["wait_woken", "n_tty_read"]
+
+const waitsIn = (pid: number, waits: ReadonlyArray<string>): boolean | undefined => {
+  const wchan = read(`/proc/${pid}/wchan`)?.trim()
+  // Kernels that hide wchan answer "0" for every process.
+  if (wchan === undefined || wchan === "0" || wchan === "") return undefined
+  return waits.some((wait) => wchan.startsWith(wait))
+}
+
+const shell = (panePid: number): Effect.Effect<ShellProcess | undefined> =>
+  Effect.sync(() => {
+    const own = stat(panePid)
+    if (own === undefined) return undefined
+    const inForeground = own.tpgid === own.pgrp
+    const reading = own.state === "S" && inForeground && (waitsIn(panePid, promptWaits) ?? true)
+    const leader = inForeground ? own : stat(own.tpgid)
+    // USER_HZ is 100 on every Linux architecture.
+    const uptime = Number((read("/proc/uptime") ?? "").split(" ")[0])
+    const ageMs = Number.isFinite(uptime) ? Math.max(0, uptime * 1000 - own.started * 10) : undefined
+    return {
+      comm: own.comm,
+      inForeground,
+      reading,
+      foreground: leader?.comm ?? `process group ${own.tpgid}`,
+      foregroundGroup: own.tpgid,
+      ...(ageMs === undefined ? {} : { ageMs })
+    }
+  })
+
+const children = (pid: number): Array<number> => {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) => (read(`/proc/${pid}/task/${task}/children`) ?? "").split(" ").filter((id) => id !== "").map(Number))
+  } catch {
+    return []
+  }
+}
+
+const holdsTerminal = (pid: number, tty: string): boolean => {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`)
+        return target === tty || target === "/dev/tty"
+      } catch {
+        return false
+      }
+    })
+  } catch {
+    return false
+  }
+}
+
+/** The processes of group `group` among the pane's process tree (bounded): a foreground job descends from the shell. */
+const groupMembers = (panePid: number, group: number): Array<Stat & { readonly pid: number }> => {
+  const members: Array<Stat & { readonly pid: number }> = []
+  const queue = [panePid]
+  for (let seen = 0; queue.length > 0 && seen < 256; seen++) {
+    const pid = queue.shift()!
+    const info = stat(pid)
+    if (info !== undefined && info.pgrp === group) members.push({ ...info, pid })
+    queue.push(...children(pid))
+  }
+  return members
+}
+
+const terminalReader = (panePid: number, group: number, tty: string): Effect.Effect<string | undefined> =>
+  Effect.sync(() =>
+    // The shell itself reading its terminal is at a prompt, not blocked by a program.
+    groupMembers(panePid, group).find((member) =>
+      member.pid !== panePid && member.state === "S" && waitsIn(member.pid, terminalReads) === true && holdsTerminal(member.pid, tty)
+    )?.comm
   )
 
-const foreground = (panePid: number): Effect.Effect<Foreground | undefined> =>
-  Effect.gen(function*() {
-    const shell = yield* stat(panePid)
-    if (shell._tag === "None") return undefined
-    const { comm, tpgid } = shell.value
-    if (tpgid === panePid) return { shell: comm, shellInForeground: true, foreground: comm }
-    const leader = yield* stat(tpgid)
-    return { shell: comm, shellInForeground: false, foreground: leader._tag === "Some" ? leader.value.comm : `process group ${tpgid}` }
+const foregroundProgram = (panePid: number, group: number): Effect.Effect<string | undefined> =>
+  Effect.sync(() => groupMembers(panePid, group).reduce<(Stat & { readonly pid: number }) | undefined>((newest, member) => newest === undefined || member.started >= newest.started ? member : newest, undefined)?.comm)
+
+const environment = (pid: number, name: string): Effect.Effect<string | undefined> =>
+  Effect.sync(() => {
+    const entry = (read(`/proc/${pid}/environ`) ?? "").split("\u0000").find((item) => item.startsWith(`${name}=`))
+    return entry?.slice(name.length + 1)
   })
 
 /** The live reader. @category layers */
-export const layer: Layer.Layer<PaneProcess> = Layer.succeed(PaneProcess, PaneProcess.of({ foreground }))
+export const layer: Layer.Layer<PaneProcess> = Layer.succeed(PaneProcess, PaneProcess.of({ shell, terminalReader, foregroundProgram, environment }))

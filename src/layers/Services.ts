@@ -10,6 +10,7 @@ import * as AuditLive from "./AuditLive.ts"
 import * as PaneProcessLive from "./PaneProcessLive.ts"
 import * as PaneReaderLive from "./PaneReaderLive.ts"
 import * as RegexLive from "./RegexLive.ts"
+import * as ShellRunsLive from "./ShellRunsLive.ts"
 import * as Registry from "./Registry.ts"
 import type { StartupFacts } from "./Startup.ts"
 import * as TmuxLive from "./TmuxLive.ts"
@@ -22,7 +23,8 @@ export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry> => {
     Layer.succeed(CallerContext, CallerContext.of(facts.caller)),
     AuditLive.layer(facts.auditFd),
     RegexLive.layer,
-    PaneProcessLive.layer
+    PaneProcessLive.layer,
+    ShellRunsLive.layer
   )
   const tmux = TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))
   return Registry.layer.pipe(Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(tmux))))

@@ -84,6 +84,7 @@ export const executeRows = {
     sinks: {
       pane_id: "tmux-lookup",
       command: "shell-command",
+      resume: "tmux-lookup",
       timeout: "none",
       max_lines: "none",
       max_bytes: "none",

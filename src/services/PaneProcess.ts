@@ -1,22 +1,42 @@
 /**
- * What runs in the foreground of a pane's terminal, read from the operating system (on Linux,
- * /proc). Used to refuse typing a command into a pane whose shell is not at its prompt.
+ * What the kernel says about a pane's processes (on Linux, /proc): whether the pane's shell is
+ * idle at its prompt reading its terminal, which program of the terminal's foreground is blocked
+ * reading it, and what the shell's environment says. run_shell_command types nothing until the
+ * shell itself is reading its terminal, and reports a run that waits for terminal input.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 
-/** The pane's own process and its terminal's foreground process group. @category models */
-export interface Foreground {
-  /** The command name of the pane's process (the shell), e.g. `bash`. */
-  readonly shell: string
-  /** Whether the pane's process itself is in the foreground (no job of it is running). */
-  readonly shellInForeground: boolean
-  /** The command name of the foreground process, when it is not the shell. */
+/** The pane's process as the kernel sees it. @category models */
+export interface ShellProcess {
+  /** The command name (`bash`, `zsh` …). */
+  readonly comm: string
+  /** Whether its process group is the terminal's foreground group (no job of it is running). */
+  readonly inForeground: boolean
+  /**
+   * Whether it is asleep reading its terminal (stat `S`, wchan a terminal or poll wait), that is,
+   * idle at a prompt. Where the kernel hides wchan, an asleep foreground shell counts.
+   */
+  readonly reading: boolean
+  /** The command name of the terminal's foreground group leader, when that is not the shell. */
   readonly foreground: string
+  /** The terminal's foreground process group. */
+  readonly foregroundGroup: number
+  /** How long ago the process started, in milliseconds. */
+  readonly ageMs?: number
 }
 
 /** Reads process state. @category services */
 export class PaneProcess extends Context.Service<PaneProcess, {
-  /** `undefined` when the platform offers no way to tell. */
-  foreground(panePid: number): Effect.Effect<Foreground | undefined>
+  /** The pane's process, or `undefined` when the platform offers no way to tell (or it is gone). */
+  shell(panePid: number): Effect.Effect<ShellProcess | undefined>
+  /**
+   * The command name of a process in the foreground group `group` (descendants of `panePid`) that
+   * is asleep in a read of the terminal `tty`, or `undefined`.
+   */
+  terminalReader(panePid: number, group: number, tty: string): Effect.Effect<string | undefined>
+  /** The command name of the newest process of the foreground group `group` (descendants of `panePid`). */
+  foregroundProgram(panePid: number, group: number): Effect.Effect<string | undefined>
+  /** A variable of the environment the process started with, or `undefined`. */
+  environment(pid: number, name: string): Effect.Effect<string | undefined>
 }>()("libtmux-mcp/services/PaneProcess") {}

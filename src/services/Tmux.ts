@@ -69,9 +69,19 @@ export const deleteCommands = ["kill-session", "kill-window", "kill-pane", "clea
 export const inputCommands = ["send-keys", "load-buffer", "paste-buffer", "delete-buffer", "display-message", "list-panes"] as const
 /**
  * Commands that run an authored command in a pane, or replace the pane's process, with what the
- * completion protocol needs in the same invocation: its per-call options, its channel, the reads.
+ * completion protocol needs in the same invocation: its per-run options, the paste that types it,
+ * its channel, the reads.
  */
-export const commandCommands = ["send-keys", "wait-for", "respawn-pane", "set-option", "display-message", "capture-pane"] as const
+export const commandCommands = [
+  "send-keys",
+  "load-buffer",
+  "paste-buffer",
+  "wait-for",
+  "respawn-pane",
+  "set-option",
+  "display-message",
+  "capture-pane"
+] as const
 
 /** Read-only tmux access. @category services */
 export class TmuxObserve extends Context.Service<TmuxObserve, Authority<typeof observeCommands[number]>>()(

@@ -145,6 +145,34 @@ export class PaneGone extends Schema.TaggedError<PaneGone>()("PaneGone", {
   }
 }
 
+/**
+ * After run_shell_command typed its command, the shell went back to reading its terminal without
+ * running it: the command was incomplete or did not parse. The open input was cancelled.
+ * @category errors
+ */
+export class RunIncomplete extends Schema.TaggedError<RunIncomplete>()("RunIncomplete", {
+  pane: Schema.String,
+  shown: Schema.String
+}) {
+  override get message() {
+    return `the shell in pane ${this.pane} did not run the command: it is incomplete (an unclosed quote, bracket, ` +
+      `block or here-document) or did not parse. Nothing of it ran; its open input was cancelled with C-c, so the ` +
+      `shell is back at its prompt. Fix the command and run it again.${this.shown === "" ? "" : ` The pane showed:\n${this.shown}`}`
+  }
+}
+
+/** A run ended without its status report: something interrupted it before the trailer ran. @category errors */
+export class RunUnreported extends Schema.TaggedError<RunUnreported>()("RunUnreported", {
+  pane: Schema.String,
+  runId: Schema.String
+}) {
+  override get message() {
+    return `run ${this.runId} in pane ${this.pane} ended without reporting an exit status: it was interrupted ` +
+      `(C-c, for example, ends the rest of the typed line, including the part that reports the status). Its status ` +
+      `is lost; read its output with capture_pane. The run is closed, and the pane's shell is at its prompt.`
+  }
+}
+
 /** A capture_since cursor that is malformed, forged, from another process or for another pane. @category errors */
 export class CursorInvalid extends Schema.TaggedError<CursorInvalid>()("CursorInvalid", {
   reason: Schema.String
@@ -168,6 +196,8 @@ export type ToolError =
   | TmuxTimedOut
   | PaneNotReady
   | PaneGone
+  | RunIncomplete
+  | RunUnreported
   | CursorInvalid
   | PatternInvalid
 

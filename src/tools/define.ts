@@ -15,6 +15,7 @@ import type { ToolError } from "../services/errors.ts"
 import type { PaneProcess } from "../services/PaneProcess.ts"
 import type { PaneReader } from "../services/PaneReader.ts"
 import type { Regex } from "../services/Regex.ts"
+import type { ShellRuns } from "../services/ShellRuns.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import type { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
 
@@ -32,10 +33,10 @@ export type AllowedServices<R extends ManifestRow> =
   | ("delete" extends R["effect"][number] ? TmuxDelete : never)
   | (R["reach"] extends "configured-process" ? TmuxSpawn : never)
   | (R["reach"] extends "pane-input" | "pane-command" ? PaneInput : never)
-  | (R["reach"] extends "pane-command" ? PaneCommand : never)
+  | (R["reach"] extends "pane-command" ? PaneCommand | ShellRuns : never)
 
 /** Every service some tool may use. @category models */
-export type ToolServices = CommonServices | TmuxChange | TmuxDelete | TmuxSpawn | PaneInput | PaneCommand
+export type ToolServices = CommonServices | TmuxChange | TmuxDelete | TmuxSpawn | PaneInput | PaneCommand | ShellRuns
 
 /**
  * A defined tool, its program erased to unknown input and output but not to wider authority.

@@ -10,8 +10,9 @@ import { type ServerNotRunning, TmuxCommandFailed } from "../services/errors.ts"
 import { CallerContext } from "../services/CallerContext.ts"
 import { TmuxObserve } from "../services/Tmux.ts"
 
-const FS = "\u001f"
-const RS = "\u001e"
+/** Field and record separators of the formats we read. */
+export const FS = "\u001f"
+export const RS = "\u001e"
 
 /** How a format field decodes. */
 export type Kind = "string" | "int" | "bool"

@@ -5,26 +5,10 @@
 import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
-import { harness } from "../support/harness.ts"
-import { call, type Connected, structured, textOf } from "../support/mcp.ts"
-import { shellEnv } from "../support/shells.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { call, textOf } from "../support/mcp.ts"
+import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 
-const h = harness("run")
-
-const open = async (shell = "/bin/bash", extra: Record<string, string> = {}) => {
-  const world = h.world()
-  const c = await h.connect(world, { ...shellEnv(world, shell), ...extra })
-  const pane = structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 })).pane_id as string
-  return { world, c, pane }
-}
-
-const run = async (c: Connected, pane: string, command: string, extra: Record<string, unknown> = {}) =>
-  structured(await call(c, "run_shell_command", { pane_id: pane, command, ...extra }))
-
-const leftovers = (world: TmuxWorld, pane: string) =>
-  [...world.tmux("libtmux-mcp", "show", "-s").split("\n"), ...world.tmux("libtmux-mcp", "show", "-p", "-t", pane).split("\n")]
-    .filter((line) => line.includes("lmcp"))
+const { open } = runHarness("run")
 
 describe("output and status", () => {
   it("returns exactly the command's output and exit status, back to back in one pane", async () => {
@@ -75,23 +59,36 @@ describe("output and status", () => {
 })
 
 describe("timeouts", () => {
-  it("returns partial output on timeout, and the late completion leaves no option and no latched channel", async () => {
+  it("returns partial output and a run_id on timeout; resume returns the real status and the whole output, then nothing is left", async () => {
     const { world, c, pane } = await open()
-    const result = await run(c, pane, "echo begun; sleep 2; echo finished", { timeout: 1 })
+    const result = await run(c, pane, "echo begun; sleep 2; echo finished; exit 3", { timeout: 1 })
     assert.deepInclude(result, { timed_out: true, exit_status: null, output: "begun", effective_timeout: 1 })
-    await new Promise((resolve) => setTimeout(resolve, 2500))
+    assert.match(result.run_id, /^[0-9a-f]{6}$/u)
+    const resumed = await resume(c, pane, result.run_id, 10)
+    assert.deepInclude(resumed, { timed_out: false, exit_status: 3, output: "begun\nfinished" })
+    assert.notProperty(resumed, "run_id")
     assert.deepStrictEqual(leftovers(world, pane), [])
-    const id = /lmcp_([0-9a-f]{12})/u.exec(world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane))![1]
     const latched = (() => {
       try {
-        execFileSync("timeout", ["1", "tmux", "-S", world.socketPath("libtmux-mcp"), "wait-for", `lmcp_${id}`])
+        execFileSync("timeout", ["1", "tmux", "-S", world.socketPath("libtmux-mcp"), "wait-for", `lmcp_${result.run_id}`])
         return true
       } catch {
         return false
       }
     })()
-    assert.isFalse(latched, "a late completion must not leave its channel latched")
+    assert.isFalse(latched, "a collected run must not leave its channel latched")
     assert.deepInclude(await run(c, pane, "echo next"), { output: "next", exit_status: 0 })
+  })
+
+  it("resumes a run that already finished at once, and one that times out again with the same run_id", async () => {
+    const { c, pane } = await open()
+    const first = await run(c, pane, "sleep 1.5; echo done", { timeout: 0.5 })
+    const again = await resume(c, pane, first.run_id, 0.3)
+    assert.deepInclude(again, { timed_out: true, run_id: first.run_id, exit_status: null })
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const started = performance.now()
+    assert.deepInclude(await resume(c, pane, first.run_id, 30), { exit_status: 0, output: "done" })
+    assert.isBelow(performance.now() - started, 5_000)
   })
 
   it("clamps a timeout above the ceiling and reports the value used", async () => {
@@ -126,8 +123,10 @@ describe("refusals", () => {
     await run(c, pane, "true")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "sleep 30", "Enter")
     await new Promise((resolve) => setTimeout(resolve, 300))
-    const busy = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
+    // A fresh pane's shell may still be starting: it is waited for within the timeout, then refused.
+    const busy = await call(c, "run_shell_command", { pane_id: pane, command: "echo no", timeout: 1 })
     assert.include(textOf(busy), "sleep is running in the foreground")
+    assert.include(textOf(busy), "nothing was typed")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "C-c")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "less /etc/passwd", "Enter")
     await new Promise((resolve) => setTimeout(resolve, 500))
@@ -152,10 +151,10 @@ describe("refusals", () => {
 })
 
 describe("cancellation and progress", () => {
-  it("stops waiting at once on cancellation, kills its wait-for child and leaves nothing behind", async () => {
+  it("stops waiting at once on cancellation, kills its wait-for child, and keeps the run for resume", async () => {
     const { world, c, pane } = await open()
     const controller = new AbortController()
-    const pending = c.client.callTool({ name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 5" } }, undefined, { signal: controller.signal })
+    const pending = c.client.callTool({ name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 1.5; echo slept" } }, undefined, { signal: controller.signal })
     await new Promise((resolve) => setTimeout(resolve, 700))
     const cancelledAt = performance.now()
     controller.abort()
@@ -164,6 +163,10 @@ describe("cancellation and progress", () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     const waiting = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("wait-for lmcp_") && line.includes(world.dir))
     assert.deepStrictEqual(waiting, [])
+    const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
+    assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotReady")
+    const runId = /run ([0-9a-f]{6})/u.exec(textOf(refused))![1]!
+    assert.deepInclude(await resume(c, pane, runId, 10), { exit_status: 0, output: "slept" })
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 

@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as PaneReaderLive from "../../src/layers/PaneReaderLive.ts"
 import { testConfig } from "./config.ts"
 import * as RegexLive from "../../src/layers/RegexLive.ts"
+import * as ShellRunsLive from "../../src/layers/ShellRunsLive.ts"
 import { Audit } from "../../src/services/Audit.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
 import { Regex } from "../../src/services/Regex.ts"
@@ -57,7 +58,9 @@ const pane: Fields = {
 }
 
 /** Renders a `-F` format for one object of the scripted world. */
-const render = (format: string, fields: Fields): string => format.replace(/#\{([a-z_@-]+)\}/gu, (_, key: string) => String(fields[key] ?? ""))
+const render = (format: string, fields: Fields): string =>
+  // A run_shell_command run's end record: at the prompt row, status 0.
+  format.replace(/#\{([a-z0-9_@-]+)\}/gu, (_, key: string) => key.startsWith("@lmcp_end_") ? "0 1 0 0" : String(fields[key] ?? ""))
 
 const answer = (command: ReadonlyArray<string>): string => {
   const format = command[command.indexOf("-F") + 1] ?? ""
@@ -122,7 +125,12 @@ export const makeFake = () => {
     Context.add(CallerContext, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
     Context.add(Audit, { record: () => Effect.void }),
     Context.add(Regex, { compile: RegexLive.compile }),
-    Context.add(PaneProcess, { foreground: () => Effect.succeed({ shell: "bash", shellInForeground: true, foreground: "bash" }) }),
+    Context.add(PaneProcess, {
+      shell: () => Effect.succeed({ comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 42 }),
+      terminalReader: () => Effect.succeed(undefined),
+      foregroundProgram: () => Effect.succeed(undefined),
+      environment: () => Effect.succeed(undefined)
+    }),
     Context.add(Config, {
       config: testConfig(),
       selection,
@@ -130,5 +138,5 @@ export const makeFake = () => {
       tmuxPath: "/usr/bin/tmux"
     })
   )
-  return { log, layer: PaneReaderLive.layer.pipe(Layer.provideMerge(Layer.succeedContext(context))), manifest }
+  return { log, layer: Layer.mergeAll(PaneReaderLive.layer, ShellRunsLive.layer).pipe(Layer.provideMerge(Layer.succeedContext(context))), manifest }
 }

@@ -1,30 +1,66 @@
 /**
- * The completion protocol's pure parts: what is typed for each shell family, and how the output is
- * cut out of captured rows (wrapped lines, a partial last row, wide characters, a lost start).
+ * The completion protocol's pure parts: what is typed for each shell family (and how little of it a
+ * person sees), where the echo of the typed input ends, and how the output is cut out of captured
+ * rows (wrapped lines, a partial last row, wide characters, trailing spaces, a marked start).
  */
+import { prop } from "@effect/vitest"
+import * as Schema from "effect/Schema"
 import { assert, describe, it } from "vitest"
-import { commandProblem, extractOutput, parseEndRecord, shellKind, typedText } from "../../src/domain/shellProtocol.ts"
+import {
+  commandProblem,
+  extractOutput,
+  findEchoEnd,
+  lineTooLong,
+  needsStartMark,
+  parseEndRecord,
+  runIdPattern,
+  shellKind,
+  templates,
+  trailerLine,
+  typedText
+} from "../../src/domain/shellProtocol.ts"
+
+const reach = { bin: "/usr/bin/tmux", socketPath: "/tmp/tmux-0/libtmux-mcp", shellKnowsSocket: true }
+const base = { command: "echo hi", runId: "a1b2c3", paneId: "%4", reach, suppressHistory: false, markStart: false }
+
+/** What a person sees typed besides the command itself. */
+const protocolLength = (text: string, command: string) => text.length - command.length
 
 describe("typedText", () => {
-  const base = { command: "echo hi", id: "abc123", paneId: "%4", tmuxPath: "/usr/bin/tmux", socketPath: "/tmp/tmux-0/x", suppressHistory: true, markStart: false }
-
   it("wraps a POSIX command in a subshell and passes $? straight to tmux, assigning no variable", () => {
     const text = typedText({ ...base, kind: "posix" })
-    assert.strictEqual(text.split("\n")[0], " (")
-    assert.strictEqual(text.split("\n")[1], "echo hi")
-    assert.match(text.split("\n")[2]!, /^\); \/usr\/bin\/tmux -S \/tmp\/tmux-0\/x if -F '#\{@lmcp_w_abc123\}' "set -pF -t %4 @lmcp_e_abc123 '#\{history_size\} #\{cursor_y\} #\{cursor_x\} \$\?' ; wait-for -S lmcp_abc123"$/)
+    assert.strictEqual(text, `( echo hi\n); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;#{@la1b2c3}"`)
     assert.notMatch(text, /\w=\$\?/)
   })
 
-  it("uses begin/end and $status for fish, and no leading space without history suppression", () => {
-    const text = typedText({ ...base, kind: "fish", suppressHistory: false })
-    assert.isTrue(text.startsWith("begin\necho hi\nend; "))
-    assert.include(text, "$status'")
+  it("uses begin/end and $status for fish, whose tmux client finds the socket in TMUX", () => {
+    const text = typedText({ ...base, kind: "fish" })
+    assert.strictEqual(text, `begin; echo hi\nend; /usr/bin/tmux run -t%4 -C "set -s @lx $status;#{@la1b2c3}"`)
   })
 
-  it("marks where output starts for shells that do not edit their own input line", () => {
+  it("types the socket path only when the shell's environment does not name the pinned socket", () => {
+    const text = typedText({ ...base, kind: "posix", reach: { ...reach, shellKnowsSocket: false } })
+    assert.include(text, "-S /tmp/tmux-0/libtmux-mcp run")
+    assert.notInclude(typedText({ ...base, kind: "posix" }), reach.socketPath)
+  })
+
+  it("types at most 80 characters besides the command, with no socket path, in every shell on a three-digit pane", () => {
+    for (const kind of ["posix", "fish"] as const) {
+      const text = typedText({ ...base, kind, paneId: "%123" })
+      assert.isAtMost(protocolLength(text, base.command), 80, `${kind}: ${text}`)
+      assert.notInclude(text, reach.socketPath)
+    }
+  })
+
+  it("marks where output starts for shells that need it, before the subshell", () => {
     const text = typedText({ ...base, kind: "posix", markStart: true })
-    assert.match(text.split("\n")[0]!, /^ \/usr\/bin\/tmux -S \/tmp\/tmux-0\/x if -F '#\{@lmcp_w_abc123\}' "set -pF -t %4 @lmcp_s_abc123 '#\{history_size\} #\{cursor_y\} #\{cursor_x\}'"; \($/)
+    assert.isTrue(text.startsWith(`/usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C '#{@ma1b2c3}'; ( echo hi\n`))
+  })
+
+  it("keeps the trailer's template out of the typed text: the server stores it in the pane", () => {
+    const { end, mark } = templates("a1b2c3", "%4")
+    assert.strictEqual(end, `set -pFt%4 @lmcp_end_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x} #{@lx}" ; set -su @lx ; wait-for -S lmcp_a1b2c3`)
+    assert.strictEqual(mark, `set -pFt%4 @lmcp_start_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x}"`)
   })
 
   it("knows the shells it can drive", () => {
@@ -40,58 +76,96 @@ describe("typedText", () => {
     assert.isString(commandProblem("echo \r"))
     assert.isUndefined(commandProblem("printf 'a\\tb'\n\techo done"))
   })
+
+  it("marks the start for shells without a line editor, and for echoes taller than the pane", () => {
+    const pane = { width: 80, height: 24 }
+    assert.isTrue(needsStartMark("dash", "echo hi", pane))
+    assert.isFalse(needsStartMark("bash", "echo hi", pane))
+    assert.isTrue(needsStartMark("zsh", "x".repeat(80 * 22), pane))
+    assert.isTrue(needsStartMark("fish", Array.from({ length: 30 }, () => "echo").join("\n"), pane))
+  })
+
+  it("refuses lines the terminal would cut short for shells that read it line by line", () => {
+    assert.strictEqual(lineTooLong("dash", `echo hi\necho ${"二".repeat(1400)}`), 2)
+    assert.isUndefined(lineTooLong("dash", "echo hi"))
+    assert.isUndefined(lineTooLong("bash", "x".repeat(10_000)))
+  })
+
+  it("gives run IDs a strict pattern", () => {
+    assert.isTrue(runIdPattern.test("a1b2c3"))
+    for (const forged of ["A1B2C3", "a1b2c", "a1b2c3d", "a1b2c}", "#{pid}", ""]) assert.isFalse(runIdPattern.test(forged), forged)
+  })
+})
+
+describe("findEchoEnd", () => {
+  const typed = typedText({ ...base, kind: "posix" })
+  const trailer = trailerLine(typed)
+
+  it("finds the row where the echo of the trailer ends, even wrapped, indented or split mid-word", () => {
+    const rows = ["$ ( echo hi", `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;#{@la1`, `b2c3}"`, "hi", "$ "]
+    assert.strictEqual(findEchoEnd(rows, 0, trailer), 2)
+    const indented = ["$ ( echo hi", `      ${trailer}`, "hi"]
+    assert.strictEqual(findEchoEnd(indented, 0, trailer), 1)
+  })
+
+  it("is not moved by output that repeats the trailer after the echo", () => {
+    const rows = ["$ ( echo hi", trailer, trailer, "hi"]
+    assert.strictEqual(findEchoEnd(rows, 0, trailer), 1)
+  })
+
+  it("says -1 when the echo is not there", () => {
+    assert.strictEqual(findEchoEnd(["late output", "$ "], 0, trailer), -1)
+  })
+
+  // Output lines drawn from arbitrary text, the trailer itself, and protocol-looking lines with the run's ID.
+  const Printed = Schema.Array(Schema.Union([Schema.String, Schema.Literals([trailer, `lmcp_a1b2c3 ${typed}`, "@lmcp_end_a1b2c3 0 1 0 0"])]))
+  prop("for any output, cutting after the echo returns exactly what the command printed", [Printed], ([printed]) => {
+    const lines = printed.map((line) => line.replace(/[\n\r]/gu, " "))
+    const rows = ["$ ( echo hi", trailer, ...lines, "$ "]
+    const end = findEchoEnd(rows, 0, trailer)
+    assert.deepStrictEqual(extractOutput(rows, rows, { row: end + 1, column: 0 }, rows.length - 1, 0), lines)
+  })
 })
 
 describe("extractOutput", () => {
-  const echo = ["$  (", "> echo hi", "> ); tmux … wait-for -S lmcp_tok\""]
+  const start = { row: 3, column: 0 }
+  const echo = ["$ ( echo hi", "> ", "); trailer"]
 
-  it("returns only the rows after the echoed trailer, up to the end position", () => {
-    const rows = [...echo, "hi", "$ "]
-    const result = extractOutput(rows, rows, "tok", 4, 0)
-    assert.deepStrictEqual(result, { lines: ["hi"], startFound: true })
+  it("returns the rows from the start up to the end position", () => {
+    assert.deepStrictEqual(extractOutput([...echo, "hi", "$ "], [...echo, "hi", "$ "], start, 4, 0), ["hi"])
   })
 
   it("cuts a partial last row at the cursor column, dropping the prompt drawn after it", () => {
     const rows = [...echo, "abc$ "]
-    assert.deepStrictEqual(extractOutput(rows, rows, "tok", 3, 3).lines, ["abc"])
+    assert.deepStrictEqual(extractOutput(rows, rows, start, 3, 3), ["abc"])
   })
 
-  it("joins wrapped rows back into one line", () => {
-    const rows = [...echo, "0123456789", "abcdef", "$ "]
-    const joined = [...echo, "0123456789abcdef", "$ "]
-    assert.deepStrictEqual(extractOutput(rows, joined, "tok", 5, 0).lines, ["0123456789abcdef"])
-  })
-
-  it("finds the start after a trailer that wrapped over several rows", () => {
-    const rows = ["$  (", "> echo hi", "> ); tmux … wait-", "for -S lmcp_tok\"", "hi", "$ "]
-    const joined = ["$  (", "> echo hi", "> ); tmux … wait-for -S lmcp_tok\"", "hi", "$ "]
-    assert.deepStrictEqual(extractOutput(rows, joined, "tok", 5, 0).lines, ["hi"])
+  it("joins wrapped rows back into one line and keeps trailing spaces the command wrote", () => {
+    const rows = [...echo, "0123456789", "abcdef  ", "$ "]
+    const joined = [...echo, "0123456789abcdef  ", "$ "]
+    assert.deepStrictEqual(extractOutput(rows, joined, start, 5, 0), ["0123456789abcdef  "])
   })
 
   it("counts wide characters as two cells when cutting", () => {
     const rows = [...echo, "日本語$ "]
-    assert.deepStrictEqual(extractOutput(rows, rows, "tok", 3, 6).lines, ["日本語"])
+    assert.deepStrictEqual(extractOutput(rows, rows, start, 3, 6), ["日本語"])
   })
 
   it("reports an output with nothing in it as no lines", () => {
     const rows = [...echo, "$ "]
-    assert.deepStrictEqual(extractOutput(rows, rows, "tok", 3, 0).lines, [])
+    assert.deepStrictEqual(extractOutput(rows, rows, start, 3, 0), [])
   })
 
-  it("starts at a marked position when the shell marked it, even mid-row after continuation prompts", () => {
+  it("starts at a marked position, even mid-row after continuation prompts", () => {
     const rows = ["$  (", "echo hi", "); trailer", "> > hi", "$ "]
-    assert.deepStrictEqual(extractOutput(rows, rows, "absent", 4, 0, { row: 3, column: 4 }).lines, ["hi"])
+    assert.deepStrictEqual(extractOutput(rows, rows, { row: 3, column: 4 }, 4, 0), ["hi"])
     const silent = ["$  (", "true", "); trailer", "> > $ "]
-    assert.deepStrictEqual(extractOutput(silent, silent, "absent", 3, 4, { row: 3, column: 4 }).lines, [])
-  })
-
-  it("says when the start was trimmed away, and returns what is left", () => {
-    const rows = ["late output", "last line", "$ "]
-    assert.deepStrictEqual(extractOutput(rows, rows, "tok", 2, 0), { lines: ["late output", "last line"], startFound: false })
+    assert.deepStrictEqual(extractOutput(silent, silent, { row: 3, column: 4 }, 3, 4), [])
   })
 })
 
 it("parses the trailer's end record", () => {
   assert.deepStrictEqual(parseEndRecord("120 5 3 2"), { historySize: 120, cursorY: 5, cursorX: 3, status: 2 })
   assert.isUndefined(parseEndRecord(""))
+  assert.isUndefined(parseEndRecord("1 2 3"))
 })

@@ -1,34 +1,45 @@
 /** run_shell_command: type a shell command into a pane and return its exit status and its own output. */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
-import { commandProblem, needsStartMark, typedText } from "../../domain/shellProtocol.ts"
+import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
 import { Config } from "../../services/Config.ts"
-import { InputInvalid } from "../../services/errors.ts"
-import { SocketPin } from "../../services/SocketPin.ts"
+import { InputInvalid, PaneNotReady } from "../../services/errors.ts"
+import { ShellRuns } from "../../services/ShellRuns.ts"
 import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
-import { awaitShellReady, newCallId, typeAndAwait, withdraw, withdrawQuietly } from "../shellRun.ts"
+import { resumeRun, type RunOutcome, startRun } from "../shellRun.ts"
 import { PaneId } from "../targets.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../waiting.ts"
 
+const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
+  description: "with no command: the run_id of this pane's timed-out or blocked run, to wait for it again without typing anything"
+})
+
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
-  description: "Type one shell command into a pane's shell, wait for it to finish, and return its exit status and " +
-    "exactly its own output (not the rest of the screen, not the typed command), including lines that scrolled into " +
-    "history. Prefer it to send_keys followed by polling: it types, waits and captures in one call. " +
-    "The command runs in a subshell of the pane's shell, on the pane's terminal (colours, pagers and prompts behave " +
-    "as for a person), so `cd` and `export` do not persist; the typed wrapper is visible in the pane. " +
-    "Before typing it checks that the shell is at its prompt (not in copy mode, not a full-screen program, no other " +
-    "command running) and refuses otherwise, saying what is in the way. On timeout it returns the output so far with " +
-    "timed_out true; the command keeps running. Shells: bash, zsh, dash/sh, ksh, fish.",
+  description: "Type one shell command into a pane's shell, wait for it to finish, and return its exit status and its " +
+    "own output as the terminal shows it (tabs as the spaces they moved over; not the rest of the screen, not the typed " +
+    "command), including lines that scrolled into history. Prefer it to send_keys followed by polling. " +
+    "The command runs in a subshell of the pane's shell, on the pane's terminal, so `cd` and `export` do not persist " +
+    "(in fish they do); the command and a short status report after it are visible in the pane. " +
+    "Nothing is typed until the shell itself is idle at its prompt: a shell still starting is waited for within the " +
+    "timeout; copy mode, a full-screen program or another program in front is refused at once, saying what is in the way. " +
+    "Calls on one pane take turns. On timeout the result has timed_out true, a run_id and the output so far; the command " +
+    "keeps running, and the only way to its exit status is to call again with resume set to that run_id (not `echo $?`). " +
+    "When the command waits for terminal input (a pager such as less or man, a prompt, a full-screen program) the call " +
+    "returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (\"q\" for a pager), " +
+    "then resume. Avoid pagers with `git --no-pager` or PAGER=cat. An incomplete command (unclosed quote) is cancelled " +
+    "and reported. Shells: bash, zsh, dash/sh, ksh, fish.",
   input: Schema.Struct({
     pane_id: PaneId,
-    command: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
-      description: "the shell command (several lines allowed)"
-    }),
+    command: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
+      description: "the shell command (several lines allowed); exactly one of command and resume"
+    })),
+    resume: Schema.optionalKey(RunId),
     timeout: timeoutField,
     ...boundFields,
     suppress_history: Schema.optionalKey(Schema.Boolean.annotate({
@@ -37,9 +48,13 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
   }),
   output: Schema.Struct({
     pane_id: Schema.String,
-    exit_status: Schema.NullOr(Schema.Int).annotate({ description: "the command's exit status; null when it timed out" }),
+    exit_status: Schema.NullOr(Schema.Int).annotate({ description: "the command's exit status; null when it timed out or is blocked" }),
     timed_out: Schema.Boolean,
-    elapsed_seconds: Schema.Finite,
+    blocked_by: Schema.optionalKey(Schema.String.annotate({
+      description: "the program waiting for terminal input (a pager, a prompt, a full-screen program); answer or quit it with send_keys, then resume"
+    })),
+    run_id: Schema.optionalKey(Schema.String.annotate({ description: "present when the run is not finished: pass it as resume to wait for it again" })),
+    elapsed_seconds: Schema.Finite.annotate({ description: "seconds since the call began, including waiting for the shell's prompt and for other calls on the pane" }),
     effective_timeout: Schema.Finite.annotate({ description: "the timeout actually used, in seconds, after the ceiling" }),
     output: Schema.String,
     output_start_lost: Schema.Boolean.annotate({ description: "true when the output outgrew the pane's history and its beginning is gone" }),
@@ -48,46 +63,52 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const problem = commandProblem(input.command)
+      if ((input.command === undefined) === (input.resume === undefined)) {
+        return yield* new InputInvalid({ tool: "run_shell_command", detail: "give exactly one of command (a new run) and resume (a run_id to wait for again)" })
+      }
+      const problem = input.command === undefined ? undefined : commandProblem(input.command)
       if (problem !== undefined) return yield* new InputInvalid({ tool: "run_shell_command", detail: `command ${problem}` })
-      const { config, tmuxPath } = yield* Config
-      const pin = yield* SocketPin
+      const { config } = yield* Config
+      const runs = yield* ShellRuns
       const timeout = yield* effectiveTimeout(input.timeout)
       const started = yield* Clock.currentTimeMillis
       const deadline = started + timeout * 1000
-      const { state, kind, shell } = yield* awaitShellReady(input.pane_id, deadline)
-      const id = newCallId()
-      const text = typedText({
-        kind,
-        command: input.command,
-        id,
-        paneId: input.pane_id,
-        tmuxPath,
-        socketPath: pin.resolvedPath,
-        suppressHistory: input.suppress_history ?? config.suppressHistory,
-        markStart: needsStartMark(shell)
-      })
-      const startGuess = state.history_size + state.cursor_y
-      const sent = yield* Clock.currentTimeMillis
-      const outcome = yield* withProgress(timeout, `running in ${input.pane_id}`, typeAndAwait(input.pane_id, id, text, startGuess, state.history_size, deadline - sent)).pipe(
-        Effect.map((result) => ({ result, timedOut: false })),
-        Effect.catchTag("TmuxTimedOut", () =>
-          Effect.map(withdraw(input.pane_id, id, startGuess, state.history_size), (result) => ({ result, timedOut: result.status === undefined }))),
-        Effect.onInterrupt(() => withdrawQuietly(input.pane_id, id))
-      )
+      const held = input.resume === undefined ? undefined : yield* runs.lookup(input.resume)
+      if (held !== undefined && (held._tag !== "Pending" || held.run.paneId !== input.pane_id)) {
+        const detail = held._tag === "Collected"
+          ? `run ${input.resume} was already collected (its result was returned)`
+          : held._tag === "Pending"
+          ? `run ${input.resume} belongs to pane ${held.run.paneId}, not ${input.pane_id}`
+          : `run ${input.resume} is unknown to this server (run IDs come from this server's timed-out or blocked results)`
+        return yield* new InputInvalid({ tool: "run_shell_command", detail: `resume: ${detail}` })
+      }
+      const work = held?._tag === "Pending"
+        ? Effect.map(resumeRun(held.run, deadline), (outcome) => ({ run: held.run, outcome }))
+        : startRun(input.pane_id, input.command!, input.suppress_history ?? config.suppressHistory, deadline)
+      const turn = yield* withProgress(timeout, `running in ${input.pane_id}`, runs.exclusive(input.pane_id, deadline - started, work))
+      if (Option.isNone(turn)) {
+        return yield* new PaneNotReady({
+          pane: input.pane_id,
+          reason: "other run_shell_command calls on this pane held it for the whole timeout; nothing was typed",
+          remedy: "call again (it is safe), or use another pane for parallel work"
+        })
+      }
+      const { run, outcome } = turn.value as { readonly run: { readonly id: string; readonly shell: string }; readonly outcome: RunOutcome }
       const finished = yield* Clock.currentTimeMillis
-      const bounded = tailBound(outcome.result.lines, input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
+      const bounded = tailBound(outcome.output.lines, input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
       return {
         pane_id: input.pane_id,
-        exit_status: outcome.timedOut ? null : outcome.result.status ?? null,
-        timed_out: outcome.timedOut,
-        elapsed_seconds: Math.round(finished - sent) / 1000,
+        exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
+        timed_out: outcome._tag === "TimedOut",
+        ...(outcome._tag === "Blocked" ? { blocked_by: outcome.by } : {}),
+        ...(outcome._tag === "Finished" ? {} : { run_id: run.id }),
+        elapsed_seconds: Math.round(finished - started) / 1000,
         effective_timeout: timeout,
         output: bounded.lines.join("\n"),
-        output_start_lost: outcome.result.startLost,
+        output_start_lost: outcome.output.startLost,
         truncated_lines: bounded.truncatedLines,
         truncated_bytes: bounded.truncatedBytes,
-        shell
+        shell: run.shell
       }
     })
 })

@@ -1,0 +1,48 @@
+/**
+ * The runs of run_shell_command that this server typed and has not yet collected, and the per-pane
+ * turn that keeps two runs from typing into one shell at once. A run that timed out or is blocked
+ * stays here until `resume` collects it; its pane holds no turn meanwhile.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+
+/** A run that was typed and is not yet collected. @category models */
+export interface Run {
+  readonly id: string
+  readonly paneId: string
+  readonly panePid: number
+  /** The pane's terminal (`/dev/pts/N`). */
+  readonly tty: string
+  readonly shell: string
+  /** The absolute row (history size + cursor row) of the prompt at readiness: the echo starts at or below it. */
+  readonly promptRow: number
+  /** The last typed line, whose echo ends where the output begins. */
+  readonly trailer: string
+  /** Whether a start mark records where the output begins (shells without a line editor). */
+  readonly markStart: boolean
+}
+
+/** What is known of a run ID. @category models */
+export type RunLookup =
+  | { readonly _tag: "Pending"; readonly run: Run }
+  | { readonly _tag: "Collected"; readonly paneId: string }
+  | { readonly _tag: "Unknown" }
+
+/** The run registry. @category services */
+export class ShellRuns extends Context.Service<ShellRuns, {
+  /**
+   * Runs `effect` as the only run_shell_command call working on the pane, after the calls before it
+   * (first come, first served); `None` when its turn did not come within `timeoutMs`.
+   */
+  exclusive<A, E, R>(paneId: string, timeoutMs: number, effect: Effect.Effect<A, E, R>): Effect.Effect<Option.Option<A>, E, R>
+  /** The pane's uncollected run, if any. */
+  pendingOn(paneId: string): Effect.Effect<Run | undefined>
+  lookup(runId: string): Effect.Effect<RunLookup>
+  /** Keeps a run for `resume`. */
+  hold(run: Run): Effect.Effect<void>
+  /** Forgets a run whose result was returned. */
+  collect(run: Run): Effect.Effect<void>
+  /** Every uncollected run (for cleanup at exit). */
+  all: Effect.Effect<ReadonlyArray<Run>>
+}>()("libtmux-mcp/services/ShellRuns") {}

@@ -1,0 +1,175 @@
+/**
+ * The waiting logic of run_shell_command, written against small probes and the Clock so that it
+ * runs under TestClock with a scripted pane as well as live:
+ * - `awaitReady`: until the pane's shell is idle at its prompt, nothing is typed;
+ * - `watchRun`: while a typed run waits for its completion signal, notice what the signal alone
+ *   cannot say: a program waiting for terminal input, the shell back at its prompt without the
+ *   run's record, the pane's process gone.
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
+import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
+import type { ShellProcess } from "../services/PaneProcess.ts"
+
+/** The tmux-side state readiness needs. @category models */
+export interface PaneLook {
+  readonly pane_pid: number
+  readonly pane_dead: boolean
+  readonly pane_in_mode: boolean
+  readonly alternate_on: boolean
+  readonly pane_current_command: string
+}
+
+/** Looks at the pane's processes through the kernel; no tmux invocation. @category models */
+export interface KernelProbe {
+  shell(panePid: number): Effect.Effect<ShellProcess | undefined>
+  /** A program of the foreground group blocked reading the pane's terminal. */
+  reader(panePid: number, group: number): Effect.Effect<string | undefined>
+  /** The newest program of the foreground group (what a full-screen program is called). */
+  program(panePid: number, group: number): Effect.Effect<string | undefined>
+}
+
+/** Timings of the loops, in milliseconds. */
+export const timings = {
+  /** Readiness polls: /proc reads only, so they can be frequent. */
+  readyPoll: 10,
+  /** A shell older than this that runs a foreground job is busy, not starting: refuse soon. */
+  startingAgeMs: 60_000,
+  /** A foreground job in a shell that is past starting may be momentary (a trailer exiting). */
+  foregroundGrace: 500,
+  watchPoll: 100,
+  /** How often the watcher asks tmux (record, alternate screen, dead pane). */
+  screenEvery: 500,
+  /** How long a program must be seen reading the terminal before the run counts as blocked. */
+  blockedAfter: 500,
+  /** How long the shell must be seen idle at its prompt, without a record, before the input counts as never run. */
+  idleAfter: 300
+}
+
+/**
+ * Waits until the pane's shell is itself idle at its prompt, reading its terminal, and returns the
+ * pane state read once it was (the prompt row comes from it). Refuses at once what waiting cannot
+ * fix (dead pane, a tmux mode, a full-screen program, a shell it cannot drive, a program waiting
+ * for terminal input); refuses at the deadline a shell still starting or busy.
+ */
+export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.Effect<S, ToolError, R>, kernel: KernelProbe, deadline: number) =>
+  Effect.gen(function*() {
+    const started = yield* Clock.currentTimeMillis
+    let state = yield* look
+    let lookedAfterWait = true
+    while (true) {
+      if (state.pane_dead) return yield* new PaneGone({ pane: paneId, reason: "is dead (its process exited); respawn it or use another pane" })
+      if (state.pane_in_mode) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: "it is in copy mode (or another tmux mode), so typed keys would go to the mode; nothing was typed",
+          remedy: "leave the mode first (send_keys with keys \"q\" and enter false), then try again"
+        })
+      }
+      if (state.alternate_on) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: `a full-screen program (${state.pane_current_command}) is showing on the alternate screen; nothing was typed`,
+          remedy: "quit it first (for example send_keys \"q\" or C-c with enter false), or run the command in another pane (split_window)"
+        })
+      }
+      const shell = yield* kernel.shell(state.pane_pid)
+      const comm = shell?.comm ?? state.pane_current_command
+      if (shellKind(comm) === undefined) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: `its process is ${comm === "" ? "unknown" : comm}, which run_shell_command cannot drive (it drives ${supportedShells}); nothing was typed`,
+          remedy: "use send_keys to type into it, or a pane running a supported shell"
+        })
+      }
+      // Without a kernel view (not Linux), tmux's view that the shell is the pane's process is all there is.
+      if (shell === undefined || shell.reading) {
+        // The prompt row must be read after the shell reached its prompt: look once more if we waited.
+        if (lookedAfterWait) return { state, shell: comm }
+        state = yield* look
+        lookedAfterWait = true
+        continue
+      }
+      const now = yield* Clock.currentTimeMillis
+      const busy = `${shell.inForeground ? `${comm} itself is running (not yet at its prompt)` : `${shell.foreground} is running in the foreground`}`
+      if (!shell.inForeground) {
+        const reader = yield* kernel.reader(state.pane_pid, shell.foregroundGroup)
+        if (reader !== undefined) {
+          return yield* new PaneNotReady({
+            pane: paneId,
+            reason: `${reader} is running in the foreground and waiting for terminal input; nothing was typed`,
+            remedy: "answer or quit it with send_keys (for example \"q\", or C-c with enter false), or use another pane"
+          })
+        }
+      }
+      const starting = shell.inForeground || (shell.ageMs ?? 0) < timings.startingAgeMs
+      if (!starting && now - started >= timings.foregroundGrace) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: `${busy}, not the shell at its prompt (perhaps an earlier command still running); nothing was typed`,
+          remedy: "wait for it (wait_for_text or capture_since), interrupt it (send_keys C-c with enter false), or use another pane"
+        })
+      }
+      if (now >= deadline) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: `its shell is still starting or busy for the whole timeout (${busy}); nothing was typed, so calling again is safe`,
+          remedy: "call again, with a longer timeout if its startup files are slow"
+        })
+      }
+      yield* Effect.sleep(Math.max(1, Math.min(timings.readyPoll, deadline - now)))
+      lookedAfterWait = false
+    }
+  })
+
+/** What one tmux look at a running run sees. @category models */
+export interface RunScreen {
+  readonly recorded: boolean
+  readonly dead: boolean
+  readonly alternate: boolean
+  readonly program: string
+}
+
+/** Why the watcher stopped watching. @category models */
+export type RunEvent =
+  | { readonly _tag: "Recorded" }
+  | { readonly _tag: "Blocked"; readonly by: string }
+  | { readonly _tag: "Returned" }
+  | { readonly _tag: "Exited" }
+
+/**
+ * Watches a typed run until something other than its completion signal decides it. Never ends on
+ * its own while the run simply runs: the caller races it against the signal and the deadline.
+ */
+export const watchRun = <R>(panePid: number, kernel: KernelProbe, screen: Effect.Effect<RunScreen, ToolError, R>) =>
+  Effect.gen(function*() {
+    let nextScreen = (yield* Clock.currentTimeMillis) + timings.screenEvery
+    let idleSince: number | undefined
+    let reading: { readonly by: string; readonly since: number } | undefined
+    const decide = (otherwise: RunEvent) => Effect.map(screen, (seen): RunEvent => seen.recorded ? { _tag: "Recorded" } : otherwise)
+    while (true) {
+      yield* Effect.sleep(timings.watchPoll)
+      const now = yield* Clock.currentTimeMillis
+      const shell = yield* kernel.shell(panePid)
+      if (shell?.reading === true) {
+        idleSince ??= now
+        if (now - idleSince >= timings.idleAfter) return yield* decide({ _tag: "Returned" })
+      } else {
+        idleSince = undefined
+      }
+      const by = shell !== undefined && !shell.inForeground ? yield* kernel.reader(panePid, shell.foregroundGroup) : undefined
+      reading = by === undefined ? undefined : reading?.by === by ? reading : { by, since: now }
+      if (reading !== undefined && now - reading.since >= timings.blockedAfter) return yield* decide({ _tag: "Blocked", by: reading.by })
+      if (now >= nextScreen || shell === undefined) {
+        nextScreen = now + timings.screenEvery
+        const seen = yield* screen
+        if (seen.recorded) return { _tag: "Recorded" } as RunEvent
+        if (seen.dead) return { _tag: "Exited" } as RunEvent
+        if (seen.alternate) {
+          const program = shell === undefined ? undefined : yield* kernel.program(panePid, shell.foregroundGroup)
+          return { _tag: "Blocked", by: program ?? seen.program } as RunEvent
+        }
+      }
+    }
+  })

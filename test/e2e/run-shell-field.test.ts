@@ -1,0 +1,231 @@
+/**
+ * run_shell_command under field conditions, each case as it was reported: slow startup files in
+ * every shell, a missing pane, output that prints the run's own protocol, pagers and prompts,
+ * incomplete commands, parallel calls, payloads past tmux's message limit, a killed tmux server,
+ * a shell whose environment lacks TMUX, and what a person watching the pane sees.
+ */
+import { execFileSync } from "node:child_process"
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "vitest"
+import { call, textOf } from "../support/mcp.ts"
+import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import type { TmuxWorld } from "../support/tmux.ts"
+
+const { open } = runHarness("field")
+const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) => result._meta?.["com.git-pull.libtmux-mcp/error"]
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const screen = (world: TmuxWorld, pane: string) => world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane)
+
+/** Startup files that take `seconds` before the first prompt, for each shell's login or interactive start. */
+const slowStart = (shell: string, body: string) => (world: TmuxWorld) => {
+  if (shell.endsWith("fish")) {
+    mkdirSync(join(world.dir, ".config", "fish"), { recursive: true })
+    writeFileSync(join(world.dir, ".config", "fish", "config.fish"), `${body}\n`)
+  } else {
+    writeFileSync(join(world.dir, shell.endsWith("zsh") ? ".zshrc" : ".profile"), `${body}\n`)
+  }
+}
+
+const shells = ["/bin/bash", "/usr/bin/zsh", "/bin/dash", "/usr/bin/fish"]
+const present = (shell: string) => existsSync(shell) || process.env.CI === "true"
+
+describe("a shell still starting", () => {
+  for (const shell of shells) {
+    it.skipIf(!present(shell))(`types nothing into ${shell} until its slow startup file is done, and runs the command once`, async () => {
+      const { world, c, pane } = await open(shell, {}, slowStart(shell, "sleep 2"))
+      const early = await call(c, "run_shell_command", { pane_id: pane, command: "echo marker-xy | tr xy 42", timeout: 0.5 })
+      assert.strictEqual(tag(early), "PaneNotReady")
+      assert.include(textOf(early), "still starting")
+      assert.include(textOf(early), "nothing was typed")
+      const late = await run(c, pane, "echo marker-xy | tr xy 42", { timeout: 20 })
+      assert.deepInclude(late, { output: "marker-42", exit_status: 0, timed_out: false })
+      await sleep(300)
+      // dash prints its continuation prompts before the output, on the same row.
+      assert.strictEqual(screen(world, pane).split("\n").filter((line) => line.endsWith("marker-42")).length, 1, "the command ran exactly once")
+    })
+  }
+
+  it("waits out a startup file that busy-loops in the shell itself (the foreground check alone calls it ready)", async () => {
+    const { c, pane } = await open("/bin/bash", {}, slowStart("/bin/bash", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done"))
+    const result = await run(c, pane, "echo ready", { timeout: 30 })
+    assert.deepInclude(result, { output: "ready", exit_status: 0 })
+    assert.isAbove(result.elapsed_seconds, 0.2, "elapsed_seconds counts the wait for the prompt")
+  })
+})
+
+describe("targets and output", () => {
+  it("answers a missing pane at once with the panes that exist", async () => {
+    const { c, pane } = await open()
+    const result = await call(c, "run_shell_command", { pane_id: "%99", command: "echo hi" })
+    assert.strictEqual(tag(result), "PaneNotFound")
+    assert.include(textOf(result), pane)
+  })
+
+  it("returns the whole output when the command prints the run's own protocol: process listings and tmux options", async () => {
+    const { c, pane } = await open()
+    const listing = await run(c, pane, "echo before; ps -eo args | grep -e wait-for -e lmcp; tmux -S \"${TMUX%%,*}\" show -p; echo after")
+    assert.isTrue((listing.output as string).startsWith("before\n"), listing.output)
+    assert.isTrue((listing.output as string).endsWith("\nafter"), listing.output)
+  })
+
+  it("keeps what the terminal keeps: trailing spaces, tabs as the spaces they moved over", async () => {
+    const { c, pane } = await open()
+    assert.strictEqual((await run(c, pane, "printf 'a\\tb  '")).output, "a       b  ")
+    assert.strictEqual((await run(c, pane, "printf 'x\ty\\n'")).output, "x       y")
+  })
+
+  it("delivers 6,000 ASCII and 6,000 CJK characters whole, as one paste, and keeps the pane usable", async () => {
+    const { world, c, pane } = await open()
+    const result = await run(c, pane, `echo ${"a".repeat(6000)} ${"二".repeat(6000)} | wc -c`)
+    assert.deepInclude(result, { output: "24002", exit_status: 0 })
+    assert.deepInclude(await run(c, pane, "echo next"), { output: "next" })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("refuses a line the terminal would cut short in a shell without a line editor, typing nothing", async () => {
+    const { world, c, pane } = await open("/bin/dash")
+    const result = await call(c, "run_shell_command", { pane_id: pane, command: `echo ${"二".repeat(2000)}` })
+    assert.strictEqual(tag(result), "InputInvalid")
+    assert.include(textOf(result), "4095 bytes")
+    assert.notInclude(screen(world, pane), "二")
+  })
+})
+
+describe("programs that wait for the terminal", () => {
+  const blocked = async (c: Parameters<typeof run>[0], pane: string, command: string) => {
+    const result = await run(c, pane, command, { timeout: 60 })
+    assert.deepInclude(result, { exit_status: null, timed_out: false })
+    assert.isString(result.blocked_by)
+    assert.match(result.run_id, /^[0-9a-f]{6}$/u)
+    return result
+  }
+
+  it("returns blocked_by for less, git's default pager and read -p, and resume returns the final status", async () => {
+    // LESS unset: git then sets its default LESS=FRX, and less on its own uses the alternate screen.
+    const { world, c, pane } = await open()
+    writeFileSync(join(world.dir, "file.txt"), Array.from({ length: 200 }, (_, i) => `row ${i}`).join("\n"))
+    const less = await blocked(c, pane, `echo before; less ${join(world.dir, "file.txt")}; echo after`)
+    assert.strictEqual(less.blocked_by, "less")
+    assert.strictEqual(less.output, "before")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
+    assert.deepInclude(await resume(c, pane, less.run_id, 10), { exit_status: 0, output: "before\nafter" })
+
+    const repo = join(world.dir, "repo")
+    execFileSync("sh", ["-c", `git init -q ${repo} && cd ${repo} && for i in $(seq 1 60); do git -c user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`])
+    const git = await blocked(c, pane, `git -C ${repo} log --oneline; echo logged`)
+    assert.include(git.output, "change 60")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
+    const logged = await resume(c, pane, git.run_id, 10)
+    assert.strictEqual(logged.exit_status, 0)
+    assert.isTrue((logged.output as string).endsWith("logged"))
+
+    const asked = await blocked(c, pane, "read -p 'name? ' answer; echo got $answer")
+    assert.strictEqual(asked.output, "name? ")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", "bob")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "Enter")
+    assert.deepInclude(await resume(c, pane, asked.run_id, 10), { exit_status: 0, output: "name? bob\ngot bob" })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it.skipIf(!existsSync("/usr/bin/man"))("returns blocked_by for man, a full-screen pager", async () => {
+    const { c, pane, world } = await open()
+    const manual = await blocked(c, pane, "man ls")
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
+    assert.strictEqual((await resume(c, pane, manual.run_id, 10)).timed_out, false)
+  })
+
+  it("refuses a new run while one is pending, naming it; an interrupted run says its status is lost", async () => {
+    const { world, c, pane } = await open()
+    const waiting = await blocked(c, pane, "cat")
+    const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
+    assert.strictEqual(tag(refused), "PaneNotReady")
+    assert.include(textOf(refused), waiting.run_id)
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "C-c")
+    const lost = await call(c, "run_shell_command", { pane_id: pane, resume: waiting.run_id, timeout: 10 })
+    assert.strictEqual(tag(lost), "RunUnreported")
+    assert.deepInclude(await run(c, pane, "echo next"), { output: "next", exit_status: 0 })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("answers resume with an unknown, collected, foreign or malformed run_id, or with both or neither of command and resume, clearly", async () => {
+    const { world, c, pane } = await open()
+    const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
+    const timed = await run(c, pane, "sleep 1; echo done", { timeout: 0.3 })
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ pane_id: pane, resume: "abcdef" }, "unknown"],
+      [{ pane_id: other, resume: timed.run_id }, `belongs to pane ${pane}`],
+      [{ pane_id: pane, resume: "#{pid}" }, "resume"],
+      [{ pane_id: pane, command: "true", resume: timed.run_id }, "exactly one"],
+      [{ pane_id: pane }, "exactly one"]
+    ]
+    for (const [args, words] of cases) {
+      const result = await call(c, "run_shell_command", args)
+      assert.strictEqual(tag(result), "InputInvalid", JSON.stringify(args))
+      assert.include(textOf(result), words)
+    }
+    assert.strictEqual((await resume(c, pane, timed.run_id, 10)).output, "done")
+    const collected = await call(c, "run_shell_command", { pane_id: pane, resume: timed.run_id })
+    assert.include(textOf(collected), "already collected")
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+})
+
+const structuredPane = (result: Awaited<ReturnType<typeof call>>) => (result.structuredContent as { pane_id: string }).pane_id
+
+describe("input that never runs", () => {
+  it("cancels an incomplete command, says so, and leaves the shell at a clean prompt", async () => {
+    const { world, c, pane } = await open()
+    const result = await call(c, "run_shell_command", { pane_id: pane, command: "echo \"unbalanced" })
+    assert.strictEqual(tag(result), "RunIncomplete")
+    assert.include(textOf(result), "incomplete")
+    assert.deepInclude(await run(c, pane, "echo clean"), { output: "clean", exit_status: 0 })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+})
+
+describe("parallel calls and a dying server", () => {
+  it("takes turns on one pane: every success carries its own output", async () => {
+    const { c, pane } = await open()
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(c, "run_shell_command", { pane_id: pane, command: `echo call-${i}; sleep 0.05`, timeout: 60 })))
+    results.forEach((result, i) => {
+      assert.isNotTrue(result.isError, textOf(result))
+      assert.deepInclude(result.structuredContent, { output: `call-${i}`, exit_status: 0 })
+    })
+  })
+
+  it("answers a tmux server killed while a run waits with the typed error, and keeps serving", async () => {
+    const { world, c, pane } = await open()
+    const pending = call(c, "run_shell_command", { pane_id: pane, command: "sleep 5", timeout: 30 })
+    await sleep(600)
+    world.tmux("libtmux-mcp", "kill-server")
+    const result = await pending
+    assert.isTrue(result.isError)
+    assert.include(["ServerNotRunning", "PaneNotFound"], tag(result))
+    assert.include(textOf(result), "no tmux server is running")
+    assert.isNotTrue((await call(c, "create_session", { session_name: "again" })).isError, "the server keeps serving")
+  })
+})
+
+describe("what a person sees", () => {
+  it("shows the command and one short status fragment per call, with no socket path", async () => {
+    const { world, c, pane } = await open()
+    await run(c, pane, "echo shown")
+    const rows = screen(world, pane).split("\n")
+    assert.notInclude(rows.join("\n"), world.socketPath("libtmux-mcp"))
+    const trailer = rows.find((row) => row.includes("run -t"))!
+    assert.isAtMost(trailer.length, 80, trailer)
+  })
+
+  it("reaches the pinned server by its path when the shell's environment lacks TMUX, touching no other server", async () => {
+    const { world, c, pane } = await open("/bin/bash", {}, (world, env) => {
+      const wrapper = join(world.dir, "no-tmux-shell")
+      writeFileSync(wrapper, "#!/bin/sh\nunset TMUX\nexec /bin/bash -l\n")
+      chmodSync(wrapper, 0o755)
+      writeFileSync(env.LIBTMUX_TMUX_CONFIG!, `set -s exit-empty on\nset -g default-shell ${wrapper}\n`)
+    })
+    assert.deepInclude(await run(c, pane, "echo ${TMUX:-unset}"), { output: "unset", exit_status: 0 })
+    assert.include(screen(world, pane), world.socketPath("libtmux-mcp"))
+    assert.isFalse(existsSync(world.socketPath("default")), "no default server was started or reached")
+  })
+})

@@ -1,0 +1,39 @@
+/**
+ * run_shell_command helpers shared by the control-loop tests: a pane running a chosen shell, a
+ * run, a resume, and what a run may have left on the tmux server.
+ */
+import { harness } from "./harness.ts"
+import { call, type Connected, structured } from "./mcp.ts"
+import { shellEnv } from "./shells.ts"
+import type { TmuxWorld } from "./tmux.ts"
+
+/** A harness whose `open` starts a server whose panes run `shell`, and creates one session. */
+export const runHarness = (label: string) => {
+  const h = harness(label)
+  const open = async (
+    shell = "/bin/bash",
+    extra: Record<string, string> = {},
+    prepare: (world: TmuxWorld, env: Readonly<Record<string, string>>) => void = () => undefined
+  ) => {
+    const world = h.world()
+    const env = { ...shellEnv(world, shell), ...extra }
+    prepare(world, env)
+    const c = await h.connect(world, env)
+    const pane = structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 })).pane_id as string
+    return { world, c, pane }
+  }
+  return { ...h, open }
+}
+
+/** A run that must succeed; its structured result. */
+export const run = async (c: Connected, pane: string, command: string, extra: Record<string, unknown> = {}) =>
+  structured(await call(c, "run_shell_command", { pane_id: pane, command, ...extra }))
+
+/** Waits again for a held run; its structured result. */
+export const resume = async (c: Connected, pane: string, runId: string, timeout: number) =>
+  structured(await call(c, "run_shell_command", { pane_id: pane, resume: runId, timeout }))
+
+/** Server and pane options a run may have left behind. */
+export const leftovers = (world: TmuxWorld, pane: string) =>
+  [...world.tmux("libtmux-mcp", "show", "-s").split("\n"), ...world.tmux("libtmux-mcp", "show", "-p", "-t", pane).split("\n")]
+    .filter((line) => line.includes("lmcp") || /^@(lx|[lm][0-9a-f]{6}) /u.test(line))
