@@ -59,6 +59,7 @@ const makeSink = (target: AuditTarget, uid: number) => {
   let path: string | null = target.kind === "file" ? target.path : null
   let moved: AuditStatus["moved"] = null
   let unwritableSince: number | undefined
+  let lastFailure = 0
   const pending: Array<string> = []
   let lost = 0
   let calls = 0
@@ -105,7 +106,9 @@ const makeSink = (target: AuditTarget, uid: number) => {
       }
       if (path !== null) return Effect.fail(`${path}: ${result.detail}`)
       const at = Date.now()
-      unwritableSince ??= at
+      // A stretch counts only while it is probed: a failure long after the last one starts a new stretch.
+      if (unwritableSince === undefined || at - lastFailure > 5 * retryEveryMs) unwritableSince = at
+      lastFailure = at
       if (result.code === "EAGAIN" && at - unwritableSince < unwritableLimitMs) {
         return wait ? Effect.sleep(retryEveryMs).pipe(Effect.andThen(write(line, wait))) : Effect.fail("stderr is full")
       }

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { spawn } from "node:child_process"
-import { chmodSync, chownSync, closeSync, constants, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, chownSync, closeSync, constants, existsSync, linkSync, openSync, readdirSync, readFileSync, readSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { execFileSync } from "node:child_process"
 import { assert, describe, it } from "vitest"
@@ -154,7 +154,7 @@ describe("write-ahead audit", () => {
     }
   })
 
-  it("stops startup on an audit path that is a symbolic link, a FIFO or a device, and sets an existing file to 0600", async () => {
+  it("stops startup on an audit path that is a symbolic link, a FIFO, a device, a hard link or a folder, and sets an existing file to 0600", async () => {
     const world = h.world()
     const target = join(world.dir, "target.txt")
     writeFileSync(target, "")
@@ -162,10 +162,14 @@ describe("write-ahead audit", () => {
     symlinkSync(target, link)
     const fifo = join(world.dir, "fifo.jsonl")
     execFileSync("mkfifo", [fifo])
+    const hard = join(world.dir, "hard.jsonl")
+    linkSync(target, hard)
     const cases: ReadonlyArray<[string, RegExp]> = [
       [link, /LIBTMUX_AUDIT_LOG .*link\.jsonl cannot be used for audit records: it is a symbolic link/],
       [fifo, /LIBTMUX_AUDIT_LOG .*fifo\.jsonl cannot be used for audit records: it is a FIFO/],
-      ["/dev/full", /LIBTMUX_AUDIT_LOG \/dev\/full cannot be used for audit records: it is a device/]
+      ["/dev/full", /LIBTMUX_AUDIT_LOG \/dev\/full cannot be used for audit records: it is a device/],
+      [hard, /hard\.jsonl cannot be used for audit records: it has 2 hard links/],
+      [world.dir, /cannot be used for audit records: it is a directory/]
     ]
     for (const [path, message] of cases) {
       const exit = await exitOf(world, { LIBTMUX_AUDIT_LOG: path })
