@@ -27,6 +27,7 @@ export { Registry, ToolNotSelected } from "./layers/Registry.ts"
 export type { StartupFacts } from "./layers/Startup.ts"
 export { StartupError } from "./domain/StartupError.ts"
 export * from "./services/errors.ts"
+export { AuditUnavailable } from "./services/Audit.ts"
 export { manifest, type ToolName } from "./manifest/index.ts"
 export { version } from "./version.ts"
 

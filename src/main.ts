@@ -4,6 +4,7 @@
  * server running. stdout carries JSON-RPC only; everything else goes to stderr.
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
@@ -11,6 +12,7 @@ import { connect, makeServer } from "./layers/McpServer.ts"
 import * as Services from "./layers/Services.ts"
 import { startup, type StartupFacts } from "./layers/Startup.ts"
 import { buildArgv } from "./layers/TmuxExec.ts"
+import { Audit } from "./services/Audit.ts"
 import { bufferPrefix } from "./tools/execute/paste_text.ts"
 import { execFileSync } from "node:child_process"
 import { realpathSync } from "node:fs"
@@ -33,7 +35,7 @@ const program = Effect.gen(function*() {
   const server = makeServer(context, {
     version,
     instructions: instructions(facts),
-    capabilities: JSON.stringify(capabilitiesDocument(facts), null, 2),
+    capabilities: () => JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
     shutdown: shutdown.signal,
     afterCall: collectWhenIdle
   })

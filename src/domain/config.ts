@@ -49,7 +49,7 @@ export const settings = [
   { variable: "LIBTMUX_SUPPRESS_HISTORY", flag: "--suppress-history", help: "1 (default) or 0: keep run_shell_command's commands out of shell history" },
   { variable: "LIBTMUX_MCP_WAIT_MAX_SECONDS", flag: "--wait-max-seconds", help: "ceiling for waits, 1-120 (default 30)" },
   { variable: "LIBTMUX_TMUX_BIN", flag: "--tmux-bin", help: "tmux binary (default tmux)" },
-  { variable: "LIBTMUX_AUDIT_LOG", flag: "--audit-log", help: "absolute path of a file to append audit records to, created mode 0600 (default: stderr)" },
+  { variable: "LIBTMUX_AUDIT_LOG", flag: "--audit-log", help: "absolute path of a regular file of yours to append audit records to, created or set to mode 0600 (default: stderr)" },
   { variable: "LIBTMUX_ADOPT", flag: "--adopt", help: "adopt (default) or refuse: what to do with a tmux server already on the socket whose provenance is unknown" },
   { variable: "LIBTMUX_LEASE", flag: "--lease", help: "shared (default) or exclusive: whether a second instance on the same socket may start" }
 ] as const

@@ -39,8 +39,10 @@ export const encodeCursor = (secret: Buffer, state: CursorState): string => {
 export const decodeCursor = (secret: Buffer, token: string): CursorState | string => {
   if (!token.startsWith(prefix)) return "it is not a capture_since cursor of this version"
   const [payload = "", signature = ""] = token.slice(prefix.length).split(".")
-  const expected = sign(secret, payload)
-  if (signature.length !== expected.length || !timingSafeEqual(Buffer.from(signature), Buffer.from(expected))) {
+  // Compared as bytes: a multi-byte character makes a signature of the right length in characters but not in bytes.
+  const given = Buffer.from(signature, "utf8")
+  const expected = Buffer.from(sign(secret, payload), "utf8")
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return "it was altered, or issued by another server process (cursors do not survive a restart)"
   }
   try {

@@ -2,8 +2,9 @@
  * The target grammar: tmux IDs, and the names this server accepts for sessions and windows.
  *
  * Security: tmux expands `#{...}` and runs `#(...)` in the `-s`/`-n` positions, rewrites `.` and
- * `:` in names, and reads `$1`/`@1`/`%1` as IDs. Names are therefore checked against a closed
- * grammar here and literalized (runs of `#` doubled) before they reach a format-expanding argument.
+ * `:` in names, escapes `\` in session names, and reads `$1`/`@1`/`%1` as IDs. Names are
+ * therefore checked against a closed grammar here and literalized (runs of `#` doubled) before
+ * they reach a format-expanding argument.
  */
 
 /** tmux session IDs look like `$3`. */
@@ -19,7 +20,8 @@ export const maxNameLength = 128
 /**
  * Why a session or window name is not acceptable, or `undefined` when it is.
  * Plain text: it may not be empty, hold control characters, contain `.` or `:` (tmux would
- * rewrite them to `_`), or begin with `$`, `@` or `%` (tmux would read it as an ID).
+ * rewrite them to `_`) or `\` (tmux stores a session name's `\` as `\\`, so a lookup by the
+ * given name fails), or begin with `$`, `@` or `%` (tmux would read it as an ID).
  */
 export const nameProblem = (name: string): string | undefined => {
   if (name.length === 0) return "must not be empty"
@@ -27,6 +29,7 @@ export const nameProblem = (name: string): string | undefined => {
   // oxlint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/u.test(name)) return "must not contain control characters"
   if (/[.:]/u.test(name)) return "must not contain '.' or ':' (tmux would rewrite them to '_')"
+  if (name.includes("\\")) return "must not contain '\\' (tmux stores it escaped, so the name would not be found again as given)"
   if (/^[$@%]/u.test(name)) return "must not begin with '$', '@' or '%' (tmux would read it as an ID)"
   return undefined
 }

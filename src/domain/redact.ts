@@ -39,3 +39,27 @@ export const summarizeArguments = (secret: Buffer, sinks: Readonly<Record<string
     Object.entries(args).map(([key, value]) => [key, summarize(secret, value, payloadSinks.has(sinks[key] ?? "pane-input"))])
   )
 }
+
+/**
+ * A batch's summary: each operation's `arguments` is redacted by the sink column of the tool the
+ * operation names (`sinksOf`), exactly as that operation's own record redacts it; any other key of
+ * an operation is digested.
+ */
+export const summarizeBatchArguments = (
+  secret: Buffer,
+  sinks: Readonly<Record<string, SinkKind>>,
+  sinksOf: (tool: unknown) => Readonly<Record<string, SinkKind>>,
+  args: unknown
+): unknown => {
+  const summary = summarizeArguments(secret, sinks, args)
+  if (args === null || typeof args !== "object" || !Array.isArray((args as { operations?: unknown }).operations)) return summary
+  const operations = ((args as { operations: ReadonlyArray<unknown> }).operations).slice(0, 32).map((operation) => {
+    if (operation === null || typeof operation !== "object" || Array.isArray(operation)) return summarize(secret, operation, true)
+    const tool = (operation as { tool?: unknown }).tool
+    return Object.fromEntries(Object.entries(operation).map(([key, value]) => [
+      key,
+      key === "tool" ? summarize(secret, value, false) : key === "arguments" ? summarizeArguments(secret, sinksOf(tool), value) : summarize(secret, value, true)
+    ]))
+  })
+  return { ...(summary as object), operations }
+}

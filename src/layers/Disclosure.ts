@@ -7,6 +7,7 @@
 import { recordPair, shellQuote } from "../domain/quote.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { capabilityRecord, manifest, type ToolName } from "../manifest/index.ts"
+import type { AuditStatus } from "../services/Audit.ts"
 import { version } from "../version.ts"
 import type { StartupFacts } from "./Startup.ts"
 
@@ -113,8 +114,14 @@ export const instructions = (facts: StartupFacts): string => {
   return lines.join("\n")
 }
 
-/** The `tmux://capabilities` document: the startup-filtered surface and how it was chosen. */
-export const capabilitiesDocument = (facts: StartupFacts) => {
+/** Where audit records go before any has been written. */
+export const initialAuditStatus = (facts: StartupFacts): AuditStatus =>
+  facts.audit.kind === "file"
+    ? { destination: "file", path: facts.audit.path, fallback_path: null, moved: null }
+    : { destination: "stderr", path: null, fallback_path: facts.audit.fallbackPath ?? null, moved: null }
+
+/** The `tmux://capabilities` document: the startup-filtered surface and how it was chosen; `audit` is where records go now. */
+export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = initialAuditStatus(facts)) => {
   const { pin, selection } = facts
   const outputs = (name: ToolName) => manifest[name].output as ReadonlyArray<string>
   return {
@@ -131,6 +138,10 @@ export const capabilitiesDocument = (facts: StartupFacts) => {
     provenance_note: "a recorded provenance is an option on the tmux server that any client of the socket could have set: a record, not proof",
     adoption: facts.config.adopt,
     lease: { mode: facts.config.lease, state: pin.lease.state, ...(pin.lease.state === "shared" ? { holder: pin.lease.holder } : {}), ...(pin.lease.state === "unavailable" ? { reason: pin.lease.reason } : {}) },
+    audit: {
+      ...audit,
+      note: "each call writes an intent record before it acts and an outcome record after it; a call whose intent record cannot be written does nothing and fails"
+    },
     configuration_for_new_server: configurationForNewServer(facts),
     default_applied: selection.defaultApplied === null ? null : { toolsets: selection.defaultApplied.toolsets, reason: selection.defaultApplied.reason },
     toolsets: selection.toolsets,

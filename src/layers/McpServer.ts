@@ -88,8 +88,8 @@ export interface ServerOptions {
   readonly afterCall?: (busy: () => boolean) => void
   readonly version: string
   readonly instructions: string
-  /** The `tmux://capabilities` document, as JSON text. */
-  readonly capabilities: string
+  /** The `tmux://capabilities` document, as JSON text, read on each request (where audit records go can change). */
+  readonly capabilities: () => string
   /** Aborted when the process shuts down: interrupts every call in flight. */
   readonly shutdown: AbortSignal
 }
@@ -114,7 +114,7 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     if (request.params.uri !== capabilitiesResource.uri) {
       throw new McpError(-32002, `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`)
     }
-    return { contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities }] }
+    return { contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities() }] }
   })
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const controller = new AbortController()

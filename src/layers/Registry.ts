@@ -12,12 +12,12 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
-import { toolNames } from "../manifest/index.ts"
+import { rowFor, type SinkKind } from "../manifest/index.ts"
 import { Audit } from "../services/Audit.ts"
 import { CallContext } from "../services/CallContext.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
-import { summarizeArguments } from "../domain/redact.ts"
+import { summarizeArguments, summarizeBatchArguments } from "../domain/redact.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
 import type { ToolDefinition, ToolServices } from "../tools/define.ts"
@@ -68,6 +68,25 @@ const targetsOf = (structured: Readonly<Record<string, unknown>> | undefined): R
   return [...new Set([...ids, ...reached])]
 }
 
+const isToolName = (name: string): boolean => rowFor(name) !== undefined
+
+/** The sink column of the tool a name stands for; none for an unknown name, so every value is digested. */
+const sinksOf = (name: unknown): Readonly<Record<string, SinkKind>> => (typeof name === "string" ? rowFor(name)?.sinks : undefined) ?? {}
+
+/** The tmux IDs that `*_id` arguments name, at any depth: the targets known before the call acts. */
+const targetsIn = (args: unknown): ReadonlyArray<string> => {
+  const found = new Set<string>()
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 3 || value === null || typeof value !== "object") return
+    for (const [key, item] of Object.entries(value)) {
+      if (typeof item === "string" && key.endsWith("_id") && /^[$@%]\d{1,10}$/u.test(item)) found.add(item)
+      else visit(item, depth + 1)
+    }
+  }
+  visit(args, 0)
+  return [...found]
+}
+
 /** The decoder's message in the caller's terms, with the properties the tool does take. */
 const decodeProblem = (definition: ToolDefinition, message: string): string => {
   const ast = definition.input.ast
@@ -101,9 +120,14 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>
       })
 
+    /** The arguments as the record shows them; a batch's operations are redacted by the sinks of the tools they name. */
+    const summaryOf = (row: ToolDefinition["row"], args: unknown): unknown =>
+      row.name === "call_read_tools_batch" ? summarizeBatchArguments(secret, row.sinks, sinksOf, args) : summarizeArguments(secret, row.sinks, args)
+
     /**
-     * Runs one call and writes its audit record: the row's facts, the redacted arguments, the
-     * outcome and the tmux IDs the result names. `parent` marks a batch operation.
+     * Runs one call, written ahead: the intent record (row facts, the targets the arguments name,
+     * redacted arguments) before anything acts, and the call does not run when it cannot be
+     * written; then the outcome record, best effort. `parent` marks a batch operation.
      */
     const audited = <R>(
       definition: ToolDefinition,
@@ -112,31 +136,55 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       run: (effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>) => Effect.Effect<Record<string, unknown>, ToolError, R>,
       parent?: string
     ) =>
-      Effect.gen(function*() {
-        const started = yield* Clock.currentTimeMillis
-        const exit = yield* Effect.exit(run(execute(definition, args)))
-        const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
-        yield* audit.record({
-          tool: definition.row.name,
-          ...(parent === undefined ? {} : { parent }),
-          toolset: definition.row.toolset,
-          tmux_effect: definition.row.effect,
-          process_reach: definition.row.reach,
-          outcome: Exit.isSuccess(exit) ? "ok" : "error",
-          ...(Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }),
-          duration_ms: (yield* Clock.currentTimeMillis) - started,
-          client_id: meta.clientId,
-          request_id: meta.requestId,
-          targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined),
-          arguments: summarizeArguments(secret, definition.row.sinks, args)
+      // Uninterruptible around the steps, so a cancelled call still gets its outcome record.
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          const row = definition.row
+          const started = yield* Clock.currentTimeMillis
+          const intent = yield* Effect.exit(restore(audit.intent({
+            tool: row.name,
+            ...(parent === undefined ? {} : { parent }),
+            toolset: row.toolset,
+            tmux_effect: row.effect,
+            process_reach: row.reach,
+            client_id: meta.clientId,
+            request_id: meta.requestId,
+            targets: targetsIn(args),
+            arguments: summaryOf(row, args)
+          })))
+          if (Exit.isFailure(intent)) {
+            return { exit: Exit.failCause(intent.cause) as Exit.Exit<Record<string, unknown>, ToolError>, error: Option.getOrUndefined(Cause.findErrorOption(intent.cause)) }
+          }
+          const exit = yield* Effect.exit(restore(run(execute(definition, args))))
+          const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+          yield* audit.outcome({
+            call: intent.value,
+            tool: row.name,
+            outcome: Exit.isSuccess(exit) ? "ok" : "error",
+            ...(Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }),
+            duration_ms: (yield* Clock.currentTimeMillis) - started,
+            targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined)
+          })
+          return { exit, error }
         })
-        return { exit, error }
+      )
+
+    /** Records a call refused before anything could run, best effort. */
+    const rejected = (name: string, args: unknown, meta: CallMeta, parent?: string) =>
+      audit.rejection({
+        tool: name,
+        ...(parent === undefined ? {} : { parent }),
+        reason: isToolName(name) ? "not_selected" : "unknown",
+        client_id: meta.clientId,
+        request_id: meta.requestId,
+        arguments: summarizeArguments(secret, sinksOf(name), args)
       })
 
     /** One read the batch asked for: decoded, run and audited as its own call. */
     const nested = (meta: CallMeta) => (name: string, args: unknown): Effect.Effect<NestedOutcome> =>
       Effect.gen(function*() {
         if (!nestedNames.has(name)) {
+          yield* rejected(name, args, meta, "call_read_tools_batch")
           return { ok: false, tag: "ToolNotSelected", message: `${name} is not an operation of this batch; its operations: ${selection.batchOperations.join(", ")}` } as const
         }
         const { exit, error } = yield* audited(definitions.get(name)!, args, meta, Effect.provideContext(services), "call_read_tools_batch")
@@ -150,7 +198,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       Effect.gen(function*() {
         const definition = definitions.get(name)
         if (definition === undefined) {
-          return yield* new ToolNotSelected({ name, known: (toolNames as ReadonlyArray<string>).includes(name) })
+          yield* rejected(name, args, meta)
+          return yield* new ToolNotSelected({ name, known: isToolName(name) })
         }
         const progress = meta.progress
         const callContext = progress === undefined

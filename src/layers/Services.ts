@@ -2,6 +2,7 @@
  * Composition: the live services a registry needs, built from what startup decided.
  */
 import * as Layer from "effect/Layer"
+import type { Audit } from "../services/Audit.ts"
 import { CallerContext } from "../services/CallerContext.ts"
 import { Config } from "../services/Config.ts"
 import { SocketPin } from "../services/SocketPin.ts"
@@ -15,17 +16,19 @@ import * as Registry from "./Registry.ts"
 import type { StartupFacts } from "./Startup.ts"
 import * as TmuxLive from "./TmuxLive.ts"
 
-/** The registry with every live service it needs. @category layers */
-export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry> => {
+/** The registry with every live service it needs, and the audit sink (whose status the capabilities show). @category layers */
+export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry | Audit> => {
   const base = Layer.mergeAll(
     Layer.succeed(Config, Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })),
     Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
     Layer.succeed(CallerContext, CallerContext.of(facts.caller)),
-    AuditLive.layer(facts.auditFd),
     RegexLive.layer,
     PaneProcessLive.layer,
     ShellRunsLive.layer
   )
   const tmux = TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))
-  return Registry.layer.pipe(Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(tmux))))
+  return Registry.layer.pipe(
+    Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(tmux))),
+    Layer.provideMerge(AuditLive.layer(facts.audit, process.getuid?.() ?? 0))
+  )
 }

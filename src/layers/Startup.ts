@@ -14,7 +14,8 @@ import type { CallerContext } from "../services/CallerContext.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { registeredNames } from "../tools/index.ts"
 import { version } from "../version.ts"
-import { openAuditFile } from "./AuditLive.ts"
+import { fallbackAuditFolder, openAuditFile } from "./AuditFile.ts"
+import type { AuditTarget } from "./AuditLive.ts"
 import { takeLease } from "./Lease.ts"
 import { minimalConfigPath, probeServer } from "./Provenance.ts"
 import { execTmux } from "./TmuxExec.ts"
@@ -28,8 +29,8 @@ export interface StartupFacts {
   readonly tmuxVersion: string
   /** The tmux binary as an absolute path, for commands typed into panes (whose PATH may differ). */
   readonly tmuxPath: string
-  /** The file descriptor audit records are written to (2: stderr). */
-  readonly auditFd: number
+  /** Where audit records go: stderr (with the fallback file it may move to) or the configured file. */
+  readonly audit: AuditTarget
 }
 
 type Environment = Readonly<Record<string, string | undefined>>
@@ -88,6 +89,18 @@ const configFlags = (config: ServerConfig): Effect.Effect<ReadonlyArray<string>,
   })
 }
 
+/** Opens the configured audit file, or names the fallback file for stderr. */
+const auditTarget = (path: string | undefined, env: Environment, uid: number): Effect.Effect<AuditTarget, StartupError> => {
+  if (path === undefined) {
+    const folder = fallbackAuditFolder(env)
+    return Effect.succeed({ kind: "stderr", fallbackPath: folder === undefined ? undefined : join(folder, `audit-${process.pid}.jsonl`) })
+  }
+  return Effect.try({
+    try: () => ({ kind: "file", fd: openAuditFile(path, uid), path }) as const,
+    catch: (error) => startupError(`LIBTMUX_AUDIT_LOG ${path} cannot be used for audit records: ${(error as Error).message}`)
+  })
+}
+
 /** Decides everything for serving, from the environment and the command line. */
 export const startup = (
   env: Readonly<Record<string, string | undefined>>,
@@ -142,11 +155,8 @@ export const startup = (
       configFlags: flags,
       environment: env
     }
-    const auditFd = config.auditLog === undefined ? 2 : yield* Effect.try({
-      try: () => openAuditFile(config.auditLog!),
-      catch: (error) => startupError(`LIBTMUX_AUDIT_LOG ${config.auditLog} cannot be opened for appending: ${(error as Error).message}`)
-    })
-    return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion, tmuxPath: whichBinary(config.tmuxBin, env), auditFd } } as const
+    const audit = yield* auditTarget(config.auditLog, env, uid)
+    return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion, tmuxPath: whichBinary(config.tmuxBin, env), audit } } as const
   })
 
 

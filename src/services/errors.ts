@@ -4,6 +4,7 @@
  * result with the tag in `_meta`. Messages never echo command-bearing input.
  */
 import * as Schema from "effect/Schema"
+import type { AuditUnavailable } from "./Audit.ts"
 import type { PatternInvalid } from "./Regex.ts"
 
 interface Missing {
@@ -200,6 +201,7 @@ export type ToolError =
   | RunUnreported
   | CursorInvalid
   | PatternInvalid
+  | AuditUnavailable
 
 /** Failures of running tmux itself, shared by every authority service. @category errors */
 export type TmuxError = ServerNotRunning | TmuxCommandFailed | TmuxNotFound | TmuxTimedOut

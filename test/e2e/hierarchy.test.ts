@@ -72,10 +72,11 @@ describe("create_session", () => {
     assert.strictEqual(server.session_count, 1)
     assert.match(server.version, /^\d/)
     const audit = c.stderr().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
-    const created_ = audit.find((event) => event.tool === "create_session")
-    assert.deepInclude(created_, { event: "tool_call", tool: "create_session", outcome: "ok" })
-    assert.isNumber(created_.duration_ms)
-    assert.isDefined(created_.request_id)
+    const intent = audit.find((event) => event.event === "tool_call_intent" && event.tool === "create_session")
+    assert.isDefined(intent.request_id)
+    const outcome = audit.find((event) => event.event === "tool_call_outcome" && event.call === intent.call)
+    assert.deepInclude(outcome, { tool: "create_session", outcome: "ok" })
+    assert.isNumber(outcome.duration_ms)
   })
 
   it("starts in the given directory without passing it through tmux formats", async () => {

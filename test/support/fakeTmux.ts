@@ -123,7 +123,12 @@ export const makeFake = () => {
       environment: {}
     }),
     Context.add(CallerContext, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
-    Context.add(Audit, { record: () => Effect.void }),
+    Context.add(Audit, {
+      intent: () => Effect.succeed(0),
+      outcome: () => Effect.void,
+      rejection: () => Effect.void,
+      status: Effect.succeed({ destination: "stderr" as const, path: null, fallback_path: null, moved: null })
+    }),
     Context.add(Regex, { compile: RegexLive.compile }),
     Context.add(PaneProcess, {
       shell: () => Effect.succeed({ comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 42 }),

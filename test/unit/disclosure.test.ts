@@ -29,7 +29,7 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
   caller: { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
   tmuxVersion: "tmux 3.3a",
   tmuxPath: "/usr/bin/tmux",
-  auditFd: 2,
+  audit: { kind: "stderr", fallbackPath: "/home/u/.local/state/libtmux-mcp/audit-1.jsonl" },
   ...overrides
 })
 

@@ -67,8 +67,8 @@ describe("nameProblem", () => {
     }
   })
 
-  it("rejects empty, over-long, control-character, dotted, coloned and ID-like names", () => {
-    for (const name of ["", "x".repeat(129), "a\nb", "a\u0000b", "a\u001fb", "a.b", "a:b", "$1", "@2", "%3"]) {
+  it("rejects empty, over-long, control-character, dotted, coloned, backslashed and ID-like names", () => {
+    for (const name of ["", "x".repeat(129), "a\nb", "a\u0000b", "a\u001fb", "a.b", "a:b", "a\\b", "\\", "$1", "@2", "%3"]) {
       assert.isString(nameProblem(name), JSON.stringify(name))
     }
   })
