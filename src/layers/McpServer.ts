@@ -94,6 +94,17 @@ export interface ServerOptions {
   readonly shutdown: AbortSignal
 }
 
+/**
+ * A defect for stderr without its message: messages of thrown errors can quote the call's
+ * arguments (a payload), so only the error's name and its stack frames are printed.
+ */
+export const defectSummary = (cause: Cause.Cause<unknown>): string => {
+  const defect = Cause.squash(cause)
+  if (!(defect instanceof Error)) return `${typeof defect} thrown (value withheld: it may quote the call's arguments)`
+  const frames = (defect.stack ?? "").split("\n").filter((line) => line.trim().startsWith("at ")).slice(0, 12)
+  return [`${defect.name} (message withheld: it may quote the call's arguments)`, ...frames].join("\n")
+}
+
 /** Builds the SDK server over the registry; the caller connects a transport. @category constructors */
 export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
   const registry = Context.get(context, Registry)
@@ -148,7 +159,7 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     if (notSelected._tag === "Some") throw new McpError(ErrorCode.InvalidParams, notSelected.value.message)
     if (Cause.hasInterruptsOnly(exit.cause)) throw new McpError(ErrorCode.RequestTimeout, "request cancelled")
     // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
-    process.stderr.write(`libtmux-mcp: internal error in ${request.params.name}: ${Cause.pretty(exit.cause)}\n`)
+    process.stderr.write(`libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}\n`)
     return { isError: true, content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }], _meta: { [errorMetaKey]: "Defect" } }
   })
   return server

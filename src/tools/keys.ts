@@ -10,9 +10,12 @@ import { orPaneNotFound } from "./pane.ts"
 /** The longest keys string of one send. */
 export const maxKeysLength = 10_000
 
+/** A NUL cannot reach tmux (process arguments end at one): refused, never half-sent. */
+export const noNul = Schema.makeFilter((text: string) => text.includes("\u0000") ? "must not contain NUL characters, which tmux cannot carry" : true)
+
 /** One send's fields. @category schemas */
 export const keysFields = {
-  keys: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxKeysLength)).annotate({
+  keys: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxKeysLength), noNul).annotate({
     description: "text to type, or with literal false one tmux key name such as C-c, Enter, Escape, Up or F5"
   }),
   literal: Schema.optionalKey(Schema.Boolean.annotate({
@@ -21,11 +24,44 @@ export const keysFields = {
   enter: Schema.optionalKey(Schema.Boolean.annotate({ description: "press Enter afterwards (default true; use false for C-c and the like)" }))
 }
 
-/** The tmux commands of one send. */
-export const sendCommands = (paneId: string, send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }) => [
-  ["send-keys", "-t", paneId, ...(send.literal === true ? ["-l"] : []), "--", send.keys] as const,
-  ...(send.enter === false ? [] : [["send-keys", "-t", paneId, "Enter"] as const])
-]
+/**
+ * The bytes of text one invocation carries at most: tmux refuses a client message over 16 KiB.
+ * Counted in UTF-8 bytes, not characters (a CJK character is three).
+ */
+export const invocationBytes = 12_000
+
+type SendCommand = readonly ["send-keys", ...Array<string>]
+
+/**
+ * The tmux commands of one send. Text longer than one invocation carries is split into several
+ * sends of the same text, each long enough that no piece can be read as a key name.
+ */
+export const sendCommands = (paneId: string, send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }): Array<SendCommand> => {
+  const pieces = Math.ceil(Buffer.byteLength(send.keys) / invocationBytes)
+  const chars = [...send.keys]
+  const size = Math.ceil(chars.length / pieces)
+  const texts = Array.from({ length: pieces }, (_, i) => chars.slice(i * size, (i + 1) * size).join(""))
+  return [
+    ...texts.map((text): SendCommand => ["send-keys", "-t", paneId, ...(send.literal === true ? ["-l"] : []), "--", text]),
+    ...(send.enter === false ? [] : [["send-keys", "-t", paneId, "Enter"] as const])
+  ]
+}
+
+/** Groups commands, in order, into invocations of at most `invocationBytes` each (sizes checked before anything is sent). */
+export const invocations = <C extends ReadonlyArray<string>>(commands: ReadonlyArray<C>): Array<Array<C>> => {
+  const groups: Array<Array<C>> = []
+  let size = Number.POSITIVE_INFINITY
+  for (const command of commands) {
+    const bytes = command.reduce((total, arg) => total + Buffer.byteLength(arg) + 3, 0)
+    if (size + bytes > invocationBytes) {
+      groups.push([])
+      size = 0
+    }
+    groups.at(-1)!.push(command)
+    size += bytes
+  }
+  return groups
+}
 
 /** The panes input to `paneId` reaches: its whole window while synchronize-panes is on. */
 export const inputTargets = (paneId: string) =>

@@ -6,6 +6,7 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { PaneCommand } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
+import { noNul } from "../keys.ts"
 import { refuseOwnPane } from "../guard.ts"
 import { PaneInfo } from "../hierarchy.ts"
 import { StartDirectory } from "../spawn.ts"
@@ -19,7 +20,8 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
     "as the pane's process. Refuses the pane this MCP server runs in, when it is on this socket.",
   input: Schema.Struct({
     pane_id: PaneId,
-    command: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(10_000)).annotate({
+    // One tmux message carries it: 4,000 characters are at most 12,000 UTF-8 bytes.
+    command: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4_000), noNul).annotate({
       description: "shell command to run as the pane's new process (default: the configured shell)"
     })),
     kill: Schema.optionalKey(Schema.Boolean.annotate({ description: "kill the running process first (default true); without it, only a dead pane can be respawned" })),

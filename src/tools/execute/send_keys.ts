@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { inputTargets, keysFields, sendCommands, targetFields } from "../keys.ts"
+import { inputTargets, invocations, keysFields, sendCommands, targetFields } from "../keys.ts"
 import { orPaneNotFound } from "../pane.ts"
 import { PaneId } from "../targets.ts"
 
@@ -20,7 +20,7 @@ export const send_keys = defineTool(manifest.send_keys, {
     Effect.gen(function*() {
       const reach = yield* inputTargets(input.pane_id)
       const tmux = yield* PaneInput
-      yield* tmux.run(sendCommands(input.pane_id, input)).pipe(orPaneNotFound(input.pane_id))
+      for (const group of invocations(sendCommands(input.pane_id, input))) yield* tmux.run(group).pipe(orPaneNotFound(input.pane_id))
       return { pane_id: input.pane_id, ...reach }
     })
 })

@@ -2,9 +2,9 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { type inputCommands, PaneInput, type TmuxCommand } from "../../services/Tmux.ts"
+import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { inputTargets, keysFields, sendCommands, targetFields } from "../keys.ts"
+import { inputTargets, invocations, keysFields, sendCommands, targetFields } from "../keys.ts"
 import { PaneId } from "../targets.ts"
 
 /** The most sends in one batch. */
@@ -32,21 +32,8 @@ export const send_keys_batch = defineTool(manifest.send_keys_batch, {
       const reach = new Map<string, { readonly targets: ReadonlyArray<string>; readonly synchronized: boolean }>()
       for (const pane of panes) reach.set(pane, yield* inputTargets(pane))
       const tmux = yield* PaneInput
-      // tmux refuses a client message over 16 KiB: group sends into invocations under that.
-      let group: Array<TmuxCommand<typeof inputCommands[number]>> = []
-      let size = 0
-      for (const operation of input.operations) {
-        const commands = sendCommands(operation.pane_id, operation)
-        const length = commands.flat().join(" ").length
-        if (size + length > 12_000 && group.length > 0) {
-          yield* tmux.run(group)
-          group = []
-          size = 0
-        }
-        group.push(...commands)
-        size += length
-      }
-      if (group.length > 0) yield* tmux.run(group)
+      // tmux refuses a client message over 16 KiB: sends go in invocations under that, sized first.
+      for (const group of invocations(input.operations.flatMap((operation) => sendCommands(operation.pane_id, operation)))) yield* tmux.run(group)
       const operations = input.operations.map((operation, index) => ({ index, pane_id: operation.pane_id, ...reach.get(operation.pane_id)! }))
       return { operations, targets: [...new Set(operations.flatMap((operation) => operation.targets))] }
     })
