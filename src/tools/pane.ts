@@ -13,7 +13,7 @@ import { resolvePane } from "./targets.ts"
 export const orPaneNotFound = (paneId: string) =>
 <A, E extends TmuxError, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catch(effect, (error) =>
-    error._tag === "ServerNotRunning" || (error._tag === "TmuxCommandFailed" && /can't find (pane|window|session)|no current target/u.test(error.stderr))
+    error._tag === "ServerNotRunning" || (error._tag === "TmuxCommandFailed" && /can't find (pane|window|session)|no such (pane|window|session)|no current target/u.test(error.stderr))
       ? Effect.flatMap(resolvePane(paneId), () => Effect.fail(error))
       : Effect.fail(error))
 

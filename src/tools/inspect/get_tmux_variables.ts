@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { orPaneNotFound } from "../pane.ts"
+import { orPaneNotFound, readPane } from "../pane.ts"
 import { PaneId } from "../targets.ts"
 
 /** A format variable name: a closed grammar, so no caller text is ever a format. */
@@ -26,6 +26,8 @@ export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* TmuxObserve
+      // A missing pane expands every variable to "": ask first, so it is an error, not empty values.
+      yield* readPane(input.pane_id, { pane_id: "string" })
       const values = yield* Effect.forEach(
         input.names,
         (name) => Effect.map(tmux.run([["display-message", "-p", "-t", input.pane_id, `#{${name}}`]]).pipe(orPaneNotFound(input.pane_id)), (stdout) => [name, stdout.replace(/\n$/u, "")] as const),
