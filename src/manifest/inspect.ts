@@ -110,7 +110,7 @@ export const inspectRows = {
     title: "Wait for text",
     selfBounded: true,
     batchEligible: false,
-    sinks: { pane_id: "tmux-lookup", patterns: "regex", regex: "none", match_case: "none", timeout: "none" }
+    sinks: { pane_id: "tmux-lookup", patterns: "regex", regex: "none", match_case: "none", since: "none", timeout: "none" }
   },
   get_tmux_variables: {
     ...metadata,

@@ -1,12 +1,13 @@
 /**
  * The waiting logic of wait_for_text, written against the PaneReader service and the Clock so
  * that deadlines, polling and progress run under TestClock with a scripted reader. Only output
- * written after the wait starts counts: a row is new when it lies past the rows present at entry,
- * or when its text at the same position changed (so a prompt identical to an old one, printed
- * again below it, is new output).
+ * written after the wait starts (or after a given cursor) counts: a row is new when it lies past
+ * the rows present at entry, or when its text at the same position changed (so a prompt identical
+ * to an old one, printed again below it, is new output).
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { rowHash } from "../domain/cursor.ts"
 import { CallContext } from "../services/CallContext.ts"
 import { PaneGone } from "../services/errors.ts"
 import type { LineMatcher } from "../services/Regex.ts"
@@ -25,14 +26,32 @@ export interface WaitResult {
 /** The poll interval: often enough to answer within tens of milliseconds, rare enough to cost little. */
 export const pollIntervalMs = 20
 
-/** Waits until new output matches one of `matchers` (any new output when there are none), or the timeout. */
-export const waitForText = (paneId: string, matchers: ReadonlyArray<LineMatcher> | undefined, timeoutMs: number) =>
+/**
+ * Where "new" starts when the caller brings it: a capture_since cursor's anchor row and the
+ * hashes of the rows from there down, as they were when the cursor was issued.
+ * @category models
+ */
+export interface Baseline {
+  readonly pid: number
+  readonly anchor: number
+  readonly hashes: ReadonlyArray<string>
+}
+
+/**
+ * Waits until new output matches one of `matchers` (any new output when there are none), or the
+ * timeout. New means written after the call started, or after `since` when given.
+ */
+export const waitForText = (paneId: string, matchers: ReadonlyArray<LineMatcher> | undefined, timeoutMs: number, since?: Baseline) =>
   Effect.gen(function*() {
     const reader = yield* PaneReader
     const callContext = yield* CallContext
     const started = yield* Clock.currentTimeMillis
-    const entry = yield* reader.read(paneId)
+    const current = yield* reader.read(paneId)
+    if (since !== undefined && since.pid !== current.pid) return yield* new PaneGone({ pane: paneId, reason: "was respawned since the cursor was issued" })
+    const entry = since === undefined ? current : { ...current, firstRow: since.anchor, rows: [] }
     const anchor = entry.firstRow
+    const old = (row: string, index: number) =>
+      since === undefined ? entry.rows[index] === row : since.hashes[index] === rowHash(row)
     let alternateScreenSeen = entry.alternate
     let reported = started
     let newLines: ReadonlyArray<string> = []
@@ -43,7 +62,7 @@ export const waitForText = (paneId: string, matchers: ReadonlyArray<LineMatcher>
       const now = yield* Clock.currentTimeMillis
       if (view.alternate) alternateScreenSeen = true
       else {
-        newLines = view.rows.filter((row, i) => entry.rows[view.firstRow + i - anchor] !== row)
+        newLines = view.rows.filter((row, i) => !old(row, view.firstRow + i - anchor))
         if (matchers === undefined) {
           if (newLines.length > 0) return { outcome: "any_output", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
         } else {

@@ -229,3 +229,20 @@ describe("what a person sees", () => {
     assert.isFalse(existsSync(world.socketPath("default")), "no default server was started or reached")
   })
 })
+
+describe("waiting after typing", () => {
+  it("wait_for_text with a capture_since cursor matches output printed before the wait began; without it, that output is missed", async () => {
+    const { c, pane } = await open()
+    await run(c, pane, "true")
+    const cursor = (await call(c, "capture_since", { pane_id: pane })).structuredContent as { cursor: string }
+    await call(c, "send_keys", { pane_id: pane, keys: "echo race-$((1 + 1))", literal: true })
+    await sleep(500)
+    const missed = await call(c, "wait_for_text", { pane_id: pane, patterns: ["race-2"], timeout: 0.5 })
+    assert.strictEqual((missed.structuredContent as { outcome: string }).outcome, "timeout")
+    const caught = await call(c, "wait_for_text", { pane_id: pane, patterns: ["race-2"], since: cursor.cursor, timeout: 10 })
+    assert.deepInclude(caught.structuredContent, { outcome: "matched", matched_line: "race-2" })
+    const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
+    const foreign = await call(c, "wait_for_text", { pane_id: other, patterns: ["x"], since: cursor.cursor, timeout: 1 })
+    assert.strictEqual(tag(foreign), "CursorInvalid")
+  })
+})

@@ -32,6 +32,19 @@ const findAnchor = (rows: ReadonlyArray<string>, cursor: CursorState): number | 
   return hits.length === 1 ? hits[0] : undefined
 }
 
+/** A cursor this server process issued for this pane on this socket, or the cursor-invalid error. */
+export const verifyCursor = (token: string, paneId: string) =>
+  Effect.gen(function*() {
+    const secret = yield* ProcessSecret
+    const pin = yield* SocketPin
+    const state = decodeCursor(secret, token)
+    if (typeof state === "string") return yield* new CursorInvalid({ reason: state })
+    if (state.pane !== paneId || state.socket !== pin.resolvedPath) {
+      return yield* new CursorInvalid({ reason: `it was issued for pane ${state.pane}${state.socket !== pin.resolvedPath ? " on another tmux server" : ""}` })
+    }
+    return state
+  })
+
 /** @category tools */
 export const capture_since = defineTool(manifest.capture_since, {
   description: "Follow a pane's output: without a cursor, return the screen up to the cursor row and a cursor; with " +
@@ -58,11 +71,7 @@ export const capture_since = defineTool(manifest.capture_since, {
     Effect.gen(function*() {
       const secret = yield* ProcessSecret
       const pin = yield* SocketPin
-      const previous = input.cursor === undefined ? undefined : decodeCursor(secret, input.cursor)
-      if (typeof previous === "string") return yield* new CursorInvalid({ reason: previous })
-      if (previous !== undefined && (previous.pane !== input.pane_id || previous.socket !== pin.resolvedPath)) {
-        return yield* new CursorInvalid({ reason: `it was issued for pane ${previous.pane}${previous.socket !== pin.resolvedPath ? " on another tmux server" : ""}` })
-      }
+      const previous = input.cursor === undefined ? undefined : yield* verifyCursor(input.cursor, input.pane_id)
       let { state, rows } = yield* look(input.pane_id, 0)
       if (state.pane_dead) return yield* new PaneGone({ pane: input.pane_id, reason: "is dead (its process exited); capture_pane still shows what it left" })
       if (previous !== undefined && previous.pid !== state.pane_pid) {

@@ -5,6 +5,7 @@ import { tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
 import { maxPatternLength, Regex } from "../../services/Regex.ts"
 import { defineTool } from "../define.ts"
+import { verifyCursor } from "./capture_since.ts"
 import { PaneId } from "../targets.ts"
 import { pollIntervalMs, waitForText } from "../waitText.ts"
 import { effectiveTimeout, timeoutField } from "../waiting.ts"
@@ -15,8 +16,10 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     "(literal text by default, or RE2 regular expressions with regex true), or, without patterns, until any new output " +
     "appears; then return which pattern matched and the line. Bounded by timeout and the server's ceiling " +
     `(LIBTMUX_MCP_WAIT_MAX_SECONDS); polls every ${pollIntervalMs} ms. Output already on screen when the call starts ` +
-    "never matches. While a full-screen program has the alternate screen nothing matches. Prefer run_shell_command " +
-    "for shell commands you start yourself.",
+    "never matches, so text printed between your send_keys and this call would be missed: to wait race-free, call " +
+    "capture_since before typing and pass its cursor as since. Rows are compared as capture_pane shows them, wrapped " +
+    "rows separately and trailing spaces removed (a pattern ending in spaces never matches). While a full-screen " +
+    "program has the alternate screen nothing matches. Prefer run_shell_command for shell commands you start yourself.",
   input: Schema.Struct({
     pane_id: PaneId,
     patterns: Schema.optionalKey(
@@ -26,6 +29,9 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     ),
     regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "treat patterns as RE2 syntax (default false: literal text)" })),
     match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "match case exactly (default false)" })),
+    since: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(65_536)).annotate({
+      description: "a cursor from capture_since on this pane: output written after it counts, even if it came before this call"
+    })),
     timeout: timeoutField
   }),
   output: Schema.Struct({
@@ -44,7 +50,9 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
       const options = { regex: input.regex ?? false, matchCase: input.match_case ?? false }
       const matchers = input.patterns === undefined ? undefined : yield* Effect.forEach(input.patterns, (pattern) => regex.compile(pattern, options))
       const timeout = yield* effectiveTimeout(input.timeout)
-      const result = yield* waitForText(input.pane_id, matchers, timeout * 1000)
+      const cursor = input.since === undefined ? undefined : yield* verifyCursor(input.since, input.pane_id)
+      const since = cursor === undefined ? undefined : { pid: cursor.pid, anchor: cursor.anchor, hashes: [cursor.anchorHash, ...cursor.belowHashes] }
+      const result = yield* waitForText(input.pane_id, matchers, timeout * 1000, since)
       return {
         pane_id: input.pane_id,
         outcome: result.outcome,

@@ -1,0 +1,134 @@
+/**
+ * run_shell_command's readiness and watching logic under TestClock, against a scripted pane: the
+ * kernel's view of the shell and of the terminal's readers, and tmux's view of the screen, each a
+ * function of virtual time. No tmux, no real time.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Schema from "effect/Schema"
+import { TestClock } from "effect/testing"
+import type { ShellProcess } from "../../src/services/PaneProcess.ts"
+import { awaitReady, type KernelProbe, type PaneLook, type RunScreen, timings, watchRun } from "../../src/tools/runWatch.ts"
+
+const now = Effect.clockWith((clock) => clock.currentTimeMillis)
+
+const reading: ShellProcess = { comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 10, ageMs: 0 }
+const running: ShellProcess = { ...reading, reading: false }
+const job = (name: string, ageMs = 0): ShellProcess => ({ ...reading, reading: false, inForeground: false, foreground: name, foregroundGroup: 20, ageMs })
+
+const kernel = (shell: (t: number) => ShellProcess, reader: (t: number) => string | undefined = () => undefined): KernelProbe => ({
+  shell: () => Effect.map(now, shell),
+  reader: () => Effect.map(now, reader),
+  program: () => Effect.succeed("vim")
+})
+
+const pane = (extra: Partial<PaneLook> = {}): PaneLook => ({
+  pane_pid: 10, pane_dead: false, pane_in_mode: false, alternate_on: false, pane_current_command: "bash", ...extra
+})
+
+/** A tmux look that counts how often it was asked and when. */
+const looks = (state: PaneLook = pane()) => {
+  const at: Array<number> = []
+  return { at, look: Effect.map(now, (t) => (at.push(t), state)) }
+}
+
+const screen = (seen: (t: number) => Partial<RunScreen>) =>
+  Effect.map(now, (t): RunScreen => ({ recorded: false, dead: false, alternate: false, program: "bash", ...seen(t) }))
+
+describe("awaitReady", () => {
+  it.effect("types nothing while the shell runs its startup files, and reads the prompt row again once it is idle", () =>
+    Effect.gen(function*() {
+      const tmux = looks()
+      const fiber = yield* Effect.forkChild(awaitReady("%1", tmux.look, kernel((t) => t < 3_000 ? running : reading), 10_000))
+      yield* TestClock.adjust(2_990)
+      assert.isUndefined(fiber.pollUnsafe())
+      yield* TestClock.adjust(30)
+      const ready = yield* Fiber.join(fiber)
+      assert.strictEqual(ready.shell, "bash")
+      assert.isAtLeast(tmux.at.at(-1)!, 3_000, "the pane was read again after the shell reached its prompt")
+    }))
+
+  it.effect("refuses at the deadline a shell still starting, saying nothing was typed", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(Effect.flip(awaitReady("%1", looks().look, kernel(() => job("sleep")), 1_000)))
+      yield* TestClock.adjust(1_100)
+      const error = yield* Fiber.join(fiber)
+      assert.strictEqual(error._tag, "PaneNotReady")
+      assert.include(error.message, "sleep is running")
+      assert.include(error.message, "nothing was typed")
+    }))
+
+  it.effect("refuses at once what waiting cannot fix: a mode, the alternate screen, an unsupported program, a program reading the terminal", () =>
+    Effect.gen(function*() {
+      for (const [state, probe, words] of [
+        [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode"],
+        [pane({ alternate_on: true, pane_current_command: "vim" }), kernel(() => reading), "alternate screen"],
+        [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive"],
+        [pane(), kernel(() => job("ssh"), () => "ssh"), "waiting for terminal input"]
+      ] as const) {
+        const error = yield* Effect.flip(awaitReady("%1", Effect.succeed(state), probe, 60_000))
+        assert.include(error.message, words)
+      }
+    }))
+
+  it.effect("gives an older shell's foreground job a short grace, then refuses", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(Effect.flip(awaitReady("%1", looks().look, kernel(() => job("make", 3_600_000)), 60_000)))
+      yield* TestClock.adjust(timings.foregroundGrace + 50)
+      const error = yield* Fiber.join(fiber)
+      assert.include(error.message, "make is running in the foreground")
+    }))
+
+  it.effect.prop(
+    "for any startup time and timeout: ready exactly when the shell reached its prompt before the deadline, and never before",
+    [Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5_000 })), Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5_000 }))],
+    ([readyAt, deadline]) =>
+      Effect.gen(function*() {
+        const fiber = yield* Effect.forkChild(Effect.result(awaitReady("%1", looks().look, kernel((t) => t < readyAt ? running : reading), deadline)))
+        yield* TestClock.adjust(6_000)
+        const result = yield* Fiber.join(fiber)
+        const finished = yield* now
+        if (result._tag === "Success") assert.isAtMost(readyAt, deadline + timings.readyPoll, "ready only once the shell was")
+        else assert.isAbove(readyAt, deadline - timings.readyPoll, `refused though ready at ${readyAt} before ${deadline} (now ${finished})`)
+      })
+  )
+})
+
+describe("watchRun", () => {
+  const watch = (probe: KernelProbe, seen: (t: number) => Partial<RunScreen> = () => ({})) => watchRun(10, probe, screen(seen))
+
+  it.effect("reports a program blocked reading the terminal after about half a second, naming it", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(watch(kernel(() => job("less"), (t) => t > 200 ? "less" : undefined)))
+      yield* TestClock.adjust(600)
+      assert.isUndefined(fiber.pollUnsafe())
+      yield* TestClock.adjust(300)
+      assert.deepStrictEqual(yield* Fiber.join(fiber), { _tag: "Blocked", by: "less" })
+    }))
+
+  it.effect("reports the shell back at its prompt without a record as Returned, and with one as Recorded", () =>
+    Effect.gen(function*() {
+      const returned = yield* Effect.forkChild(watch(kernel((t) => t < 1_000 ? job("sh") : reading)))
+      yield* TestClock.adjust(1_500)
+      assert.deepStrictEqual(yield* Fiber.join(returned), { _tag: "Returned" })
+      const recorded = yield* Effect.forkChild(watch(kernel((t) => t < 1_000 ? job("sh") : reading), (t) => ({ recorded: t >= 900 })))
+      yield* TestClock.adjust(1_500)
+      assert.deepStrictEqual(yield* Fiber.join(recorded), { _tag: "Recorded" })
+    }))
+
+  it.effect("reports a full-screen program by the newest process of the foreground job", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(watch(kernel(() => job("sh")), (t) => ({ alternate: t > 100 })))
+      yield* TestClock.adjust(timings.screenEvery + 100)
+      assert.deepStrictEqual(yield* Fiber.join(fiber), { _tag: "Blocked", by: "vim" })
+    }))
+
+  it.effect("keeps watching a run that simply runs", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(watch(kernel(() => job("make"))))
+      yield* TestClock.adjust(60_000)
+      assert.isUndefined(fiber.pollUnsafe())
+      yield* Fiber.interrupt(fiber)
+    }))
+})
