@@ -96,7 +96,7 @@ export const startup = (
       socketPath: callerPath,
       onPinnedSocket: callerPath !== undefined && callerPath === (realpath(resolvedPath) ?? resolvedPath)
     }
-    const lease = yield* takeLease(resolvedPath, JSON.stringify({ pid: process.pid, version }))
+    const lease = yield* takeLease(resolvedPath, JSON.stringify({ pid: process.pid, version }), env)
     if (config.lease === "exclusive" && lease.state !== "held") {
       return yield* Effect.fail(startupError(
         lease.state === "shared"

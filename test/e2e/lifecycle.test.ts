@@ -3,7 +3,7 @@
  * naming the valid set and leaves no tmux server; stdin end and signals exit 0 at once and leave
  * the tmux server running.
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
@@ -55,9 +55,14 @@ describe("socket forms", () => {
     const info = (await call(connected, "get_server_info")).structuredContent as Record<string, unknown>
     assert.strictEqual(info.socket, `path:${socket}`)
     assert.strictEqual(info.socket_path, socket)
-    await call(connected, "create_session", { session_name: "p" })
-    assert.isTrue(existsSync(socket))
-    assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
+    try {
+      await call(connected, "create_session", { session_name: "p" })
+      assert.isTrue(existsSync(socket))
+      assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
+    } finally {
+      // The world's cleanup kills only servers in its socket folder.
+      spawnSync("tmux", ["-S", socket, "kill-server"])
+    }
   })
 
   it("resolves inherit outside tmux to the default socket and omits teardown", async () => {
