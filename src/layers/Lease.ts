@@ -194,22 +194,31 @@ const acquire = (path: string, info: string): Effect.Effect<Acquired> =>
   })
 
 /** Closes a held lock and removes its file, if the file is still this lock's. */
-const releaseLock = (held: Server, path: string, ino: number | undefined) =>
-  Effect.sync(() => {
+const releaseNow = (held: Server, path: string, ino: number | undefined) => {
+  try {
     if (ino !== undefined && inode(path) === ino) unlinkSync(path)
-    held.close()
-  })
+  } catch {
+    // Already gone.
+  }
+  held.close()
+}
 
 /** Takes the lease for this process's lifetime, or learns who holds it. */
 export const takeLease = (socketPath: string, info: string, env: Environment): Effect.Effect<LeaseState> => {
   const folder = lockFolder(env)
   if (typeof folder === "string") return Effect.succeed({ state: "unavailable", reason: folder })
-  return Effect.map(acquire(lockPath(folder.path, "lease", socketPath), info), (result): LeaseState =>
-    "held" in result
-      ? { state: "held" }
-      : "holder" in result
+  const path = lockPath(folder.path, "lease", socketPath)
+  return Effect.map(acquire(path, info), (result): LeaseState => {
+    if ("held" in result) {
+      // Held until the process ends; a clean exit also removes the file (a killed one leaves it, harmlessly).
+      const ino = inode(path)
+      process.once("exit", () => releaseNow(result.held, path, ino))
+      return { state: "held" }
+    }
+    return "holder" in result
       ? { state: "shared", holder: result.holder }
-      : { state: "unavailable", reason: result.unavailable })
+      : { state: "unavailable", reason: result.unavailable }
+  })
 }
 
 /**
@@ -232,5 +241,5 @@ export const withCreationLock = <A, E, R>(socketPath: string, env: Environment, 
     }
     return undefined
   })
-  return Effect.acquireUseRelease(take, () => effect, (lock) => lock === undefined ? Effect.void : releaseLock(lock.held, path, lock.ino))
+  return Effect.acquireUseRelease(take, () => effect, (lock) => Effect.sync(() => lock === undefined ? undefined : releaseNow(lock.held, path, lock.ino)))
 }

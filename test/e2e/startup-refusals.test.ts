@@ -76,7 +76,10 @@ describe("TMUX_TMPDIR set but empty", () => {
   it("resolves the socket path tmux itself uses (tmux ignores the empty value)", async () => {
     const world = h.world()
     const name = `libtmux-mcp-test-empty-${process.pid}`
-    const c = await h.connect(world, { TMUX_TMPDIR: "", LIBTMUX_SOCKET: `name:${name}` })
+    // The lock folder goes in the world, not in the shared /tmp/tmux-<uid>.
+    const runtime = join(world.dir, "runtime")
+    mkdirSync(runtime, { mode: 0o700 })
+    const c = await h.connect(world, { TMUX_TMPDIR: "", XDG_RUNTIME_DIR: runtime, LIBTMUX_SOCKET: `name:${name}` })
     const read = await c.client.readResource({ uri: "tmux://capabilities" })
     const document = JSON.parse("text" in read.contents[0]! ? read.contents[0].text : "{}")
     // No server runs on that name, so tmux names the path it tried, without starting one.
