@@ -6,7 +6,7 @@ import * as Result from "effect/Result"
 import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
 import { clients, type ClientName, isClient } from "./clientConfig.ts"
 import { parseToolsets, type SelectionInput } from "./selection.ts"
-import { startupError, type StartupError } from "./StartupError.ts"
+import { settingInvalid, type StartupError } from "./StartupError.ts"
 
 /** Configuration for a tmux server this process starts. @category models */
 export type TmuxConfigChoice =
@@ -79,14 +79,14 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
     if (arg === "--help" || arg === "-h") help = true
     else if (arg === "--version" || arg === "-V") version = true
     else if (flag === "--print-config") {
-      if (eq === -1 && i + 1 >= argv.length) return Result.fail(startupError(`--print-config needs a client: ${Object.keys(clients).join(", ")}`))
+      if (eq === -1 && i + 1 >= argv.length) return Result.fail(settingInvalid("--print-config", `--print-config needs a client: ${Object.keys(clients).join(", ")}`))
       printConfig = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
     } else {
       const setting = settings.find((candidate) => candidate.flag === flag)
       if (setting === undefined) {
-        return Result.fail(startupError(`unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --print-config, --help, --version`))
+        return Result.fail(settingInvalid(arg, `unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --print-config, --help, --version`))
       }
-      if (eq === -1 && i + 1 >= argv.length) return Result.fail(startupError(`${flag} needs a value (${setting.help})`))
+      if (eq === -1 && i + 1 >= argv.length) return Result.fail(settingInvalid(flag, `${flag} needs a value (${setting.help})`))
       values[setting.variable] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
     }
   }
@@ -100,7 +100,7 @@ const parseTmuxConfig = (raw: string): Result.Result<TmuxConfigChoice, StartupEr
   if (raw === "minimal" || raw === "user") return Result.succeed({ kind: raw })
   return isAbsolutePath(raw)
     ? Result.succeed({ kind: "path", path: raw })
-    : Result.fail(startupError(`LIBTMUX_TMUX_CONFIG ${JSON.stringify(raw)} is not valid; use minimal, user, or an absolute path to a tmux configuration file`))
+    : Result.fail(settingInvalid("LIBTMUX_TMUX_CONFIG", `LIBTMUX_TMUX_CONFIG ${JSON.stringify(raw)} is not valid; use minimal, user, or an absolute path to a tmux configuration file`))
 }
 
 const parseSuppressHistory = (raw: string | undefined): Result.Result<boolean, StartupError> =>
@@ -108,21 +108,21 @@ const parseSuppressHistory = (raw: string | undefined): Result.Result<boolean, S
     ? Result.succeed(true)
     : raw === "0"
     ? Result.succeed(false)
-    : Result.fail(startupError(`LIBTMUX_SUPPRESS_HISTORY ${JSON.stringify(raw)} is not valid; use 1 (suppress, the default) or 0`))
+    : Result.fail(settingInvalid("LIBTMUX_SUPPRESS_HISTORY", `LIBTMUX_SUPPRESS_HISTORY ${JSON.stringify(raw)} is not valid; use 1 (suppress, the default) or 0`))
 
 const parseWaitMax = (raw: string | undefined): Result.Result<number, StartupError> => {
   if (raw === undefined) return Result.succeed(30)
   const value = raw.trim() === "" ? Number.NaN : Number(raw)
   return Number.isFinite(value) && value >= 1 && value <= 120
     ? Result.succeed(value)
-    : Result.fail(startupError(`LIBTMUX_MCP_WAIT_MAX_SECONDS ${JSON.stringify(raw)} is not valid; use a number of seconds from 1 to 120`))
+    : Result.fail(settingInvalid("LIBTMUX_MCP_WAIT_MAX_SECONDS", `LIBTMUX_MCP_WAIT_MAX_SECONDS ${JSON.stringify(raw)} is not valid; use a number of seconds from 1 to 120`))
 }
 
 /** `--print-config <client>`: the flags given beside it, checked, become the snippet's env block. */
 const printConfigInvocation = (client: string, values: Values): Result.Result<Invocation, StartupError> =>
   Result.gen(function*() {
     if (!isClient(client)) {
-      return yield* Result.fail(startupError(`--print-config ${JSON.stringify(client)} is not a known client; valid clients: ${Object.keys(clients).join(", ")}`))
+      return yield* Result.fail(settingInvalid("--print-config", `--print-config ${JSON.stringify(client)} is not a known client; valid clients: ${Object.keys(clients).join(", ")}`))
     }
     if (values.LIBTMUX_SOCKET !== undefined) yield* parseSocketSelector(values.LIBTMUX_SOCKET)
     if (values.LIBTMUX_TOOLSETS !== undefined) yield* parseToolsets(values.LIBTMUX_TOOLSETS)
@@ -136,16 +136,26 @@ const oneOf = <const V extends ReadonlyArray<string>>(variable: string, raw: str
     ? Result.succeed(values[0]!)
     : values.includes(raw)
     ? Result.succeed(raw)
-    : Result.fail(startupError(`${variable} ${JSON.stringify(raw)} is not valid; use ${values.join(" or ")}`))
+    : Result.fail(settingInvalid(variable, `${variable} ${JSON.stringify(raw)} is not valid; use ${values.join(" or ")}`))
 
 const parseAuditLog = (raw: string | undefined): Result.Result<string | undefined, StartupError> =>
   raw === undefined || isAbsolutePath(raw)
     ? Result.succeed(raw)
-    : Result.fail(startupError(`LIBTMUX_AUDIT_LOG ${JSON.stringify(raw)} is not valid; give an absolute file path, or omit it for stderr`))
+    : Result.fail(settingInvalid("LIBTMUX_AUDIT_LOG", `LIBTMUX_AUDIT_LOG ${JSON.stringify(raw)} is not valid; give an absolute file path, or omit it for stderr`))
 
-/** The retired variable's replacement, named in the error that stops startup. */
-const safetyMessage = "LIBTMUX_SAFETY is no longer read; select toolsets with LIBTMUX_TOOLSETS instead: " +
-  "readonly -> inspect, mutating -> inspect,manage,execute, destructive -> inspect,manage,execute,teardown"
+/**
+ * The predecessor's variables (MIGRATION.md), each with its replacement. Setting one, even empty,
+ * stops startup: ignoring it would run on another socket or surface than the one asked for.
+ */
+const retiredVariables: ReadonlyArray<readonly [string, (value: string) => string]> = [
+  ["LIBTMUX_SAFETY", () =>
+    "LIBTMUX_SAFETY is no longer read; select toolsets with LIBTMUX_TOOLSETS instead: " +
+    "readonly -> inspect, mutating -> inspect,manage,execute, destructive -> inspect,manage,execute,teardown"],
+  ["LIBTMUX_SOCKET_PATH", (value) =>
+    `LIBTMUX_SOCKET_PATH is no longer read; use LIBTMUX_SOCKET=path:${isAbsolutePath(value) ? value : "/absolute/socket"} instead and unset LIBTMUX_SOCKET_PATH`],
+  ["LIBTMUX_MCP_PROMPTS_AS_TOOLS", () =>
+    "LIBTMUX_MCP_PROMPTS_AS_TOOLS is no longer read: prompts were removed (pane content flows through tools), so there is nothing to replace it; unset it"]
+]
 
 /** Parses the environment and the command line. */
 export const parseInvocation = (
@@ -157,20 +167,24 @@ export const parseInvocation = (
     if (cli.help) return { kind: "help" } as const
     if (cli.version) return { kind: "version" } as const
     if (cli.printConfig !== undefined) return yield* printConfigInvocation(cli.printConfig, cli.values)
-    if (env.LIBTMUX_SAFETY !== undefined) return yield* Result.fail(startupError(safetyMessage))
+    for (const [variable, message] of retiredVariables) {
+      const retired = env[variable]
+      if (retired !== undefined) return yield* Result.fail(settingInvalid(variable, message(retired)))
+    }
     const value = (variable: Variable): string | undefined => cli.values[variable] ?? env[variable]
     const socketRaw = value("LIBTMUX_SOCKET")
     const socket = socketRaw === undefined ? defaultSocket : yield* parseSocketSelector(socketRaw)
     const tmuxConfigRaw = value("LIBTMUX_TMUX_CONFIG")
     const tmuxConfig = tmuxConfigRaw === undefined ? { kind: "minimal" as const } : yield* parseTmuxConfig(tmuxConfigRaw)
     if (socket.form === "inherit" && tmuxConfigRaw !== undefined) {
-      return yield* Result.fail(startupError(
+      return yield* Result.fail(settingInvalid(
+        "LIBTMUX_TMUX_CONFIG",
         "LIBTMUX_TMUX_CONFIG applies only to a server this process starts on a name: or path: socket; " +
           "with LIBTMUX_SOCKET=inherit tmux's own selection and configuration apply, so unset LIBTMUX_TMUX_CONFIG"
       ))
     }
     const tmuxBin = value("LIBTMUX_TMUX_BIN") ?? "tmux"
-    if (tmuxBin === "") return yield* Result.fail(startupError("LIBTMUX_TMUX_BIN is empty; name a tmux binary or omit it"))
+    if (tmuxBin === "") return yield* Result.fail(settingInvalid("LIBTMUX_TMUX_BIN", "LIBTMUX_TMUX_BIN is empty; name a tmux binary or omit it"))
     const config: ServerConfig = {
       socket,
       socketExplicit: socketRaw !== undefined,

@@ -15,7 +15,7 @@
  */
 import * as Result from "effect/Result"
 import { isToolset, manifest, rowFor, toolNames, type ToolName, type Toolset, toolsets } from "../manifest/index.ts"
-import { startupError, type StartupError } from "./StartupError.ts"
+import { settingInvalid, type StartupError } from "./StartupError.ts"
 
 /** The raw selection variables; `undefined` means absent. @category models */
 export interface SelectionInput {
@@ -69,7 +69,7 @@ export const splitList = (variable: string, raw: string): Result.Result<Readonly
   if (raw.trim() === "") return Result.succeed([])
   const tokens = raw.split(",").map((token) => token.trim())
   return tokens.includes("")
-    ? Result.fail(startupError(`${variable} ${JSON.stringify(raw)} has an empty segment; write names separated by single commas`))
+    ? Result.fail(settingInvalid(variable, `${variable} ${JSON.stringify(raw)} has an empty segment; write names separated by single commas`))
     : Result.succeed(tokens)
 }
 
@@ -78,22 +78,23 @@ export const parseToolsets = (raw: string) =>
   Result.flatMap(splitList("LIBTMUX_TOOLSETS", raw), (tokens) => {
     const unknown = tokens.filter((token) => !isToolset(token))
     return unknown.length > 0
-      ? Result.fail(startupError(`LIBTMUX_TOOLSETS names unknown toolset(s) ${unknown.join(", ")}; valid toolsets: ${toolsets.join(", ")}`))
+      ? Result.fail(settingInvalid("LIBTMUX_TOOLSETS", `LIBTMUX_TOOLSETS names unknown toolset(s) ${unknown.join(", ")}; valid toolsets: ${toolsets.join(", ")}`))
       : Result.succeed(tokens as ReadonlyArray<Toolset>)
   })
 
 const parseTools = (variable: string, raw: string, available: ReadonlySet<ToolName>) =>
   Result.flatMap(splitList(variable, raw), (tokens) => {
     if (tokens.length === 0) {
-      return Result.fail(startupError(`${variable} is set but empty; omit the variable when it names no tools`))
+      return Result.fail(settingInvalid(variable, `${variable} is set but empty; omit the variable when it names no tools`))
     }
     const unknown = tokens.filter((token) => rowFor(token) === undefined)
     if (unknown.length > 0) {
-      return Result.fail(startupError(`${variable} names unknown tool(s) ${unknown.join(", ")}; valid tools: ${toolNames.join(", ")}`))
+      return Result.fail(settingInvalid(variable, `${variable} names unknown tool(s) ${unknown.join(", ")}; valid tools: ${toolNames.join(", ")}`))
     }
     const missing = tokens.filter((token) => !available.has(token as ToolName))
     if (missing.length > 0) {
-      return Result.fail(startupError(
+      return Result.fail(settingInvalid(
+        variable,
         `${variable} names ${missing.join(", ")}, which the manifest lists but this build of libtmux-mcp does not have yet; ` +
           `tools in this build: ${toolNames.filter((name) => available.has(name)).join(", ")}`
       ))

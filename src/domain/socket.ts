@@ -6,7 +6,7 @@
  * here and nothing else selects a socket; no tool takes a socket parameter.
  */
 import * as Result from "effect/Result"
-import { startupError, type StartupError } from "./StartupError.ts"
+import { settingInvalid, type StartupError } from "./StartupError.ts"
 
 /** The three selector forms. @category models */
 export type SocketSelector =
@@ -22,7 +22,7 @@ const validForms = "name:<name> (or a bare name of letters, digits and . _ + @ -
 
 /** Parses `LIBTMUX_SOCKET`. */
 export const parseSocketSelector = (raw: string): Result.Result<SocketSelector, StartupError> => {
-  const fail = (why: string) => Result.fail(startupError(`LIBTMUX_SOCKET ${JSON.stringify(raw)} ${why}; valid forms: ${validForms}`))
+  const fail = (why: string) => Result.fail(settingInvalid("LIBTMUX_SOCKET", `LIBTMUX_SOCKET ${JSON.stringify(raw)} ${why}; valid forms: ${validForms}`))
   if (raw === "inherit") return Result.succeed({ form: "inherit" })
   if (raw.startsWith("path:")) {
     const path = raw.slice("path:".length)
@@ -55,8 +55,8 @@ export interface ResolveEnvironment {
 }
 
 /**
- * The socket path tmux would use. For a name: the first of `$TMUX_TMPDIR` and `/tmp` whose
- * realpath resolves, then `tmux-<uid>/<name>`. For inherit: the path in `$TMUX` when set,
+ * The socket path tmux would use. For a name: the first of `$TMUX_TMPDIR` (when not empty) and
+ * `/tmp` whose realpath resolves, then `tmux-<uid>/<name>`. For inherit: the path in `$TMUX` when set,
  * else the `default` name.
  */
 export const resolveSocketPath = (selector: SocketSelector, env: ResolveEnvironment): string => {
@@ -66,7 +66,9 @@ export const resolveSocketPath = (selector: SocketSelector, env: ResolveEnvironm
     if (tmux !== undefined && tmux !== "" && !tmux.startsWith(",")) return tmux.split(",")[0]!
     return resolveSocketPath({ form: "name", name: "default" }, env)
   }
-  const candidates = env.TMUX_TMPDIR !== undefined ? [env.TMUX_TMPDIR, "/tmp/"] : ["/tmp/"]
+  // tmux skips an empty TMUX_TMPDIR (realpath(3) fails on ""); Node's realpath would resolve it
+  // to the working folder instead.
+  const candidates = env.TMUX_TMPDIR !== undefined && env.TMUX_TMPDIR !== "" ? [env.TMUX_TMPDIR, "/tmp/"] : ["/tmp/"]
   const base = candidates.map((dir) => env.realpath(dir)).find((dir) => dir !== undefined) ?? "/tmp"
   return `${base}/tmux-${env.uid}/${selector.name}`
 }

@@ -1,81 +1,245 @@
 /**
- * The advisory lease and the creation lock, keyed to the resolved socket path. Both are Linux
- * abstract Unix sockets named after a hash of the path: binding one is atomic and exclusive, and
- * the kernel releases it when the process ends, however it ends, so a crashed instance never leaves
- * a stale lease behind. Elsewhere than Linux the lease is reported as unavailable.
+ * The advisory lease and the creation lock, keyed to the resolved socket path. Both are Unix
+ * sockets in a folder only this user can enter (`$XDG_RUNTIME_DIR/libtmux-mcp`, else
+ * `<TMUX_TMPDIR or /tmp>/tmux-<uid>/libtmux-mcp-locks`), verified to be owned by this uid with no
+ * access for others, so no other user can hold them first. They are never put beside a `path:` socket, whose
+ * folder may be shared or not ours.
+ *
+ * Holding one means listening on it. A holder killed with SIGKILL leaves its socket file behind,
+ * but nothing listens there any more (a connection is refused), so the next instance takes it
+ * over: a dead holder never blocks.
  *
  * They are advisory: they coordinate instances of this server. Any process of the same user can
  * still connect to the tmux socket itself.
  */
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
+import { linkSync, lstatSync, mkdirSync, realpathSync, renameSync, unlinkSync } from "node:fs"
 import { createConnection, createServer, type Server } from "node:net"
+import { join } from "node:path"
 import * as Effect from "effect/Effect"
 import type { LeaseState } from "../services/SocketPin.ts"
 
-const abstractName = (purpose: string, socketPath: string) =>
-  `\0libtmux-mcp-${purpose}-${createHash("sha256").update(socketPath).digest("hex").slice(0, 32)}`
+type Environment = Readonly<Record<string, string | undefined>>
 
-/** Binds an abstract socket; answers connections with `info`. Fails with EADDRINUSE when held. */
-const bind = (name: string, info: string) =>
+const realpath = (path: string): string | undefined => {
+  try {
+    return realpathSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** Why `path` is not a folder only this user can enter, or undefined when it is one. */
+const notOwnerOnly = (path: string, uid: number): string | undefined => {
+  try {
+    const stats = lstatSync(path)
+    if (!stats.isDirectory()) return `${path} is not a folder`
+    if (stats.uid !== uid) return `${path} belongs to uid ${stats.uid}, not to this user (${uid})`
+    if ((stats.mode & 0o077) !== 0) return `${path} has mode ${(stats.mode & 0o777).toString(8)}; it must be 0700`
+    return undefined
+  } catch (error) {
+    return `cannot examine ${path}: ${(error as Error).message}`
+  }
+}
+
+/** Creates `path` owner-only unless it exists; the caller verifies it. */
+const makeFolder = (path: string): string | undefined => {
+  try {
+    mkdirSync(path, { mode: 0o700 })
+    return undefined
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EEXIST" ? undefined : `cannot create ${path}: ${(error as Error).message}`
+  }
+}
+
+/**
+ * The folder for this user's locks: `$XDG_RUNTIME_DIR/libtmux-mcp`, else a `libtmux-mcp-locks`
+ * folder inside tmux's own `tmux-<uid>` (beside the sockets, the lock files would look like tmux
+ * servers to anything that lists that folder). Each folder made or used is verified owner-only;
+ * a string result says why there is none.
+ */
+export const lockFolder = (env: Environment): { readonly path: string } | string => {
+  const uid = process.getuid?.()
+  if (uid === undefined) return `no user id on ${process.platform}`
+  const runtime = env.XDG_RUNTIME_DIR
+  const tmpdir = env.TMUX_TMPDIR !== undefined && env.TMUX_TMPDIR !== "" ? realpath(env.TMUX_TMPDIR) : undefined
+  const tmuxFolder = join(tmpdir ?? realpath("/tmp") ?? "/tmp", `tmux-${uid}`)
+  const folders = runtime !== undefined && runtime.startsWith("/")
+    ? [join(runtime, "libtmux-mcp")]
+    : [tmuxFolder, join(tmuxFolder, "libtmux-mcp-locks")]
+  for (const folder of folders) {
+    const why = makeFolder(folder) ?? notOwnerOnly(folder, uid)
+    if (why !== undefined) return why
+  }
+  return { path: folders[folders.length - 1]! }
+}
+
+/** The lock's file: a short hash of the socket path keeps it under the 107-byte socket path limit. */
+const lockPath = (folder: string, purpose: string, socketPath: string) =>
+  join(folder, `${purpose}-${createHash("sha256").update(socketPath).digest("hex").slice(0, 12)}`)
+
+/** Listens on `path`; answers connections with `info`. */
+const listen = (path: string, info: string) =>
   Effect.callback<Server, NodeJS.ErrnoException>((resume) => {
     const server = createServer((connection) => connection.end(info))
     server.once("error", (error: NodeJS.ErrnoException) => resume(Effect.fail(error)))
-    server.listen({ path: name, exclusive: true }, () => {
+    server.listen({ path, exclusive: true }, () => {
       server.unref()
       resume(Effect.succeed(server))
     })
   })
 
-/** What the holder of a lease says about itself. */
-const ask = (name: string) =>
-  Effect.callback<string>((resume) => {
+/** What the holder of a lock says about itself (at most 256 bytes), or why nobody answered. */
+const ask = (path: string) =>
+  Effect.callback<{ readonly answer: string } | { readonly refused: string }>((resume) => {
     let text = ""
-    const socket = createConnection({ path: name })
+    const socket = createConnection({ path })
     socket.setTimeout(500)
-    socket.on("data", (chunk) => (text += chunk.toString("utf8")))
-    socket.on("end", () => resume(Effect.succeed(text)))
+    socket.on("data", (chunk) => {
+      text += chunk.toString("utf8")
+      if (text.length > 256) socket.destroy()
+    })
     socket.on("timeout", () => socket.destroy())
-    socket.on("error", () => resume(Effect.succeed("")))
-    socket.on("close", () => resume(Effect.succeed(text)))
+    socket.on("error", (error: NodeJS.ErrnoException) => resume(Effect.succeed({ refused: error.code ?? "error" })))
+    socket.on("close", () => resume(Effect.succeed({ answer: text })))
   })
 
-/** The holder's answer, in words: `pid 123 (libtmux-mcp 0.1.0)`. */
-const describeHolder = (answer: string): string => {
+const semver = /^\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,40})?(?:\+[0-9A-Za-z.-]{1,40})?$/u
+
+/**
+ * The holder's answer in words, `pid 123 (libtmux-mcp 0.1.0)`, only when it is exactly a holder
+ * record: anything else a process answers is never repeated, since it would reach the model.
+ */
+export const describeHolder = (answer: string): string => {
   try {
-    const { pid, version } = JSON.parse(answer) as { pid: number; version: string }
-    return `pid ${pid} (libtmux-mcp ${version})`
+    const record: unknown = JSON.parse(answer)
+    if (typeof record === "object" && record !== null && Object.keys(record).sort().join(",") === "pid,version") {
+      const { pid, version } = record as { pid: unknown; version: unknown }
+      if (Number.isSafeInteger(pid) && (pid as number) > 0 && typeof version === "string" && semver.test(version)) {
+        return `pid ${pid} (libtmux-mcp ${version})`
+      }
+    }
   } catch {
-    return "another libtmux-mcp instance"
+    // Not JSON.
+  }
+  return "a process of this user whose answer is not a libtmux-mcp holder record"
+}
+
+const inode = (path: string): number | undefined => {
+  try {
+    return lstatSync(path).ino
+  } catch {
+    return undefined
   }
 }
 
+/**
+ * Moves a dead holder's socket file out of the way. It is renamed aside first and removed only if
+ * it is still the file found dead; a live one that replaced it in between is linked back.
+ */
+const removeStale = (path: string, deadInode: number | undefined) => {
+  const aside = `${path}.stale-${randomBytes(3).toString("hex")}`
+  try {
+    renameSync(path, aside)
+  } catch {
+    return
+  }
+  try {
+    if (inode(aside) !== deadInode) linkSync(aside, path)
+  } catch {
+    // Another instance took the path meanwhile; theirs stands.
+  }
+  try {
+    unlinkSync(aside)
+  } catch {
+    // Already gone.
+  }
+}
+
+type Acquired = { readonly held: Server; readonly path: string } | { readonly holder: string } | { readonly unavailable: string }
+
+/**
+ * Takes the lock at `path`: listen on a private name, then hard-link it to `path`, which fails
+ * when anything is there. A live holder answers; a dead one's file is moved aside and we retry.
+ */
+const acquire = (path: string, info: string): Effect.Effect<Acquired> =>
+  Effect.gen(function*() {
+    const own = `${path}.${randomBytes(3).toString("hex")}`
+    if (Buffer.byteLength(own) > 107) return { unavailable: `${own} is longer than a Unix socket path may be (107 bytes)` }
+    const listening = yield* Effect.result(listen(own, info))
+    if (listening._tag === "Failure") return { unavailable: listening.failure.message }
+    const server = listening.success
+    const release = () => Effect.sync(() => server.close())
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        linkSync(own, path)
+        unlinkSync(own)
+        return { held: server, path }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+          yield* release()
+          return { unavailable: (error as Error).message }
+        }
+      }
+      const found = inode(path)
+      const reply = yield* ask(path)
+      if ("answer" in reply) {
+        yield* release()
+        return { holder: describeHolder(reply.answer) }
+      }
+      if (reply.refused === "ECONNREFUSED") removeStale(path, found)
+    }
+    yield* release()
+    return { unavailable: `${path} kept changing while it was being taken` }
+  })
+
+/** Closes a held lock and removes its file, if the file is still this lock's. */
+const releaseNow = (held: Server, path: string, ino: number | undefined) => {
+  try {
+    if (ino !== undefined && inode(path) === ino) unlinkSync(path)
+  } catch {
+    // Already gone.
+  }
+  held.close()
+}
+
 /** Takes the lease for this process's lifetime, or learns who holds it. */
-export const takeLease = (socketPath: string, info: string): Effect.Effect<LeaseState> =>
-  process.platform !== "linux"
-    ? Effect.succeed({ state: "unavailable", reason: `abstract sockets are Linux-only (this is ${process.platform})` })
-    : bind(abstractName("lease", socketPath), info).pipe(
-      Effect.as<LeaseState>({ state: "held" }),
-      Effect.catch((error): Effect.Effect<LeaseState> =>
-        error.code === "EADDRINUSE"
-          ? Effect.map(ask(abstractName("lease", socketPath)), (holder): LeaseState => ({ state: "shared", holder: describeHolder(holder) }))
-          : Effect.succeed({ state: "unavailable", reason: error.message }))
-    )
+export const takeLease = (socketPath: string, info: string, env: Environment): Effect.Effect<LeaseState> => {
+  const folder = lockFolder(env)
+  if (typeof folder === "string") return Effect.succeed({ state: "unavailable", reason: folder })
+  const path = lockPath(folder.path, "lease", socketPath)
+  return Effect.map(acquire(path, info), (result): LeaseState => {
+    if ("held" in result) {
+      // Held until the process ends; a clean exit also removes the file (a killed one leaves it, harmlessly).
+      const ino = inode(path)
+      process.once("exit", () => releaseNow(result.held, path, ino))
+      return { state: "held" }
+    }
+    return "holder" in result
+      ? { state: "shared", holder: result.holder }
+      : { state: "unavailable", reason: result.unavailable }
+  })
+}
 
 /**
  * Runs `effect` holding the creation lock of the socket, so that probing for a tmux server and
- * starting one is one step across every instance on this machine.
+ * starting one is one step across every instance of this user. Without a lock folder it runs
+ * unlocked; a lock held for longer than about 5 s is waited out, as its holder may be wedged.
  */
-export const withCreationLock = <A, E, R>(socketPath: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
-  if (process.platform !== "linux") return effect
-  const name = abstractName("create", socketPath)
-  const acquire: Effect.Effect<Server | undefined> = Effect.gen(function*() {
-    for (let attempt = 0; attempt < 500; attempt++) {
-      const result = yield* Effect.result(bind(name, String(process.pid)))
-      if (result._tag === "Success") return result.success
-      if (result.failure.code !== "EADDRINUSE") return undefined
+export const withCreationLock = <A, E, R>(socketPath: string, env: Environment, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  const folder = lockFolder(env)
+  if (typeof folder === "string") return effect
+  const path = lockPath(folder.path, "create", socketPath)
+  const take: Effect.Effect<{ readonly held: Server; readonly ino: number | undefined } | undefined> = Effect.gen(function*() {
+    // A deadline, not a count: a holder that accepts and never answers costs 500 ms per attempt.
+    const deadline = Date.now() + 5000
+    while (Date.now() < deadline) {
+      const result = yield* acquire(path, JSON.stringify({ pid: process.pid }))
+      if ("held" in result) return { held: result.held, ino: inode(path) }
+      if ("unavailable" in result) return undefined
       yield* Effect.sleep(10)
     }
     return undefined
   })
-  return Effect.acquireUseRelease(acquire, () => effect, (server) => Effect.sync(() => server?.close()))
+  return Effect.acquireUseRelease(take, () => effect, (lock) => Effect.sync(() => lock === undefined ? undefined : releaseNow(lock.held, path, lock.ino)))
 }

@@ -9,7 +9,7 @@ import { join, resolve } from "node:path"
 import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, resolveSocketPath, socketFlags } from "../domain/socket.ts"
-import { startupError, type StartupError } from "../domain/StartupError.ts"
+import { AdoptionRefused, AuditLogUnusable, LeaseHeld, LeaseUnavailable, SocketUnreachable, type StartupError, startupError, TmuxUnusable } from "../domain/StartupError.ts"
 import type { CallerContext } from "../services/CallerContext.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { registeredNames } from "../tools/index.ts"
@@ -17,8 +17,8 @@ import { version } from "../version.ts"
 import { fallbackAuditFolder, openAuditFile } from "./AuditFile.ts"
 import type { AuditTarget } from "./AuditLive.ts"
 import { takeLease } from "./Lease.ts"
-import { minimalConfigPath, probeServer } from "./Provenance.ts"
-import { execTmux } from "./TmuxExec.ts"
+import { probeServer } from "./Provenance.ts"
+import { checkSocketPath, checkTmuxVersion, configFlags } from "./StartupChecks.ts"
 
 /** Everything startup decided. @category models */
 export interface StartupFacts {
@@ -59,36 +59,6 @@ const whichBinary = (bin: string, env: Environment): string => {
   return bin
 }
 
-/** The oldest tmux this project supports. */
-const minimumTmux = [3, 2] as const
-
-const checkTmuxVersion = (config: ServerConfig, env: Environment) =>
-  execTmux(config.tmuxBin, ["-V"], "-", { env }).pipe(
-    Effect.mapError((error) => startupError(error.message)),
-    Effect.flatMap((output) => {
-      const text = output.trim()
-      const match = /(\d+)\.(\d+)/u.exec(text)
-      // Development builds ("tmux master", "tmux next-3.6") carry no comparable release number.
-      if (match === null) return Effect.succeed(text)
-      const [major, minor] = [Number(match[1]), Number(match[2])]
-      return major > minimumTmux[0] || (major === minimumTmux[0] && minor >= minimumTmux[1])
-        ? Effect.succeed(text)
-        : Effect.fail(startupError(`${config.tmuxBin} is ${text}; libtmux-mcp needs tmux ${minimumTmux.join(".")} or newer`))
-    })
-  )
-
-const configFlags = (config: ServerConfig): Effect.Effect<ReadonlyArray<string>, StartupError> => {
-  if (config.socket.form === "inherit" || config.tmuxConfig.kind === "user") return Effect.succeed([])
-  const path = config.tmuxConfig.kind === "minimal" ? minimalConfigPath : config.tmuxConfig.path
-  return Effect.try({
-    try: () => {
-      accessSync(path, constants.R_OK)
-      return ["-f", path]
-    },
-    catch: () => startupError(`LIBTMUX_TMUX_CONFIG file ${path} does not exist or cannot be read`)
-  })
-}
-
 /** Opens the configured audit file, or names the fallback file for stderr. */
 const auditTarget = (path: string | undefined, env: Environment, uid: number): Effect.Effect<AuditTarget, StartupError> => {
   if (path === undefined) {
@@ -97,7 +67,7 @@ const auditTarget = (path: string | undefined, env: Environment, uid: number): E
   }
   return Effect.try({
     try: () => ({ kind: "file", fd: openAuditFile(path, uid), path }) as const,
-    catch: (error) => startupError(`LIBTMUX_AUDIT_LOG ${path} cannot be used for audit records: ${(error as Error).message}`)
+    catch: (error) => startupError(new AuditLogUnusable({ path, detail: (error as Error).message }))
   })
 }
 
@@ -112,18 +82,21 @@ export const startup = (
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
     const flags = yield* configFlags(config)
-    const probe = probeServer(config.tmuxBin, socketFlags(config.socket), formatSelector(config.socket), env).pipe(
-      Effect.mapError((error) => startupError(`cannot probe tmux socket ${formatSelector(config.socket)}: ${error.message}`))
+    const resolvedPath = resolveSocketPath(config.socket, { TMUX_TMPDIR: env.TMUX_TMPDIR, TMUX: env.TMUX, uid, realpath })
+    yield* checkSocketPath(config.socket, resolvedPath)
+    const socket = formatSelector(config.socket)
+    const probe = probeServer(config.tmuxBin, socketFlags(config.socket), socket, env).pipe(
+      Effect.mapError((error) =>
+        startupError(
+          error._tag === "TmuxNotFound"
+            ? new TmuxUnusable({ bin: config.tmuxBin, detail: error.message })
+            : new SocketUnreachable({ socket, detail: error.message })
+        )
+      )
     )
     const [tmuxVersion, found] = yield* Effect.all([checkTmuxVersion(config, env), probe], { concurrency: 2 })
     const serverState = found.state
-    if (config.adopt === "refuse" && found.provenance === "unknown") {
-      return yield* Effect.fail(startupError(
-        `a tmux server is already running on socket ${formatSelector(config.socket)} and it does not record that libtmux-mcp started it; ` +
-          "LIBTMUX_ADOPT=refuse stops here: stop that server (tmux kill-server), choose another socket, or set LIBTMUX_ADOPT=adopt"
-      ))
-    }
-    const resolvedPath = resolveSocketPath(config.socket, { TMUX_TMPDIR: env.TMUX_TMPDIR, TMUX: env.TMUX, uid, realpath })
+    if (config.adopt === "refuse" && found.provenance === "unknown") return yield* Effect.fail(startupError(new AdoptionRefused({ socket })))
     const selection = yield* Effect.fromResult(resolveSelection(
       config.selection,
       { socketExplicit: config.socketExplicit, tmuxConfig: config.tmuxConfig.kind, serverState, provenance: found.provenance },
@@ -136,12 +109,12 @@ export const startup = (
       socketPath: callerPath,
       onPinnedSocket: callerPath !== undefined && callerPath === (realpath(resolvedPath) ?? resolvedPath)
     }
-    const lease = yield* takeLease(resolvedPath, JSON.stringify({ pid: process.pid, version }))
+    const lease = yield* takeLease(resolvedPath, JSON.stringify({ pid: process.pid, version }), env)
     if (config.lease === "exclusive" && lease.state !== "held") {
       return yield* Effect.fail(startupError(
         lease.state === "shared"
-          ? `another libtmux-mcp instance holds the lease on ${resolvedPath} (${lease.holder}); LIBTMUX_LEASE=exclusive stops here: stop it, use another socket, or set LIBTMUX_LEASE=shared`
-          : `LIBTMUX_LEASE=exclusive needs a lease, which is unavailable here (${lease.reason}); set LIBTMUX_LEASE=shared`
+          ? new LeaseHeld({ socketPath: resolvedPath, holder: lease.holder })
+          : new LeaseUnavailable({ detail: lease.reason })
       ))
     }
     const pin = {

@@ -64,7 +64,7 @@ const spawnAuthority = (
   return {
     ...base,
     create: (commands, options = {}) =>
-      withCreationLock(pin.resolvedPath, Effect.gen(function*() {
+      withCreationLock(pin.resolvedPath, pin.environment, Effect.gen(function*() {
         const found = yield* probe
         const startedServer = found.state === "absent"
         const stdout = yield* run([...commands, ...(startedServer ? record : [])], options)

@@ -3,7 +3,7 @@
  * naming the valid set and leaves no tmux server; stdin end and signals exit 0 at once and leave
  * the tmux server running.
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
@@ -21,6 +21,8 @@ describe("startup errors", () => {
     ["explicitly empty tools", { LIBTMUX_TOOLS: "" }, [], ["LIBTMUX_TOOLS is set but empty"]],
     ["explicitly empty exclusions", { LIBTMUX_EXCLUDE_TOOLS: "" }, [], ["LIBTMUX_EXCLUDE_TOOLS is set but empty"]],
     ["retired safety tiers", { LIBTMUX_SAFETY: "" }, [], ["LIBTMUX_TOOLSETS", "readonly -> inspect"]],
+    ["retired socket path variable", { LIBTMUX_SOCKET_PATH: "/tmp/agent.sock" }, [], ["LIBTMUX_SOCKET_PATH is no longer read", "LIBTMUX_SOCKET=path:/tmp/agent.sock"]],
+    ["retired prompts variable", { LIBTMUX_MCP_PROMPTS_AS_TOOLS: "0" }, [], ["LIBTMUX_MCP_PROMPTS_AS_TOOLS is no longer read", "unset it"]],
     ["wait ceiling out of range", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "0" }, [], ["1 to 120"]],
     ["wait ceiling not a number", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "soon" }, [], ["1 to 120"]],
     ["socket form", { LIBTMUX_SOCKET: "path:relative" }, [], ["absolute", "valid forms"]],
@@ -29,6 +31,7 @@ describe("startup errors", () => {
     ["missing tmux config file", { LIBTMUX_TMUX_CONFIG: "/nonexistent/tmux.conf" }, [], ["does not exist"]],
     ["suppress history", { LIBTMUX_SUPPRESS_HISTORY: "yes" }, [], ["1", "0"]],
     ["missing tmux binary", { LIBTMUX_TMUX_BIN: "/nonexistent/tmux" }, [], ["cannot run tmux binary"]],
+    ["a binary that is not tmux", { LIBTMUX_TMUX_BIN: "/bin/true" }, [], ["/bin/true -V printed \"\"", "tmux 3.2 or newer"]],
     ["unknown flag", {}, ["--sockett", "x"], ["--socket"]],
     ["flag without value", {}, ["--toolsets"], ["needs a value"]]
   ]
@@ -52,9 +55,14 @@ describe("socket forms", () => {
     const info = (await call(connected, "get_server_info")).structuredContent as Record<string, unknown>
     assert.strictEqual(info.socket, `path:${socket}`)
     assert.strictEqual(info.socket_path, socket)
-    await call(connected, "create_session", { session_name: "p" })
-    assert.isTrue(existsSync(socket))
-    assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
+    try {
+      await call(connected, "create_session", { session_name: "p" })
+      assert.isTrue(existsSync(socket))
+      assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
+    } finally {
+      // The world's cleanup kills only servers in its socket folder.
+      spawnSync("tmux", ["-S", socket, "kill-server"])
+    }
   })
 
   it("resolves inherit outside tmux to the default socket and omits teardown", async () => {

@@ -3,6 +3,8 @@
  * errors as over MCP, against a real tmux on an isolated socket.
  */
 import * as Effect from "effect/Effect"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { callTool, layer } from "../../src/index.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
@@ -53,5 +55,30 @@ describe("in-process tools", () => {
     )
     assert.strictEqual(error._tag, "StartupError")
     assert.include(error.message, "valid toolsets")
+  })
+
+  it("tells the kinds of startup failure apart by the reason's tag, each with its own fields", async () => {
+    world = makeWorld("embed")
+    const reasonOf = (extra: Record<string, string>) =>
+      Effect.runPromise(Effect.flip(callTool("list_sessions", {}).pipe(Effect.provide(layer({ env: hostEnv(extra) })))))
+    const file = join(world.dir, "precious")
+    writeFileSync(file, "keep")
+    const setting = await reasonOf({ LIBTMUX_TOOLSETS: "everything" })
+    assert.strictEqual(setting._tag, "StartupError")
+    if (setting._tag !== "StartupError") return
+    assert.deepInclude(setting.reason, { _tag: "SettingInvalid", setting: "LIBTMUX_TOOLSETS" })
+    const kinds = [
+      [{ LIBTMUX_TMUX_BIN: "/bin/true" }, "TmuxUnusable"],
+      [{ LIBTMUX_SOCKET: `path:${file}` }, "SocketPathUnsafe"],
+      [{ LIBTMUX_AUDIT_LOG: join(world.dir, "missing", "audit.jsonl") }, "AuditLogUnusable"]
+    ] as const
+    for (const [extra, tag] of kinds) {
+      const error = await reasonOf(extra)
+      assert.strictEqual(error._tag === "StartupError" ? error.reason._tag : error._tag, tag)
+    }
+    world.tmux("libtmux-mcp", "new-session", "-d")
+    const adoption = await reasonOf({ LIBTMUX_ADOPT: "refuse" })
+    assert.strictEqual(adoption._tag === "StartupError" ? adoption.reason._tag : adoption._tag, "AdoptionRefused")
+    assert.include(adoption.message, "LIBTMUX_ADOPT=refuse stops here")
   })
 })

@@ -73,6 +73,12 @@ describe("values", () => {
     }
   })
 
+  it("refuses the predecessor's other variables even when empty, naming their replacement", () => {
+    assert.include(error({ LIBTMUX_SOCKET_PATH: "/run/agent.sock" }), "use LIBTMUX_SOCKET=path:/run/agent.sock instead")
+    assert.include(error({ LIBTMUX_SOCKET_PATH: "" }), "use LIBTMUX_SOCKET=path:/absolute/socket instead")
+    assert.include(error({ LIBTMUX_MCP_PROMPTS_AS_TOOLS: "1" }), "prompts were removed")
+  })
+
   it("takes minimal, user or an absolute path for LIBTMUX_TMUX_CONFIG, and refuses it with inherit", () => {
     assert.deepStrictEqual(serve({ LIBTMUX_TMUX_CONFIG: "/etc/tmux.agent.conf" }).tmuxConfig, { kind: "path", path: "/etc/tmux.agent.conf" })
     assert.include(error({ LIBTMUX_TMUX_CONFIG: "relative.conf" }), "minimal, user, or an absolute path")

@@ -8,7 +8,8 @@ import { formatSelector, parseSocketSelector, resolveSocketPath, type ResolveEnv
 const parse = (raw: string) => Result.getOrThrow(parseSocketSelector(raw))
 const env = (partial: Partial<ResolveEnvironment>): ResolveEnvironment => ({
   uid: 1000,
-  realpath: (path) => path === "/tmp/" ? "/tmp" : path.startsWith("/exists") ? path.replace(/\/$/u, "") : undefined,
+  // Like Node's realpath: an empty path resolves to the working folder.
+  realpath: (path) => path === "" ? "/exists/cwd" : path === "/tmp/" ? "/tmp" : path.startsWith("/exists") ? path.replace(/\/$/u, "") : undefined,
   ...partial
 })
 
