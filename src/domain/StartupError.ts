@@ -83,7 +83,7 @@ export class AuditLogUnusable extends Schema.TaggedError<AuditLogUnusable>()("Au
   detail: Schema.String
 }) {
   override get message() {
-    return `LIBTMUX_AUDIT_LOG ${this.path} cannot be opened for appending: ${this.detail}`
+    return `LIBTMUX_AUDIT_LOG ${this.path} cannot be used for audit records: ${this.detail}`
   }
 }
 
