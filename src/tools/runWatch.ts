@@ -76,7 +76,9 @@ export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.E
       }
       const shell = yield* kernel.shell(state.pane_pid)
       const comm = shell?.comm ?? state.pane_current_command
-      if (shellKind(comm) === undefined) {
+      // A pane created a moment ago may still be tmux's own child, before it executes the shell.
+      const spawning = comm.startsWith("tmux") && (shell?.ageMs ?? 0) < timings.startingAgeMs
+      if (shellKind(comm) === undefined && !spawning) {
         return yield* new PaneNotReady({
           pane: paneId,
           reason: `its process is ${comm === "" ? "unknown" : comm}, which run_shell_command cannot drive (it drives ${supportedShells}); nothing was typed`,
@@ -84,7 +86,7 @@ export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.E
         })
       }
       // Without a kernel view (not Linux), tmux's view that the shell is the pane's process is all there is.
-      if (shell === undefined || shell.reading) {
+      if (!spawning && (shell === undefined || shell.reading)) {
         // The prompt row must be read after the shell reached its prompt: look once more if we waited.
         if (lookedAfterWait) return { state, shell: comm }
         state = yield* look
@@ -92,8 +94,12 @@ export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.E
         continue
       }
       const now = yield* Clock.currentTimeMillis
-      const busy = `${shell.inForeground ? `${comm} itself is running (not yet at its prompt)` : `${shell.foreground} is running in the foreground`}`
-      if (!shell.inForeground) {
+      const busy = shell === undefined || spawning
+        ? "the pane's process is still being started"
+        : shell.inForeground
+        ? `${comm} is not yet at its prompt (it runs its startup files or a command of its own)`
+        : `${shell.foreground} is running in the foreground`
+      if (shell !== undefined && !shell.inForeground) {
         const reader = yield* kernel.reader(state.pane_pid, shell.foregroundGroup)
         if (reader !== undefined) {
           return yield* new PaneNotReady({
@@ -103,7 +109,7 @@ export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.E
           })
         }
       }
-      const starting = shell.inForeground || (shell.ageMs ?? 0) < timings.startingAgeMs
+      const starting = spawning || shell === undefined || shell.inForeground || (shell.ageMs ?? 0) < timings.startingAgeMs
       if (!starting && now - started >= timings.foregroundGrace) {
         return yield* new PaneNotReady({
           pane: paneId,

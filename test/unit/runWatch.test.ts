@@ -49,6 +49,13 @@ describe("awaitReady", () => {
       assert.isAtLeast(tmux.at.at(-1)!, 3_000, "the pane was read again after the shell reached its prompt")
     }))
 
+  it.effect("waits for a pane created a moment ago whose process is still tmux's own child", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(awaitReady("%1", looks().look, kernel((t) => t < 200 ? { ...running, comm: "tmux: server" } : reading), 10_000))
+      yield* TestClock.adjust(300)
+      assert.strictEqual((yield* Fiber.join(fiber)).shell, "bash")
+    }))
+
   it.effect("refuses at the deadline a shell still starting, saying nothing was typed", () =>
     Effect.gen(function*() {
       const fiber = yield* Effect.forkChild(Effect.flip(awaitReady("%1", looks().look, kernel(() => job("sleep")), 1_000)))
