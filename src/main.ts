@@ -16,7 +16,7 @@ import { Audit } from "./services/Audit.ts"
 import { bufferPrefix } from "./tools/execute/paste_text.ts"
 import { execFileSync } from "node:child_process"
 import { realpathSync } from "node:fs"
-import { renderClientConfig } from "./domain/clientConfig.ts"
+import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
 import { collectWhenIdle } from "./heap.ts"
 import { version } from "./version.ts"
@@ -27,6 +27,7 @@ const program = Effect.gen(function*() {
   if (decided.kind === "version") return void process.stdout.write(`libtmux-mcp ${version}\n`)
   if (decided.kind === "print-config") {
     const bin = realpathSync(process.argv[1] ?? "")
+    for (const note of clientConfigNotes(decided.client, process.execPath, decided.inheritedSocket)) process.stderr.write(`${note}\n`)
     return void process.stdout.write(`${renderClientConfig(decided.client, process.execPath, bin, decided.env)}\n`)
   }
   const { facts } = decided
@@ -52,6 +53,8 @@ const program = Effect.gen(function*() {
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
   yield* connect(server, new StdioServerTransport())
+  // A person who started it by hand sees what it waits for.
+  if (process.stdin.isTTY) process.stderr.write("libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); this is a server for MCP clients: see --help and --print-config\n")
   process.stderr.write(`${readyLine(facts)}\n`)
   for (const warning of warningLines(facts)) process.stderr.write(`${warning}\n`)
   return yield* Effect.never

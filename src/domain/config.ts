@@ -36,7 +36,13 @@ export interface ServerConfig {
 export type Invocation =
   | { readonly kind: "help" }
   | { readonly kind: "version" }
-  | { readonly kind: "print-config"; readonly client: ClientName; readonly env: Readonly<Record<string, string>> }
+  | {
+    readonly kind: "print-config"
+    readonly client: ClientName
+    readonly env: Readonly<Record<string, string>>
+    /** The socket `inherit` was turned into, when the command ran inside tmux. */
+    readonly inheritedSocket: string | undefined
+  }
   | { readonly kind: "serve"; readonly config: ServerConfig }
 
 /** The variables, their flags and one line of help each, in the order `--help` prints them. */
@@ -119,7 +125,7 @@ const parseWaitMax = (raw: string | undefined): Result.Result<number, StartupErr
 }
 
 /** `--print-config <client>`: the flags given beside it, checked, become the snippet's env block. */
-const printConfigInvocation = (client: string, values: Values): Result.Result<Invocation, StartupError> =>
+const printConfigInvocation = (client: string, values: Values, tmux: string | undefined): Result.Result<Invocation, StartupError> =>
   Result.gen(function*() {
     if (!isClient(client)) {
       return yield* Result.fail(settingInvalid("--print-config", `--print-config ${JSON.stringify(client)} is not a known client; valid clients: ${Object.keys(clients).join(", ")}`))
@@ -127,7 +133,10 @@ const printConfigInvocation = (client: string, values: Values): Result.Result<In
     if (values.LIBTMUX_SOCKET !== undefined) yield* parseSocketSelector(values.LIBTMUX_SOCKET)
     if (values.LIBTMUX_TOOLSETS !== undefined) yield* parseToolsets(values.LIBTMUX_TOOLSETS)
     const env = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined))
-    return { kind: "print-config", client, env } as const
+    // A client starts the server without TMUX: inherit there would reach the default socket.
+    const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" && tmux !== undefined && tmux !== "" ? tmux.split(",")[0] : undefined
+    if (inheritedSocket !== undefined) env.LIBTMUX_SOCKET = `path:${inheritedSocket}`
+    return { kind: "print-config", client, env, inheritedSocket } as const
   })
 
 /** A setting from a closed set; the first value is the default. */
@@ -166,7 +175,7 @@ export const parseInvocation = (
     const cli = yield* parseArgv(argv)
     if (cli.help) return { kind: "help" } as const
     if (cli.version) return { kind: "version" } as const
-    if (cli.printConfig !== undefined) return yield* printConfigInvocation(cli.printConfig, cli.values)
+    if (cli.printConfig !== undefined) return yield* printConfigInvocation(cli.printConfig, cli.values, env.TMUX)
     for (const [variable, message] of retiredVariables) {
       const retired = env[variable]
       if (retired !== undefined) return yield* Result.fail(settingInvalid(variable, message(retired)))

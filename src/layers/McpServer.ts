@@ -12,7 +12,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type ServerNotification,
   type Tool
@@ -105,6 +104,18 @@ export const defectSummary = (cause: Cause.Cause<unknown>): string => {
   return [`${defect.name} (message withheld: it may quote the call's arguments)`, ...frames].join("\n")
 }
 
+/**
+ * A JSON-RPC error whose message goes out as written: the SDK's McpError puts "MCP error <code>: "
+ * in front, and clients add their own prefix, so the code showed twice.
+ */
+class RpcError extends Error {
+  readonly code: number
+  constructor(code: number, message: string) {
+    super(message)
+    this.code = code
+  }
+}
+
 /** Builds the SDK server over the registry; the caller connects a transport. @category constructors */
 export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
   const registry = Context.get(context, Registry)
@@ -123,7 +134,7 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     if (request.params.uri !== capabilitiesResource.uri) {
-      throw new McpError(-32002, `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`)
+      throw new RpcError(-32002, `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`)
     }
     return { contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities() }] }
   })
@@ -156,8 +167,8 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
       }
     }
     const notSelected = Cause.findErrorOption(exit.cause)
-    if (notSelected._tag === "Some") throw new McpError(ErrorCode.InvalidParams, notSelected.value.message)
-    if (Cause.hasInterruptsOnly(exit.cause)) throw new McpError(ErrorCode.RequestTimeout, "request cancelled")
+    if (notSelected._tag === "Some") throw new RpcError(ErrorCode.InvalidParams, notSelected.value.message)
+    if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
     // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
     process.stderr.write(`libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}\n`)
     return { isError: true, content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }], _meta: { [errorMetaKey]: "Defect" } }

@@ -99,6 +99,27 @@ describe("startup warning", () => {
   })
 })
 
+describe("a person at a terminal", () => {
+  it("started on a terminal, says it waits for an MCP client and where help is", async () => {
+    const world = h.world()
+    world.tmux("term", "new-session", "-d", "-x", "200", "-y", "20", `${process.execPath} ${binPath}`)
+    let screen = ""
+    for (let tries = 0; tries < 50 && !screen.includes("waiting for an MCP client"); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      screen = world.tmux("term", "capture-pane", "-p", "-J")
+    }
+    assert.include(screen, "waiting for an MCP client on stdin")
+    assert.include(screen, "--help")
+  })
+
+  it("says a JSON-RPC error's code once, leaving the prefix to the client", async () => {
+    const c = await h.connect(h.world())
+    const error = await c.client.callTool({ name: "no_such_tool", arguments: {} }).catch((caught: unknown) => caught)
+    assert.instanceOf(error, McpError)
+    assert.strictEqual((error as McpError).message.split("MCP error").length - 1, 1, (error as McpError).message)
+  })
+})
+
 describe("--print-config", () => {
   const clients = ["claude-code", "claude-desktop", "codex", "gemini", "cursor", "vscode"] as const
   for (const client of clients) {
@@ -106,6 +127,9 @@ describe("--print-config", () => {
       const world = h.world()
       const result = await runToExit(world, {}, ["--print-config", client, "--toolsets", "inspect,execute", "--socket", "agents"])
       assert.strictEqual(result.code, 0, result.stderr)
+      // Where it goes is said on stderr, so stdout is nothing but the configuration.
+      assert.match(result.stderr, /libtmux-mcp: (run this command|merge into \S+)/u)
+      assert.notInclude(result.stdout, "merge into")
       assert.include(result.stdout, process.execPath)
       assert.include(result.stdout, realpathSync(binPath))
       assert.include(result.stdout, "inspect,execute")
@@ -118,6 +142,15 @@ describe("--print-config", () => {
       }
     })
   }
+
+  it("turns --socket inherit, run inside tmux, into the path of that tmux server, and says why", async () => {
+    const world = h.world()
+    const socket = join(world.dir, "outer.sock")
+    const result = await runToExit(world, { TMUX: `${socket},123,0` }, ["--print-config", "cursor", "--socket", "inherit"])
+    assert.strictEqual(result.code, 0, result.stderr)
+    assert.deepStrictEqual(JSON.parse(result.stdout).mcpServers["libtmux-mcp"].env, { LIBTMUX_SOCKET: `path:${socket}` })
+    assert.include(result.stderr, "clients do not pass TMUX")
+  })
 
   it("refuses an unknown client or an invalid setting, naming the valid set", async () => {
     const world = h.world()
