@@ -15,9 +15,9 @@ export const noNul = Schema.makeFilter((text: string) => text.includes("\u0000")
 
 /** One send's fields. @category schemas */
 export const keysFields = {
-  keys: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxKeysLength), noNul).annotate({
+  keys: Schema.String.annotate({
     description: "text to type, or with literal false one tmux key name such as C-c, Enter, Escape, Up or F5"
-  }),
+  }).check(Schema.isMinLength(1), Schema.isMaxLength(maxKeysLength), noNul),
   literal: Schema.optionalKey(Schema.Boolean.annotate({
     description: "send keys as literal text, never as key names (default false: a string that names a key sends that key)"
   })),

@@ -12,10 +12,13 @@ import { InputInvalid, PaneNotFound, SessionNotFound, WindowNotFound } from "../
 import { SocketPin } from "../services/SocketPin.ts"
 import { listPaneRows, listSessionRows, listWindowRows } from "./hierarchy.ts"
 
-/** A session or window name in this server's grammar. @category schemas */
-export const Name = Schema.String.check(
-  Schema.makeFilter((name: string) => nameProblem(name) ?? true)
-)
+/**
+ * A session or window name in this server's grammar. The description goes on before the check:
+ * an annotation after a filter is dropped from the JSON Schema.
+ * @category schemas
+ */
+export const Name = (description: string) =>
+  Schema.String.annotate({ description }).check(Schema.makeFilter((name: string) => nameProblem(name) ?? true))
 
 /** @category schemas */
 export const SessionId = Schema.String.check(Schema.isPattern(sessionIdPattern)).annotate({
@@ -33,7 +36,7 @@ export const PaneId = Schema.String.check(Schema.isPattern(paneIdPattern)).annot
 /** The two ways to name a session, as optional input fields. @category schemas */
 export const sessionTargetFields = {
   session_id: Schema.optionalKey(SessionId),
-  session_name: Schema.optionalKey(Name.annotate({ description: "exact session name (no prefix matching)" }))
+  session_name: Schema.optionalKey(Name("exact session name (no prefix matching)"))
 }
 
 /** The ways to name a window: its ID, or a session with an index. @category schemas */
@@ -41,7 +44,7 @@ export const windowTargetFields = {
   window_id: Schema.optionalKey(WindowId),
   ...sessionTargetFields,
   window_index: Schema.optionalKey(
-    Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 })).annotate({ description: "window index within the session" })
+    Schema.Int.annotate({ description: "window index within the session" }).check(Schema.isBetween({ minimum: 0, maximum: 100_000 }))
   )
 }
 

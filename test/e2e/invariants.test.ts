@@ -60,4 +60,25 @@ describe("invariants over tools/list", () => {
     }
     assert.include(c.stderr(), "host_command_tools=0")
   })
+
+  it("describes every input property of every tool, nested ones included", async () => {
+    const c = await h.connect(h.world())
+    const undescribed: Array<string> = []
+    type Node = { readonly description?: string; readonly properties?: Record<string, Node>; readonly items?: Node; readonly anyOf?: ReadonlyArray<Node>; readonly $ref?: string }
+    const walk = (tool: string, where: string, node: Node | undefined, defs: Record<string, Node>) => {
+      if (node === undefined) return
+      const resolved = node.$ref === undefined ? node : defs[node.$ref.split("/").at(-1)!]
+      for (const branch of resolved?.anyOf ?? []) walk(tool, where, branch, defs)
+      for (const [key, child] of Object.entries(resolved?.properties ?? {})) {
+        const target = child.$ref === undefined ? child : defs[child.$ref.split("/").at(-1)!]
+        if (child.description === undefined && target?.description === undefined) undescribed.push(`${tool} ${where}${key}`)
+        walk(tool, `${where}${key}.`, child, defs)
+      }
+      if (resolved?.items !== undefined) walk(tool, `${where}[].`, resolved.items, defs)
+    }
+    for (const tool of (await c.client.listTools()).tools) {
+      walk(tool.name, "", tool.inputSchema as Node, ((tool.inputSchema as { $defs?: Record<string, Node> }).$defs) ?? {})
+    }
+    assert.deepStrictEqual(undescribed, [])
+  })
 })

@@ -21,8 +21,8 @@ export const create_session = defineTool(manifest.create_session, {
     "To run something in it, call run_shell_command next. Names are stored literally; " +
     "without start_directory the session starts in this MCP server's working directory.",
   input: Schema.Struct({
-    session_name: Schema.optionalKey(Name.annotate({ description: "name for the new session; tmux picks one when omitted" })),
-    window_name: Schema.optionalKey(Name.annotate({ description: "name for the first window" })),
+    session_name: Schema.optionalKey(Name("name for the new session; tmux picks one when omitted")),
+    window_name: Schema.optionalKey(Name("name for the first window")),
     start_directory: Schema.optionalKey(StartDirectory),
     width: Schema.optionalKey(Size("width")),
     height: Schema.optionalKey(Size("height"))

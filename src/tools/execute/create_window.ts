@@ -16,7 +16,7 @@ export const create_window = defineTool(manifest.create_window, {
     "unless select is true. Names are stored literally.",
   input: Schema.Struct({
     ...sessionTargetFields,
-    window_name: Schema.optionalKey(Name.annotate({ description: "name for the new window" })),
+    window_name: Schema.optionalKey(Name("name for the new window")),
     start_directory: Schema.optionalKey(StartDirectory),
     select: Schema.optionalKey(Schema.Boolean.annotate({ description: "make it the session's current window (default false)" }))
   }),

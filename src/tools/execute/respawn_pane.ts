@@ -21,9 +21,9 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
   input: Schema.Struct({
     pane_id: PaneId,
     // One tmux message carries it: 4,000 characters are at most 12,000 UTF-8 bytes.
-    command: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4_000), noNul).annotate({
+    command: Schema.optionalKey(Schema.String.annotate({
       description: "shell command to run as the pane's new process (default: the configured shell)"
-    })),
+    }).check(Schema.isMinLength(1), Schema.isMaxLength(4_000), noNul)),
     kill: Schema.optionalKey(Schema.Boolean.annotate({ description: "kill the running process first (default true); without it, only a dead pane can be respawned" })),
     start_directory: Schema.optionalKey(StartDirectory)
   }),

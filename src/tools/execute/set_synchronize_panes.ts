@@ -12,7 +12,7 @@ export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, 
   description: "Turn the synchronize-panes option of a window (window_id, or a session with window_index) on or off. " +
     "It sits in the execute toolset because it widens what later input reaches; send_keys reports the panes each " +
     "input actually reached.",
-  input: Schema.Struct({ ...windowTargetFields, enabled: Schema.Boolean }),
+  input: Schema.Struct({ ...windowTargetFields, enabled: Schema.Boolean.annotate({ description: "true sends every pane's input to all panes of the window, false stops it" }) }),
   output: Schema.Struct({ window_id: Schema.String, synchronize_panes: Schema.Boolean, panes: Schema.Array(Schema.String) }),
   run: (input) =>
     Effect.gen(function*() {

@@ -14,7 +14,7 @@ export const maxBatchBytes = 1_000_000
 const operationsOf = (tool: Schema.Top) =>
   Schema.Struct({
     operations: Schema.Array(Schema.Struct({
-      tool: tool as typeof Schema.String,
+      tool: (tool as typeof Schema.String).annotate({ description: "a read tool of this server's selection" }),
       arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's own arguments" }))
     })).check(Schema.isMinLength(1), Schema.isMaxLength(maxBatchOperations)).annotate({ description: `1-${maxBatchOperations} operations, run in order` }),
     onError: Schema.optionalKey(Schema.Literals(["stop", "continue"]).annotate({ description: "stop at the first failed operation (default) or continue" }))

@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { defineTool } from "../define.ts"
 import { listPaneRows, PaneInfo } from "../hierarchy.ts"
-import { resolveWindow, sessionTargetFields, WindowId } from "../targets.ts"
+import { resolveWindow, sessionTargetFields, WindowId, windowTargetFields } from "../targets.ts"
 
 const positions = ["top-left", "top-right", "bottom-left", "bottom-right", "center"] as const
 
@@ -36,8 +36,8 @@ export const find_pane_by_position = defineTool(manifest.find_pane_by_position, 
   input: Schema.Struct({
     window_id: Schema.optionalKey(WindowId),
     ...sessionTargetFields,
-    window_index: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 }))),
-    position: Schema.Literals(positions)
+    window_index: windowTargetFields.window_index,
+    position: Schema.Literals(positions).annotate({ description: "the corner or the centre of the window whose pane to return" })
   }),
   output: PaneInfo,
   run: (input) =>

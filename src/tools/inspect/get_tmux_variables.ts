@@ -19,8 +19,8 @@ export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
   input: Schema.Struct({
     pane_id: PaneId,
     names: Schema.Array(
-      Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(variableNamePattern)).annotate({ description: "a variable name, e.g. pane_current_path" })
-    ).check(Schema.isMinLength(1), Schema.isMaxLength(32))
+      Schema.String.annotate({ description: "a variable name, e.g. pane_current_path" }).check(Schema.isMaxLength(64), Schema.isPattern(variableNamePattern))
+    ).annotate({ description: "1-32 tmux format variable names" }).check(Schema.isMinLength(1), Schema.isMaxLength(32))
   }),
   output: Schema.Struct({ pane_id: Schema.String, variables: Schema.Record(Schema.String, Schema.String) }),
   run: (input) =>

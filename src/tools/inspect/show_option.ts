@@ -15,7 +15,7 @@ export const show_option = defineTool(manifest.show_option, {
     "pane (pane_id), including what it inherits. User options (@name) work too. Options such as status-right or " +
     "default-command can hold commands tmux runs.",
   input: Schema.Struct({
-    scope: Schema.Literals(["server", "session", "window", "pane"]),
+    scope: Schema.Literals(["server", "session", "window", "pane"]).annotate({ description: "where the option lives" }),
     name: Schema.String.check(Schema.isMaxLength(128), Schema.isPattern(/^@?[A-Za-z][A-Za-z0-9_-]*(\[\d{1,5}\])?$/u)).annotate({
       description: "option name, e.g. history-limit, status-right, @my_option, or an array item such as terminal-features[0]"
     }),

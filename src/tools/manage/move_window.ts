@@ -15,7 +15,7 @@ export const move_window = defineTool(manifest.move_window, {
   input: Schema.Struct({
     window_id: WindowId,
     to_session_id: Schema.optionalKey(SessionId),
-    to_session_name: Schema.optionalKey(Name.annotate({ description: "exact name of the destination session" })),
+    to_session_name: Schema.optionalKey(Name("exact name of the destination session")),
     to_index: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 })).annotate({ description: "destination index (must be free)" }))
   }),
   output: WindowInfo,

@@ -13,7 +13,7 @@ import { Name, resolveSession, sessionTargetFields } from "../targets.ts"
 export const rename_session = defineTool(manifest.rename_session, {
   description: "Rename a session (session_id or exact session_name). The new name is stored exactly as given (tmux " +
     "would otherwise expand #{...} and run #(...) in it) and must not be taken by another session.",
-  input: Schema.Struct({ ...sessionTargetFields, new_name: Name.annotate({ description: "the new session name" }) }),
+  input: Schema.Struct({ ...sessionTargetFields, new_name: Name("the new session name") }),
   output: SessionInfo,
   run: (input) =>
     Effect.gen(function*() {

@@ -12,7 +12,7 @@ import { Name, resolveWindow, windowTargetFields } from "../targets.ts"
 export const rename_window = defineTool(manifest.rename_window, {
   description: "Rename a window (window_id, or a session with window_index). The name is stored exactly as given " +
     "(tmux would otherwise expand #{...} and run #(...) in it). Renaming turns off tmux's automatic renaming for that window.",
-  input: Schema.Struct({ ...windowTargetFields, new_name: Name.annotate({ description: "the new window name" }) }),
+  input: Schema.Struct({ ...windowTargetFields, new_name: Name("the new window name") }),
   output: WindowInfo,
   run: (input) =>
     Effect.gen(function*() {

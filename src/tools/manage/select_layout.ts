@@ -13,7 +13,7 @@ export const select_layout = defineTool(manifest.select_layout, {
     "Pane sizes change; contents and processes do not.",
   input: Schema.Struct({
     ...windowTargetFields,
-    layout: Schema.Literals(["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"])
+    layout: Schema.Literals(["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"]).annotate({ description: "one of tmux's preset layouts" })
   }),
   output: WindowInfo,
   run: (input) =>

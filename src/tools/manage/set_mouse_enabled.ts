@@ -10,7 +10,7 @@ import { optionTarget, optionTargetFields } from "./sessionOption.ts"
 export const set_mouse_enabled = defineTool(manifest.set_mouse_enabled, {
   description: "Turn tmux's mouse support (the mouse option: click to select panes, drag borders, wheel scrolls into " +
     "copy mode) on or off for one session, or globally.",
-  input: Schema.Struct({ ...optionTargetFields, enabled: Schema.Boolean }),
+  input: Schema.Struct({ ...optionTargetFields, enabled: Schema.Boolean.annotate({ description: "true turns mouse support on, false off" }) }),
   output: Schema.Struct({ session_id: Schema.NullOr(Schema.String), mouse: Schema.Boolean }),
   run: (input) =>
     Effect.gen(function*() {

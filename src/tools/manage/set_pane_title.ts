@@ -9,11 +9,11 @@ import { PaneInfo } from "../hierarchy.ts"
 import { PaneId, resolvePane } from "../targets.ts"
 
 /** A pane title: printable text. @category schemas */
-const Title = Schema.String.check(
+const Title = Schema.String.annotate({ description: "the title (up to 256 characters, stored exactly as given)" }).check(
   Schema.isMaxLength(256),
   // oxlint-disable-next-line no-control-regex
   Schema.makeFilter((title: string) => /[\u0000-\u001f\u007f]/u.test(title) ? "must not contain control characters" : true)
-).annotate({ description: "the title (up to 256 characters, stored exactly as given)" })
+)
 
 /** @category tools */
 export const set_pane_title = defineTool(manifest.set_pane_title, {
