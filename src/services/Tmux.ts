@@ -59,7 +59,11 @@ export const changeCommands = [
   "set-option",
   "wait-for",
   // Only as `send-keys -X`: a copy-mode command, which never reaches the pane's program.
-  "send-keys"
+  "send-keys",
+  // Reads, so that a change and the state it left come back in one invocation.
+  "display-message",
+  "list-panes",
+  "list-sessions"
 ] as const
 /** Commands that start a pane's configured process. */
 export const spawnCommands = ["new-session", "new-window", "split-window"] as const

@@ -21,7 +21,7 @@ export type Fields = Readonly<Record<string, Kind>>
 
 const schemaOf = { string: Schema.String, int: Schema.Int, bool: Schema.Boolean } as const
 
-const sessionFields = {
+export const sessionFields = {
   session_id: "string",
   session_name: "string",
   session_windows: "int",
@@ -140,10 +140,27 @@ export const listWindowRows = (sessionId?: string) =>
 export const listPaneRows = (scope: { readonly windowId: string } | { readonly sessionId: string } | "all") =>
   Effect.gen(function*() {
     const tmux = yield* TmuxObserve
-    const caller = yield* CallerContext
     const args = scope === "all" ? ["-a"] : "windowId" in scope ? ["-t", scope.windowId] : ["-s", "-t", scope.sessionId]
-    const stdout = yield* tmux.run([["list-panes", ...args, "-F", formatOf(paneFields)]])
+    return yield* parsePaneRows(yield* tmux.run([["list-panes", ...args, "-F", formatOf(paneFields)]]))
+  })
+
+/** `list-panes` of the window `target` is in, for an invocation that acts on it and reads back in one go. */
+export const readBackPanes = (target: string) => ["list-panes", "-t", target, "-F", formatOf(paneFields)] as const
+
+/** Decodes `list-panes` rows of `paneFields`, marking the pane this server runs in. */
+export const parsePaneRows = (stdout: string) =>
+  Effect.gen(function*() {
+    const caller = yield* CallerContext
     const rows = yield* parseRows(paneFields, "list-panes", stdout)
     return rows.map((row): PaneInfo => ({ ...row, is_caller: caller.onPinnedSocket && caller.paneId === row.pane_id }))
+  })
+
+/** The pane `paneId` among the rows an acting invocation read back. */
+export const paneOf = (paneId: string, stdout: string) =>
+  Effect.flatMap(parsePaneRows(stdout), (rows) => {
+    const row = rows.find((candidate) => candidate.pane_id === paneId)
+    return row === undefined
+      ? Effect.fail(new TmuxCommandFailed({ command: "list-panes", exitCode: 0, stderr: `pane ${paneId} was not among its window's panes` }))
+      : Effect.succeed(row)
   })
 

@@ -48,7 +48,7 @@ export const sendCommands = (paneId: string, send: { readonly keys: string; read
 }
 
 /** Groups commands, in order, into invocations of at most `invocationBytes` each (sizes checked before anything is sent). */
-export const invocations = <C extends ReadonlyArray<string>>(commands: ReadonlyArray<C>): Array<Array<C>> => {
+export const invocations = <C extends readonly [string, ...Array<string>]>(commands: ReadonlyArray<C>): Array<Array<C>> => {
   const groups: Array<Array<C>> = []
   let size = Number.POSITIVE_INFINITY
   for (const command of commands) {
@@ -63,16 +63,35 @@ export const invocations = <C extends ReadonlyArray<string>>(commands: ReadonlyA
   return groups
 }
 
+/** The reads that say where input to `paneId` goes; they fail on a missing pane, before anything after them runs. */
+const targetReads = (paneId: string) => [
+  ["display-message", "-p", "-t", paneId, "#{synchronize-panes}"],
+  ["list-panes", "-t", paneId, "-F", "#{pane_id}"]
+] as const
+
+const parseTargets = (paneId: string, stdout: string) => {
+  const [sync = "0", ...panes] = stdout.trim().split("\n")
+  return sync === "1" ? { targets: panes, synchronized: true } : { targets: [paneId], synchronized: false }
+}
+
 /** The panes input to `paneId` reaches: its whole window while synchronize-panes is on. */
 export const inputTargets = (paneId: string) =>
   Effect.gen(function*() {
+    const stdout = yield* (yield* PaneInput).run(targetReads(paneId)).pipe(orPaneNotFound(paneId))
+    return parseTargets(paneId, stdout)
+  })
+
+/**
+ * Sends to one pane and says where the input went, in one tmux invocation when the text fits one
+ * message: the reads go first, so a missing pane fails the invocation before anything is sent.
+ */
+export const sendTo = (paneId: string, send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }) =>
+  Effect.gen(function*() {
     const tmux = yield* PaneInput
-    const stdout = yield* tmux.run([
-      ["display-message", "-p", "-t", paneId, "#{synchronize-panes}"],
-      ["list-panes", "-t", paneId, "-F", "#{pane_id}"]
-    ]).pipe(orPaneNotFound(paneId))
-    const [sync = "0", ...panes] = stdout.trim().split("\n")
-    return sync === "1" ? { targets: panes, synchronized: true } : { targets: [paneId], synchronized: false }
+    const [first = [], ...rest] = invocations([...targetReads(paneId), ...sendCommands(paneId, send)])
+    const stdout = yield* tmux.run(first).pipe(orPaneNotFound(paneId))
+    for (const group of rest) yield* tmux.run(group).pipe(orPaneNotFound(paneId))
+    return parseTargets(paneId, stdout)
   })
 
 /** What an input tool reports about where its input went. @category schemas */

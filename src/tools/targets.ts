@@ -56,7 +56,10 @@ interface SessionTarget {
 const socketOf = SocketPin.useSync((pin) => formatSelector(pin.selector))
 
 /** The session one of `session_id` / `session_name` names; exactly one must be given. */
-export const resolveSession = (tool: string, target: SessionTarget) =>
+export const resolveSession = (tool: string, target: SessionTarget) => Effect.map(findSession(tool, target), ({ session }) => session)
+
+/** The session a target names, with every session listed in the same read. */
+export const findSession = (tool: string, target: SessionTarget) =>
   Effect.gen(function*() {
     const { session_id: id, session_name: name } = target
     if (id !== undefined && name !== undefined) {
@@ -70,7 +73,7 @@ export const resolveSession = (tool: string, target: SessionTarget) =>
       Effect.catchTag("ServerNotRunning", () => Effect.fail(new SessionNotFound({ target: (id ?? name)!, existing: [], socket, serverRunning: false })))
     )
     const found = sessions.find((session) => id !== undefined ? session.session_id === id : session.session_name === name)
-    if (found !== undefined) return found
+    if (found !== undefined) return { session: found, sessions }
     return yield* new SessionNotFound({
       target: id ?? JSON.stringify(name),
       existing: sessions.map((session) => `${session.session_id} ${JSON.stringify(session.session_name)}`),

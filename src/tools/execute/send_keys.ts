@@ -2,10 +2,8 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { inputTargets, invocations, keysFields, sendCommands, targetFields } from "../keys.ts"
-import { orPaneNotFound } from "../pane.ts"
+import { keysFields, sendTo, targetFields } from "../keys.ts"
 import { PaneId } from "../targets.ts"
 
 /** @category tools */
@@ -18,9 +16,6 @@ export const send_keys = defineTool(manifest.send_keys, {
   output: Schema.Struct({ pane_id: Schema.String, ...targetFields }),
   run: (input) =>
     Effect.gen(function*() {
-      const reach = yield* inputTargets(input.pane_id)
-      const tmux = yield* PaneInput
-      for (const group of invocations(sendCommands(input.pane_id, input))) yield* tmux.run(group).pipe(orPaneNotFound(input.pane_id))
-      return { pane_id: input.pane_id, ...reach }
+      return { pane_id: input.pane_id, ...(yield* sendTo(input.pane_id, input)) }
     })
 })

@@ -4,8 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo } from "../hierarchy.ts"
-import { PaneId, resolvePane } from "../targets.ts"
+import { PaneInfo, paneOf, readBackPanes } from "../hierarchy.ts"
+import { orPaneNotFound } from "../pane.ts"
+import { PaneId } from "../targets.ts"
 
 /** @category tools */
 export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {
@@ -19,11 +20,12 @@ export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {
   output: PaneInfo,
   run: (input) =>
     Effect.gen(function*() {
-      yield* resolvePane(input.pane_id)
-      yield* (yield* TmuxChange).run([
+      // One invocation: a missing pane fails it at copy-mode, before anything else runs.
+      const stdout = yield* (yield* TmuxChange).run([
         ["copy-mode", "-t", input.pane_id],
-        ...(input.scroll_up === undefined ? [] : [["send-keys", "-X", "-N", String(input.scroll_up), "-t", input.pane_id, "scroll-up"] as const])
-      ])
-      return yield* resolvePane(input.pane_id)
+        ...(input.scroll_up === undefined ? [] : [["send-keys", "-X", "-N", String(input.scroll_up), "-t", input.pane_id, "scroll-up"] as const]),
+        readBackPanes(input.pane_id)
+      ]).pipe(orPaneNotFound(input.pane_id))
+      return yield* paneOf(input.pane_id, stdout)
     })
 })

@@ -6,8 +6,8 @@ import { manifest } from "../../manifest/index.ts"
 import { SessionExists } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { listSessionRows, SessionInfo } from "../hierarchy.ts"
-import { Name, resolveSession, sessionTargetFields } from "../targets.ts"
+import { formatOf, parseRows, SessionInfo, sessionFields } from "../hierarchy.ts"
+import { findSession, Name, resolveSession, sessionTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const rename_session = defineTool(manifest.rename_session, {
@@ -17,12 +17,16 @@ export const rename_session = defineTool(manifest.rename_session, {
   output: SessionInfo,
   run: (input) =>
     Effect.gen(function*() {
-      const session = yield* resolveSession("rename_session", input)
-      const sessions = yield* listSessionRows
+      const { session, sessions } = yield* findSession("rename_session", input)
       if (sessions.some((other) => other.session_name === input.new_name && other.session_id !== session.session_id)) {
         return yield* new SessionExists({ name: input.new_name })
       }
-      yield* (yield* TmuxChange).run([["rename-session", "-t", session.session_id, "--", literalizeFormat(input.new_name)]])
-      return yield* resolveSession("rename_session", { session_id: session.session_id })
+      // Rename and read back in one invocation.
+      const stdout = yield* (yield* TmuxChange).run([
+        ["rename-session", "-t", session.session_id, "--", literalizeFormat(input.new_name)],
+        ["list-sessions", "-F", formatOf(sessionFields)]
+      ])
+      const renamed = (yield* parseRows(sessionFields, "list-sessions", stdout)).find((row) => row.session_id === session.session_id)
+      return renamed ?? (yield* resolveSession("rename_session", { session_id: session.session_id }))
     })
 })

@@ -3,9 +3,10 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
-import { TmuxChange, TmuxObserve } from "../../services/Tmux.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo } from "../hierarchy.ts"
+import { PaneInfo, paneOf, readBackPanes } from "../hierarchy.ts"
+import { orPaneNotFound } from "../pane.ts"
 import { PaneId, resolvePane } from "../targets.ts"
 
 const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: `${what} in cells` })
@@ -27,20 +28,25 @@ export const resize_pane = defineTool(manifest.resize_pane, {
       if (sized === (input.zoom !== undefined)) {
         return yield* new InputInvalid({ tool: "resize_pane", detail: "give width and/or height, or zoom, but not both" })
       }
-      const pane = yield* resolvePane(input.pane_id)
       const tmux = yield* TmuxChange
+      const pane = input.pane_id
       if (input.zoom !== undefined) {
-        const zoomed = (yield* (yield* TmuxObserve).run([["display-message", "-p", "-t", pane.pane_id, "#{window_zoomed_flag}"]])).trim() === "1"
-        if (zoomed !== input.zoom) yield* tmux.run([["resize-pane", "-Z", "-t", pane.pane_id]])
-      } else {
-        yield* tmux.run([[
+        // Zoom toggles: read the flag first, so asking for the state it is in changes nothing.
+        const zoomed = (yield* tmux.run([["display-message", "-p", "-t", pane, "#{pane_id} #{window_zoomed_flag}"]]).pipe(orPaneNotFound(pane)))
+        if (!zoomed.startsWith(`${pane} `)) yield* resolvePane(pane)
+        if ((zoomed.trim().split(" ")[1] === "1") !== input.zoom) yield* tmux.run([["resize-pane", "-Z", "-t", pane]]).pipe(orPaneNotFound(pane))
+        return yield* paneOf(pane, yield* tmux.run([readBackPanes(pane)]).pipe(orPaneNotFound(pane)))
+      }
+      const stdout = yield* tmux.run([
+        [
           "resize-pane",
           "-t",
-          pane.pane_id,
+          pane,
           ...(input.width === undefined ? [] : ["-x", String(input.width)]),
           ...(input.height === undefined ? [] : ["-y", String(input.height)])
-        ]])
-      }
-      return yield* resolvePane(pane.pane_id)
+        ],
+        readBackPanes(pane)
+      ]).pipe(orPaneNotFound(pane))
+      return yield* paneOf(pane, stdout)
     })
 })

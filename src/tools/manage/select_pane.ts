@@ -4,8 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { listPaneRows, PaneInfo } from "../hierarchy.ts"
-import { PaneId, resolvePane } from "../targets.ts"
+import { PaneInfo, parsePaneRows, readBackPanes } from "../hierarchy.ts"
+import { orPaneNotFound } from "../pane.ts"
+import { PaneId } from "../targets.ts"
 
 const flags = { up: "-U", down: "-D", left: "-L", right: "-R" } as const
 
@@ -23,18 +24,17 @@ export const select_pane = defineTool(manifest.select_pane, {
   output: PaneInfo,
   run: (input) =>
     Effect.gen(function*() {
-      const pane = yield* resolvePane(input.pane_id)
       const tmux = yield* TmuxChange
       const direction = input.direction
+      let target = input.pane_id
       if (direction === "next" || direction === "previous") {
-        const panes = yield* listPaneRows({ windowId: pane.window_id })
-        const at = panes.findIndex((candidate) => candidate.pane_id === pane.pane_id)
-        const step = direction === "next" ? 1 : -1
-        yield* tmux.run([["select-pane", "-t", panes[(at + step + panes.length) % panes.length]!.pane_id]])
-      } else {
-        yield* tmux.run([["select-pane", "-t", pane.pane_id, ...(direction === undefined ? [] : [flags[direction]])]])
+        const panes = yield* parsePaneRows(yield* tmux.run([readBackPanes(input.pane_id)]).pipe(orPaneNotFound(input.pane_id)))
+        const at = panes.findIndex((candidate) => candidate.pane_id === input.pane_id)
+        target = panes[(at + (direction === "next" ? 1 : -1) + panes.length) % panes.length]!.pane_id
       }
-      const panes = yield* listPaneRows({ windowId: pane.window_id })
-      return panes.find((candidate) => candidate.pane_active)!
+      const move = direction === undefined || direction === "next" || direction === "previous" ? [] : [flags[direction]]
+      // Select and read the window back in one invocation; a missing pane fails it before anything changes.
+      const stdout = yield* tmux.run([["select-pane", "-t", target, ...move], readBackPanes(target)]).pipe(orPaneNotFound(input.pane_id))
+      return (yield* parsePaneRows(stdout)).find((candidate) => candidate.pane_active)!
     })
 })

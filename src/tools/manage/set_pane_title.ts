@@ -5,8 +5,9 @@ import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo } from "../hierarchy.ts"
-import { PaneId, resolvePane } from "../targets.ts"
+import { PaneInfo, paneOf, readBackPanes } from "../hierarchy.ts"
+import { orPaneNotFound } from "../pane.ts"
+import { PaneId } from "../targets.ts"
 
 /** A pane title: printable text. @category schemas */
 const Title = Schema.String.annotate({ description: "the title (up to 256 characters, stored exactly as given)" }).check(
@@ -23,8 +24,8 @@ export const set_pane_title = defineTool(manifest.set_pane_title, {
   output: PaneInfo,
   run: (input) =>
     Effect.gen(function*() {
-      yield* resolvePane(input.pane_id)
-      yield* (yield* TmuxChange).run([["select-pane", "-t", input.pane_id, "-T", literalizeFormat(input.title)]])
-      return yield* resolvePane(input.pane_id)
+      const stdout = yield* (yield* TmuxChange).run([["select-pane", "-t", input.pane_id, "-T", literalizeFormat(input.title)], readBackPanes(input.pane_id)])
+        .pipe(orPaneNotFound(input.pane_id))
+      return yield* paneOf(input.pane_id, stdout)
     })
 })
