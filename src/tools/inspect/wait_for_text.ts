@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
-import { maxPatternLength, Regex } from "../../services/Regex.ts"
+import { maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { defineTool } from "../define.ts"
 import { PaneId } from "../targets.ts"
 import { pollIntervalMs, waitForText } from "../waitText.ts"
@@ -15,8 +15,9 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     "(literal text by default, or RE2 regular expressions with regex true), or, without patterns, until any new output " +
     "appears; then return which pattern matched and the line. Bounded by timeout and the server's ceiling " +
     `(LIBTMUX_MCP_WAIT_MAX_SECONDS); polls every ${pollIntervalMs} ms. Output already on screen when the call starts ` +
-    "never matches. While a full-screen program has the alternate screen nothing matches. Prefer run_shell_command " +
-    "for shell commands you start yourself.",
+    "never matches. While a full-screen program has the alternate screen nothing matches. Matching counts against " +
+    `the timeout; a pattern that compiles to more than ${maxProgramSize} RE2 instructions is refused. Prefer ` +
+    "run_shell_command for shell commands you start yourself.",
   input: Schema.Struct({
     pane_id: PaneId,
     patterns: Schema.optionalKey(
@@ -42,9 +43,9 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     Effect.gen(function*() {
       const regex = yield* Regex
       const options = { regex: input.regex ?? false, matchCase: input.match_case ?? false }
-      const matchers = input.patterns === undefined ? undefined : yield* Effect.forEach(input.patterns, (pattern) => regex.compile(pattern, options))
+      const matcher = input.patterns === undefined ? undefined : yield* regex.compile(input.patterns, options)
       const timeout = yield* effectiveTimeout(input.timeout)
-      const result = yield* waitForText(input.pane_id, matchers, timeout * 1000)
+      const result = yield* waitForText(input.pane_id, matcher, timeout * 1000)
       return {
         pane_id: input.pane_id,
         outcome: result.outcome,
