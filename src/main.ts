@@ -3,13 +3,13 @@
  * at once on stdin end, SIGINT or SIGTERM, interrupting calls in flight and leaving the tmux
  * server running. stdout carries JSON-RPC only; everything else goes to stderr.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
 import { connect, makeServer } from "./layers/McpServer.ts"
 import * as Services from "./layers/Services.ts"
+import { LineTransport } from "./layers/StdioLines.ts"
 import { startup, type StartupFacts } from "./layers/Startup.ts"
 import { buildArgv } from "./layers/TmuxExec.ts"
 import { Audit } from "./services/Audit.ts"
@@ -52,7 +52,7 @@ const program = Effect.gen(function*() {
   process.stdin.on("close", stop)
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
-  yield* connect(server, new StdioServerTransport())
+  yield* connect(server, new LineTransport())
   // A person who started it by hand sees what it waits for.
   if (process.stdin.isTTY) process.stderr.write("libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); this is a server for MCP clients: see --help and --print-config\n")
   process.stderr.write(`${readyLine(facts)}\n`)

@@ -5,7 +5,7 @@
  */
 import * as Schema from "effect/Schema"
 import type { AuditUnavailable } from "./Audit.ts"
-import type { PatternInvalid } from "./Regex.ts"
+import type { PatternInvalid, PatternTooCostly } from "./Regex.ts"
 
 interface Missing {
   readonly target: string
@@ -201,6 +201,7 @@ export type ToolError =
   | RunUnreported
   | CursorInvalid
   | PatternInvalid
+  | PatternTooCostly
   | AuditUnavailable
 
 /** Failures of running tmux itself, shared by every authority service. @category errors */

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import { rowHash } from "../domain/cursor.ts"
 import { CallContext } from "../services/CallContext.ts"
 import { PaneGone } from "../services/errors.ts"
-import type { LineMatcher } from "../services/Regex.ts"
+import { type LineMatcher, matchBudgetMs } from "../services/Regex.ts"
 import { PaneReader } from "../services/PaneReader.ts"
 
 /** How a wait ended. @category models */
@@ -38,10 +38,12 @@ export interface Baseline {
 }
 
 /**
- * Waits until new output matches one of `matchers` (any new output when there are none), or the
- * timeout. New means written after the call started, or after `since` when given.
+ * Waits until new output matches one of the matcher's patterns (any new output without a matcher),
+ * or the timeout. New means written after the call started, or after `since` when given. Matching
+ * counts against the timeout: when the deadline comes during matching, the wait ends there with
+ * outcome timeout; matching that runs past its own budget first is an error.
  */
-export const waitForText = (paneId: string, matchers: ReadonlyArray<LineMatcher> | undefined, timeoutMs: number, since?: Baseline) =>
+export const waitForText = (paneId: string, matcher: LineMatcher | undefined, timeoutMs: number, since?: Baseline) =>
   Effect.gen(function*() {
     const reader = yield* PaneReader
     const callContext = yield* CallContext
@@ -55,6 +57,8 @@ export const waitForText = (paneId: string, matchers: ReadonlyArray<LineMatcher>
     let alternateScreenSeen = entry.alternate
     let reported = started
     let newLines: ReadonlyArray<string> = []
+    // The new lines last matched without a match: unchanged, they are not matched again.
+    let unmatched: string | undefined
     while (true) {
       const view = yield* reader.read(paneId, anchor)
       if (view.dead) return yield* new PaneGone({ pane: paneId, reason: "died while waiting for text" })
@@ -63,13 +67,23 @@ export const waitForText = (paneId: string, matchers: ReadonlyArray<LineMatcher>
       if (view.alternate) alternateScreenSeen = true
       else {
         newLines = view.rows.filter((row, i) => !old(row, view.firstRow + i - anchor))
-        if (matchers === undefined) {
+        const text = newLines.join("\n")
+        if (matcher === undefined) {
           if (newLines.length > 0) return { outcome: "any_output", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
-        } else {
-          for (const [index, matches] of matchers.entries()) {
-            const line = newLines.find((candidate) => matches(candidate))
-            if (line !== undefined) return { outcome: "matched", matchedIndex: index, matchedLine: line, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
+        } else if (newLines.length > 0 && text !== unmatched) {
+          const remainingMs = timeoutMs - (now - started)
+          const firsts = yield* matcher.firstMatches(newLines, Math.min(remainingMs, matchBudgetMs)).pipe(
+            Effect.catchTag("PatternTooCostly", (error) => remainingMs <= matchBudgetMs ? Effect.succeed(undefined) : Effect.fail(error))
+          )
+          const ended = yield* Clock.currentTimeMillis
+          if (firsts === undefined) return { outcome: "timeout", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: ended - started } satisfies WaitResult
+          // The lowest pattern index that matches any line wins, with the first line it matches.
+          const index = firsts.reduce((lowest, first) => first === -1 || (lowest !== -1 && lowest <= first) ? lowest : first, -1)
+          if (index !== -1) {
+            const line = newLines[firsts.indexOf(index)]
+            return { outcome: "matched", matchedIndex: index, matchedLine: line, newLines, alternateScreenSeen, elapsedMs: ended - started } satisfies WaitResult
           }
+          unmatched = text
         }
       }
       if (now - started >= timeoutMs) return { outcome: "timeout", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult

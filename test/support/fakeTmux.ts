@@ -13,7 +13,6 @@ import * as RegexLive from "../../src/layers/RegexLive.ts"
 import * as ShellRunsLive from "../../src/layers/ShellRunsLive.ts"
 import { Audit } from "../../src/services/Audit.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
-import { Regex } from "../../src/services/Regex.ts"
 import { CallerContext } from "../../src/services/CallerContext.ts"
 import { Config } from "../../src/services/Config.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
@@ -129,7 +128,6 @@ export const makeFake = () => {
       rejection: () => Effect.void,
       status: Effect.succeed({ destination: "stderr" as const, path: null, fallback_path: null, moved: null })
     }),
-    Context.add(Regex, { compile: RegexLive.compile }),
     Context.add(PaneProcess, {
       shell: () => Effect.succeed({ comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 42 }),
       terminalReader: () => Effect.succeed(undefined),
@@ -143,5 +141,5 @@ export const makeFake = () => {
       tmuxPath: "/usr/bin/tmux"
     })
   )
-  return { log, layer: Layer.mergeAll(PaneReaderLive.layer, ShellRunsLive.layer).pipe(Layer.provideMerge(Layer.succeedContext(context))), manifest }
+  return { log, layer: Layer.mergeAll(PaneReaderLive.layer, ShellRunsLive.layer, RegexLive.layer).pipe(Layer.provideMerge(Layer.succeedContext(context))), manifest }
 }

@@ -8,6 +8,7 @@ import * as Fiber from "effect/Fiber"
 import { TestClock } from "effect/testing"
 import { CallContext } from "../../src/services/CallContext.ts"
 import { PaneReader, type PaneView } from "../../src/services/PaneReader.ts"
+import { type LineMatcher, matchBudgetMs, PatternTooCostly } from "../../src/services/Regex.ts"
 import { waitForText } from "../../src/tools/waitText.ts"
 
 const view = (rows: ReadonlyArray<string>, extra: Partial<PaneView> = {}): PaneView => ({
@@ -29,8 +30,13 @@ const scripted = (entry: PaneView, script: (now: number) => PaneView) => {
   })
 }
 
+/** A matcher of plain predicates, answering at once. */
+const matcherOf = (predicates: ReadonlyArray<(line: string) => boolean>): LineMatcher => ({
+  firstMatches: (lines) => Effect.succeed(lines.map((line) => predicates.findIndex((matches) => matches(line))))
+})
+
 const run = (reader: PaneReader["Service"], matchers: ReadonlyArray<(line: string) => boolean> | undefined, timeoutMs: number, progress: Array<number> = []) =>
-  waitForText("%1", matchers, timeoutMs).pipe(
+  waitForText("%1", matchers === undefined ? undefined : matcherOf(matchers), timeoutMs).pipe(
     Effect.provideService(PaneReader, reader),
     Effect.provideService(CallContext, { progress: (done) => Effect.sync(() => void progress.push(done)) })
   )
@@ -97,5 +103,50 @@ describe("waitForText", () => {
       yield* TestClock.adjust(60)
       const result = yield* Fiber.join(fiber)
       assert.strictEqual(result.matchedIndex, 0)
+    }))
+
+  it.effect("the lowest pattern index that matches any line wins, with the first line it matches", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ "])
+      const fiber = yield* Effect.forkChild(run(scripted(entry, () => view(["b1", "a1", "a2"])), [(l) => l.startsWith("a"), (l) => l.startsWith("b")], 5_000))
+      yield* TestClock.adjust(60)
+      const result = yield* Fiber.join(fiber)
+      assert.deepStrictEqual([result.matchedIndex, result.matchedLine], [0, "a1"])
+    }))
+
+  it.effect("ends with outcome timeout at the deadline when matching is still running then", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ "])
+      const budgets: Array<number> = []
+      // Matching that never finishes within its budget, as a costly pattern on long lines.
+      const stalled: LineMatcher = {
+        firstMatches: (_lines, budgetMs) =>
+          Effect.andThen(Effect.sync(() => budgets.push(budgetMs)), Effect.andThen(Effect.sleep(budgetMs), Effect.fail(new PatternTooCostly({ reason: "test" }))))
+      }
+      const fiber = yield* Effect.forkChild(waitForText("%1", stalled, 1_000).pipe(
+        Effect.provideService(PaneReader, scripted(entry, (t) => t < 100 ? entry : view(["x".repeat(80)]))),
+        Effect.provideService(CallContext, { progress: () => Effect.void })
+      ))
+      yield* TestClock.adjust(1_050)
+      const result = yield* Fiber.join(fiber)
+      assert.strictEqual(result.outcome, "timeout")
+      assert.isAtMost(result.elapsedMs, 1_020)
+      assert.strictEqual(budgets.length, 1)
+      assert.isAtMost(budgets[0]!, 900)
+    }))
+
+  it.effect("fails with the pattern's cost when matching runs past its own budget before the deadline", () =>
+    Effect.gen(function*() {
+      const entry = view(["$ "])
+      const stalled: LineMatcher = {
+        firstMatches: (_lines, budgetMs) => Effect.andThen(Effect.sleep(budgetMs), Effect.fail(new PatternTooCostly({ reason: "test" })))
+      }
+      const fiber = yield* Effect.forkChild(Effect.flip(waitForText("%1", stalled, 600_000).pipe(
+        Effect.provideService(PaneReader, scripted(entry, () => view(["x"]))),
+        Effect.provideService(CallContext, { progress: () => Effect.void })
+      )))
+      yield* TestClock.adjust(matchBudgetMs + 100)
+      const error = yield* Fiber.join(fiber)
+      assert.strictEqual(error._tag, "PatternTooCostly")
     }))
 })

@@ -1,9 +1,10 @@
 /** search_panes: which panes show a text or pattern, with the matching lines. */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import { manifest } from "../../manifest/index.ts"
-import { maxPatternLength, Regex } from "../../services/Regex.ts"
+import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../hierarchy.ts"
@@ -18,7 +19,8 @@ export const search_panes = defineTool(manifest.search_panes, {
     "RE2 regular expression (linear-time matching: no backreferences or lookaround), and return the panes that " +
     "match with their matching lines. Searches the visible screen, plus history_lines rows of history when given. " +
     "Literal text matches as written ([, * and \\ included). Results are capped (max_panes, max_lines_per_pane) and " +
-    "the caps say when they were hit.",
+    `the caps say when they were hit. A pattern that compiles to more than ${maxProgramSize} RE2 instructions is ` +
+    `refused, and matching stops with an error after ${matchBudgetMs / 1000} s in total.`,
   input: Schema.Struct({
     pattern: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength)).annotate({
       description: `text to find, or an RE2 pattern when regex is true (at most ${maxPatternLength} characters)`
@@ -52,13 +54,14 @@ export const search_panes = defineTool(manifest.search_panes, {
   run: (input) =>
     Effect.gen(function*() {
       const regex = yield* Regex
-      const matches = yield* regex.compile(input.pattern, { regex: input.regex ?? false, matchCase: input.match_case ?? false })
+      const matcher = yield* regex.compile([input.pattern], { regex: input.regex ?? false, matchCase: input.match_case ?? false })
       const session = yield* optionalSession("search_panes", input)
       const panes = yield* emptyWhenNoServer(listPaneRows(session === undefined ? "all" : { sessionId: session.session_id }))
       const tmux = yield* TmuxObserve
       const separator = `lmcp-search-${randomBytes(8).toString("hex")}`
       const history = input.history_lines ?? 0
       const found: Array<{ readonly pane: PaneInfo; readonly lines: ReadonlyArray<string> }> = []
+      let matchingMs = 0
       for (let offset = 0; offset < panes.length; offset += panesPerInvocation) {
         const chunk = panes.slice(offset, offset + panesPerInvocation)
         const stdout = yield* tmux.run(chunk.flatMap((pane) => [
@@ -66,10 +69,14 @@ export const search_panes = defineTool(manifest.search_panes, {
           ["capture-pane", "-p", "-J", "-t", pane.pane_id, ...(history > 0 ? ["-S", String(-history)] : [])] as const
         ]))
         const texts = stdout.split(`${separator}\n`).slice(1)
-        chunk.forEach((pane, i) => {
-          const lines = (texts[i] ?? "").split("\n").filter((line) => matches(line))
-          if (lines.length > 0) found.push({ pane, lines })
-        })
+        for (const [i, pane] of chunk.entries()) {
+          const lines = (texts[i] ?? "").split("\n")
+          const before = yield* Clock.currentTimeMillis
+          const firsts = yield* matcher.firstMatches(lines, matchBudgetMs - matchingMs)
+          matchingMs += (yield* Clock.currentTimeMillis) - before
+          const matched = lines.filter((_, j) => firsts[j] === 0)
+          if (matched.length > 0) found.push({ pane, lines: matched })
+        }
       }
       const maxLines = input.max_lines_per_pane ?? 20
       const kept = found.slice(0, input.max_panes ?? 50)

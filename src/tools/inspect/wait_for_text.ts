@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
-import { maxPatternLength, Regex } from "../../services/Regex.ts"
+import { maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { defineTool } from "../define.ts"
 import { verifyCursor } from "./capture_since.ts"
 import { PaneId } from "../targets.ts"
@@ -19,7 +19,8 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     "never matches, so text printed between your send_keys and this call would be missed: to wait race-free, call " +
     "capture_since before typing and pass its cursor as since. Rows are compared as capture_pane shows them, wrapped " +
     "rows separately and trailing spaces removed (a pattern ending in spaces never matches). While a full-screen " +
-    "program has the alternate screen nothing matches. Prefer run_shell_command for shell commands you start yourself.",
+    "program has the alternate screen nothing matches. Matching counts against the timeout; a pattern that compiles " +
+    `to more than ${maxProgramSize} RE2 instructions is refused. Prefer run_shell_command for shell commands you start yourself.`,
   input: Schema.Struct({
     pane_id: PaneId,
     patterns: Schema.optionalKey(
@@ -48,11 +49,11 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     Effect.gen(function*() {
       const regex = yield* Regex
       const options = { regex: input.regex ?? false, matchCase: input.match_case ?? false }
-      const matchers = input.patterns === undefined ? undefined : yield* Effect.forEach(input.patterns, (pattern) => regex.compile(pattern, options))
+      const matcher = input.patterns === undefined ? undefined : yield* regex.compile(input.patterns, options)
       const timeout = yield* effectiveTimeout(input.timeout)
       const cursor = input.since === undefined ? undefined : yield* verifyCursor(input.since, input.pane_id)
       const since = cursor === undefined ? undefined : { pid: cursor.pid, anchor: cursor.anchor, hashes: [cursor.anchorHash, ...cursor.belowHashes] }
-      const result = yield* waitForText(input.pane_id, matchers, timeout * 1000, since)
+      const result = yield* waitForText(input.pane_id, matcher, timeout * 1000, since)
       return {
         pane_id: input.pane_id,
         outcome: result.outcome,

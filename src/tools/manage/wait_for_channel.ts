@@ -1,18 +1,46 @@
-/** wait_for_channel: block (bounded) until a tmux wait-for channel is signalled. */
+/**
+ * wait_for_channel: block (bounded) until a tmux wait-for channel is signalled.
+ *
+ * tmux 3.2-3.3 cannot withdraw a waiter: a killed `wait-for` client stays a waiter, and the next
+ * signal, finding a waiter, wakes it instead of being kept for the next one, so it is lost. So at a
+ * timeout or cancellation our own waiting client, still alive (its own deadline is later), is
+ * released by signalling the channel once. That wakes every other waiter of the channel at that
+ * instant too, and a signal that wakes us in the milliseconds before our release leaves the release
+ * kept as a signal: the smaller race, stated in the description.
+ */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
+import type { TmuxError } from "../../services/errors.ts"
 import { TmuxChange, TmuxObserve } from "../../services/Tmux.ts"
 import { Channel } from "../channel.ts"
 import { defineTool } from "../define.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../waiting.ts"
+
+/** How much longer than the call our wait-for client may live, so that it is alive to be released. */
+const releaseGraceMs = 5_000
+
+/** Wakes our own waiting client (and whoever else waits on the channel now), then lets it end. */
+const release = (tmux: TmuxChange["Service"], channel: string, waiting: Fiber.Fiber<string, TmuxError>) =>
+  Effect.gen(function*() {
+    if (waiting.pollUnsafe() !== undefined) return
+    yield* tmux.run([["wait-for", "-S", channel]]).pipe(Effect.ignore)
+    yield* Fiber.await(waiting).pipe(Effect.timeoutOption(releaseGraceMs))
+    yield* Fiber.interrupt(waiting)
+  })
 
 /** @category tools */
 export const wait_for_channel = defineTool(manifest.wait_for_channel, {
   description: "Wait until a tmux wait-for channel is signalled, for example by a command you typed that ends with " +
     "`; tmux wait-for -S NAME`, or by signal_channel. Bounded by timeout and the server's ceiling; on timeout it " +
     "returns outcome timeout. A signal sent before anyone waits is kept by tmux, and this wait consumes it. " +
+    "tmux cannot withdraw a waiter, so on timeout or cancellation this call releases its own by signalling the " +
+    "channel once: anything else waiting on the channel at that moment is woken too, and a signal sent within " +
+    "milliseconds of the timeout may be consumed here and leave one extra kept signal behind. " +
     "For a shell command's output and exit status, run_shell_command does all of this in one call.",
   input: Schema.Struct({
     channel: Channel,
@@ -29,10 +57,17 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
       const timeout = yield* effectiveTimeout(input.timeout)
       const started = yield* Clock.currentTimeMillis
       const tmux = yield* TmuxChange
-      const outcome = yield* withProgress(timeout, `waiting for channel ${input.channel}`, tmux.run([["wait-for", input.channel]], { timeoutMs: timeout * 1000 })).pipe(
-        Effect.as("signalled" as const),
-        Effect.catchTag("TmuxTimedOut", () => Effect.succeed("timeout" as const))
+      const waiting = yield* Effect.forkChild(tmux.run([["wait-for", input.channel]], { timeoutMs: timeout * 1000 + releaseGraceMs }))
+      const ended = yield* withProgress(timeout, `waiting for channel ${input.channel}`, Fiber.await(waiting)).pipe(
+        Effect.timeoutOption(timeout * 1000),
+        Effect.onInterrupt(() => release(tmux, input.channel, waiting))
       )
+      // A wait that ended just as the timeout came still counts as signalled.
+      const exit = Option.isSome(ended) ? ended.value : waiting.pollUnsafe()
+      let outcome: "signalled" | "timeout" = "timeout"
+      if (exit === undefined) yield* release(tmux, input.channel, waiting)
+      else if (Exit.isSuccess(exit)) outcome = "signalled"
+      else if (Option.isSome(ended)) yield* exit
       // tmux also ends a wait when its server exits: make sure the server is still there.
       if (outcome === "signalled") yield* (yield* TmuxObserve).run([["list-sessions", "-F", "#{session_id}"]])
       return {

@@ -1,0 +1,104 @@
+/**
+ * Regex stall figures (a standalone script, not a test): one costly RE2 pattern against the built
+ * server. Reports how long search_panes and wait_for_text take, how long a ping waits meanwhile, and
+ * how long SIGTERM takes to end the process during a search.
+ * - the reported pattern: `x{0,1000}` 55 times then `y` (496 characters) over a pane of 40 rows;
+ * - a pattern under the program-size bound that defeats RE2's DFA, over 10 rows of 2,000 characters.
+ * Run with `npm run build && node bench/regex-stall.ts` (LIBTMUX_BENCH_BIN runs another build).
+ *
+ * Measured on a shared 2-core VM, before (matching on the main thread) and after (program-size bound,
+ * worker threads, time budget):
+ * | case | before | after |
+ * | --- | --- | --- |
+ * | reported pattern, search_panes over 40 rows | 16.6-20.0 s, ping waited 15.7-19.0 s | refused (110,003 instructions) in 1.1-1.2 s, ping 0.02 s |
+ * | reported pattern, wait_for_text timeout 2 s | returned after 10.8 s | refused in 1.2 s |
+ * | bounded pattern, search_panes 10 rows x 2,000 chars | 4.9-5.2 s, ping waited 3.9-4.2 s | 3.8 s, ping 0.00 s |
+ * | SIGTERM during that search | exit after 3.8-5.3 s | exit after 0.03 s |
+ * | wait_for_text timeout 1 s, 200 costly new rows (test/e2e/regex-cost) | returned after 14.5 s | 1.5 s |
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+const root = resolve(import.meta.dirname, "..")
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
+writeFileSync(join(dir, ".bashrc"), "PS1='$ '\n")
+const config = join(dir, "bench.conf")
+writeFileSync(config, "set -s exit-empty on\nset -g default-shell /bin/bash\n")
+const env = { PATH: process.env.PATH ?? "", HOME: dir, TMUX_TMPDIR: dir, LIBTMUX_TMUX_CONFIG: config }
+const socket = join(dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp")
+const reported = "x{0,1000}".repeat(55) + "y"
+const underBound = "[xy]{0,900}x[xy]{15}z"
+
+const start = async () => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [process.env.LIBTMUX_BENCH_BIN ?? join(root, "dist/libtmux-mcp.js")], env, stderr: "ignore" })
+  const client = new Client({ name: "bench", version: "0" })
+  await client.connect(transport)
+  return { client, transport }
+}
+const since = (started: number) => `${((performance.now() - started) / 1000).toFixed(2)} s`
+const outcome = (result: any) => result.isError === true ? `error: ${result.content[0].text.slice(0, 90)}` : JSON.stringify(result.structuredContent).slice(0, 200)
+
+const searchWithPing = async (client: Client, label: string, pattern: string, extra: Record<string, unknown> = {}) => {
+  const started = performance.now()
+  let pinged = ""
+  let ended = ""
+  const search = client.callTool({ name: "search_panes", arguments: { pattern, regex: true, ...extra } }, undefined, { timeout: 120_000 })
+    .then((result) => ((ended = since(started)), result))
+  await new Promise((done) => setTimeout(done, 1000))
+  const pingStarted = performance.now()
+  await client.ping()
+  pinged = since(pingStarted)
+  const result = await search
+  console.log(`${label}: search_panes ${ended} (${outcome(result)}); a ping sent 1 s in waited ${pinged}`)
+}
+
+const main = async () => {
+  const { client, transport } = await start()
+  const session = (await client.callTool({ name: "create_session", arguments: { session_name: "bench", width: 200, height: 45 } })).structuredContent as any
+  const pane = session.pane_id as string
+  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r`], { env })
+  await new Promise((done) => setTimeout(done, 1000))
+  await searchWithPing(client, "reported pattern, 40 rows", reported)
+
+  let started = performance.now()
+  const waiting = client.callTool({ name: "wait_for_text", arguments: { pane_id: pane, patterns: [reported], regex: true, timeout: 2 } }, undefined, { timeout: 120_000 })
+  await new Promise((done) => setTimeout(done, 1200))
+  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `for i in $(seq 10); do printf 'x%.0s' $(seq 150); echo; done\r`], { env })
+  const waited = await waiting
+  console.log(`reported pattern, wait_for_text timeout 2 s, new rows 1.2 s in: returned after ${since(started)} (${outcome(waited)})`)
+
+  let seed = 1
+  const long = Array.from({ length: 2000 }, () => (seed = (seed * 1103515245 + 12345) % 2147483648) < 1073741824 ? "x" : "y").join("")
+  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 10); do echo ${long}; done\r`], { env })
+  await new Promise((done) => setTimeout(done, 1000))
+  await searchWithPing(client, "bounded pattern, 10 rows of 2,000 characters", underBound, { history_lines: 100 })
+
+  started = performance.now()
+  const bounded = client.callTool({ name: "wait_for_text", arguments: { pane_id: pane, patterns: [underBound], regex: true, timeout: 2 } }, undefined, { timeout: 120_000 })
+  await new Promise((done) => setTimeout(done, 1200))
+  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 10); do echo ${long}; done\r`], { env })
+  const boundedWaited = await bounded
+  console.log(`bounded pattern, wait_for_text timeout 2 s, 10 long rows 1.2 s in: returned after ${since(started)} (${outcome(boundedWaited).slice(0, 60)})`)
+
+  const search = client.callTool({ name: "search_panes", arguments: { pattern: underBound, regex: true, history_lines: 100 } }, undefined, { timeout: 120_000 }).catch(() => undefined)
+  await new Promise((done) => setTimeout(done, 300))
+  started = performance.now()
+  const closed = new Promise((done) => (transport.onclose = () => done(undefined)))
+  process.kill(transport.pid!, "SIGTERM")
+  await closed
+  console.log(`SIGTERM during that search: the process ended after ${since(started)}`)
+  await search
+}
+
+main().finally(() => {
+  try {
+    execFileSync("tmux", ["-S", socket, "kill-server"], { stdio: "ignore" })
+  } catch {
+    // Already gone.
+  }
+  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
+})

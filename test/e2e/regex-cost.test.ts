@@ -1,0 +1,110 @@
+/**
+ * Costly regular expressions through the real stack: the program-size bound refuses the reported
+ * pattern (`x{0,1000}` 55 times then `y`, 496 characters) with a clear error, matching runs off the
+ * event loop so a ping is answered while a costly search runs, wait_for_text ends at its timeout
+ * while matching, and a cancelled search stops matching.
+ */
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { readFileSync } from "node:fs"
+import { assert, describe, it } from "vitest"
+import { harness } from "../support/harness.ts"
+import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { shellEnv } from "../support/shells.ts"
+
+const h = harness("regex")
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const reported = "x{0,1000}".repeat(55) + "y"
+/** Under the program-size bound, yet costly: RE2's DFA gives up on it and the NFA steps ~1,800 instructions a character. */
+const costly = "[xy]{0,900}x[xy]{15}z"
+/** Costly on short rows too (~20 ms a row of 200 characters), for wait_for_text, which matches screen rows. */
+const costlyPerRow = "([xy]{0,60}x){12}z"
+let seed = 7
+const noise = Array.from({ length: 2000 }, () => (seed = (seed * 1103515245 + 12345) % 2147483648) < 1073741824 ? "x" : "y").join("")
+
+const open = async () => {
+  const world = h.world()
+  const c = await h.connect(world, shellEnv(world, "/bin/bash"))
+  const pane = structured(await call(c, "create_session", { session_name: "work", width: 200, height: 50 })).pane_id as string
+  return { world, c, pane }
+}
+
+/** Prints `rows` long lines of x and y (each wraps over 10 screen rows; capture -J joins them). */
+const printNoise = (world: ReturnType<typeof h.world>, pane: string, rows: number) =>
+  world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq ${rows}); do echo ${noise}; done\r`)
+
+/** How long a ping takes. */
+const pingMs = async (c: Connected) => {
+  const started = performance.now()
+  await c.client.ping()
+  return performance.now() - started
+}
+
+/** CPU seconds the server process has used (all its threads). */
+const cpuSeconds = (c: Connected) => {
+  const pid = (c.client.transport as StdioClientTransport).pid!
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+describe("costly regular expressions", () => {
+  it("search_panes and wait_for_text refuse the reported pattern by its program size, at once", async () => {
+    const { world, c, pane } = await open()
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", "--", "for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r")
+    await sleep(500)
+    const started = performance.now()
+    const search = call(c, "search_panes", { pattern: reported, regex: true })
+    await sleep(100)
+    assert.isBelow(await pingMs(c), 1000)
+    const refused = await search
+    assert.isTrue(refused.isError)
+    assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "PatternInvalid")
+    assert.match(textOf(refused), /compiles to a program of 110003 instructions, more than the 2000 allowed/u)
+    const waited = await call(c, "wait_for_text", { pane_id: pane, patterns: ["ok", reported], regex: true, timeout: 1 })
+    assert.strictEqual(waited._meta?.["com.git-pull.libtmux-mcp/error"], "PatternInvalid")
+    assert.match(textOf(waited), /^invalid pattern: pattern 2: it compiles to a program of 110003 instructions/u)
+    assert.isBelow(performance.now() - started, 8000)
+  })
+
+  it("answers a ping while a costly search runs; the search ends with its result or the budget error", async () => {
+    const { world, c, pane } = await open()
+    printNoise(world, pane, 10)
+    await sleep(1000)
+    let searchEnded = false
+    const search = call(c, "search_panes", { pattern: costly, regex: true, history_lines: 200 }).finally(() => (searchEnded = true))
+    await sleep(500)
+    const ping = await pingMs(c)
+    assert.isFalse(searchEnded, "the search was still running during the ping")
+    assert.isBelow(ping, 1000)
+    const result = await search
+    if (result.isError === true) assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "PatternTooCostly")
+    else assert.strictEqual(structured(result).panes_matched, 0)
+  })
+
+  it("wait_for_text ends at its timeout while a costly pattern is being matched", async () => {
+    const { world, c, pane } = await open()
+    const started = performance.now()
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: [costlyPerRow], regex: true, timeout: 1 })
+    await sleep(300)
+    printNoise(world, pane, 20)
+    const result = structured(await waiting)
+    assert.strictEqual(result.outcome, "timeout")
+    assert.isBelow(performance.now() - started, 2500)
+  })
+
+  it("a cancelled search stops matching", async () => {
+    const { world, c, pane } = await open()
+    printNoise(world, pane, 10)
+    await sleep(1000)
+    const controller = new AbortController()
+    const search = c.client.callTool({ name: "search_panes", arguments: { pattern: costly, regex: true, history_lines: 200 } }, undefined, { signal: controller.signal })
+      .catch(() => undefined)
+    await sleep(700)
+    controller.abort()
+    await search
+    await sleep(200)
+    const before = cpuSeconds(c)
+    await sleep(1000)
+    assert.isBelow(cpuSeconds(c) - before, 0.5)
+    assert.strictEqual(structured(await call(c, "search_panes", { pattern: "x+y", regex: true })).panes_searched, 1)
+  })
+})
