@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
 import { execFile } from "node:child_process"
 import { availableParallelism } from "node:os"
-import { ServerNotRunning, TmuxCommandFailed, type TmuxError, TmuxNotFound, TmuxTimedOut } from "../services/errors.ts"
+import { ServerNotRunning, TmuxCommandFailed, type TmuxError, TmuxNotFound, TmuxOutputTooLarge, TmuxTimedOut } from "../services/errors.ts"
 import type { InvocationOptions } from "../services/Tmux.ts"
 
 /** How long one tmux invocation may take before it is killed. */
@@ -78,12 +78,15 @@ export const execTmux = (
     const child = execFile(
       bin,
       argv as Array<string>,
-      { cwd: options.cwd, env: options.env, signal, maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
+      { cwd: options.cwd, env: options.env, signal, maxBuffer: options.maxOutputBytes ?? 512 * 1024 * 1024, encoding: "utf8" },
       (error, stdout, stderr) => {
         clearTimeout(timer)
         if (timedOut) return resume(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
         if (error === null) return resume(Effect.succeed(stdout))
         const code = (error as NodeJS.ErrnoException).code
+        if (code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
+          return resume(Effect.fail(new TmuxOutputTooLarge({ command, limitBytes: options.maxOutputBytes ?? 512 * 1024 * 1024 })))
+        }
         if (code === "ENOENT" || code === "EACCES") {
           return resume(Effect.fail(new TmuxNotFound({ bin, reason: code === "ENOENT" ? "not found" : "permission denied" })))
         }
