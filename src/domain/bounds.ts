@@ -43,3 +43,16 @@ export const tailBound = (lines: ReadonlyArray<string>, maxLines: number, maxByt
   }
   return { lines: kept, truncatedLines, truncatedBytes }
 }
+
+/**
+ * The first row of a capture from `start` to `end` (rows as `capture-pane -S/-E` takes them; an
+ * absent `end` is the screen's last row) worth reading when at most `historyRows` lines of history
+ * can be kept: every screen row in the range (their trailing blank rows are trimmed before the
+ * bound applies) plus that many rows above them. tmux swaps a reversed range, and so does this.
+ */
+export const firstRowToRead = (start: number | undefined, end: number | undefined, historyRows: number): number => {
+  const first = start ?? 0
+  const low = end === undefined ? first : Math.min(first, end)
+  const high = end === undefined ? 0 : Math.max(first, end)
+  return Math.max(low, Math.min(high + 1, 0) - historyRows)
+}

@@ -4,7 +4,7 @@
  * valid set; nothing here can leave a tmux server behind (only `list-sessions` and `-V` run).
  */
 import * as Effect from "effect/Effect"
-import { accessSync, constants, realpathSync } from "node:fs"
+import { accessSync, constants, realpathSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
@@ -40,6 +40,19 @@ const realpath = (path: string): string | undefined => {
     return realpathSync(path)
   } catch {
     return undefined
+  }
+}
+
+/**
+ * Whether two paths name the same file: the same device and inode (a hard link has another path),
+ * or, when either cannot be read, the same resolved path.
+ */
+const sameFile = (a: string, b: string): boolean => {
+  try {
+    const [first, second] = [statSync(a), statSync(b)]
+    return first.dev === second.dev && first.ino === second.ino
+  } catch {
+    return (realpath(a) ?? a) === (realpath(b) ?? b)
   }
 }
 
@@ -107,7 +120,7 @@ export const startup = (
     const caller = {
       paneId: env.TMUX_PANE === undefined || env.TMUX_PANE === "" ? undefined : env.TMUX_PANE,
       socketPath: callerPath,
-      onPinnedSocket: callerPath !== undefined && callerPath === (realpath(resolvedPath) ?? resolvedPath)
+      onPinnedSocket: callerPath !== undefined && sameFile(callerPath, resolvedPath)
     }
     const lease = yield* takeLease(resolvedPath, JSON.stringify({ pid: process.pid, version }), env)
     if (config.lease === "exclusive" && lease.state !== "held") {

@@ -8,8 +8,10 @@
  * which tmux turns back into a literal `;`.
  */
 import * as Effect from "effect/Effect"
+import * as Semaphore from "effect/Semaphore"
 import { execFile } from "node:child_process"
-import { ServerNotRunning, TmuxCommandFailed, type TmuxError, TmuxNotFound, TmuxTimedOut } from "../services/errors.ts"
+import { availableParallelism } from "node:os"
+import { ServerNotRunning, TmuxCommandFailed, type TmuxError, TmuxNotFound, TmuxOutputTooLarge, TmuxTimedOut } from "../services/errors.ts"
 import type { InvocationOptions } from "../services/Tmux.ts"
 
 /** How long one tmux invocation may take before it is killed. */
@@ -32,6 +34,31 @@ export const buildArgv = (
   ...commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(escapeArgument)])
 ]
 
+/**
+ * How many short tmux commands may run at once: enough to keep every core busy while tmux
+ * clients wait on the single-threaded server, few enough that a burst queues in this process
+ * instead of piling onto the server until commands time out.
+ */
+export const poolSize = (cores: number = availableParallelism()): number => Math.max(4, 2 * cores)
+
+/**
+ * Whether an invocation blocks until another client acts: it holds a plain `wait-for CHANNEL`
+ * (no -S, -L or -U). Such a client must not hold a pool permit, or enough waiters would starve
+ * every other command, including the signal that releases them.
+ */
+export const isBlocking = (commands: ReadonlyArray<ReadonlyArray<string>>): boolean =>
+  commands.some((command) => command[0] === "wait-for" && !command.slice(1).some((arg) => /^-[SLU]$/u.test(arg)))
+
+/**
+ * A pool of `size` permits for short invocations: `pooled(commands, exec)` runs `exec` once it
+ * holds a permit (so its timeout, which starts when the client is spawned, starts then too), or at
+ * once when the invocation blocks.
+ */
+export const makePool = (size: number) =>
+  Effect.map(Semaphore.make(size), (pool) =>
+    <A, E, R>(commands: ReadonlyArray<ReadonlyArray<string>>, exec: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+      isBlocking(commands) ? exec : pool.withPermit(exec))
+
 // Nothing listens on the socket (no file, or a stale file from a dead server), or the server
 // went away while the command was in flight.
 const absentPattern = /no server running on|error connecting to .*\((No such file or directory|Connection refused)\)|server exited unexpectedly|lost server/u
@@ -51,12 +78,15 @@ export const execTmux = (
     const child = execFile(
       bin,
       argv as Array<string>,
-      { cwd: options.cwd, env: options.env, signal, maxBuffer: 512 * 1024 * 1024, encoding: "utf8" },
+      { cwd: options.cwd, env: options.env, signal, maxBuffer: options.maxOutputBytes ?? 512 * 1024 * 1024, encoding: "utf8" },
       (error, stdout, stderr) => {
         clearTimeout(timer)
         if (timedOut) return resume(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
         if (error === null) return resume(Effect.succeed(stdout))
         const code = (error as NodeJS.ErrnoException).code
+        if (code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
+          return resume(Effect.fail(new TmuxOutputTooLarge({ command, limitBytes: options.maxOutputBytes ?? 512 * 1024 * 1024 })))
+        }
         if (code === "ENOENT" || code === "EACCES") {
           return resume(Effect.fail(new TmuxNotFound({ bin, reason: code === "ENOENT" ? "not found" : "permission denied" })))
         }

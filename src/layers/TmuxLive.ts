@@ -10,7 +10,7 @@ import type { TmuxError } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { withCreationLock } from "./Lease.ts"
 import { minimalConfigPath, probeServer, provenanceOption } from "./Provenance.ts"
-import { buildArgv, execTmux } from "./TmuxExec.ts"
+import { buildArgv, execTmux, makePool, poolSize } from "./TmuxExec.ts"
 import {
   type Authority,
   type SpawnAuthority,
@@ -82,8 +82,10 @@ export const layer = (bin: string): Layer.Layer<
   Layer.effectContext(Effect.gen(function*() {
     const pin = yield* SocketPin
     const socket = formatSelector(pin.selector)
+    // A burst queues here instead of piling onto the tmux server; blocking wait-for clients skip the queue.
+    const pooled = yield* makePool(poolSize())
     const pinned = (extraFlags: ReadonlyArray<string>): Runner => (commands, options) =>
-      execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment })
+      pooled(commands, execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment }))
     const plain = pinned([])
     const spawn = pinned(pin.configFlags)
     return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(

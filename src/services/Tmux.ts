@@ -21,6 +21,8 @@ export interface InvocationOptions {
   readonly input?: string
   /** How long the invocation may take, in milliseconds (default 10 s). */
   readonly timeoutMs?: number
+  /** How many bytes of output to read at most; more stops the client with `TmuxOutputTooLarge`. */
+  readonly maxOutputBytes?: number
 }
 
 /** The shape shared by every authority service: several commands may share one invocation. */

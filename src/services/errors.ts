@@ -125,6 +125,16 @@ export class TmuxTimedOut extends Schema.TaggedError<TmuxTimedOut>()("TmuxTimedO
   }
 }
 
+/** tmux printed more than the caller set out to read; the command was stopped. @category errors */
+export class TmuxOutputTooLarge extends Schema.TaggedError<TmuxOutputTooLarge>()("TmuxOutputTooLarge", {
+  command: Schema.String,
+  limitBytes: Schema.Int
+}) {
+  override get message() {
+    return `tmux ${this.command} printed more than ${this.limitBytes} bytes and was stopped; ask for fewer rows`
+  }
+}
+
 /** The pane cannot take a command now; the message says what is in the way and how to clear it. @category errors */
 export class PaneNotReady extends Schema.TaggedError<PaneNotReady>()("PaneNotReady", {
   pane: Schema.String,
@@ -195,6 +205,7 @@ export type ToolError =
   | TmuxCommandFailed
   | TmuxNotFound
   | TmuxTimedOut
+  | TmuxOutputTooLarge
   | PaneNotReady
   | PaneGone
   | RunIncomplete
@@ -205,4 +216,4 @@ export type ToolError =
   | AuditUnavailable
 
 /** Failures of running tmux itself, shared by every authority service. @category errors */
-export type TmuxError = ServerNotRunning | TmuxCommandFailed | TmuxNotFound | TmuxTimedOut
+export type TmuxError = ServerNotRunning | TmuxCommandFailed | TmuxNotFound | TmuxTimedOut | TmuxOutputTooLarge

@@ -7,7 +7,7 @@ import { InputInvalid } from "../../services/errors.ts"
 import { PaneCommand } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { noNul } from "../keys.ts"
-import { refuseOwnPane } from "../guard.ts"
+import { oneAtATime, refuseOwnPane } from "../guard.ts"
 import { PaneInfo } from "../hierarchy.ts"
 import { StartDirectory } from "../spawn.ts"
 import { PaneId, resolvePane } from "../targets.ts"
@@ -29,7 +29,7 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
   }),
   output: PaneInfo,
   run: (input) =>
-    Effect.gen(function*() {
+    oneAtATime(Effect.gen(function*() {
       if (input.start_directory !== undefined && !input.start_directory.startsWith("/")) {
         return yield* new InputInvalid({ tool: "respawn_pane", detail: "start_directory must be an absolute path" })
       }
@@ -44,5 +44,5 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
         ...(input.command === undefined ? [] : ["--", input.command])
       ]])
       return yield* resolvePane(pane.pane_id)
-    })
+    }))
 })

@@ -1,9 +1,9 @@
 /** capture_pane: the text of a pane's screen or a range of its history. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { tailBound } from "../../domain/bounds.ts"
+import { firstRowToRead, tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { InputInvalid, type ToolError } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
@@ -14,6 +14,12 @@ const Row = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: -1_000_000, maximum: 10_000 })).annotate({
     description: `${what} row: 0 is the first visible row, negative rows reach into history (-1 is the newest history row)`
   })
+
+/**
+ * The most bytes one capture may read: well above what max_bytes keeps, so that a capture that
+ * stops there already holds everything the bound keeps, except in pathological rows.
+ */
+const readLimit = (maxBytes: number): number => 8 * maxBytes + 1024 * 1024
 
 /** The number of lines of a text, counted without splitting it. */
 const countLines = (text: string): number => {
@@ -29,7 +35,9 @@ export const capture_pane = defineTool(manifest.capture_pane, {
     "Colours and attributes come as ANSI escapes only when escapes is true; wrapped lines are joined only when " +
     "join_wrapped is true. The newest rows are kept under max_lines/max_bytes and what was dropped is counted. " +
     "To follow new output across calls use capture_since; to wait for text use wait_for_text. Blank rows below the " +
-    "last written row are left out.",
+    "last written row are left out. Only rows the bounds can keep are read: the screen rows asked for and max_lines " +
+    "history rows above them (fewer when that text is far over max_bytes); rows left unread count in truncated_lines, " +
+    "not in truncated_bytes.",
   input: Schema.Struct({
     pane_id: PaneId,
     start: Schema.optionalKey(Row("first")),
@@ -44,31 +52,55 @@ export const capture_pane = defineTool(manifest.capture_pane, {
       if (input.start !== undefined && input.end !== undefined && input.start > input.end) {
         return yield* new InputInvalid({ tool: "capture_pane", detail: "start must not be after end" })
       }
-      const tmux = yield* TmuxObserve
-      const stdout = yield* tmux.run([[
-        "capture-pane",
-        "-p",
-        "-t",
-        input.pane_id,
-        ...(input.start === undefined ? [] : ["-S", String(input.start)]),
-        ...(input.end === undefined ? [] : ["-E", String(input.end)]),
-        ...(input.escapes === true ? ["-e"] : []),
-        ...(input.join_wrapped === true ? ["-J"] : [])
-      ]]).pipe(orPaneNotFound(input.pane_id))
       const maxLines = input.max_lines ?? outputLimits.maxLines
       const maxBytes = input.max_bytes ?? outputLimits.maxBytes
+      const tmux = yield* TmuxObserve
+      const flags = [...(input.escapes === true ? ["-e"] : []), ...(input.join_wrapped === true ? ["-J"] : [])]
+      // Read only the rows the bounds can keep, not the whole history: maxLines rows above the screen
+      // at first, fewer while the output is still over the read limit.
+      const capture = (historyRows: number) => {
+        const first = firstRowToRead(input.start, input.end, historyRows)
+        const low = input.end === undefined ? input.start ?? 0 : Math.min(input.start ?? 0, input.end)
+        if (first === low) {
+          const range = [...(input.start === undefined ? [] : ["-S", String(input.start)]), ...(input.end === undefined ? [] : ["-E", String(input.end)])]
+          return tmux.run([["capture-pane", "-p", "-t", input.pane_id, ...range, ...flags]], { maxOutputBytes: readLimit(maxBytes) }).pipe(
+            Effect.map((stdout) => ({ stdout, skipped: 0 })),
+            orPaneNotFound(input.pane_id)
+          )
+        }
+        // The history size comes from the same invocation, so the count of rows left unread is exact.
+        const last = input.end === undefined ? [] : ["-E", String(Math.max(input.start ?? 0, input.end))]
+        return tmux.run([
+          ["display-message", "-p", "-t", input.pane_id, "#{history_size}"],
+          ["capture-pane", "-p", "-t", input.pane_id, "-S", String(first), ...last, ...flags]
+        ], { maxOutputBytes: readLimit(maxBytes) }).pipe(
+          Effect.map((stdout) => {
+            const split = stdout.indexOf("\n")
+            const historySize = Number.parseInt(stdout.slice(0, split), 10) || 0
+            return { stdout: stdout.slice(split + 1), skipped: Math.max(0, first - Math.max(low, -historySize)) }
+          }),
+          orPaneNotFound(input.pane_id)
+        )
+      }
+      type Capture = ReturnType<typeof capture>
+      const read = (historyRows: number): Effect.Effect<Effect.Success<Capture>, ToolError, Effect.Services<Capture>> =>
+        capture(historyRows).pipe(Effect.catchTag("TmuxOutputTooLarge", (error) =>
+          historyRows > 1
+            ? read(Math.floor(historyRows / 4) || 1)
+            : Effect.fail(new InputInvalid({ tool: "capture_pane", detail: `the screen rows asked for hold more than ${error.limitBytes} bytes; ask for fewer rows with start and end` }))))
+      const { stdout, skipped } = yield* read(maxLines)
       const text = stdout.replace(/\s+$/u, "")
       const lines = countLines(text)
       // Everything fits (the common case): no need to split and join the whole capture.
       if (lines <= maxLines && Buffer.byteLength(text, "utf8") <= maxBytes) {
-        return { pane_id: input.pane_id, content: text, lines, truncated_lines: 0, truncated_bytes: 0 }
+        return { pane_id: input.pane_id, content: text, lines, truncated_lines: skipped, truncated_bytes: 0 }
       }
       const bounded = tailBound(capturedRows(stdout), maxLines, maxBytes)
       return {
         pane_id: input.pane_id,
         content: bounded.lines.join("\n"),
         lines: bounded.lines.length,
-        truncated_lines: bounded.truncatedLines,
+        truncated_lines: skipped + bounded.truncatedLines,
         truncated_bytes: bounded.truncatedBytes
       }
     })

@@ -4,6 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
+import { oneAtATime } from "../guard.ts"
 import { WindowInfo } from "../hierarchy.ts"
 import { Name, resolveSession, resolveWindow, SessionId, WindowId } from "../targets.ts"
 
@@ -20,7 +21,7 @@ export const move_window = defineTool(manifest.move_window, {
   }),
   output: WindowInfo,
   run: (input) =>
-    Effect.gen(function*() {
+    oneAtATime(Effect.gen(function*() {
       const window = yield* resolveWindow("move_window", { window_id: input.window_id })
       const destination = input.to_session_id === undefined && input.to_session_name === undefined
         ? window.session_id
@@ -30,5 +31,5 @@ export const move_window = defineTool(manifest.move_window, {
         })).session_id
       yield* (yield* TmuxChange).run([["move-window", "-d", "-s", window.window_id, "-t", `${destination}:${input.to_index ?? ""}`]])
       return yield* resolveWindow("move_window", { window_id: window.window_id })
-    })
+    }))
 })

@@ -5,6 +5,7 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
+import { oneAtATime } from "../guard.ts"
 import { PaneInfo } from "../hierarchy.ts"
 import { PaneId, resolvePane } from "../targets.ts"
 
@@ -15,7 +16,7 @@ export const swap_pane = defineTool(manifest.swap_pane, {
   input: Schema.Struct({ source_pane_id: PaneId, target_pane_id: PaneId }),
   output: PaneInfo,
   run: (input) =>
-    Effect.gen(function*() {
+    oneAtATime(Effect.gen(function*() {
       if (input.source_pane_id === input.target_pane_id) {
         return yield* new InputInvalid({ tool: "swap_pane", detail: "source_pane_id and target_pane_id must differ" })
       }
@@ -23,5 +24,5 @@ export const swap_pane = defineTool(manifest.swap_pane, {
       yield* resolvePane(input.target_pane_id)
       yield* (yield* TmuxChange).run([["swap-pane", "-d", "-s", input.source_pane_id, "-t", input.target_pane_id]])
       return yield* resolvePane(input.source_pane_id)
-    })
+    }))
 })

@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { refuseOwnPane } from "../guard.ts"
+import { oneAtATime, refuseOwnPane } from "../guard.ts"
 import { PaneId, resolvePane } from "../targets.ts"
 
 /** @category tools */
@@ -14,10 +14,10 @@ export const kill_pane = defineTool(manifest.kill_pane, {
   input: Schema.Struct({ pane_id: PaneId }),
   output: Schema.Struct({ pane_id: Schema.String, window_id: Schema.String, session_id: Schema.String }),
   run: (input) =>
-    Effect.gen(function*() {
+    oneAtATime(Effect.gen(function*() {
       const pane = yield* resolvePane(input.pane_id)
       yield* refuseOwnPane(`pane ${pane.pane_id}`, Effect.succeed([pane.pane_id]))
       yield* (yield* TmuxDelete).run([["kill-pane", "-t", pane.pane_id]])
       return { pane_id: pane.pane_id, window_id: pane.window_id, session_id: pane.session_id }
-    })
+    }))
 })

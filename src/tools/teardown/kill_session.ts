@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { refuseOwnPane } from "../guard.ts"
+import { oneAtATime, refuseOwnPane } from "../guard.ts"
 import { listPaneRows } from "../hierarchy.ts"
 import { resolveSession, sessionTargetFields } from "../targets.ts"
 
@@ -17,12 +17,12 @@ export const kill_session = defineTool(manifest.kill_session, {
   input: Schema.Struct(sessionTargetFields),
   output: Schema.Struct({ session_id: Schema.String, session_name: Schema.String }),
   run: (input) =>
-    Effect.gen(function*() {
+    oneAtATime(Effect.gen(function*() {
       const session = yield* resolveSession("kill_session", input)
       const panes = listPaneRows({ sessionId: session.session_id }).pipe(Effect.map((rows) => rows.map((pane) => pane.pane_id)))
       yield* refuseOwnPane(`session ${session.session_id}`, panes)
       const tmux = yield* TmuxDelete
       yield* tmux.run([["kill-session", "-t", session.session_id]])
       return { session_id: session.session_id, session_name: session.session_name }
-    })
+    }))
 })

@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { refuseOwnPane } from "../guard.ts"
+import { oneAtATime, refuseOwnPane } from "../guard.ts"
 import { listPaneRows } from "../hierarchy.ts"
 import { resolveWindow, WindowId } from "../targets.ts"
 
@@ -15,11 +15,11 @@ export const kill_window = defineTool(manifest.kill_window, {
   input: Schema.Struct({ window_id: WindowId }),
   output: Schema.Struct({ window_id: Schema.String, window_name: Schema.String, session_id: Schema.String }),
   run: (input) =>
-    Effect.gen(function*() {
+    oneAtATime(Effect.gen(function*() {
       const window = yield* resolveWindow("kill_window", { window_id: input.window_id })
       const panes = listPaneRows({ windowId: window.window_id }).pipe(Effect.map((rows) => rows.map((pane) => pane.pane_id)))
       yield* refuseOwnPane(`window ${window.window_id}`, panes)
       yield* (yield* TmuxDelete).run([["kill-window", "-t", window.window_id]])
       return { window_id: window.window_id, window_name: window.window_name, session_id: window.session_id }
-    })
+    }))
 })
