@@ -3,10 +3,14 @@
  * and forgets TMUX/TMUX_PANE, so that even a test that forgets to pass an environment can never
  * reach the user's own tmux servers.
  */
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { afterAll } from "vitest"
 
-process.env.TMUX_TMPDIR = mkdtempSync(join(tmpdir(), "libtmux-mcp-guard-"))
+const guard = mkdtempSync(join(tmpdir(), "libtmux-mcp-guard-"))
+process.env.TMUX_TMPDIR = guard
+// Tests leave nothing behind, this folder included.
+afterAll(() => rmSync(guard, { recursive: true, force: true }))
 delete process.env.TMUX
 delete process.env.TMUX_PANE

@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { prop } from "@effect/vitest"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
@@ -52,7 +52,7 @@ describe("execTmux failure types", () => {
     const dir = mkdtempSync(join(tmpdir(), "lmcp-fake-tmux-"))
     const bin = join(dir, "tmux")
     writeFileSync(bin, `#!/bin/sh\nprintf '%s\\n' ${JSON.stringify(stderr)} >&2\nexit 1\n`, { mode: 0o755 })
-    return Effect.runPromise(Effect.flip(execTmux(bin, ["list-sessions"], "-L t")))
+    return Effect.runPromise(Effect.flip(execTmux(bin, ["list-sessions"], "-L t"))).finally(() => rmSync(dir, { recursive: true, force: true }))
   }
 
   it("types a server that is absent, or went away mid-command, as ServerNotRunning", async () => {
