@@ -32,6 +32,9 @@ import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane, relativeRow, stateFields } from "./pane.ts"
 import { awaitReady, type KernelProbe, type RunEvent, type RunScreen, watchRun } from "./runWatch.ts"
 
+/** Rows read above the prompt row, for output that scrolled (see `startRun`). */
+const scrollMargin = 100
+
 /** A fresh random run ID (see `runIdPattern`). */
 export const newRunId = (): string => randomBytes(3).toString("hex")
 
@@ -165,6 +168,13 @@ const outputOf = (run: Run, capture: Capture) =>
       return echo === -1 ? undefined : { row: echo + 1, column: 0 }
     }
     let start = locate(current)
+    // Output that scrolled moved the prompt row up: read again from where it is now, then, if
+    // history was trimmed under the run, from the top of what is left.
+    const now = relativeRow(run.promptRow, capture.head.history)
+    if (start === undefined && current.firstRow > capture.head.history + now) {
+      current = { ...(yield* look(run, now)), head: capture.head }
+      start = locate(current)
+    }
     if (start === undefined && !current.whole) {
       current = { ...(yield* look(run, "-")), head: capture.head }
       start = locate(current)
@@ -352,7 +362,9 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
       trailer: trailerLine(typed),
       markStart
     }
-    const from = relativeRow(run.promptRow, state.history_size)
+    // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
+    // a run that scrolls up to that many rows still needs no second read.
+    const from = relativeRow(run.promptRow - scrollMargin, state.history_size)
     const tmux = yield* PaneCommand
     const template = templates(id, paneId)
     const now = yield* Clock.currentTimeMillis
