@@ -5,7 +5,7 @@
  * a shell whose environment lacks TMUX, and what a person watching the pane sees.
  */
 import { execFileSync } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, textOf } from "../support/mcp.ts"
@@ -244,5 +244,23 @@ describe("waiting after typing", () => {
     const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
     const foreign = await call(c, "wait_for_text", { pane_id: other, patterns: ["x"], since: cursor.cursor, timeout: 1 })
     assert.strictEqual(tag(foreign), "CursorInvalid")
+  })
+})
+
+describe("what a run reads", () => {
+  it("reads a run back in the invocation that waited, even on a full screen over a long history", async () => {
+    const log = (world: TmuxWorld) => join(world.dir, "tmux.log")
+    const { world, c, pane } = await open("/bin/bash", {}, (world, env) => {
+      const wrapper = join(world.dir, "logging-tmux")
+      writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log(world)}'\nexec tmux "$@"\n`)
+      chmodSync(wrapper, 0o755)
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+    })
+    await run(c, pane, "seq 1 5000", { max_lines: 1 })
+    writeFileSync(log(world), "")
+    for (let i = 0; i < 5; i++) assert.strictEqual((await run(c, pane, `echo line-${i}`)).output, `line-${i}`)
+    const invocations = readFileSync(log(world), "utf8").split("\n").filter((line) => line.includes(" -L ") || line.startsWith("-u"))
+    assert.strictEqual(invocations.filter((line) => line.includes("capture-pane")).length, 5, "one read per run")
+    assert.isFalse(invocations.some((line) => / -S - /u.test(line)), "no run read the whole history")
   })
 })
