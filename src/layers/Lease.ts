@@ -13,21 +13,15 @@
  * still connect to the tmux socket itself.
  */
 import { createHash, randomBytes } from "node:crypto"
-import { linkSync, lstatSync, mkdirSync, realpathSync, renameSync, unlinkSync } from "node:fs"
+import { linkSync, lstatSync, mkdirSync, renameSync, unlinkSync } from "node:fs"
 import { createConnection, createServer, type Server } from "node:net"
 import { join } from "node:path"
+import { realpath } from "../domain/files.ts"
 import * as Effect from "effect/Effect"
 import type { LeaseState } from "../services/SocketPin.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
 
-const realpath = (path: string): string | undefined => {
-  try {
-    return realpathSync(path)
-  } catch {
-    return undefined
-  }
-}
 
 /** Why `path` is not a folder only this user can enter, or undefined when it is one. */
 const notOwnerOnly = (path: string, uid: number): string | undefined => {

@@ -4,9 +4,10 @@
  * valid set; nothing here can leave a tmux server behind (only `list-sessions` and `-V` run).
  */
 import * as Effect from "effect/Effect"
-import { accessSync, constants, realpathSync, statSync } from "node:fs"
+import { accessSync, constants } from "node:fs"
 import { join, resolve } from "node:path"
 import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
+import { realpath, sameFile } from "../domain/files.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, resolveSocketPath, socketFlags } from "../domain/socket.ts"
 import { AdoptionRefused, AuditLogUnusable, LeaseHeld, LeaseUnavailable, SocketUnreachable, type StartupError, startupError, TmuxUnusable } from "../domain/StartupError.ts"
@@ -35,26 +36,7 @@ export interface StartupFacts {
 
 type Environment = Readonly<Record<string, string | undefined>>
 
-const realpath = (path: string): string | undefined => {
-  try {
-    return realpathSync(path)
-  } catch {
-    return undefined
-  }
-}
 
-/**
- * Whether two paths name the same file: the same device and inode (a hard link has another path),
- * or, when either cannot be read, the same resolved path.
- */
-const sameFile = (a: string, b: string): boolean => {
-  try {
-    const [first, second] = [statSync(a), statSync(b)]
-    return first.dev === second.dev && first.ino === second.ino
-  } catch {
-    return (realpath(a) ?? a) === (realpath(b) ?? b)
-  }
-}
 
 /** The absolute path of a binary, searched on the environment's PATH like a shell would. */
 const whichBinary = (bin: string, env: Environment): string => {

@@ -8,7 +8,6 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
-import { statSync } from "node:fs"
 import {
   extractOutput,
   findEchoEnd,
@@ -23,6 +22,7 @@ import {
   trailerLine,
   typedText
 } from "../domain/shellProtocol.ts"
+import { sameFile } from "../domain/files.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, PaneGone, PaneNotReady, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
@@ -30,6 +30,7 @@ import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane, relativeRow, stateFields } from "./pane.ts"
+import { resolvePane } from "./targets.ts"
 import { awaitReady, type KernelProbe, type RunEvent, type RunScreen, watchRun } from "./runWatch.ts"
 
 /** Rows read above the prompt row, for output that scrolled (see `startRun`). */
@@ -190,14 +191,16 @@ const outputOf = (run: Run, capture: Capture) =>
     } satisfies RunOutput
   })
 
-/** The screen part of a look, for the watcher. */
+/** What the watcher asks tmux: the run's record and the pane's screen state, without its rows. */
 const screenOf = (run: Run) =>
-  Effect.map(look(run, 0), (capture): RunScreen => ({
-    recorded: parseEndRecord(capture.head.record) !== undefined,
-    dead: capture.head.dead,
-    alternate: capture.head.alternate,
-    program: capture.head.program
-  }))
+  Effect.gen(function*() {
+    const stdout = yield* (yield* PaneCommand).run([["display-message", "-p", "-t", run.paneId, headFormat(run.id)]]).pipe(orPaneNotFound(run.paneId))
+    const line = stdout.split("\n")[0] ?? ""
+    // A pane that closed answers with empty fields (tmux 3.3a): say which panes exist instead.
+    if (line.split("|")[2] === "") yield* resolvePane(run.paneId)
+    const head = parseHead(line)
+    return { recorded: parseEndRecord(head.record) !== undefined, dead: head.dead, alternate: head.alternate, program: head.program } satisfies RunScreen
+  })
 
 /**
  * The output so far of a run that a full-screen program interrupted: with the alternate screen
@@ -305,18 +308,9 @@ export const awaitRun = <R>(run: Run, waiter: Effect.Effect<string, ToolError, R
     }
   })
 
-/** Whether the shell's own `TMUX` names the pinned socket (same file, not only the same string). */
-const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean => {
-  if (environmentTmux === undefined) return false
-  const named = environmentTmux.slice(0, environmentTmux.lastIndexOf(",", environmentTmux.lastIndexOf(",") - 1))
-  if (named === socketPath) return true
-  try {
-    const [a, b] = [statSync(named), statSync(socketPath)]
-    return a.dev === b.dev && a.ino === b.ino
-  } catch {
-    return false
-  }
-}
+/** Whether the shell's own `TMUX` (`path,pid,index`) names the pinned socket, the same file. */
+const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean =>
+  environmentTmux !== undefined && sameFile(environmentTmux.slice(0, environmentTmux.lastIndexOf(",", environmentTmux.lastIndexOf(",") - 1)), socketPath)
 
 /** A new run: readiness, then one invocation that types the command as a paste and waits. */
 export const startRun = (paneId: string, command: string, suppressHistory: boolean, deadline: number) =>
