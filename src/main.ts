@@ -27,8 +27,8 @@ const program = Effect.gen(function*() {
   if (decided.kind === "version") return void process.stdout.write(`libtmux-mcp ${version}\n`)
   if (decided.kind === "print-config") {
     const bin = realpathSync(process.argv[1] ?? "")
-    for (const note of clientConfigNotes(decided.client, process.execPath, decided.inheritedSocket)) process.stderr.write(`${note}\n`)
-    return void process.stdout.write(`${renderClientConfig(decided.client, process.execPath, bin, decided.env)}\n`)
+    for (const note of clientConfigNotes(decided.client, process.execPath, decided.inheritedSocket, decided.remote)) process.stderr.write(`${note}\n`)
+    return void process.stdout.write(`${renderClientConfig(decided.client, process.execPath, bin, decided.env, decided.remote)}\n`)
   }
   const { facts } = decided
   const context = yield* Layer.build(Services.layer(facts))

@@ -42,6 +42,8 @@ export type Invocation =
     readonly env: Readonly<Record<string, string>>
     /** The socket `inherit` was turned into, when the command ran inside tmux. */
     readonly inheritedSocket: string | undefined
+    /** The host the entry starts the server on, through ssh. */
+    readonly remote: RemoteHost | undefined
   }
   | { readonly kind: "serve"; readonly config: ServerConfig }
 
@@ -65,11 +67,16 @@ type Values = Partial<Record<Variable, string>>
 
 const flagNames = settings.map((setting) => setting.flag)
 
+/** Flags that shape only what `--print-config` prints: the remote host an entry starts the server on. */
+const remoteFlags = ["--ssh", "--ssh-config", "--remote-node", "--remote-bin"] as const
+type RemoteFlag = typeof remoteFlags[number]
+
 interface Cli {
   readonly values: Values
   readonly help: boolean
   readonly version: boolean
   readonly printConfig: string | undefined
+  readonly remote: Partial<Record<RemoteFlag, string>>
 }
 
 /** Reads flags; a flag's value follows it or an `=`. */
@@ -78,6 +85,7 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
   let help = false
   let version = false
   let printConfig: string | undefined
+  const remote: Partial<Record<RemoteFlag, string>> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     const eq = arg.indexOf("=")
@@ -87,16 +95,23 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
     else if (flag === "--print-config") {
       if (eq === -1 && i + 1 >= argv.length) return Result.fail(settingInvalid("--print-config", `--print-config needs a client: ${Object.keys(clients).join(", ")}`))
       printConfig = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
+    } else if ((remoteFlags as ReadonlyArray<string>).includes(flag)) {
+      if (eq === -1 && i + 1 >= argv.length) return Result.fail(settingInvalid(flag, `${flag} needs a value`))
+      remote[flag as RemoteFlag] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
     } else {
       const setting = settings.find((candidate) => candidate.flag === flag)
       if (setting === undefined) {
-        return Result.fail(settingInvalid(arg, `unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --print-config, --help, --version`))
+        return Result.fail(settingInvalid(arg, `unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --print-config (with ${remoteFlags.join(", ")}), --help, --version`))
       }
       if (eq === -1 && i + 1 >= argv.length) return Result.fail(settingInvalid(flag, `${flag} needs a value (${setting.help})`))
       values[setting.variable] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
     }
   }
-  return Result.succeed({ values, help, version, printConfig })
+  if (printConfig === undefined && Object.keys(remote).length > 0) {
+    const flag = Object.keys(remote)[0]!
+    return Result.fail(settingInvalid(flag, `${flag} goes with --print-config: it shapes the client entry printed, not this server`))
+  }
+  return Result.succeed({ values, help, version, printConfig, remote })
 }
 
 /** An absolute path tmux and the filesystem can take (no NUL byte). */
@@ -125,7 +140,50 @@ const parseWaitMax = (raw: string | undefined): Result.Result<number, StartupErr
 }
 
 /** `--print-config <client>`: the flags given beside it, checked, become the snippet's env block. */
-const printConfigInvocation = (client: string, values: Values, tmux: string | undefined): Result.Result<Invocation, StartupError> =>
+/** Where `--ssh` says to start the server. @category models */
+export interface RemoteHost {
+  /** `[user@]host`, as ssh takes it. */
+  readonly destination: string
+  readonly port: number | undefined
+  readonly sshConfig: string | undefined
+  /** The remote command: the installed `libtmux-mcp` by default, or Node with a checkout's bin. */
+  readonly command: ReadonlyArray<string>
+}
+
+// A user and host as ssh and a remote shell take them, with nothing a shell or ssh would read as more.
+const sshTarget = /^(?:([A-Za-z0-9._][A-Za-z0-9._-]*)@)?([A-Za-z0-9._][A-Za-z0-9._-]*)(?::(\d{1,5}))?$/u
+
+/** A word for the remote command line: a path or name without control characters. */
+const remoteWord = (flag: string, raw: string): Result.Result<string, StartupError> =>
+  raw !== "" && !/[\u0000-\u001f\u007f]/u.test(raw)
+    ? Result.succeed(raw)
+    : Result.fail(settingInvalid(flag, `${flag} ${JSON.stringify(raw)} is not valid; give a path (or a command name on the remote PATH)`))
+
+const parseRemote = (remote: Partial<Record<RemoteFlag, string>>, defaults: { readonly node: string; readonly bin: string }): Result.Result<RemoteHost | undefined, StartupError> =>
+  Result.gen(function*() {
+    const raw = remote["--ssh"]
+    if (raw === undefined) {
+      const stray = Object.keys(remote)[0]
+      return stray === undefined ? undefined : yield* Result.fail(settingInvalid(stray, `${stray} goes with --ssh [user@]host[:port]`))
+    }
+    const match = sshTarget.exec(raw)
+    const port = match?.[3] === undefined ? undefined : Number(match[3])
+    if (match === null || (port !== undefined && (port < 1 || port > 65_535))) {
+      return yield* Result.fail(settingInvalid("--ssh", `--ssh ${JSON.stringify(raw)} is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`))
+    }
+    const sshConfig = remote["--ssh-config"] === undefined ? undefined : yield* remoteWord("--ssh-config", remote["--ssh-config"])
+    const bin = remote["--remote-bin"] === undefined ? undefined : yield* remoteWord("--remote-bin", remote["--remote-bin"])
+    const node = remote["--remote-node"] === undefined ? undefined : yield* remoteWord("--remote-node", remote["--remote-node"])
+    return {
+      destination: match[1] === undefined ? match[2]! : `${match[1]}@${match[2]}`,
+      port,
+      sshConfig,
+      // The installed bin runs itself; a checkout's bin is a file for Node to run.
+      command: bin === undefined && node === undefined ? [defaults.bin] : [node ?? defaults.node, bin ?? defaults.bin]
+    }
+  })
+
+const printConfigInvocation = (client: string, values: Values, tmux: string | undefined, remote: Partial<Record<RemoteFlag, string>>): Result.Result<Invocation, StartupError> =>
   Result.gen(function*() {
     if (!isClient(client)) {
       return yield* Result.fail(settingInvalid("--print-config", `--print-config ${JSON.stringify(client)} is not a known client; valid clients: ${Object.keys(clients).join(", ")}`))
@@ -133,10 +191,14 @@ const printConfigInvocation = (client: string, values: Values, tmux: string | un
     if (values.LIBTMUX_SOCKET !== undefined) yield* parseSocketSelector(values.LIBTMUX_SOCKET)
     if (values.LIBTMUX_TOOLSETS !== undefined) yield* parseToolsets(values.LIBTMUX_TOOLSETS)
     const env = Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined))
+    const host = yield* parseRemote(remote, { node: "node", bin: "libtmux-mcp" })
+    if (host !== undefined && env.LIBTMUX_SOCKET === "inherit") {
+      return yield* Result.fail(settingInvalid("--socket", "--socket inherit cannot cross ssh: the remote server gets no TMUX; name the socket there (name:NAME or path:/PATH), or keep the default"))
+    }
     // A client starts the server without TMUX: inherit there would reach the default socket.
     const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" && tmux !== undefined && tmux !== "" ? tmux.split(",")[0] : undefined
     if (inheritedSocket !== undefined) env.LIBTMUX_SOCKET = `path:${inheritedSocket}`
-    return { kind: "print-config", client, env, inheritedSocket } as const
+    return { kind: "print-config", client, env, inheritedSocket, remote: host } as const
   })
 
 /** A setting from a closed set; the first value is the default. */
@@ -175,7 +237,7 @@ export const parseInvocation = (
     const cli = yield* parseArgv(argv)
     if (cli.help) return { kind: "help" } as const
     if (cli.version) return { kind: "version" } as const
-    if (cli.printConfig !== undefined) return yield* printConfigInvocation(cli.printConfig, cli.values, env.TMUX)
+    if (cli.printConfig !== undefined) return yield* printConfigInvocation(cli.printConfig, cli.values, env.TMUX, cli.remote)
     for (const [variable, message] of retiredVariables) {
       const retired = env[variable]
       if (retired !== undefined) return yield* Result.fail(settingInvalid(variable, message(retired)))
@@ -223,6 +285,10 @@ export const helpText = (version: string): string =>
     "Each flag mirrors an environment variable; a flag beats its variable.",
     ...settings.map((setting) => `  ${setting.flag.padEnd(20)} ${setting.variable}: ${setting.help}`),
     `  ${"--print-config".padEnd(20)} <client>: print a configuration for ${Object.keys(clients).join(", ")}`,
+    `  ${"  --ssh".padEnd(20)} [user@]host[:port]: the entry starts the server on that host through ssh`,
+    `  ${"  --ssh-config".padEnd(20)} <file>: the ssh client configuration file to use (ssh -F)`,
+    `  ${"  --remote-node".padEnd(20)} <path>: Node on the host (default: node, with --remote-bin)`,
+    `  ${"  --remote-bin".padEnd(20)} <path>: this package's bin on the host (default: libtmux-mcp on the remote PATH)`,
     `  ${"".padEnd(20)} using this Node and this checkout; setting flags given beside it go into its env block`,
     `  ${"--help".padEnd(20)} print this help`,
     `  ${"--version".padEnd(20)} print the version`,
