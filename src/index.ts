@@ -18,7 +18,7 @@ import * as Layer from "effect/Layer"
 import type { StartupError } from "./domain/StartupError.ts"
 import { type CallMeta, Registry, type ToolNotSelected } from "./layers/Registry.ts"
 import * as Services from "./layers/Services.ts"
-import { startup, type StartupFacts } from "./layers/Startup.ts"
+import { decide, type EmbedOptions } from "./decide.ts"
 import type { ToolError } from "./services/errors.ts"
 import type { registry } from "./tools/index.ts"
 
@@ -30,6 +30,8 @@ export * from "./services/errors.ts"
 export { AuditUnavailable } from "./services/Audit.ts"
 export { manifest, type ToolName } from "./manifest/index.ts"
 export { version } from "./version.ts"
+export { decide, type EmbedOptions } from "./decide.ts"
+export { makeToolkit, toolkit, ToolFailure, type TmuxToolkit } from "./toolkit.ts"
 
 /** Names of the tools this build has. @category models */
 export type RegisteredTool = keyof typeof registry
@@ -37,22 +39,6 @@ export type RegisteredTool = keyof typeof registry
 export type InputOf<K extends RegisteredTool> = NonNullable<typeof registry[K]["types"]>["input"]
 /** The output of a tool. @category models */
 export type OutputOf<K extends RegisteredTool> = NonNullable<typeof registry[K]["types"]>["output"]
-
-/** How to configure the in-process tools: the same variables and flags as the server process. @category models */
-export interface EmbedOptions {
-  /** Environment to read the LIBTMUX_* variables, TMUX_TMPDIR, TMUX and TMUX_PANE from (default `process.env`). */
-  readonly env?: Readonly<Record<string, string | undefined>>
-  /** Command-line flags, as the server takes them. */
-  readonly argv?: ReadonlyArray<string>
-}
-
-/** Startup, as the server does it: configuration, tmux check, socket probe, selection. */
-export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError> =>
-  startup(options.env ?? process.env, options.argv ?? [], process.getuid?.() ?? 0).pipe(
-    Effect.flatMap((decided) =>
-      decided.kind === "facts" ? Effect.succeed(decided.facts) : Effect.die(new Error("--help and --version do not configure tools"))
-    )
-  )
 
 /** The registry over the configured selection, with its live services. @category layers */
 export const layer = (options: EmbedOptions = {}): Layer.Layer<Registry, StartupError> =>
