@@ -97,5 +97,5 @@ export const sendTo = (paneId: string, send: { readonly keys: string; readonly l
 /** What an input tool reports about where its input went. @category schemas */
 export const targetFields = {
   targets: Schema.Array(Schema.String).annotate({ description: "every pane the input reached (more than one while synchronize-panes is on)" }),
-  synchronized: Schema.Boolean
+  synchronized: Schema.Boolean.annotate({ description: "synchronize-panes was on, so the input reached every pane of the window" })
 }

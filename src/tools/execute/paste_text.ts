@@ -7,6 +7,7 @@ import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { orPaneNotFound } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** The prefix of this server's temporary buffers. */
 export const bufferPrefix = "libtmux-mcp-paste-"
@@ -22,7 +23,7 @@ export const paste_text = defineTool(manifest.paste_text, {
     text: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1_000_000)).annotate({ description: "the text (up to 1,000,000 characters)" }),
     bracketed: Schema.optionalKey(Schema.Boolean.annotate({ description: "use bracketed paste when the program enabled it (default true)" }))
   }),
-  output: Schema.Struct({ pane_id: Schema.String, characters: Schema.Int }),
+  output: Schema.Struct({ pane_id: stringVariable("pane_id"), characters: Schema.Int.annotate({ description: "characters pasted" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* PaneInput

@@ -14,6 +14,7 @@ import { defineTool } from "../define.ts"
 import { resumeRun, type RunOutcome, startRun } from "../shellRun.ts"
 import { PaneId } from "../targets.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../waiting.ts"
+import { stringVariable } from "../variables.ts"
 
 const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
   description: "with no command: the run_id of this pane's timed-out or blocked run, to wait for it again without typing anything"
@@ -47,19 +48,19 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     }))
   }),
   output: Schema.Struct({
-    pane_id: Schema.String,
+    pane_id: stringVariable("pane_id"),
     exit_status: Schema.NullOr(Schema.Int).annotate({ description: "the command's exit status; null when it timed out or is blocked" }),
-    timed_out: Schema.Boolean,
+    timed_out: Schema.Boolean.annotate({ description: "the timeout passed first; the command keeps running (see run_id)" }),
     blocked_by: Schema.optionalKey(Schema.String.annotate({
       description: "the program waiting for terminal input (a pager, a prompt, a full-screen program); answer or quit it with send_keys, then resume"
     })),
     run_id: Schema.optionalKey(Schema.String.annotate({ description: "present when the run is not finished: pass it as resume to wait for it again" })),
     elapsed_seconds: Schema.Finite.annotate({ description: "seconds since the call began, including waiting for the shell's prompt and for other calls on the pane" }),
     effective_timeout: Schema.Finite.annotate({ description: "the timeout actually used, in seconds, after the ceiling" }),
-    output: Schema.String,
+    output: Schema.String.annotate({ description: "the command's own output" }),
     output_start_lost: Schema.Boolean.annotate({ description: "true when the output outgrew the pane's history and its beginning is gone" }),
     ...truncationFields,
-    shell: Schema.String
+    shell: Schema.String.annotate({ description: "the shell the command ran in" })
   }),
   run: (input) =>
     Effect.gen(function*() {

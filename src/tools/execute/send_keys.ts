@@ -5,6 +5,7 @@ import { manifest } from "../../manifest/index.ts"
 import { defineTool } from "../define.ts"
 import { keysFields, sendTo, targetFields } from "../keys.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const send_keys = defineTool(manifest.send_keys, {
@@ -13,7 +14,7 @@ export const send_keys = defineTool(manifest.send_keys, {
     "output and exit status use run_shell_command; to type several things in order use send_keys_batch. " +
     "Reports every pane the input reached: with synchronize-panes on, that is every pane of the window.",
   input: Schema.Struct({ pane_id: PaneId, ...keysFields }),
-  output: Schema.Struct({ pane_id: Schema.String, ...targetFields }),
+  output: Schema.Struct({ pane_id: stringVariable("pane_id"), ...targetFields }),
   run: (input) =>
     Effect.gen(function*() {
       return { pane_id: input.pane_id, ...(yield* sendTo(input.pane_id, input)) }

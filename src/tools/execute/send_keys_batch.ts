@@ -6,6 +6,7 @@ import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { inputTargets, invocations, keysFields, sendCommands, targetFields } from "../keys.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** The most sends in one batch. */
 export const maxOperations = 32
@@ -23,8 +24,8 @@ export const send_keys_batch = defineTool(manifest.send_keys_batch, {
     ).annotate({ description: `the sends, in order (1-${maxOperations})` })
   }),
   output: Schema.Struct({
-    operations: Schema.Array(Schema.Struct({ index: Schema.Int, pane_id: Schema.String, ...targetFields })),
-    targets: Schema.Array(Schema.String)
+    operations: Schema.Array(Schema.Struct({ index: Schema.Int.annotate({ description: "the send's position, from 0" }), pane_id: stringVariable("pane_id"), ...targetFields })).annotate({ description: "one per send, in order" }),
+    targets: Schema.Array(Schema.String).annotate({ description: "every pane some input reached" })
   }),
   run: (input) =>
     Effect.gen(function*() {

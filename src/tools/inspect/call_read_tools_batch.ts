@@ -21,15 +21,18 @@ const operationsOf = (tool: Schema.Top) =>
   })
 
 const Row = Schema.Struct({
-  index: Schema.Int,
-  tool: Schema.String,
-  status: Schema.Literals(["ok", "error", "skipped"]),
+  index: Schema.Int.annotate({ description: "the operation's position, from 0" }),
+  tool: Schema.String.annotate({ description: "the tool called" }),
+  status: Schema.Literals(["ok", "error", "skipped"]).annotate({ description: "skipped: not run after a failure with onError stop" }),
   result: Schema.NullOr(Schema.Struct({
-    content: Schema.Array(Schema.Struct({ type: Schema.Literal("text"), text: Schema.String })),
-    structuredContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
-    isError: Schema.Boolean
+    content: Schema.Array(Schema.Struct({
+      type: Schema.Literal("text").annotate({ description: "always text" }),
+      text: Schema.String.annotate({ description: "the text" })
+    })).annotate({ description: "the result's content blocks" }),
+    structuredContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's structured result" })),
+    isError: Schema.Boolean.annotate({ description: "whether the tool failed" })
   })).annotate({ description: "the nested MCP result; null when skipped or omitted to fit the size bound" }),
-  payload_omitted: Schema.Boolean
+  payload_omitted: Schema.Boolean.annotate({ description: "result omitted to keep the batch under its size bound" })
 })
 
 /** @category tools */
@@ -44,11 +47,11 @@ export const call_read_tools_batch = defineTool(manifest.call_read_tools_batch, 
   input: operationsOf(Schema.String),
   specialize: (selection: Selection) => operationsOf(Schema.Literals(selection.batchOperations as ReadonlyArray<string>)),
   output: Schema.Struct({
-    results: Schema.Array(Row),
-    succeeded: Schema.Int,
-    failed: Schema.Int,
-    stopped_at: Schema.NullOr(Schema.Int),
-    payloads_omitted: Schema.Int
+    results: Schema.Array(Row).annotate({ description: "one per operation, in order" }),
+    succeeded: Schema.Int.annotate({ description: "operations that succeeded" }),
+    failed: Schema.Int.annotate({ description: "operations that failed" }),
+    stopped_at: Schema.NullOr(Schema.Int).annotate({ description: "index of the failure that stopped the batch, else null" }),
+    payloads_omitted: Schema.Int.annotate({ description: "results omitted for size" })
   }),
   run: (input) =>
     Effect.gen(function*() {

@@ -9,6 +9,7 @@ import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
 import { capturedRows, orPaneNotFound } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 const Row = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: -1_000_000, maximum: 10_000 })).annotate({
@@ -46,7 +47,11 @@ export const capture_pane = defineTool(manifest.capture_pane, {
     join_wrapped: Schema.optionalKey(Schema.Boolean.annotate({ description: "join lines the terminal wrapped (default false)" })),
     ...boundFields
   }),
-  output: Schema.Struct({ pane_id: Schema.String, content: Schema.String, lines: Schema.Int, ...truncationFields }),
+  output: Schema.Struct({
+    pane_id: stringVariable("pane_id"),
+    content: Schema.String.annotate({ description: "the rows' text, one line per row (per joined line with join_wrapped)" }),
+    lines: Schema.Int.annotate({ description: "number of lines in content" }),
+    ...truncationFields }),
   run: (input) =>
     Effect.gen(function*() {
       if (input.start !== undefined && input.end !== undefined && input.start > input.end) {

@@ -11,6 +11,7 @@ import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
 import { readAndCapture, stateFields } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** Reads the pane's state and rows from relative row `from` to the bottom, in one invocation. */
 const look = (paneId: string, from: number | "-") =>
@@ -59,12 +60,12 @@ export const capture_since = defineTool(manifest.capture_since, {
     ...boundFields
   }),
   output: Schema.Struct({
-    pane_id: Schema.String,
-    cursor: Schema.String,
-    output: Schema.String,
-    lines: Schema.Int,
-    lines_missed: Schema.Boolean,
-    alternate_screen: Schema.Boolean,
+    pane_id: stringVariable("pane_id"),
+    cursor: Schema.String.annotate({ description: "pass it to the next call on this pane" }),
+    output: Schema.String.annotate({ description: "the rows written since the cursor (the screen on a first call)" }),
+    lines: Schema.Int.annotate({ description: "number of lines in output" }),
+    lines_missed: Schema.Boolean.annotate({ description: "history was cleared or trimmed past the cursor; output is the screen" }),
+    alternate_screen: Schema.Boolean.annotate({ description: "a full-screen program has the alternate screen; output is its whole screen" }),
     ...truncationFields
   }),
   run: (input) =>

@@ -6,6 +6,7 @@ import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { orPaneNotFound, readPane } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** A format variable name: a closed grammar, so no caller text is ever a format. */
 export const variableNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/u
@@ -22,7 +23,10 @@ export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
       Schema.String.annotate({ description: "a variable name, e.g. pane_current_path" }).check(Schema.isMaxLength(64), Schema.isPattern(variableNamePattern))
     ).annotate({ description: "1-32 tmux format variable names" }).check(Schema.isMinLength(1), Schema.isMaxLength(32))
   }),
-  output: Schema.Struct({ pane_id: Schema.String, variables: Schema.Record(Schema.String, Schema.String) }),
+  output: Schema.Struct({
+    pane_id: stringVariable("pane_id"),
+    variables: Schema.Record(Schema.String, Schema.String).annotate({ description: "each name asked for and its value (empty when unknown)" })
+  }),
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* TmuxObserve

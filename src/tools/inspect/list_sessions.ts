@@ -11,6 +11,6 @@ export const list_sessions = defineTool(manifest.list_sessions, {
     "An empty list means no tmux server is running there yet (create_session starts one). " +
     "Start here, then list_windows or list_panes for the objects inside a session.",
   input: NoInput,
-  output: Schema.Struct({ sessions: Schema.Array(SessionInfo) }),
+  output: Schema.Struct({ sessions: Schema.Array(SessionInfo).annotate({ description: "every session, in tmux's order" }) }),
   run: () => Effect.map(emptyWhenNoServer(listSessionRows), (sessions) => ({ sessions }))
 })

@@ -16,8 +16,12 @@ export const show_hooks = defineTool(manifest.show_hooks, {
     name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/^[a-z][a-z-]*$/u)).annotate({ description: "one hook name, e.g. after-new-window" }))
   }),
   output: Schema.Struct({
-    session_id: Schema.NullOr(Schema.String),
-    hooks: Schema.Array(Schema.Struct({ name: Schema.String, index: Schema.NullOr(Schema.Int), command: Schema.String }))
+    session_id: Schema.NullOr(Schema.String).annotate({ description: "the session read, or null for global hooks" }),
+    hooks: Schema.Array(Schema.Struct({
+      name: Schema.String.annotate({ description: "hook name, e.g. after-new-window" }),
+      index: Schema.NullOr(Schema.Int).annotate({ description: "the hook's array index, or null" }),
+      command: Schema.String.annotate({ description: "the command tmux runs" })
+    })).annotate({ description: "the hooks that are set" })
   }),
   run: (input) =>
     Effect.gen(function*() {

@@ -24,7 +24,10 @@ export const show_option = defineTool(manifest.show_option, {
     window_id: Schema.optionalKey(WindowId),
     pane_id: Schema.optionalKey(PaneId)
   }),
-  output: Schema.Struct({ scope: Schema.String, name: Schema.String, value: Schema.NullOr(Schema.String).annotate({ description: "null when the option is not set" }) }),
+  output: Schema.Struct({
+    scope: Schema.String.annotate({ description: "the scope asked for" }),
+    name: Schema.String.annotate({ description: "the option's name" }),
+    value: Schema.NullOr(Schema.String).annotate({ description: "null when the option is not set" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const given = [input.session_id ?? input.session_name, input.window_id, input.pane_id].filter((target) => target !== undefined).length

@@ -29,13 +29,13 @@ export const snapshot_pane = defineTool(manifest.snapshot_pane, {
   input: Schema.Struct({ pane_id: PaneId, ...boundFields }),
   output: Schema.Struct({
     ...PaneInfo.fields,
-    cursor_x: Schema.Int,
-    cursor_y: Schema.Int,
-    history_size: Schema.Int,
-    alternate_on: Schema.Boolean,
+    cursor_x: Schema.Int.annotate({ description: "cursor column, 0 at the left" }),
+    cursor_y: Schema.Int.annotate({ description: "cursor row, 0 at the top of the screen" }),
+    history_size: Schema.Int.annotate({ description: "rows of history above the screen" }),
+    alternate_on: Schema.Boolean.annotate({ description: "a full-screen program has the alternate screen" }),
     pane_mode: Schema.String.annotate({ description: "the tmux mode the pane is in (copy-mode ...), or empty" }),
     scroll_position: Schema.NullOr(Schema.Int).annotate({ description: "rows scrolled back in copy mode, or null outside it" }),
-    content: Schema.String,
+    content: Schema.String.annotate({ description: "the visible screen's text" }),
     ...truncationFields
   }),
   run: (input) =>

@@ -9,6 +9,7 @@ import { verifyCursor } from "./capture_since.ts"
 import { PaneId } from "../targets.ts"
 import { pollIntervalMs, waitForText } from "../waitText.ts"
 import { effectiveTimeout, timeoutField } from "../waiting.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const wait_for_text = defineTool(manifest.wait_for_text, {
@@ -36,14 +37,14 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     timeout: timeoutField
   }),
   output: Schema.Struct({
-    pane_id: Schema.String,
-    outcome: Schema.Literals(["matched", "any_output", "timeout"]),
-    matched_index: Schema.NullOr(Schema.Int),
-    matched_line: Schema.NullOr(Schema.String),
+    pane_id: stringVariable("pane_id"),
+    outcome: Schema.Literals(["matched", "any_output", "timeout"]).annotate({ description: "what ended the wait" }),
+    matched_index: Schema.NullOr(Schema.Int).annotate({ description: "index in patterns of the pattern that matched, else null" }),
+    matched_line: Schema.NullOr(Schema.String).annotate({ description: "the line that matched, else null" }),
     new_lines: Schema.Array(Schema.String).annotate({ description: "the newest lines written since the call started (at most 20)" }),
     alternate_screen: Schema.Boolean.annotate({ description: "a full-screen program had the alternate screen at some point" }),
-    elapsed_seconds: Schema.Finite,
-    effective_timeout: Schema.Finite
+    elapsed_seconds: Schema.Finite.annotate({ description: "seconds waited" }),
+    effective_timeout: Schema.Finite.annotate({ description: "the timeout used, in seconds, after the ceiling" })
   }),
   run: (input) =>
     Effect.gen(function*() {

@@ -12,7 +12,7 @@ export const signal_channel = defineTool(manifest.signal_channel, {
     "NAME` in a pane). Not idempotent: when nobody waits, tmux keeps the signal for the next waiter, and a second " +
     "unwaited signal clears it again.",
   input: Schema.Struct({ channel: Channel }),
-  output: Schema.Struct({ channel: Schema.String }),
+  output: Schema.Struct({ channel: Schema.String.annotate({ description: "the channel signalled" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* TmuxChange

@@ -47,10 +47,10 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
     timeout: timeoutField
   }),
   output: Schema.Struct({
-    channel: Schema.String,
-    outcome: Schema.Literals(["signalled", "timeout"]),
-    elapsed_seconds: Schema.Finite,
-    effective_timeout: Schema.Finite
+    channel: Schema.String.annotate({ description: "the channel" }),
+    outcome: Schema.Literals(["signalled", "timeout"]).annotate({ description: "what ended the wait" }),
+    elapsed_seconds: Schema.Finite.annotate({ description: "seconds waited" }),
+    effective_timeout: Schema.Finite.annotate({ description: "the timeout used, in seconds, after the ceiling" })
   }),
   run: (input) =>
     Effect.gen(function*() {

@@ -7,6 +7,7 @@ import { defineTool } from "../define.ts"
 import { oneAtATime, refuseOwnPane } from "../guard.ts"
 import { listPaneRows } from "../hierarchy.ts"
 import { resolveSession, sessionTargetFields } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const kill_session = defineTool(manifest.kill_session, {
@@ -15,7 +16,7 @@ export const kill_session = defineTool(manifest.kill_session, {
     "Refuses the session that contains this MCP server's own pane when that pane is on this socket. " +
     "When the last session goes, tmux's exit-empty default stops the server.",
   input: Schema.Struct(sessionTargetFields),
-  output: Schema.Struct({ session_id: Schema.String, session_name: Schema.String }),
+  output: Schema.Struct({ session_id: stringVariable("session_id"), session_name: stringVariable("session_name") }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
       const session = yield* resolveSession("kill_session", input)
