@@ -14,7 +14,7 @@ const FS = "\u001f"
 
 /** The optional start directory parameter. @category schemas */
 export const StartDirectory = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)).annotate({
-  description: "absolute path of an existing directory to start in (default: tmux's choice, the MCP server's working directory)"
+  description: "absolute path"
 })
 
 /** Checks a start directory; the result is the tmux client's `cwd`. */

@@ -10,10 +10,8 @@ import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, {
-  description: "Turn the synchronize-panes option of a window (window_id, or a session with window_index) on or off. " +
-    "It sits in the execute toolset because it widens what later input reaches; send_keys reports the panes each " +
-    "input actually reached.",
-  input: Schema.Struct({ ...windowTargetFields, enabled: Schema.Boolean.annotate({ description: "true sends every pane's input to all panes of the window, false stops it" }) }),
+  description: "Turn a window's synchronize-panes on or off.",
+  input: Schema.Struct({ ...windowTargetFields, enabled: Schema.Boolean.annotate({ description: "on (true) or off" }) }),
   output: Schema.Struct({
     window_id: stringVariable("window_id"),
     synchronize_panes: Schema.Boolean.annotate({ description: "the option afterwards" }),

@@ -14,10 +14,10 @@ export const maxBatchBytes = 1_000_000
 const operationsOf = (tool: Schema.Top) =>
   Schema.Struct({
     operations: Schema.Array(Schema.Struct({
-      tool: (tool as typeof Schema.String).annotate({ description: "a read tool of this server's selection" }),
+      tool: (tool as typeof Schema.String).annotate({ description: "a read tool" }),
       arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's own arguments" }))
-    })).check(Schema.isMinLength(1), Schema.isMaxLength(maxBatchOperations)).annotate({ description: `1-${maxBatchOperations} operations, run in order` }),
-    onError: Schema.optionalKey(Schema.Literals(["stop", "continue"]).annotate({ description: "stop at the first failed operation (default) or continue" }))
+    })).check(Schema.isMinLength(1), Schema.isMaxLength(maxBatchOperations)).annotate({ description: "run in order" }),
+    onError: Schema.optionalKey(Schema.Literals(["stop", "continue"]).annotate({ description: "stop (default) or continue after a failure" }))
   })
 
 const Row = Schema.Struct({
@@ -37,13 +37,7 @@ const Row = Schema.Struct({
 
 /** @category tools */
 export const call_read_tools_batch = defineTool(manifest.call_read_tools_batch, {
-  description: `Run up to ${maxBatchOperations} read operations (tools of this server's inspect set, each with its own ` +
-    "arguments) in order in one call, and return each one's status and MCP result. It aggregates authority under its " +
-    "own name: a client that allows this tool allows every tool in its operations list (see nestedAuthority in its " +
-    "capability record), whatever its rules for those tools by name. Operations are separate reads, so the hierarchy " +
-    "can change between them. A successful batch does not mean every operation succeeded: check each status. " +
-    `Nested payloads are omitted, first row first, to keep the whole result under ${maxBatchBytes} bytes, and each ` +
-    "omission is marked.",
+  description: `Run up to ${maxBatchOperations} reads (this server's inspect tools) in order; returns each status and result. It aggregates authority under its own name: a client that allows this tool allows every tool in its operations list (see nestedAuthority in its capability record), whatever its rules for those tools by name. Check each status. Results past ${maxBatchBytes} bytes in all are omitted and marked.`,
   input: operationsOf(Schema.String),
   specialize: (selection: Selection) => operationsOf(Schema.Literals(selection.batchOperations as ReadonlyArray<string>)),
   output: Schema.Struct({

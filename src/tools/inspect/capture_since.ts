@@ -48,15 +48,10 @@ export const verifyCursor = (token: string, paneId: string) =>
 
 /** @category tools */
 export const capture_since = defineTool(manifest.capture_since, {
-  description: "Follow a pane's output: without a cursor, return the screen up to the cursor row and a cursor; with " +
-    "the cursor of the previous call, return only the rows written or rewritten since (including rows that scrolled " +
-    "into history), and a new cursor. Cursors are opaque, signed by this server process and tied to one pane; " +
-    "lines_missed says when history was cleared or trimmed past the cursor (the screen is returned instead). " +
-    "A dead or respawned pane is an error. While a full-screen program has the alternate screen, its whole screen is " +
-    "returned with alternate_screen true.",
+  description: "Follow a pane's output: without cursor, the screen and a cursor; with the last cursor, only rows written or rewritten since, and a new cursor.",
   input: Schema.Struct({
     pane_id: PaneId,
-    cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(16_384)).annotate({ description: "the cursor a previous capture_since returned for this pane" })),
+    cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(16_384)).annotate({ description: "the previous call's cursor" })),
     ...boundFields
   }),
   output: Schema.Struct({

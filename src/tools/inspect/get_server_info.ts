@@ -11,9 +11,7 @@ const FS = "\u001f"
 
 /** @category tools */
 export const get_server_info = defineTool(manifest.get_server_info, {
-  description: "Report whether a tmux server is running on this server's pinned socket, with the socket, " +
-    "its resolved path, the tmux server's process ID, version and start time, and its session count. " +
-    "Never starts a server: running is false when none is there.",
+  description: "Whether a tmux server runs on the pinned socket, and its details. Never starts one.",
   input: NoInput,
   output: Schema.Struct({
     running: Schema.Boolean.annotate({ description: "whether a tmux server answers on the socket" }),

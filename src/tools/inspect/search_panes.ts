@@ -32,25 +32,20 @@ export const startRows = (lines: ReadonlyArray<string>, width: number, height: n
 
 /** @category tools */
 export const search_panes = defineTool(manifest.search_panes, {
-  description: "Search the text of every pane on this socket (or of one session) for a literal string (default) or an " +
-    "RE2 regular expression (linear-time matching: no backreferences or lookaround), and return the panes that " +
-    "match with their matching lines. Searches the visible screen, plus history_lines rows of history when given. " +
-    "Literal text matches as written ([, * and \\ included). Results are capped (max_panes, max_lines_per_pane) and " +
-    `the caps say when they were hit. A pattern that compiles to more than ${maxProgramSize} RE2 instructions is ` +
-    `refused, and matching stops with an error after ${matchBudgetMs / 1000} s in total.`,
+  description: `Find a literal (default) or RE2 pattern in every pane, or one session's. Match rows are capture_pane start/end values, to read around a hit. Searches the screen plus history_lines rows of history (wrapped lines joined), within what the pane kept (its history-limit). Patterns over ${maxProgramSize} RE2 instructions are refused; matching stops after ${matchBudgetMs / 1000} s.`,
   input: Schema.Struct({
     pattern: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength)).annotate({
-      description: `text to find, or an RE2 pattern when regex is true (at most ${maxPatternLength} characters)`
+      description: "text, or RE2 with regex"
     }),
-    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "treat pattern as RE2 syntax (default false: literal text)" })),
-    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "match case exactly (default false)" })),
+    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "RE2 syntax (default false: literal)" })),
+    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "case-sensitive (default false)" })),
     ...sessionTargetFields,
     history_lines: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000 })).annotate({
-      description: "also search this many rows of each pane's history (default 0: visible screen only)"
+      description: "rows of history to search too (default 0)"
     })),
-    max_panes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({ description: "most matching panes returned (default 50)" })),
+    max_panes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({ description: "matching panes kept (default 50)" })),
     max_lines_per_pane: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({
-      description: "most matching lines per pane, the newest (default 20)"
+      description: "newest matching lines kept per pane (default 20)"
     }))
   }),
   output: Schema.Struct({

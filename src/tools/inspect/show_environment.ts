@@ -8,9 +8,7 @@ import { optionalSession, sessionTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const show_environment = defineTool(manifest.show_environment, {
-  description: "Return the environment tmux gives new panes: the global environment, or one session's " +
-    "(session_id or session_name), optionally one variable (name). Values may contain secrets (tokens, keys): " +
-    "they are returned as stored. value null means the variable is marked to be removed from new panes.",
+  description: "The environment tmux gives new panes, global or one session's, values as stored.",
   input: Schema.Struct({
     ...sessionTargetFields,
     name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256), Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/u)).annotate({ description: "one variable name" }))

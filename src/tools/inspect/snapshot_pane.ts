@@ -22,10 +22,7 @@ const snapshotFields = {
 
 /** @category tools */
 export const snapshot_pane = defineTool(manifest.snapshot_pane, {
-  description: "Read a pane as one typed value: the visible screen's text, the cursor position, whether it is in " +
-    "copy mode (and its scroll position), whether a full-screen program has the alternate screen, history size, " +
-    "and the pane's metadata, all from one tmux invocation so they agree with each other. " +
-    "Use it to understand a pane before acting; use capture_since to follow output over time.",
+  description: "A pane in one consistent read: screen, cursor, modes, history size and metadata.",
   input: Schema.Struct({ pane_id: PaneId, ...boundFields }),
   output: Schema.Struct({
     ...PaneInfo.fields,

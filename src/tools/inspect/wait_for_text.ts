@@ -13,26 +13,18 @@ import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const wait_for_text = defineTool(manifest.wait_for_text, {
-  description: "Wait inside the server until output written to a pane after the call starts matches one of patterns " +
-    "(literal text by default, or RE2 regular expressions with regex true), or, without patterns, until any new output " +
-    "appears; then return which pattern matched and the line. Bounded by timeout and the server's ceiling " +
-    `(LIBTMUX_MCP_WAIT_MAX_SECONDS); polls every ${pollIntervalMs} ms. Output already on screen when the call starts ` +
-    "never matches, so text printed between your send_keys and this call would be missed: to wait race-free, call " +
-    "capture_since before typing and pass its cursor as since. Rows are compared as capture_pane shows them, wrapped " +
-    "rows separately and trailing spaces removed (a pattern ending in spaces never matches). While a full-screen " +
-    "program has the alternate screen nothing matches. Matching counts against the timeout; a pattern that compiles " +
-    `to more than ${maxProgramSize} RE2 instructions is refused. Prefer run_shell_command for shell commands you start yourself.`,
+  description: "Wait for new output in a pane to match one of patterns (or any new output without them); returns the match and its line. Output written before the call never counts: to wait race-free after typing, call capture_since first and pass its cursor as since. Rows match unjoined, trailing spaces removed; nothing matches on the alternate screen.",
   input: Schema.Struct({
     pane_id: PaneId,
     patterns: Schema.optionalKey(
       Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength))).check(Schema.isMinLength(1), Schema.isMaxLength(16)).annotate({
-        description: "1-16 texts (or RE2 patterns); the first in this order that matches a new line wins. Omit to wait for any new output."
+        description: "texts or RE2 patterns; the first that matches wins. Omit for any new output"
       })
     ),
-    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "treat patterns as RE2 syntax (default false: literal text)" })),
-    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "match case exactly (default false)" })),
+    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "RE2 syntax (default false: literal)" })),
+    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "case-sensitive (default false)" })),
     since: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(65_536)).annotate({
-      description: "a cursor from capture_since on this pane: output written after it counts, even if it came before this call"
+      description: "a capture_since cursor: output after it counts, even before this call"
     })),
     timeout: timeoutField
   }),

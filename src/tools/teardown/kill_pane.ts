@@ -10,8 +10,7 @@ import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const kill_pane = defineTool(manifest.kill_pane, {
-  description: "Kill one pane (pane_id) and the process running in it; its output is gone. Irreversible. A window " +
-    "whose last pane goes is removed too. Refuses the pane this MCP server runs in, when it is on this socket.",
+  description: "Kill a pane and its process; irreversible. A window losing its last pane goes too. Refuses this MCP server's own pane.",
   input: Schema.Struct({ pane_id: PaneId }),
   output: Schema.Struct({ pane_id: stringVariable("pane_id"), window_id: stringVariable("window_id"), session_id: stringVariable("session_id") }),
   run: (input) =>
