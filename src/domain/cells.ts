@@ -31,3 +31,10 @@ export const sliceCells = (text: string, cells: number): string => {
 
 /** What remains of `text` after its first `cells` terminal cells. */
 export const dropCells = (text: string, cells: number): string => text.slice(sliceCells(text, cells).length)
+
+/** The cells `text` occupies. */
+export const cellsOf = (text: string): number => {
+  let used = 0
+  for (const char of text) used += cellWidth(char)
+  return used
+}

@@ -23,6 +23,7 @@ import * as Exit from "effect/Exit"
 import * as Schema from "effect/Schema"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import type { ToolDefinition } from "../tools/define.ts"
+import { leanSchema } from "./leanSchema.ts"
 import { Registry } from "./Registry.ts"
 
 /** The one resource: how this server was configured at startup, and what it offers. */
@@ -42,10 +43,10 @@ export const errorMetaKey = "com.git-pull.libtmux-mcp/error"
 export const advertisedSchema = (schema: Schema.Top): Tool["inputSchema"] => {
   const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
   const definitions = document.definitions as Record<string, unknown>
-  return {
+  return leanSchema({
     ...(document.schema as Record<string, unknown>),
     ...(Object.keys(definitions).length === 0 ? {} : { $defs: definitions })
-  } as Tool["inputSchema"]
+  }) as Tool["inputSchema"]
 }
 
 /** The `tools/list` entry of a definition; the batch's record also names what it may call. */

@@ -11,12 +11,12 @@ export const outputLimits = { maxLines: 1_000, maxBytes: 256 * 1024, ceilingLine
 export const boundFields = {
   max_lines: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: outputLimits.ceilingLines })).annotate({
-      description: `keep at most this many lines, the newest (default ${outputLimits.maxLines})`
+      description: `newest lines kept (default ${outputLimits.maxLines})`
     })
   ),
   max_bytes: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: outputLimits.ceilingBytes })).annotate({
-      description: `keep at most this many bytes of text, the newest (default ${outputLimits.maxBytes})`
+      description: `newest bytes kept (default ${outputLimits.maxBytes})`
     })
   )
 }

@@ -9,6 +9,7 @@ import * as Schema from "effect/Schema"
 import { type ServerNotRunning, TmuxCommandFailed } from "../services/errors.ts"
 import { CallerContext } from "../services/CallerContext.ts"
 import { TmuxObserve } from "../services/Tmux.ts"
+import { type Variable, variableDescriptions } from "./variables.ts"
 
 /** Field and record separators of the formats we read. */
 export const FS = "\u001f"
@@ -68,8 +69,12 @@ export const paneFields = {
 /** The decoded values of a set of fields. */
 export type Row<F extends Fields> = { readonly [K in keyof F]: F[K] extends "int" ? number : F[K] extends "bool" ? boolean : string }
 
-const structOf = <F extends Fields>(fields: F) =>
-  Schema.Struct(Object.fromEntries(Object.entries(fields).map(([key, kind]) => [key, schemaOf[kind]])) as {
+// Each field is described by the one dictionary of tmux variables.
+const structOf = <F extends Fields>(fields: F & { readonly [K in Exclude<keyof F, Variable>]: never }) =>
+  Schema.Struct(Object.fromEntries(Object.entries(fields as Fields).map(([key, kind]) => [
+    key,
+    schemaOf[kind].annotate({ description: variableDescriptions[key as Variable] })
+  ])) as {
     readonly [K in keyof F]: typeof schemaOf[F[K]]
   })
 

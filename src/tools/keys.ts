@@ -16,12 +16,12 @@ export const noNul = Schema.makeFilter((text: string) => text.includes("\u0000")
 /** One send's fields. @category schemas */
 export const keysFields = {
   keys: Schema.String.annotate({
-    description: "text to type, or with literal false one tmux key name such as C-c, Enter, Escape, Up or F5"
+    description: "text, or one key name (C-c, Enter, Up, F5 ...)"
   }).check(Schema.isMinLength(1), Schema.isMaxLength(maxKeysLength), noNul),
   literal: Schema.optionalKey(Schema.Boolean.annotate({
-    description: "send keys as literal text, never as key names (default false: a string that names a key sends that key)"
+    description: "never read keys as a key name (default false)"
   })),
-  enter: Schema.optionalKey(Schema.Boolean.annotate({ description: "press Enter afterwards (default true; use false for C-c and the like)" }))
+  enter: Schema.optionalKey(Schema.Boolean.annotate({ description: "press Enter after (default true)" }))
 }
 
 /**
@@ -97,5 +97,5 @@ export const sendTo = (paneId: string, send: { readonly keys: string; readonly l
 /** What an input tool reports about where its input went. @category schemas */
 export const targetFields = {
   targets: Schema.Array(Schema.String).annotate({ description: "every pane the input reached (more than one while synchronize-panes is on)" }),
-  synchronized: Schema.Boolean
+  synchronized: Schema.Boolean.annotate({ description: "synchronize-panes was on, so the input reached every pane of the window" })
 }

@@ -8,12 +8,13 @@ import * as Schema from "effect/Schema"
 import { stat } from "node:fs/promises"
 import { isAbsolute } from "node:path"
 import { InputInvalid } from "../services/errors.ts"
+import { intVariable, stringVariable } from "./variables.ts"
 
 const FS = "\u001f"
 
 /** The optional start directory parameter. @category schemas */
 export const StartDirectory = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)).annotate({
-  description: "absolute path of an existing directory to start in (default: tmux's choice, the MCP server's working directory)"
+  description: "absolute path"
 })
 
 /** Checks a start directory; the result is the tmux client's `cwd`. */
@@ -38,9 +39,9 @@ export const parseSpawned = (stdout: string) => {
 
 /** The IDs a spawn returns. @category schemas */
 export const Spawned = Schema.Struct({
-  session_id: Schema.String,
-  session_name: Schema.String,
-  window_id: Schema.String,
-  window_index: Schema.Int,
-  pane_id: Schema.String
+  session_id: stringVariable("session_id"),
+  session_name: stringVariable("session_name"),
+  window_id: stringVariable("window_id"),
+  window_index: intVariable("window_index"),
+  pane_id: stringVariable("pane_id")
 })

@@ -20,23 +20,26 @@ import { listPaneRows, listSessionRows, listWindowRows } from "./hierarchy.ts"
 export const Name = (description: string) =>
   Schema.String.annotate({ description }).check(Schema.makeFilter((name: string) => nameProblem(name) ?? true))
 
+/**
+ * An ID parameter: its description shows the form, so the advertised schema carries no pattern
+ * saying it again (a filter adds nothing to the JSON Schema); decoding still checks it.
+ */
+const Id = (what: string, pattern: RegExp, example: string) =>
+  Schema.String.annotate({ description: `e.g. ${example}` }).check(
+    Schema.makeFilter((id: string) => pattern.test(id) || `expected a ${what} ID such as ${example}`)
+  )
+
 /** @category schemas */
-export const SessionId = Schema.String.check(Schema.isPattern(sessionIdPattern)).annotate({
-  description: "tmux session ID, e.g. $1 (from list_sessions)"
-})
+export const SessionId = Id("session", sessionIdPattern, "$1")
 /** @category schemas */
-export const WindowId = Schema.String.check(Schema.isPattern(windowIdPattern)).annotate({
-  description: "tmux window ID, e.g. @2 (from list_windows)"
-})
+export const WindowId = Id("window", windowIdPattern, "@2")
 /** @category schemas */
-export const PaneId = Schema.String.check(Schema.isPattern(paneIdPattern)).annotate({
-  description: "tmux pane ID, e.g. %3 (from list_panes)"
-})
+export const PaneId = Id("pane", paneIdPattern, "%3")
 
 /** The two ways to name a session, as optional input fields. @category schemas */
 export const sessionTargetFields = {
   session_id: Schema.optionalKey(SessionId),
-  session_name: Schema.optionalKey(Name("exact session name (no prefix matching)"))
+  session_name: Schema.optionalKey(Name("exact name"))
 }
 
 /** The ways to name a window: its ID, or a session with an index. @category schemas */
@@ -44,7 +47,7 @@ export const windowTargetFields = {
   window_id: Schema.optionalKey(WindowId),
   ...sessionTargetFields,
   window_index: Schema.optionalKey(
-    Schema.Int.annotate({ description: "window index within the session" }).check(Schema.isBetween({ minimum: 0, maximum: 100_000 }))
+    Schema.Int.annotate({ description: "index in the session" }).check(Schema.isBetween({ minimum: 0, maximum: 100_000 }))
   )
 }
 

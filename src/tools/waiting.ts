@@ -13,7 +13,7 @@ import { Config } from "../services/Config.ts"
 /** The optional `timeout` of a waiting tool, in seconds. @category schemas */
 export const timeoutField = Schema.optionalKey(
   Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(86_400)).annotate({
-    description: "seconds to wait (default 30); above the server's ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) it is clamped, and the value used is reported"
+    description: "seconds (default 30; the server caps it)"
   })
 )
 

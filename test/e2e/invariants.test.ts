@@ -61,7 +61,7 @@ describe("invariants over tools/list", () => {
     assert.include(c.stderr(), "host_command_tools=0")
   })
 
-  it("describes every input property of every tool, nested ones included", async () => {
+  it("describes every input property and every output field of every tool, nested ones included", async () => {
     const c = await h.connect(h.world())
     const undescribed: Array<string> = []
     type Node = { readonly description?: string; readonly properties?: Record<string, Node>; readonly items?: Node; readonly anyOf?: ReadonlyArray<Node>; readonly $ref?: string }
@@ -78,6 +78,7 @@ describe("invariants over tools/list", () => {
     }
     for (const tool of (await c.client.listTools()).tools) {
       walk(tool.name, "", tool.inputSchema as Node, ((tool.inputSchema as { $defs?: Record<string, Node> }).$defs) ?? {})
+      walk(tool.name, "output ", tool.outputSchema as Node, ((tool.outputSchema as { $defs?: Record<string, Node> } | undefined)?.$defs) ?? {})
     }
     assert.deepStrictEqual(undescribed, [])
   })

@@ -11,17 +11,13 @@ import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } 
 import { Name } from "../targets.ts"
 
 const Size = (what: string) =>
-  Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 2000 })).annotate({ description: `initial ${what} in cells (2-2000)` })
+  Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 2000 })).annotate({ description: `${what} in cells` })
 
 /** @category tools */
 export const create_session = defineTool(manifest.create_session, {
-  description: "Create a detached session on this server's tmux socket and return its session, window and pane IDs; " +
-    "it starts the tmux server (with the configured tmux configuration) when none is running. " +
-    "The pane runs the configured default shell: this tool takes no command, shell or environment. " +
-    "To run something in it, call run_shell_command next. Names are stored literally; " +
-    "without start_directory the session starts in this MCP server's working directory.",
+  description: "Create a detached session (and the tmux server when none runs). Its pane runs the default shell in this MCP server's working directory unless start_directory is given; use run_shell_command next. Names are stored literally.",
   input: Schema.Struct({
-    session_name: Schema.optionalKey(Name("name for the new session; tmux picks one when omitted")),
+    session_name: Schema.optionalKey(Name("default: tmux picks one")),
     window_name: Schema.optionalKey(Name("name for the first window")),
     start_directory: Schema.optionalKey(StartDirectory),
     width: Schema.optionalKey(Size("width")),

@@ -10,15 +10,12 @@ import { Name, resolveSession, sessionTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const create_window = defineTool(manifest.create_window, {
-  description: "Create a window in a session (session_id or exact session_name) and return its window and pane IDs. " +
-    "The pane runs the configured default shell: this tool takes no command, shell or environment; call " +
-    "run_shell_command next to run something in it. The new window does not become the session's current window " +
-    "unless select is true. Names are stored literally.",
+  description: "Create a window in a session. Its pane runs the default shell in this MCP server's working directory (not the session's) unless start_directory is given.",
   input: Schema.Struct({
     ...sessionTargetFields,
     window_name: Schema.optionalKey(Name("name for the new window")),
     start_directory: Schema.optionalKey(StartDirectory),
-    select: Schema.optionalKey(Schema.Boolean.annotate({ description: "make it the session's current window (default false)" }))
+    select: Schema.optionalKey(Schema.Boolean.annotate({ description: "make it current (default false)" }))
   }),
   output: Spawned,
   run: (input) =>

@@ -7,22 +7,20 @@ import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { orPaneNotFound } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** The prefix of this server's temporary buffers. */
 export const bufferPrefix = "libtmux-mcp-paste-"
 
 /** @category tools */
 export const paste_text = defineTool(manifest.paste_text, {
-  description: "Paste text into a pane's foreground program as one paste (bracketed paste when the program asked " +
-    "for it, so editors and shells take it as pasted text rather than typed keys). It does not press Enter and does " +
-    "not wait. The text goes through a tmux buffer private to this call, deleted when the paste succeeds or fails; " +
-    "your own tmux buffers are never touched.",
+  description: "Paste text into a pane's program as one paste (bracketed if asked for), without Enter or waiting.",
   input: Schema.Struct({
     pane_id: PaneId,
-    text: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1_000_000)).annotate({ description: "the text (up to 1,000,000 characters)" }),
-    bracketed: Schema.optionalKey(Schema.Boolean.annotate({ description: "use bracketed paste when the program enabled it (default true)" }))
+    text: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1_000_000)).annotate({ description: "the text" }),
+    bracketed: Schema.optionalKey(Schema.Boolean.annotate({ description: "bracketed paste if the program enabled it (default true)" }))
   }),
-  output: Schema.Struct({ pane_id: Schema.String, characters: Schema.Int }),
+  output: Schema.Struct({ pane_id: stringVariable("pane_id"), characters: Schema.Int.annotate({ description: "characters pasted" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* PaneInput

@@ -14,17 +14,14 @@ import { PaneId, resolvePane } from "../targets.ts"
 
 /** @category tools */
 export const respawn_pane = defineTool(manifest.respawn_pane, {
-  description: "Replace a pane's process: with kill true (the default) the running process is killed first; the pane " +
-    "is reinitialized, so its history and screen are discarded. The new process is the configured default shell, " +
-    "or command when given: the one tool besides run_shell_command that takes an authored command, run by the shell " +
-    "as the pane's process. Refuses the pane this MCP server runs in, when it is on this socket.",
+  description: "Replace a pane's process with the default shell or command, killing the running one unless kill is false; history and screen are discarded. Refuses this MCP server's own pane.",
   input: Schema.Struct({
     pane_id: PaneId,
     // One tmux message carries it: 4,000 characters are at most 12,000 UTF-8 bytes.
     command: Schema.optionalKey(Schema.String.annotate({
-      description: "shell command to run as the pane's new process (default: the configured shell)"
+      description: "the pane's new process"
     }).check(Schema.isMinLength(1), Schema.isMaxLength(4_000), noNul)),
-    kill: Schema.optionalKey(Schema.Boolean.annotate({ description: "kill the running process first (default true); without it, only a dead pane can be respawned" })),
+    kill: Schema.optionalKey(Schema.Boolean.annotate({ description: "kill the running process first (default true; false needs a dead pane)" })),
     start_directory: Schema.optionalKey(StartDirectory)
   }),
   output: PaneInfo,

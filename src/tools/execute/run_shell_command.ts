@@ -14,52 +14,41 @@ import { defineTool } from "../define.ts"
 import { resumeRun, type RunOutcome, startRun } from "../shellRun.ts"
 import { PaneId } from "../targets.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../waiting.ts"
+import { stringVariable } from "../variables.ts"
 
 const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
-  description: "with no command: the run_id of this pane's timed-out or blocked run, to wait for it again without typing anything"
+  description: "instead of command: a run_id of this pane to wait for again"
 })
 
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
-  description: "Type one shell command into a pane's shell, wait for it to finish, and return its exit status and its " +
-    "own output as the terminal shows it (tabs as the spaces they moved over; not the rest of the screen, not the typed " +
-    "command), including lines that scrolled into history. Prefer it to send_keys followed by polling. " +
-    "The command runs in a subshell of the pane's shell, on the pane's terminal, so `cd` and `export` do not persist " +
-    "(in fish they do); the command and a short status report after it are visible in the pane. " +
-    "Nothing is typed until the shell itself is idle at its prompt: a shell still starting is waited for within the " +
-    "timeout; copy mode, a full-screen program or another program in front is refused at once, saying what is in the way. " +
-    "Calls on one pane take turns. On timeout the result has timed_out true, a run_id and the output so far; the command " +
-    "keeps running, and the only way to its exit status is to call again with resume set to that run_id (not `echo $?`). " +
-    "When the command waits for terminal input (a pager such as less or man, a prompt, a full-screen program) the call " +
-    "returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (\"q\" for a pager), " +
-    "then resume. Avoid pagers with `git --no-pager` or PAGER=cat. An incomplete command (unclosed quote) is cancelled " +
-    "and reported. Shells: bash, zsh, dash/sh, ksh, fish.",
+  description: "Type one shell command into a pane's shell, wait for it, and return its exit status and own output (scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once the shell is at its prompt; copy mode or another program in front is refused. On timeout: timed_out, a run_id and the output so far; the command keeps running, and its exit status comes only from calling again with resume set to run_id (not `echo $?`). A command waiting for input (pager, prompt, full-screen program) returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (q for a pager), then resume. Avoid pagers: `git --no-pager`, PAGER=cat. Shells: bash, zsh, dash/sh, ksh, fish.",
   input: Schema.Struct({
     pane_id: PaneId,
     command: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
-      description: "the shell command (several lines allowed); exactly one of command and resume"
+      description: "the shell command (lines allowed); give command or resume"
     })),
     resume: Schema.optionalKey(RunId),
     timeout: timeoutField,
     ...boundFields,
     suppress_history: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "prefix a space so shells that ignore space-prefixed commands keep it out of history (default from LIBTMUX_SUPPRESS_HISTORY; best effort)"
+      description: "prefix a space to keep it out of shell history (best effort)"
     }))
   }),
   output: Schema.Struct({
-    pane_id: Schema.String,
+    pane_id: stringVariable("pane_id"),
     exit_status: Schema.NullOr(Schema.Int).annotate({ description: "the command's exit status; null when it timed out or is blocked" }),
-    timed_out: Schema.Boolean,
+    timed_out: Schema.Boolean.annotate({ description: "the timeout passed first; the command keeps running (see run_id)" }),
     blocked_by: Schema.optionalKey(Schema.String.annotate({
       description: "the program waiting for terminal input (a pager, a prompt, a full-screen program); answer or quit it with send_keys, then resume"
     })),
     run_id: Schema.optionalKey(Schema.String.annotate({ description: "present when the run is not finished: pass it as resume to wait for it again" })),
     elapsed_seconds: Schema.Finite.annotate({ description: "seconds since the call began, including waiting for the shell's prompt and for other calls on the pane" }),
     effective_timeout: Schema.Finite.annotate({ description: "the timeout actually used, in seconds, after the ceiling" }),
-    output: Schema.String,
+    output: Schema.String.annotate({ description: "the command's own output" }),
     output_start_lost: Schema.Boolean.annotate({ description: "true when the output outgrew the pane's history and its beginning is gone" }),
     ...truncationFields,
-    shell: Schema.String
+    shell: Schema.String.annotate({ description: "the shell the command ran in" })
   }),
   run: (input) =>
     Effect.gen(function*() {

@@ -6,25 +6,23 @@ import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { inputTargets, invocations, keysFields, sendCommands, targetFields } from "../keys.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** The most sends in one batch. */
 export const maxOperations = 32
 
 /** @category tools */
 export const send_keys_batch = defineTool(manifest.send_keys_batch, {
-  description: `Send up to ${maxOperations} key or text inputs, in order, in one call (for example C-c, then a line, then Enter). ` +
-    "Every pane is checked before anything is sent, so a missing pane sends nothing. It is raw input, not a workflow: " +
-    "no waits or reads between sends; use run_shell_command for a command's output and status. " +
-    "Reports every pane each input reached.",
+  description: "Send up to 32 inputs in order (e.g. C-c, a line, Enter); all panes are checked first, so a missing one sends nothing. No waits between.",
   input: Schema.Struct({
     operations: Schema.Array(Schema.Struct({ pane_id: PaneId, ...keysFields })).check(
       Schema.isMinLength(1),
       Schema.isMaxLength(maxOperations)
-    ).annotate({ description: `the sends, in order (1-${maxOperations})` })
+    ).annotate({ description: "sent in order" })
   }),
   output: Schema.Struct({
-    operations: Schema.Array(Schema.Struct({ index: Schema.Int, pane_id: Schema.String, ...targetFields })),
-    targets: Schema.Array(Schema.String)
+    operations: Schema.Array(Schema.Struct({ index: Schema.Int.annotate({ description: "the send's position, from 0" }), pane_id: stringVariable("pane_id"), ...targetFields })).annotate({ description: "one per send, in order" }),
+    targets: Schema.Array(Schema.String).annotate({ description: "every pane some input reached" })
   }),
   run: (input) =>
     Effect.gen(function*() {

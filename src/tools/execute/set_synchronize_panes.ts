@@ -6,14 +6,17 @@ import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { listPaneRows } from "../hierarchy.ts"
 import { resolveWindow, windowTargetFields } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, {
-  description: "Turn the synchronize-panes option of a window (window_id, or a session with window_index) on or off. " +
-    "It sits in the execute toolset because it widens what later input reaches; send_keys reports the panes each " +
-    "input actually reached.",
-  input: Schema.Struct({ ...windowTargetFields, enabled: Schema.Boolean.annotate({ description: "true sends every pane's input to all panes of the window, false stops it" }) }),
-  output: Schema.Struct({ window_id: Schema.String, synchronize_panes: Schema.Boolean, panes: Schema.Array(Schema.String) }),
+  description: "Turn a window's synchronize-panes on or off.",
+  input: Schema.Struct({ ...windowTargetFields, enabled: Schema.Boolean.annotate({ description: "on (true) or off" }) }),
+  output: Schema.Struct({
+    window_id: stringVariable("window_id"),
+    synchronize_panes: Schema.Boolean.annotate({ description: "the option afterwards" }),
+    panes: Schema.Array(Schema.String).annotate({ description: "the window's pane IDs" })
+  }),
   run: (input) =>
     Effect.gen(function*() {
       const window = yield* resolveWindow("set_synchronize_panes", input)

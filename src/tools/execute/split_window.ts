@@ -13,17 +13,14 @@ const directions = { below: ["-v"], above: ["-v", "-b"], right: ["-h"], left: ["
 
 /** @category tools */
 export const split_window = defineTool(manifest.split_window, {
-  description: "Split a pane (pane_id) and return the new pane's ID. direction says where the new pane goes " +
-    "(below by default); its size is size_percent of the split pane or size_cells, or half when neither is given. " +
-    "The new pane runs the configured default shell: this tool takes no command, shell or environment; call " +
-    "run_shell_command next. The new pane does not become the active pane unless select is true.",
+  description: "Split a pane; the new one runs the default shell in this MCP server's working directory (not the split pane's) unless start_directory is given.",
   input: Schema.Struct({
     pane_id: PaneId,
     direction: Schema.optionalKey(Schema.Literals(["below", "above", "right", "left"]).annotate({ description: "where the new pane goes (default below)" })),
-    size_percent: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 99 })).annotate({ description: "new pane's size as a percentage (1-99)" })),
-    size_cells: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: "new pane's size in lines or columns" })),
+    size_percent: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 99 })).annotate({ description: "size in percent" })),
+    size_cells: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: "size in cells" })),
     start_directory: Schema.optionalKey(StartDirectory),
-    select: Schema.optionalKey(Schema.Boolean.annotate({ description: "make the new pane active (default false)" }))
+    select: Schema.optionalKey(Schema.Boolean.annotate({ description: "make it active (default false)" }))
   }),
   output: Spawned,
   run: (input) =>

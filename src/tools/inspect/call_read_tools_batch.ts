@@ -14,41 +14,38 @@ export const maxBatchBytes = 1_000_000
 const operationsOf = (tool: Schema.Top) =>
   Schema.Struct({
     operations: Schema.Array(Schema.Struct({
-      tool: (tool as typeof Schema.String).annotate({ description: "a read tool of this server's selection" }),
+      tool: (tool as typeof Schema.String).annotate({ description: "a read tool" }),
       arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's own arguments" }))
-    })).check(Schema.isMinLength(1), Schema.isMaxLength(maxBatchOperations)).annotate({ description: `1-${maxBatchOperations} operations, run in order` }),
-    onError: Schema.optionalKey(Schema.Literals(["stop", "continue"]).annotate({ description: "stop at the first failed operation (default) or continue" }))
+    })).check(Schema.isMinLength(1), Schema.isMaxLength(maxBatchOperations)).annotate({ description: "run in order" }),
+    onError: Schema.optionalKey(Schema.Literals(["stop", "continue"]).annotate({ description: "stop (default) or continue after a failure" }))
   })
 
 const Row = Schema.Struct({
-  index: Schema.Int,
-  tool: Schema.String,
-  status: Schema.Literals(["ok", "error", "skipped"]),
+  index: Schema.Int.annotate({ description: "the operation's position, from 0" }),
+  tool: Schema.String.annotate({ description: "the tool called" }),
+  status: Schema.Literals(["ok", "error", "skipped"]).annotate({ description: "skipped: not run after a failure with onError stop" }),
   result: Schema.NullOr(Schema.Struct({
-    content: Schema.Array(Schema.Struct({ type: Schema.Literal("text"), text: Schema.String })),
-    structuredContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
-    isError: Schema.Boolean
+    content: Schema.Array(Schema.Struct({
+      type: Schema.Literal("text").annotate({ description: "always text" }),
+      text: Schema.String.annotate({ description: "the text" })
+    })).annotate({ description: "the result's content blocks" }),
+    structuredContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's structured result" })),
+    isError: Schema.Boolean.annotate({ description: "whether the tool failed" })
   })).annotate({ description: "the nested MCP result; null when skipped or omitted to fit the size bound" }),
-  payload_omitted: Schema.Boolean
+  payload_omitted: Schema.Boolean.annotate({ description: "result omitted to keep the batch under its size bound" })
 })
 
 /** @category tools */
 export const call_read_tools_batch = defineTool(manifest.call_read_tools_batch, {
-  description: `Run up to ${maxBatchOperations} read operations (tools of this server's inspect set, each with its own ` +
-    "arguments) in order in one call, and return each one's status and MCP result. It aggregates authority under its " +
-    "own name: a client that allows this tool allows every tool in its operations list (see nestedAuthority in its " +
-    "capability record), whatever its rules for those tools by name. Operations are separate reads, so the hierarchy " +
-    "can change between them. A successful batch does not mean every operation succeeded: check each status. " +
-    `Nested payloads are omitted, first row first, to keep the whole result under ${maxBatchBytes} bytes, and each ` +
-    "omission is marked.",
+  description: `Run up to ${maxBatchOperations} reads (this server's inspect tools) in order; returns each status and result. It aggregates authority under its own name: a client that allows this tool allows every tool in its operations list (see nestedAuthority in its capability record), whatever its rules for those tools by name. Check each status. Results past ${maxBatchBytes} bytes in all are omitted and marked.`,
   input: operationsOf(Schema.String),
   specialize: (selection: Selection) => operationsOf(Schema.Literals(selection.batchOperations as ReadonlyArray<string>)),
   output: Schema.Struct({
-    results: Schema.Array(Row),
-    succeeded: Schema.Int,
-    failed: Schema.Int,
-    stopped_at: Schema.NullOr(Schema.Int),
-    payloads_omitted: Schema.Int
+    results: Schema.Array(Row).annotate({ description: "one per operation, in order" }),
+    succeeded: Schema.Int.annotate({ description: "operations that succeeded" }),
+    failed: Schema.Int.annotate({ description: "operations that failed" }),
+    stopped_at: Schema.NullOr(Schema.Int).annotate({ description: "index of the failure that stopped the batch, else null" }),
+    payloads_omitted: Schema.Int.annotate({ description: "results omitted for size" })
   }),
   run: (input) =>
     Effect.gen(function*() {

@@ -9,10 +9,11 @@ import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
 import { capturedRows, orPaneNotFound } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 const Row = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: -1_000_000, maximum: 10_000 })).annotate({
-    description: `${what} row: 0 is the first visible row, negative rows reach into history (-1 is the newest history row)`
+    description: `${what} row (0: top of screen; negative: history, -1 newest)`
   })
 
 /**
@@ -31,22 +32,20 @@ const countLines = (text: string): number => {
 
 /** @category tools */
 export const capture_pane = defineTool(manifest.capture_pane, {
-  description: "Return the text of a pane: the visible screen, or rows from start to end (negative rows are history). " +
-    "Colours and attributes come as ANSI escapes only when escapes is true; wrapped lines are joined only when " +
-    "join_wrapped is true. The newest rows are kept under max_lines/max_bytes and what was dropped is counted. " +
-    "To follow new output across calls use capture_since; to wait for text use wait_for_text. Blank rows below the " +
-    "last written row are left out. Only rows the bounds can keep are read: the screen rows asked for and max_lines " +
-    "history rows above them (fewer when that text is far over max_bytes); rows left unread count in truncated_lines, " +
-    "not in truncated_bytes.",
+  description: "A pane's text: the screen, or rows start to end. Keeps the newest rows within max_lines/max_bytes and counts the rest. To follow output use capture_since.",
   input: Schema.Struct({
     pane_id: PaneId,
     start: Schema.optionalKey(Row("first")),
     end: Schema.optionalKey(Row("last")),
-    escapes: Schema.optionalKey(Schema.Boolean.annotate({ description: "include ANSI colour and attribute escapes (default false)" })),
-    join_wrapped: Schema.optionalKey(Schema.Boolean.annotate({ description: "join lines the terminal wrapped (default false)" })),
+    escapes: Schema.optionalKey(Schema.Boolean.annotate({ description: "include ANSI escapes (default false)" })),
+    join_wrapped: Schema.optionalKey(Schema.Boolean.annotate({ description: "join wrapped lines (default false)" })),
     ...boundFields
   }),
-  output: Schema.Struct({ pane_id: Schema.String, content: Schema.String, lines: Schema.Int, ...truncationFields }),
+  output: Schema.Struct({
+    pane_id: stringVariable("pane_id"),
+    content: Schema.String.annotate({ description: "the rows' text, one line per row (per joined line with join_wrapped)" }),
+    lines: Schema.Int.annotate({ description: "number of lines in content" }),
+    ...truncationFields }),
   run: (input) =>
     Effect.gen(function*() {
       if (input.start !== undefined && input.end !== undefined && input.start > input.end) {

@@ -11,6 +11,7 @@ import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
 import { defineTool } from "../define.ts"
 import { readAndCapture, stateFields } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** Reads the pane's state and rows from relative row `from` to the bottom, in one invocation. */
 const look = (paneId: string, from: number | "-") =>
@@ -47,24 +48,19 @@ export const verifyCursor = (token: string, paneId: string) =>
 
 /** @category tools */
 export const capture_since = defineTool(manifest.capture_since, {
-  description: "Follow a pane's output: without a cursor, return the screen up to the cursor row and a cursor; with " +
-    "the cursor of the previous call, return only the rows written or rewritten since (including rows that scrolled " +
-    "into history), and a new cursor. Cursors are opaque, signed by this server process and tied to one pane; " +
-    "lines_missed says when history was cleared or trimmed past the cursor (the screen is returned instead). " +
-    "A dead or respawned pane is an error. While a full-screen program has the alternate screen, its whole screen is " +
-    "returned with alternate_screen true.",
+  description: "Follow a pane's output: without cursor, the screen and a cursor; with the last cursor, only rows written or rewritten since, and a new cursor.",
   input: Schema.Struct({
     pane_id: PaneId,
-    cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(16_384)).annotate({ description: "the cursor a previous capture_since returned for this pane" })),
+    cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(16_384)).annotate({ description: "the previous call's cursor" })),
     ...boundFields
   }),
   output: Schema.Struct({
-    pane_id: Schema.String,
-    cursor: Schema.String,
-    output: Schema.String,
-    lines: Schema.Int,
-    lines_missed: Schema.Boolean,
-    alternate_screen: Schema.Boolean,
+    pane_id: stringVariable("pane_id"),
+    cursor: Schema.String.annotate({ description: "pass it to the next call on this pane" }),
+    output: Schema.String.annotate({ description: "the rows written since the cursor (the screen on a first call)" }),
+    lines: Schema.Int.annotate({ description: "number of lines in output" }),
+    lines_missed: Schema.Boolean.annotate({ description: "history was cleared or trimmed past the cursor; output is the screen" }),
+    alternate_screen: Schema.Boolean.annotate({ description: "a full-screen program has the alternate screen; output is its whole screen" }),
     ...truncationFields
   }),
   run: (input) =>

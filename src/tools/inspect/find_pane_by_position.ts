@@ -31,13 +31,12 @@ export const paneAt = (panes: ReadonlyArray<PaneInfo>, position: typeof position
 
 /** @category tools */
 export const find_pane_by_position = defineTool(manifest.find_pane_by_position, {
-  description: "Find the pane at a corner (top-left, top-right, bottom-left, bottom-right) or the centre of a window, " +
-    "named by window_id or by a session with window_index: the pane that contains that cell of the window.",
+  description: "The pane covering a window's corner or centre cell.",
   input: Schema.Struct({
     window_id: Schema.optionalKey(WindowId),
     ...sessionTargetFields,
     window_index: windowTargetFields.window_index,
-    position: Schema.Literals(positions).annotate({ description: "the corner or the centre of the window whose pane to return" })
+    position: Schema.Literals(positions).annotate({ description: "corner or centre" })
   }),
   output: PaneInfo,
   run: (input) =>

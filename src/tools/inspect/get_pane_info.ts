@@ -7,8 +7,7 @@ import { PaneId, resolvePane } from "../targets.ts"
 
 /** @category tools */
 export const get_pane_info = defineTool(manifest.get_pane_info, {
-  description: "Describe one pane by pane_id: size, position, title, current command and directory, process ID, " +
-    "whether it is dead or in a mode. A pane that does not exist is an error naming the panes that do.",
+  description: "One pane's metadata.",
   input: Schema.Struct({ pane_id: PaneId }),
   output: PaneInfo,
   run: (input) => resolvePane(input.pane_id)

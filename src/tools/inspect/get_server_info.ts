@@ -11,17 +11,15 @@ const FS = "\u001f"
 
 /** @category tools */
 export const get_server_info = defineTool(manifest.get_server_info, {
-  description: "Report whether a tmux server is running on this server's pinned socket, with the socket, " +
-    "its resolved path, the tmux server's process ID, version and start time, and its session count. " +
-    "Never starts a server: running is false when none is there.",
+  description: "Whether a tmux server runs on the pinned socket, and its details. Never starts one.",
   input: NoInput,
   output: Schema.Struct({
-    running: Schema.Boolean,
+    running: Schema.Boolean.annotate({ description: "whether a tmux server answers on the socket" }),
     socket: Schema.String.annotate({ description: "the pinned socket selector: name:<name>, inherit, or path:<path>" }),
-    socket_path: Schema.String,
-    session_count: Schema.Int,
-    pid: Schema.optionalKey(Schema.Int),
-    version: Schema.optionalKey(Schema.String),
+    socket_path: Schema.String.annotate({ description: "the socket file's resolved path" }),
+    session_count: Schema.Int.annotate({ description: "number of sessions (0 when not running)" }),
+    pid: Schema.optionalKey(Schema.Int.annotate({ description: "the tmux server's process ID, when running" })),
+    version: Schema.optionalKey(Schema.String.annotate({ description: "the tmux server's version, when running" })),
     start_time: Schema.optionalKey(Schema.Int.annotate({ description: "server start, seconds since the epoch" }))
   }),
   run: () =>

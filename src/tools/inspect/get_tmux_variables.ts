@@ -6,23 +6,24 @@ import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { orPaneNotFound, readPane } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** A format variable name: a closed grammar, so no caller text is ever a format. */
 export const variableNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/u
 
 /** @category tools */
 export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
-  description: "Return the values of up to 32 tmux format variables (pane_current_path, session_name, window_layout, " +
-    "version, client_termname ...) as seen from a pane. Names only: letters, digits and _, starting with a letter; " +
-    "each is read by its own tmux invocation as #{name}, so a value can never be confused with a delimiter. An " +
-    "unknown name reads as empty. For format expressions, run tmux display-message -p through run_shell_command.",
+  description: "tmux format variables (pane_current_path, version ...) as a pane sees them; unknown ones read empty.",
   input: Schema.Struct({
     pane_id: PaneId,
     names: Schema.Array(
-      Schema.String.annotate({ description: "a variable name, e.g. pane_current_path" }).check(Schema.isMaxLength(64), Schema.isPattern(variableNamePattern))
-    ).annotate({ description: "1-32 tmux format variable names" }).check(Schema.isMinLength(1), Schema.isMaxLength(32))
+      Schema.String.annotate({ description: "e.g. pane_current_path" }).check(Schema.isMaxLength(64), Schema.isPattern(variableNamePattern))
+    ).annotate({ description: "variable names" }).check(Schema.isMinLength(1), Schema.isMaxLength(32))
   }),
-  output: Schema.Struct({ pane_id: Schema.String, variables: Schema.Record(Schema.String, Schema.String) }),
+  output: Schema.Struct({
+    pane_id: stringVariable("pane_id"),
+    variables: Schema.Record(Schema.String, Schema.String).annotate({ description: "each name asked for and its value (empty when unknown)" })
+  }),
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* TmuxObserve

@@ -9,11 +9,9 @@ import { optionalSession, resolveWindow, sessionTargetFields, WindowId } from ".
 
 /** @category tools */
 export const list_panes = defineTool(manifest.list_panes, {
-  description: "List panes with IDs, sizes, positions, titles, current command and directory, and process IDs: " +
-    "of one window (window_id), of one session (session_id or session_name), or of the whole server when none is given. " +
-    "is_caller marks the pane this MCP server itself runs in, when it runs on this socket.",
+  description: "Panes of one window, one session, or all.",
   input: Schema.Struct({ ...sessionTargetFields, window_id: Schema.optionalKey(WindowId) }),
-  output: Schema.Struct({ panes: Schema.Array(PaneInfo) }),
+  output: Schema.Struct({ panes: Schema.Array(PaneInfo).annotate({ description: "the panes, in tmux's order" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const { window_id, ...session } = input

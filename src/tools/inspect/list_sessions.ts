@@ -7,10 +7,8 @@ import { emptyWhenNoServer, listSessionRows, SessionInfo } from "../hierarchy.ts
 
 /** @category tools */
 export const list_sessions = defineTool(manifest.list_sessions, {
-  description: "List every session on this server's tmux socket, with IDs, names, window counts and attached clients. " +
-    "An empty list means no tmux server is running there yet (create_session starts one). " +
-    "Start here, then list_windows or list_panes for the objects inside a session.",
+  description: "Sessions on this server's socket; empty when no tmux server runs there yet. Start here.",
   input: NoInput,
-  output: Schema.Struct({ sessions: Schema.Array(SessionInfo) }),
+  output: Schema.Struct({ sessions: Schema.Array(SessionInfo).annotate({ description: "every session, in tmux's order" }) }),
   run: () => Effect.map(emptyWhenNoServer(listSessionRows), (sessions) => ({ sessions }))
 })

@@ -8,10 +8,9 @@ import { optionalSession, sessionTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const list_windows = defineTool(manifest.list_windows, {
-  description: "List the windows of one session (give session_id or session_name), or of every session when neither is given, " +
-    "with IDs, indexes, names, sizes and layouts. A session that does not exist is an error naming the sessions that do.",
+  description: "Windows of one session, or of all.",
   input: Schema.Struct(sessionTargetFields),
-  output: Schema.Struct({ windows: Schema.Array(WindowInfo) }),
+  output: Schema.Struct({ windows: Schema.Array(WindowInfo).annotate({ description: "the windows, in tmux's order" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const session = yield* optionalSession("list_windows", input)

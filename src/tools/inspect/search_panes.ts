@@ -3,52 +3,65 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
+import { cellsOf } from "../../domain/cells.ts"
 import { manifest } from "../../manifest/index.ts"
 import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../hierarchy.ts"
 import { optionalSession, sessionTargetFields } from "../targets.ts"
+import { intVariable, stringVariable } from "../variables.ts"
 
 /** Panes captured per tmux invocation (a client message must stay under 16 KiB). */
 const panesPerInvocation = 100
 
+/**
+ * The row each joined line of a capture starts on, counted up from the screen's last row (the
+ * capture ends there, however much history it reached): a line takes as many rows as its cells
+ * fill at the pane's width.
+ */
+export const startRows = (lines: ReadonlyArray<string>, width: number, height: number): ReadonlyArray<number> => {
+  const rows = new Array<number>(lines.length)
+  let next = height
+  for (let j = lines.length - 1; j >= 0; j--) {
+    next -= Math.max(1, Math.ceil(cellsOf(lines[j]!) / Math.max(1, width)))
+    rows[j] = next
+  }
+  return rows
+}
+
 /** @category tools */
 export const search_panes = defineTool(manifest.search_panes, {
-  description: "Search the text of every pane on this socket (or of one session) for a literal string (default) or an " +
-    "RE2 regular expression (linear-time matching: no backreferences or lookaround), and return the panes that " +
-    "match with their matching lines. Searches the visible screen, plus history_lines rows of history when given. " +
-    "Literal text matches as written ([, * and \\ included). Results are capped (max_panes, max_lines_per_pane) and " +
-    `the caps say when they were hit. A pattern that compiles to more than ${maxProgramSize} RE2 instructions is ` +
-    `refused, and matching stops with an error after ${matchBudgetMs / 1000} s in total.`,
+  description: `Find a literal (default) or RE2 pattern in every pane, or one session's. Match rows are capture_pane start/end values, to read around a hit. Searches the screen plus history_lines rows of history (wrapped lines joined), within what the pane kept (its history-limit). Patterns over ${maxProgramSize} RE2 instructions are refused; matching stops after ${matchBudgetMs / 1000} s.`,
   input: Schema.Struct({
     pattern: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength)).annotate({
-      description: `text to find, or an RE2 pattern when regex is true (at most ${maxPatternLength} characters)`
+      description: "text, or RE2 with regex"
     }),
-    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "treat pattern as RE2 syntax (default false: literal text)" })),
-    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "match case exactly (default false)" })),
+    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "RE2 syntax (default false: literal)" })),
+    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "case-sensitive (default false)" })),
     ...sessionTargetFields,
     history_lines: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000 })).annotate({
-      description: "also search this many rows of each pane's history (default 0: visible screen only)"
+      description: "rows of history to search too (default 0)"
     })),
-    max_panes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({ description: "most matching panes returned (default 50)" })),
+    max_panes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({ description: "matching panes kept (default 50)" })),
     max_lines_per_pane: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({
-      description: "most matching lines per pane, the newest (default 20)"
+      description: "newest matching lines kept per pane (default 20)"
     }))
   }),
   output: Schema.Struct({
     matches: Schema.Array(Schema.Struct({
-      pane_id: Schema.String,
-      session_id: Schema.String,
-      session_name: Schema.String,
-      window_id: Schema.String,
-      window_index: Schema.Int,
-      pane_index: Schema.Int,
-      lines: Schema.Array(Schema.String),
-      truncated_lines: Schema.Int
-    })),
-    panes_searched: Schema.Int,
-    panes_matched: Schema.Int,
+      pane_id: stringVariable("pane_id"),
+      session_id: stringVariable("session_id"),
+      session_name: stringVariable("session_name"),
+      window_id: stringVariable("window_id"),
+      window_index: intVariable("window_index"),
+      pane_index: intVariable("pane_index"),
+      lines: Schema.Array(Schema.String).annotate({ description: "the matching lines, oldest first (wrapped lines joined)" }),
+      rows: Schema.Array(Schema.Int).annotate({ description: "the row each line starts on, as capture_pane's start and end count rows (0 is the top of the screen, negative is history)" }),
+      truncated_lines: Schema.Int.annotate({ description: "matching lines left out by max_lines_per_pane (the oldest)" })
+    })).annotate({ description: "the matching panes, in tmux's order" }),
+    panes_searched: Schema.Int.annotate({ description: "panes searched" }),
+    panes_matched: Schema.Int.annotate({ description: "panes that matched, including those left out by max_panes" }),
     truncated_panes: Schema.Int.annotate({ description: "matching panes left out by max_panes" })
   }),
   run: (input) =>
@@ -60,7 +73,7 @@ export const search_panes = defineTool(manifest.search_panes, {
       const tmux = yield* TmuxObserve
       const separator = `lmcp-search-${randomBytes(8).toString("hex")}`
       const history = input.history_lines ?? 0
-      const found: Array<{ readonly pane: PaneInfo; readonly lines: ReadonlyArray<string> }> = []
+      const found: Array<{ readonly pane: PaneInfo; readonly lines: ReadonlyArray<string>; readonly rows: ReadonlyArray<number> }> = []
       let matchingMs = 0
       for (let offset = 0; offset < panes.length; offset += panesPerInvocation) {
         const chunk = panes.slice(offset, offset + panesPerInvocation)
@@ -70,18 +83,21 @@ export const search_panes = defineTool(manifest.search_panes, {
         ]))
         const texts = stdout.split(`${separator}\n`).slice(1)
         for (const [i, pane] of chunk.entries()) {
-          const lines = (texts[i] ?? "").split("\n")
+          const lines = (texts[i] ?? "").split("\n").slice(0, -1)
           const before = yield* Clock.currentTimeMillis
           const firsts = yield* matcher.firstMatches(lines, matchBudgetMs - matchingMs)
           matchingMs += (yield* Clock.currentTimeMillis) - before
-          const matched = lines.filter((_, j) => firsts[j] === 0)
-          if (matched.length > 0) found.push({ pane, lines: matched })
+          const hits = lines.flatMap((_, j) => firsts[j] === 0 ? [j] : [])
+          if (hits.length > 0) {
+            const starts = startRows(lines, pane.pane_width, pane.pane_height)
+            found.push({ pane, lines: hits.map((j) => lines[j]!), rows: hits.map((j) => starts[j]!) })
+          }
         }
       }
       const maxLines = input.max_lines_per_pane ?? 20
       const kept = found.slice(0, input.max_panes ?? 50)
       return {
-        matches: kept.map(({ pane, lines }) => ({
+        matches: kept.map(({ pane, lines, rows }) => ({
           pane_id: pane.pane_id,
           session_id: pane.session_id,
           session_name: pane.session_name,
@@ -89,6 +105,7 @@ export const search_panes = defineTool(manifest.search_panes, {
           window_index: pane.window_index,
           pane_index: pane.pane_index,
           lines: lines.slice(-maxLines),
+          rows: rows.slice(-maxLines),
           truncated_lines: Math.max(0, lines.length - maxLines)
         })),
         panes_searched: panes.length,

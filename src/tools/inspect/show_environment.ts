@@ -8,16 +8,17 @@ import { optionalSession, sessionTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const show_environment = defineTool(manifest.show_environment, {
-  description: "Return the environment tmux gives new panes: the global environment, or one session's " +
-    "(session_id or session_name), optionally one variable (name). Values may contain secrets (tokens, keys): " +
-    "they are returned as stored. value null means the variable is marked to be removed from new panes.",
+  description: "The environment tmux gives new panes, global or one session's, values as stored.",
   input: Schema.Struct({
     ...sessionTargetFields,
     name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256), Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/u)).annotate({ description: "one variable name" }))
   }),
   output: Schema.Struct({
-    session_id: Schema.NullOr(Schema.String),
-    variables: Schema.Array(Schema.Struct({ name: Schema.String, value: Schema.NullOr(Schema.String) }))
+    session_id: Schema.NullOr(Schema.String).annotate({ description: "the session read, or null for the global environment" }),
+    variables: Schema.Array(Schema.Struct({
+      name: Schema.String.annotate({ description: "variable name" }),
+      value: Schema.NullOr(Schema.String).annotate({ description: "its value as stored; null when marked to be removed from new panes" })
+    })).annotate({ description: "the variables, in tmux's order" })
   }),
   run: (input) =>
     Effect.gen(function*() {

@@ -8,16 +8,18 @@ import { optionalSession, sessionTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const show_hooks = defineTool(manifest.show_hooks, {
-  description: "Return the hooks set on this tmux server: commands tmux runs when events happen (after-new-window, " +
-    "pane-exited ...). Global hooks by default, or one session's (session_id or session_name); name narrows to one " +
-    "hook. Hooks run whatever command they hold, so a read-only call elsewhere can trigger one.",
+  description: "Hooks set, global or one session's: commands tmux runs on events, so a call elsewhere can trigger one.",
   input: Schema.Struct({
     ...sessionTargetFields,
     name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/^[a-z][a-z-]*$/u)).annotate({ description: "one hook name, e.g. after-new-window" }))
   }),
   output: Schema.Struct({
-    session_id: Schema.NullOr(Schema.String),
-    hooks: Schema.Array(Schema.Struct({ name: Schema.String, index: Schema.NullOr(Schema.Int), command: Schema.String }))
+    session_id: Schema.NullOr(Schema.String).annotate({ description: "the session read, or null for global hooks" }),
+    hooks: Schema.Array(Schema.Struct({
+      name: Schema.String.annotate({ description: "hook name, e.g. after-new-window" }),
+      index: Schema.NullOr(Schema.Int).annotate({ description: "the hook's array index, or null" }),
+      command: Schema.String.annotate({ description: "the command tmux runs" })
+    })).annotate({ description: "the hooks that are set" })
   }),
   run: (input) =>
     Effect.gen(function*() {

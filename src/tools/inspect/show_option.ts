@@ -10,21 +10,21 @@ import { PaneId, resolveSession, resolveWindow, sessionTargetFields, WindowId } 
 
 /** @category tools */
 export const show_option = defineTool(manifest.show_option, {
-  description: "Return one tmux option's value: scope server, session, window or pane; with global true the global " +
-    "value of that scope, otherwise the value on one session (session_id or session_name), window (window_id) or " +
-    "pane (pane_id), including what it inherits. User options (@name) work too. Options such as status-right or " +
-    "default-command can hold commands tmux runs.",
+  description: "One tmux option's value (@options too), global or as a session, window or pane sees it.",
   input: Schema.Struct({
     scope: Schema.Literals(["server", "session", "window", "pane"]).annotate({ description: "where the option lives" }),
     name: Schema.String.check(Schema.isMaxLength(128), Schema.isPattern(/^@?[A-Za-z][A-Za-z0-9_-]*(\[\d{1,5}\])?$/u)).annotate({
-      description: "option name, e.g. history-limit, status-right, @my_option, or an array item such as terminal-features[0]"
+      description: "e.g. history-limit, @my_option, terminal-features[0]"
     }),
-    global: Schema.optionalKey(Schema.Boolean.annotate({ description: "read the global value of the scope (server options are always global)" })),
+    global: Schema.optionalKey(Schema.Boolean.annotate({ description: "the scope's global value (server options always are)" })),
     ...sessionTargetFields,
     window_id: Schema.optionalKey(WindowId),
     pane_id: Schema.optionalKey(PaneId)
   }),
-  output: Schema.Struct({ scope: Schema.String, name: Schema.String, value: Schema.NullOr(Schema.String).annotate({ description: "null when the option is not set" }) }),
+  output: Schema.Struct({
+    scope: Schema.String.annotate({ description: "the scope asked for" }),
+    name: Schema.String.annotate({ description: "the option's name" }),
+    value: Schema.NullOr(Schema.String).annotate({ description: "null when the option is not set" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const given = [input.session_id ?? input.session_name, input.window_id, input.pane_id].filter((target) => target !== undefined).length

@@ -22,20 +22,17 @@ const snapshotFields = {
 
 /** @category tools */
 export const snapshot_pane = defineTool(manifest.snapshot_pane, {
-  description: "Read a pane as one typed value: the visible screen's text, the cursor position, whether it is in " +
-    "copy mode (and its scroll position), whether a full-screen program has the alternate screen, history size, " +
-    "and the pane's metadata, all from one tmux invocation so they agree with each other. " +
-    "Use it to understand a pane before acting; use capture_since to follow output over time.",
+  description: "A pane in one consistent read: screen, cursor, modes, history size and metadata.",
   input: Schema.Struct({ pane_id: PaneId, ...boundFields }),
   output: Schema.Struct({
     ...PaneInfo.fields,
-    cursor_x: Schema.Int,
-    cursor_y: Schema.Int,
-    history_size: Schema.Int,
-    alternate_on: Schema.Boolean,
+    cursor_x: Schema.Int.annotate({ description: "cursor column, 0 at the left" }),
+    cursor_y: Schema.Int.annotate({ description: "cursor row, 0 at the top of the screen" }),
+    history_size: Schema.Int.annotate({ description: "rows of history above the screen" }),
+    alternate_on: Schema.Boolean.annotate({ description: "a full-screen program has the alternate screen" }),
     pane_mode: Schema.String.annotate({ description: "the tmux mode the pane is in (copy-mode ...), or empty" }),
     scroll_position: Schema.NullOr(Schema.Int).annotate({ description: "rows scrolled back in copy mode, or null outside it" }),
-    content: Schema.String,
+    content: Schema.String.annotate({ description: "the visible screen's text" }),
     ...truncationFields
   }),
   run: (input) =>

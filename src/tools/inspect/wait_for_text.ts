@@ -9,41 +9,34 @@ import { verifyCursor } from "./capture_since.ts"
 import { PaneId } from "../targets.ts"
 import { pollIntervalMs, waitForText } from "../waitText.ts"
 import { effectiveTimeout, timeoutField } from "../waiting.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const wait_for_text = defineTool(manifest.wait_for_text, {
-  description: "Wait inside the server until output written to a pane after the call starts matches one of patterns " +
-    "(literal text by default, or RE2 regular expressions with regex true), or, without patterns, until any new output " +
-    "appears; then return which pattern matched and the line. Bounded by timeout and the server's ceiling " +
-    `(LIBTMUX_MCP_WAIT_MAX_SECONDS); polls every ${pollIntervalMs} ms. Output already on screen when the call starts ` +
-    "never matches, so text printed between your send_keys and this call would be missed: to wait race-free, call " +
-    "capture_since before typing and pass its cursor as since. Rows are compared as capture_pane shows them, wrapped " +
-    "rows separately and trailing spaces removed (a pattern ending in spaces never matches). While a full-screen " +
-    "program has the alternate screen nothing matches. Matching counts against the timeout; a pattern that compiles " +
-    `to more than ${maxProgramSize} RE2 instructions is refused. Prefer run_shell_command for shell commands you start yourself.`,
+  description: "Wait for new output in a pane to match one of patterns (or any new output without them); returns the match and its line. Output written before the call never counts: to wait race-free after typing, call capture_since first and pass its cursor as since. Rows match unjoined, trailing spaces removed; nothing matches on the alternate screen.",
   input: Schema.Struct({
     pane_id: PaneId,
     patterns: Schema.optionalKey(
       Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength))).check(Schema.isMinLength(1), Schema.isMaxLength(16)).annotate({
-        description: "1-16 texts (or RE2 patterns); the first in this order that matches a new line wins. Omit to wait for any new output."
+        description: "texts or RE2 patterns; the first that matches wins. Omit for any new output"
       })
     ),
-    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "treat patterns as RE2 syntax (default false: literal text)" })),
-    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "match case exactly (default false)" })),
+    regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "RE2 syntax (default false: literal)" })),
+    match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "case-sensitive (default false)" })),
     since: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(65_536)).annotate({
-      description: "a cursor from capture_since on this pane: output written after it counts, even if it came before this call"
+      description: "a capture_since cursor: output after it counts, even before this call"
     })),
     timeout: timeoutField
   }),
   output: Schema.Struct({
-    pane_id: Schema.String,
-    outcome: Schema.Literals(["matched", "any_output", "timeout"]),
-    matched_index: Schema.NullOr(Schema.Int),
-    matched_line: Schema.NullOr(Schema.String),
+    pane_id: stringVariable("pane_id"),
+    outcome: Schema.Literals(["matched", "any_output", "timeout"]).annotate({ description: "what ended the wait" }),
+    matched_index: Schema.NullOr(Schema.Int).annotate({ description: "index in patterns of the pattern that matched, else null" }),
+    matched_line: Schema.NullOr(Schema.String).annotate({ description: "the line that matched, else null" }),
     new_lines: Schema.Array(Schema.String).annotate({ description: "the newest lines written since the call started (at most 20)" }),
     alternate_screen: Schema.Boolean.annotate({ description: "a full-screen program had the alternate screen at some point" }),
-    elapsed_seconds: Schema.Finite,
-    effective_timeout: Schema.Finite
+    elapsed_seconds: Schema.Finite.annotate({ description: "seconds waited" }),
+    effective_timeout: Schema.Finite.annotate({ description: "the timeout used, in seconds, after the ceiling" })
   }),
   run: (input) =>
     Effect.gen(function*() {

@@ -10,9 +10,7 @@ import { PaneId } from "../targets.ts"
 
 /** @category tools */
 export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {
-  description: "Put a pane in copy mode (a person watching can scroll and select; the pane's program keeps running " +
-    "but typed keys go to copy mode), scrolled back scroll_up lines when given. run_shell_command refuses a pane in " +
-    "copy mode; exit_copy_mode leaves it.",
+  description: "Put a pane in copy mode (keys go to it), optionally scrolled up. run_shell_command refuses such a pane; exit_copy_mode leaves it.",
   input: Schema.Struct({
     pane_id: PaneId,
     scroll_up: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 })).annotate({ description: "lines to scroll back" }))

@@ -9,7 +9,7 @@ import { PaneId, resolvePane } from "../targets.ts"
 
 /** @category tools */
 export const exit_copy_mode = defineTool(manifest.exit_copy_mode, {
-  description: "Leave copy mode (or another tmux mode) in a pane; a pane not in a mode is left as it is.",
+  description: "Leave copy mode or another mode; a pane in none stays as it is.",
   input: Schema.Struct({ pane_id: PaneId }),
   output: PaneInfo,
   run: (input) =>

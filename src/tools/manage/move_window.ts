@@ -10,13 +10,11 @@ import { Name, resolveSession, resolveWindow, SessionId, WindowId } from "../tar
 
 /** @category tools */
 export const move_window = defineTool(manifest.move_window, {
-  description: "Move a window (window_id) to another session (to_session_id or to_session_name) and/or index " +
-    "(to_index, which must be free). Without to_index it takes the next free index, so calling again moves it again. " +
-    "The current window of either session does not change.",
+  description: "Move a window to another session and/or a free index (default: the next free one, so a repeat moves it again).",
   input: Schema.Struct({
     window_id: WindowId,
     to_session_id: Schema.optionalKey(SessionId),
-    to_session_name: Schema.optionalKey(Name("exact name of the destination session")),
+    to_session_name: Schema.optionalKey(Name("exact name")),
     to_index: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 })).annotate({ description: "destination index (must be free)" }))
   }),
   output: WindowInfo,

@@ -11,8 +11,7 @@ import { findSession, Name, resolveSession, sessionTargetFields } from "../targe
 
 /** @category tools */
 export const rename_session = defineTool(manifest.rename_session, {
-  description: "Rename a session (session_id or exact session_name). The new name is stored exactly as given (tmux " +
-    "would otherwise expand #{...} and run #(...) in it) and must not be taken by another session.",
+  description: "Rename a session; stored literally, must be free.",
   input: Schema.Struct({ ...sessionTargetFields, new_name: Name("the new session name") }),
   output: SessionInfo,
   run: (input) =>

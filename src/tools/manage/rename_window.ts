@@ -10,8 +10,7 @@ import { Name, resolveWindow, windowTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const rename_window = defineTool(manifest.rename_window, {
-  description: "Rename a window (window_id, or a session with window_index). The name is stored exactly as given " +
-    "(tmux would otherwise expand #{...} and run #(...) in it). Renaming turns off tmux's automatic renaming for that window.",
+  description: "Rename a window, stored literally; its automatic renaming stops.",
   input: Schema.Struct({ ...windowTargetFields, new_name: Name("the new window name") }),
   output: WindowInfo,
   run: (input) =>

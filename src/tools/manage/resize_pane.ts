@@ -13,13 +13,12 @@ const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, 
 
 /** @category tools */
 export const resize_pane = defineTool(manifest.resize_pane, {
-  description: "Set a pane's width and/or height in cells (its neighbours give or take the difference), or set " +
-    "whether it is zoomed to fill its window (zoom true or false; asking for the current state changes nothing).",
+  description: "Set a pane's size in cells (neighbours adjust), or its zoom.",
   input: Schema.Struct({
     pane_id: PaneId,
     width: Schema.optionalKey(Cells("width")),
     height: Schema.optionalKey(Cells("height")),
-    zoom: Schema.optionalKey(Schema.Boolean.annotate({ description: "zoom the pane (true) or unzoom its window (false)" }))
+    zoom: Schema.optionalKey(Schema.Boolean.annotate({ description: "zoom (true) or unzoom (false)" }))
   }),
   output: PaneInfo,
   run: (input) =>

@@ -12,8 +12,7 @@ const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, 
 
 /** @category tools */
 export const resize_window = defineTool(manifest.resize_window, {
-  description: "Set a window's width and/or height in cells (window_id, or a session with window_index). tmux then " +
-    "keeps that size (its window-size option becomes manual for the window) instead of following attached clients.",
+  description: "Set a window's size in cells; it then stops following clients.",
   input: Schema.Struct({ ...windowTargetFields, width: Schema.optionalKey(Cells("width")), height: Schema.optionalKey(Cells("height")) }),
   output: WindowInfo,
   run: (input) =>

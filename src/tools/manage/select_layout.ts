@@ -9,8 +9,7 @@ import { resolveWindow, windowTargetFields } from "../targets.ts"
 
 /** @category tools */
 export const select_layout = defineTool(manifest.select_layout, {
-  description: "Arrange a window's panes (window_id, or a session with window_index) in one of tmux's preset layouts. " +
-    "Pane sizes change; contents and processes do not.",
+  description: "Arrange a window's panes in a preset layout; contents and processes stay.",
   input: Schema.Struct({
     ...windowTargetFields,
     layout: Schema.Literals(["even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"]).annotate({ description: "one of tmux's preset layouts" })

@@ -12,13 +12,11 @@ const flags = { up: "-U", down: "-D", left: "-L", right: "-R" } as const
 
 /** @category tools */
 export const select_pane = defineTool(manifest.select_pane, {
-  description: "Make a pane the active pane of its window: pane_id itself, or with direction the pane up, down, left " +
-    "or right of it, or the next or previous pane of its window (wrapping). next and previous move again on every " +
-    "call. Returns the window's active pane afterwards.",
+  description: "Make a pane its window's active one: pane_id, or its neighbour in direction (next/previous move on each call).",
   input: Schema.Struct({
     pane_id: PaneId,
     direction: Schema.optionalKey(Schema.Literals(["up", "down", "left", "right", "next", "previous"]).annotate({
-      description: "select the pane in this direction from pane_id instead of pane_id itself"
+      description: "select this neighbour of pane_id instead"
     }))
   }),
   output: PaneInfo,

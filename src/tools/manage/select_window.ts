@@ -12,12 +12,10 @@ const moves = { next: "next-window", previous: "previous-window", last: "last-wi
 
 /** @category tools */
 export const select_window = defineTool(manifest.select_window, {
-  description: "Make a window the current window of its session: name it (window_id, or a session with window_index), " +
-    "or move within a session (session_id or session_name) by direction next, previous or last. " +
-    "next and previous move again on every call. Returns the session's current window afterwards.",
+  description: "Make a window its session's current one, by target or direction (next/previous move on each call).",
   input: Schema.Struct({
     ...windowTargetFields,
-    direction: Schema.optionalKey(Schema.Literals(["next", "previous", "last"]).annotate({ description: "move within the session instead of naming a window" }))
+    direction: Schema.optionalKey(Schema.Literals(["next", "previous", "last"]).annotate({ description: "move within the session instead" }))
   }),
   output: WindowInfo,
   run: (input) =>

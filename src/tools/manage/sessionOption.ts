@@ -10,7 +10,7 @@ import { resolveSession, sessionTargetFields } from "../targets.ts"
 /** Target fields of a session-option setter. @category schemas */
 export const optionTargetFields = {
   ...sessionTargetFields,
-  global: Schema.optionalKey(Schema.Boolean.annotate({ description: "set the global value (inherited by sessions without their own) instead of one session's" }))
+  global: Schema.optionalKey(Schema.Boolean.annotate({ description: "set the global value, not one session's" }))
 }
 
 /** The `set-option` target flags: `-t <session>` or `-g`. */

@@ -8,12 +8,15 @@ import { optionTarget, optionTargetFields } from "./sessionOption.ts"
 
 /** @category tools */
 export const set_history_limit = defineTool(manifest.set_history_limit, {
-  description: "Set history-limit, the number of lines of history a pane keeps, for one session or globally.",
+  description: "Set history-limit (lines of history a pane keeps), for a session or globally.",
   input: Schema.Struct({
     ...optionTargetFields,
-    lines: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })).annotate({ description: "lines of history (0-1,000,000)" })
+    lines: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })).annotate({ description: "lines of history" })
   }),
-  output: Schema.Struct({ session_id: Schema.NullOr(Schema.String), history_limit: Schema.Int }),
+  output: Schema.Struct({
+    session_id: Schema.NullOr(Schema.String).annotate({ description: "the session set, or null when set globally" }),
+    history_limit: Schema.Int.annotate({ description: "the history-limit afterwards" })
+  }),
   run: (input) =>
     Effect.gen(function*() {
       const target = yield* optionTarget("set_history_limit", input)

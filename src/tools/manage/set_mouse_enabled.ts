@@ -8,10 +8,12 @@ import { optionTarget, optionTargetFields } from "./sessionOption.ts"
 
 /** @category tools */
 export const set_mouse_enabled = defineTool(manifest.set_mouse_enabled, {
-  description: "Turn tmux's mouse support (the mouse option: click to select panes, drag borders, wheel scrolls into " +
-    "copy mode) on or off for one session, or globally.",
-  input: Schema.Struct({ ...optionTargetFields, enabled: Schema.Boolean.annotate({ description: "true turns mouse support on, false off" }) }),
-  output: Schema.Struct({ session_id: Schema.NullOr(Schema.String), mouse: Schema.Boolean }),
+  description: "Turn tmux's mouse option on or off, for a session or globally.",
+  input: Schema.Struct({ ...optionTargetFields, enabled: Schema.Boolean.annotate({ description: "on (true) or off" }) }),
+  output: Schema.Struct({
+    session_id: Schema.NullOr(Schema.String).annotate({ description: "the session set, or null when set globally" }),
+    mouse: Schema.Boolean.annotate({ description: "the mouse option afterwards" })
+  }),
   run: (input) =>
     Effect.gen(function*() {
       const target = yield* optionTarget("set_mouse_enabled", input)

@@ -10,7 +10,7 @@ import { orPaneNotFound } from "../pane.ts"
 import { PaneId } from "../targets.ts"
 
 /** A pane title: printable text. @category schemas */
-const Title = Schema.String.annotate({ description: "the title (up to 256 characters, stored exactly as given)" }).check(
+const Title = Schema.String.annotate({ description: "the title" }).check(
   Schema.isMaxLength(256),
   // oxlint-disable-next-line no-control-regex
   Schema.makeFilter((title: string) => /[\u0000-\u001f\u007f]/u.test(title) ? "must not contain control characters" : true)
@@ -18,8 +18,7 @@ const Title = Schema.String.annotate({ description: "the title (up to 256 charac
 
 /** @category tools */
 export const set_pane_title = defineTool(manifest.set_pane_title, {
-  description: "Set a pane's title. It is stored exactly as given (tmux would otherwise expand #{...} and run #(...) " +
-    "in it). A program in the pane can change its title again at any time.",
+  description: "Set a pane's title, stored literally; its program may change it.",
   input: Schema.Struct({ pane_id: PaneId, title: Title }),
   output: PaneInfo,
   run: (input) =>

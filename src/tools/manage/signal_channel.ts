@@ -8,11 +8,9 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const signal_channel = defineTool(manifest.signal_channel, {
-  description: "Signal a tmux wait-for channel, waking everyone waiting on it (wait_for_channel, or `tmux wait-for " +
-    "NAME` in a pane). Not idempotent: when nobody waits, tmux keeps the signal for the next waiter, and a second " +
-    "unwaited signal clears it again.",
+  description: "Signal a wait-for channel, waking its waiters; with none, tmux keeps it for the next (a second unwaited signal clears it).",
   input: Schema.Struct({ channel: Channel }),
-  output: Schema.Struct({ channel: Schema.String }),
+  output: Schema.Struct({ channel: Schema.String.annotate({ description: "the channel signalled" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* TmuxChange

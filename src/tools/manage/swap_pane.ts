@@ -11,8 +11,7 @@ import { PaneId, resolvePane } from "../targets.ts"
 
 /** @category tools */
 export const swap_pane = defineTool(manifest.swap_pane, {
-  description: "Exchange the positions of two panes (they may be in different windows); their contents and processes " +
-    "move with them and the active pane does not change. Swapping again swaps back. Returns the source pane afterwards.",
+  description: "Swap two panes, even across windows, with their contents and processes; the active pane stays.",
   input: Schema.Struct({ source_pane_id: PaneId, target_pane_id: PaneId }),
   output: PaneInfo,
   run: (input) =>

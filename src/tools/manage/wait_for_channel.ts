@@ -35,22 +35,16 @@ const release = (tmux: TmuxChange["Service"], channel: string, waiting: Fiber.Fi
 
 /** @category tools */
 export const wait_for_channel = defineTool(manifest.wait_for_channel, {
-  description: "Wait until a tmux wait-for channel is signalled, for example by a command you typed that ends with " +
-    "`; tmux wait-for -S NAME`, or by signal_channel. Bounded by timeout and the server's ceiling; on timeout it " +
-    "returns outcome timeout. A signal sent before anyone waits is kept by tmux, and this wait consumes it. " +
-    "tmux cannot withdraw a waiter, so on timeout or cancellation this call releases its own by signalling the " +
-    "channel once: anything else waiting on the channel at that moment is woken too, and a signal sent within " +
-    "milliseconds of the timeout may be consumed here and leave one extra kept signal behind. " +
-    "For a shell command's output and exit status, run_shell_command does all of this in one call.",
+  description: "Wait for a tmux wait-for channel signal (from a typed `; tmux wait-for -S NAME` or signal_channel). tmux keeps a signal sent before the wait; this consumes it. On timeout or cancel it signals once to release its waiter, waking other waiters too.",
   input: Schema.Struct({
     channel: Channel,
     timeout: timeoutField
   }),
   output: Schema.Struct({
-    channel: Schema.String,
-    outcome: Schema.Literals(["signalled", "timeout"]),
-    elapsed_seconds: Schema.Finite,
-    effective_timeout: Schema.Finite
+    channel: Schema.String.annotate({ description: "the channel" }),
+    outcome: Schema.Literals(["signalled", "timeout"]).annotate({ description: "what ended the wait" }),
+    elapsed_seconds: Schema.Finite.annotate({ description: "seconds waited" }),
+    effective_timeout: Schema.Finite.annotate({ description: "the timeout used, in seconds, after the ceiling" })
   }),
   run: (input) =>
     Effect.gen(function*() {

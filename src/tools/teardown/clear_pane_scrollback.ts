@@ -6,13 +6,13 @@ import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { orPaneNotFound } from "../pane.ts"
 import { PaneId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const clear_pane_scrollback = defineTool(manifest.clear_pane_scrollback, {
-  description: "Discard a pane's scrollback: the lines that scrolled off its screen are gone for good (the visible " +
-    "screen stays). capture_since cursors and wait_for_text baselines on the pane see it as cleared history.",
+  description: "Discard a pane's history for good; the screen stays.",
   input: Schema.Struct({ pane_id: PaneId }),
-  output: Schema.Struct({ pane_id: Schema.String, lines_discarded: Schema.Int }),
+  output: Schema.Struct({ pane_id: stringVariable("pane_id"), lines_discarded: Schema.Int.annotate({ description: "history rows discarded" }) }),
   run: (input) =>
     Effect.gen(function*() {
       const stdout = yield* (yield* TmuxDelete).run([

@@ -6,13 +6,13 @@ import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { oneAtATime, refuseOwnPane } from "../guard.ts"
 import { PaneId, resolvePane } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const kill_pane = defineTool(manifest.kill_pane, {
-  description: "Kill one pane (pane_id) and the process running in it; its output is gone. Irreversible. A window " +
-    "whose last pane goes is removed too. Refuses the pane this MCP server runs in, when it is on this socket.",
+  description: "Kill a pane and its process; irreversible. A window losing its last pane goes too. Refuses this MCP server's own pane.",
   input: Schema.Struct({ pane_id: PaneId }),
-  output: Schema.Struct({ pane_id: Schema.String, window_id: Schema.String, session_id: Schema.String }),
+  output: Schema.Struct({ pane_id: stringVariable("pane_id"), window_id: stringVariable("window_id"), session_id: stringVariable("session_id") }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
       const pane = yield* resolvePane(input.pane_id)

@@ -7,15 +7,13 @@ import { defineTool } from "../define.ts"
 import { oneAtATime, refuseOwnPane } from "../guard.ts"
 import { listPaneRows } from "../hierarchy.ts"
 import { resolveSession, sessionTargetFields } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const kill_session = defineTool(manifest.kill_session, {
-  description: "Kill one session and every window and process in it, named by session_id or exact session_name " +
-    "(a name never matches by prefix: killing foo never touches foobar). Irreversible. " +
-    "Refuses the session that contains this MCP server's own pane when that pane is on this socket. " +
-    "When the last session goes, tmux's exit-empty default stops the server.",
+  description: "Kill a session and every window and process in it; irreversible. Refuses the session of this MCP server's own pane. tmux exits with its last session.",
   input: Schema.Struct(sessionTargetFields),
-  output: Schema.Struct({ session_id: Schema.String, session_name: Schema.String }),
+  output: Schema.Struct({ session_id: stringVariable("session_id"), session_name: stringVariable("session_name") }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
       const session = yield* resolveSession("kill_session", input)

@@ -7,13 +7,13 @@ import { defineTool } from "../define.ts"
 import { oneAtATime, refuseOwnPane } from "../guard.ts"
 import { listPaneRows } from "../hierarchy.ts"
 import { resolveWindow, WindowId } from "../targets.ts"
+import { stringVariable } from "../variables.ts"
 
 /** @category tools */
 export const kill_window = defineTool(manifest.kill_window, {
-  description: "Kill one window (window_id, exactly) with every pane and process in it. Irreversible. Refuses the " +
-    "window that contains this MCP server's own pane, when that pane is on this socket.",
+  description: "Kill a window and every pane and process in it; irreversible. Refuses the window of this MCP server's own pane.",
   input: Schema.Struct({ window_id: WindowId }),
-  output: Schema.Struct({ window_id: Schema.String, window_name: Schema.String, session_id: Schema.String }),
+  output: Schema.Struct({ window_id: stringVariable("window_id"), window_name: stringVariable("window_name"), session_id: stringVariable("session_id") }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
       const window = yield* resolveWindow("kill_window", { window_id: input.window_id })
