@@ -10,6 +10,7 @@ import { capabilitiesDocument, instructions, readyLine, warningLines } from "./l
 import { connect, makeServer } from "./layers/McpServer.ts"
 import * as Services from "./layers/Services.ts"
 import { LineTransport } from "./layers/StdioLines.ts"
+import { advertisedSchemas } from "./layers/toolSchemas.generated.ts"
 import { startup, type StartupFacts } from "./layers/Startup.ts"
 import { buildArgv } from "./layers/TmuxExec.ts"
 import { Audit } from "./services/Audit.ts"
@@ -38,7 +39,8 @@ const program = Effect.gen(function*() {
     instructions: instructions(facts),
     capabilities: () => JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
     shutdown: shutdown.signal,
-    afterCall: collectWhenIdle
+    afterCall: collectWhenIdle,
+    advertised: advertisedSchemas
   })
   const stop = () => {
     // stdin's "end" and "close" both arrive on EOF.

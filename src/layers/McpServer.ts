@@ -48,15 +48,22 @@ export const advertisedSchema = (schema: Schema.Top): Tool["inputSchema"] => {
   } as Tool["inputSchema"]
 }
 
-/** The `tools/list` entry of a definition; the batch's record also names what it may call. */
-export const toolEntry = (definition: ToolDefinition, nestedAuthority: ReadonlyArray<string>): Tool => {
+/** Advertised schemas converted at build time, by tool name (scripts/tool-list.ts). @category models */
+export type AdvertisedSchemas = Readonly<Record<string, { readonly inputSchema: Tool["inputSchema"]; readonly outputSchema: Tool["outputSchema"] }>>
+
+/**
+ * The `tools/list` entry of a definition; the batch's record also names what it may call. Schemas
+ * come from `built` when given, except an input specialized to the selection, converted here.
+ */
+export const toolEntry = (definition: ToolDefinition, nestedAuthority: ReadonlyArray<string>, built?: AdvertisedSchemas): Tool => {
   const row = definition.row
+  const schemas = built?.[row.name]
   return {
     name: row.name,
     title: row.title,
     description: definition.description,
-    inputSchema: advertisedSchema(definition.input),
-    outputSchema: advertisedSchema(definition.output) as Tool["outputSchema"],
+    inputSchema: (definition.specialize === undefined ? schemas?.inputSchema : undefined) ?? advertisedSchema(definition.input),
+    outputSchema: schemas?.outputSchema ?? advertisedSchema(definition.output) as Tool["outputSchema"],
     annotations: {
       title: row.title,
       readOnlyHint: row.hints.readOnly,
@@ -91,6 +98,8 @@ export interface ServerOptions {
   readonly capabilities: () => string
   /** Aborted when the process shuts down: interrupts every call in flight. */
   readonly shutdown: AbortSignal
+  /** Schemas converted at build time; without them tools/list converts each tool's schemas at startup. */
+  readonly advertised?: AdvertisedSchemas
 }
 
 /**
@@ -119,7 +128,7 @@ class RpcError extends Error {
 /** Builds the SDK server over the registry; the caller connects a transport. @category constructors */
 export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
   const registry = Context.get(context, Registry)
-  const tools = registry.selected.map((definition) => toolEntry(definition, registry.nestedAuthority))
+  const tools = registry.selected.map((definition) => toolEntry(definition, registry.nestedAuthority, options.advertised))
   // Calls in flight, so a shutdown can interrupt them all.
   const inflight = new Set<AbortController>()
   options.shutdown.addEventListener("abort", () => {
