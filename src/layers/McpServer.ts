@@ -14,6 +14,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type ServerNotification,
+  SetLevelRequestSchema,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
@@ -24,6 +25,7 @@ import * as Schema from "effect/Schema"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { Registry } from "./Registry.ts"
+import { atLeast, listenToLog, type LogLevel, logLine } from "./ServerLog.ts"
 
 /** The one resource: how this server was configured at startup, and what it offers. */
 export const capabilitiesResource = {
@@ -136,8 +138,24 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
   }, { once: true })
   const server = new Server(
     { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: options.instructions }
+    { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: options.instructions }
   )
+  // Log lines reach a client only once it asked for them, at the level it chose (the SDK's own
+  // handler would send every line to a client that never asked).
+  let threshold: LogLevel | undefined
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    const first = threshold === undefined
+    threshold = request.params.level
+    if (first) {
+      // Replays the lines logged before (the ready line, startup warnings), then follows.
+      listenToLog((level, line) => {
+        if (threshold !== undefined && atLeast(level, threshold)) {
+          server.notification({ method: "notifications/message", params: { level, logger: "libtmux-mcp", data: line } }).catch(() => undefined)
+        }
+      })
+    }
+    return {}
+  })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [capabilitiesResource] }))
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
@@ -179,7 +197,7 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     if (notSelected._tag === "Some") throw new RpcError(ErrorCode.InvalidParams, notSelected.value.message)
     if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
     // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
-    process.stderr.write(`libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}\n`)
+    logLine("error", `libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}`)
     return { isError: true, content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }], _meta: { [errorMetaKey]: "Defect" } }
   })
   return server
