@@ -9,7 +9,9 @@ import * as Layer from "effect/Layer"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
 import { connect, makeServer } from "./layers/McpServer.ts"
 import * as Services from "./layers/Services.ts"
+import { logLine } from "./layers/ServerLog.ts"
 import { LineTransport } from "./layers/StdioLines.ts"
+import { advertisedSchemas } from "./layers/toolSchemas.generated.ts"
 import { startup, type StartupFacts } from "./layers/Startup.ts"
 import { buildArgv } from "./layers/TmuxExec.ts"
 import { Audit } from "./services/Audit.ts"
@@ -38,7 +40,8 @@ const program = Effect.gen(function*() {
     instructions: instructions(facts),
     capabilities: () => JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
     shutdown: shutdown.signal,
-    afterCall: collectWhenIdle
+    afterCall: collectWhenIdle,
+    advertised: advertisedSchemas
   })
   const stop = () => {
     // stdin's "end" and "close" both arrive on EOF.
@@ -54,9 +57,9 @@ const program = Effect.gen(function*() {
   process.on("SIGTERM", stop)
   yield* connect(server, new LineTransport())
   // A person who started it by hand sees what it waits for.
-  if (process.stdin.isTTY) process.stderr.write("libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); this is a server for MCP clients: see --help and --print-config\n")
-  process.stderr.write(`${readyLine(facts)}\n`)
-  for (const warning of warningLines(facts)) process.stderr.write(`${warning}\n`)
+  if (process.stdin.isTTY) logLine("info", "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); this is a server for MCP clients: see --help and --print-config")
+  logLine("info", readyLine(facts))
+  for (const warning of warningLines(facts)) logLine("warning", warning)
   return yield* Effect.never
 })
 

@@ -17,6 +17,7 @@ import { auditLine } from "../domain/auditLine.ts"
 import { recordPair } from "../domain/quote.ts"
 import { Audit, type AuditStatus, AuditUnavailable } from "../services/Audit.ts"
 import { openFallbackAuditFile } from "./AuditFile.ts"
+import { logLine } from "./ServerLog.ts"
 
 /** Where the audit starts out. @category models */
 export type AuditTarget =
@@ -91,7 +92,7 @@ const makeSink = (target: AuditTarget, uid: number) => {
     moved = { time: now(), reason }
     writeWhole(fd, auditLine({ event: "audit_moved", time: moved.time, from: "stderr", reason }))
     // Best effort: stderr is the stream that just failed.
-    writeWhole(2, `libtmux-mcp warning: ${recordPair("audit", "moved")} ${recordPair("path", fallback)} ${recordPair("reason", reason)}\n`)
+    logLine("warning", `libtmux-mcp warning: ${recordPair("audit", "moved")} ${recordPair("path", fallback)} ${recordPair("reason", reason)}`, (text) => writeWhole(2, text))
     return undefined
   }
 

@@ -14,6 +14,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
   type ServerNotification,
+  SetLevelRequestSchema,
   type Tool
 } from "@modelcontextprotocol/sdk/types.js"
 import * as Cause from "effect/Cause"
@@ -25,6 +26,7 @@ import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { leanSchema } from "./leanSchema.ts"
 import { Registry } from "./Registry.ts"
+import { atLeast, listenToLog, type LogLevel, logLine } from "./ServerLog.ts"
 
 /** The one resource: how this server was configured at startup, and what it offers. */
 export const capabilitiesResource = {
@@ -49,15 +51,22 @@ export const advertisedSchema = (schema: Schema.Top): Tool["inputSchema"] => {
   }) as Tool["inputSchema"]
 }
 
-/** The `tools/list` entry of a definition; the batch's record also names what it may call. */
-export const toolEntry = (definition: ToolDefinition, nestedAuthority: ReadonlyArray<string>): Tool => {
+/** Advertised schemas converted at build time, by tool name (scripts/tool-list.ts). @category models */
+export type AdvertisedSchemas = Readonly<Record<string, { readonly inputSchema: Tool["inputSchema"]; readonly outputSchema: Tool["outputSchema"] }>>
+
+/**
+ * The `tools/list` entry of a definition; the batch's record also names what it may call. Schemas
+ * come from `built` when given, except an input specialized to the selection, converted here.
+ */
+export const toolEntry = (definition: ToolDefinition, nestedAuthority: ReadonlyArray<string>, built?: AdvertisedSchemas): Tool => {
   const row = definition.row
+  const schemas = built?.[row.name]
   return {
     name: row.name,
     title: row.title,
     description: definition.description,
-    inputSchema: advertisedSchema(definition.input),
-    outputSchema: advertisedSchema(definition.output) as Tool["outputSchema"],
+    inputSchema: (definition.specialize === undefined ? schemas?.inputSchema : undefined) ?? advertisedSchema(definition.input),
+    outputSchema: schemas?.outputSchema ?? advertisedSchema(definition.output) as Tool["outputSchema"],
     annotations: {
       title: row.title,
       readOnlyHint: row.hints.readOnly,
@@ -92,6 +101,8 @@ export interface ServerOptions {
   readonly capabilities: () => string
   /** Aborted when the process shuts down: interrupts every call in flight. */
   readonly shutdown: AbortSignal
+  /** Schemas converted at build time; without them tools/list converts each tool's schemas at startup. */
+  readonly advertised?: AdvertisedSchemas
 }
 
 /**
@@ -120,7 +131,7 @@ class RpcError extends Error {
 /** Builds the SDK server over the registry; the caller connects a transport. @category constructors */
 export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
   const registry = Context.get(context, Registry)
-  const tools = registry.selected.map((definition) => toolEntry(definition, registry.nestedAuthority))
+  const tools = registry.selected.map((definition) => toolEntry(definition, registry.nestedAuthority, options.advertised))
   // Calls in flight, so a shutdown can interrupt them all.
   const inflight = new Set<AbortController>()
   options.shutdown.addEventListener("abort", () => {
@@ -128,8 +139,24 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
   }, { once: true })
   const server = new Server(
     { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: options.instructions }
+    { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: options.instructions }
   )
+  // Log lines reach a client only once it asked for them, at the level it chose (the SDK's own
+  // handler would send every line to a client that never asked).
+  let threshold: LogLevel | undefined
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    const first = threshold === undefined
+    threshold = request.params.level
+    if (first) {
+      // Replays the lines logged before (the ready line, startup warnings), then follows.
+      listenToLog((level, line) => {
+        if (threshold !== undefined && atLeast(level, threshold)) {
+          server.notification({ method: "notifications/message", params: { level, logger: "libtmux-mcp", data: line } }).catch(() => undefined)
+        }
+      })
+    }
+    return {}
+  })
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [capabilitiesResource] }))
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
@@ -171,7 +198,7 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     if (notSelected._tag === "Some") throw new RpcError(ErrorCode.InvalidParams, notSelected.value.message)
     if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
     // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
-    process.stderr.write(`libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}\n`)
+    logLine("error", `libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}`)
     return { isError: true, content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }], _meta: { [errorMetaKey]: "Defect" } }
   })
   return server

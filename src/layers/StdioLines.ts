@@ -9,6 +9,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
 import process from "node:process"
 import type { Readable, Writable } from "node:stream"
+import { logLine } from "./ServerLog.ts"
 
 /** The longest line read, in bytes (the SDK's own limit). */
 export const maxLineBytes = 10 * 1024 * 1024
@@ -107,7 +108,7 @@ export class LineTransport implements Transport {
 
   /** Answers a line that cannot be used, and notes it on stderr (without its content). */
   private refuse(id: Id, code: number, message: string) {
-    process.stderr.write(`libtmux-mcp: refused a JSON-RPC line (id ${JSON.stringify(id)}): ${message}\n`)
+    logLine("warning", `libtmux-mcp: refused a JSON-RPC line (id ${JSON.stringify(id)}): ${message}`)
     this.output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`)
   }
 

@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { spawn } from "node:child_process"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TmuxWorld } from "./tmux.ts"
 
@@ -21,6 +22,8 @@ export const serverEnv = (world: TmuxWorld, overrides: Readonly<Record<string, s
     SHELL: "/bin/sh",
     TERM: "xterm-256color",
     TMUX_TMPDIR: world.dir,
+    // The compile cache goes into the world, which is removed, not into the user's home.
+    XDG_CACHE_HOME: join(world.dir, "cache"),
     ...overrides
   }
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined))
