@@ -5,8 +5,7 @@ import type { AdvertisedSchemas } from "./McpServer.ts"
 export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
  "list_sessions": {
   "inputSchema": {
-   "type": "object",
-   "additionalProperties": false
+   "type": "object"
   },
   "outputSchema": {
    "type": "object",
@@ -17,28 +16,28 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "type": "object",
       "properties": {
        "session_id": {
-        "type": "string"
+        "type": "string",
+        "description": "session ID, e.g. $1"
        },
        "session_name": {
-        "type": "string"
+        "type": "string",
+        "description": "session name"
        },
        "session_windows": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "number of windows"
        },
        "session_attached": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "number of attached clients"
        },
        "session_created": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "creation time, Unix seconds"
        },
        "session_path": {
-        "type": "string"
+        "type": "string",
+        "description": "the session's working directory"
        }
       },
       "required": [
@@ -48,15 +47,14 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "session_attached",
        "session_created",
        "session_path"
-      ],
-      "additionalProperties": false
-     }
+      ]
+     },
+     "description": "every session, in tmux's order"
     }
    },
    "required": [
     "sessions"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "list_windows": {
@@ -65,15 +63,13 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
@@ -84,42 +80,44 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "type": "object",
       "properties": {
        "window_id": {
-        "type": "string"
+        "type": "string",
+        "description": "window ID, e.g. @2"
        },
        "window_index": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "index in its session"
        },
        "window_name": {
-        "type": "string"
+        "type": "string",
+        "description": "window name"
        },
        "window_active": {
-        "type": "boolean"
+        "type": "boolean",
+        "description": "whether it is its session's current window"
        },
        "window_panes": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "number of panes"
        },
        "window_width": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "width in cells"
        },
        "window_height": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "height in cells"
        },
        "window_layout": {
-        "type": "string"
+        "type": "string",
+        "description": "layout string, as select-layout accepts it"
        },
        "session_id": {
-        "type": "string"
+        "type": "string",
+        "description": "session ID, e.g. $1"
        },
        "session_name": {
-        "type": "string"
+        "type": "string",
+        "description": "session name"
        }
       },
       "required": [
@@ -133,15 +131,14 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "window_layout",
        "session_id",
        "session_name"
-      ],
-      "additionalProperties": false
-     }
+      ]
+     },
+     "description": "the windows, in tmux's order"
     }
    },
    "required": [
     "windows"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "list_panes": {
@@ -150,20 +147,17 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
@@ -174,72 +168,76 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "type": "object",
       "properties": {
        "pane_id": {
-        "type": "string"
+        "type": "string",
+        "description": "pane ID, e.g. %3"
        },
        "pane_index": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "index in its window"
        },
        "pane_active": {
-        "type": "boolean"
+        "type": "boolean",
+        "description": "whether it is its window's active pane"
        },
        "pane_width": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "width in cells"
        },
        "pane_height": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "height in cells"
        },
        "pane_left": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "left edge, in cells from the window's left"
        },
        "pane_top": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "top edge, in cells from the window's top"
        },
        "pane_title": {
-        "type": "string"
+        "type": "string",
+        "description": "pane title (its program can change it)"
        },
        "pane_current_command": {
-        "type": "string"
+        "type": "string",
+        "description": "name of the foreground process"
        },
        "pane_current_path": {
-        "type": "string"
+        "type": "string",
+        "description": "working directory of the foreground process"
        },
        "pane_pid": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "process ID of the pane's own process (usually its shell)"
        },
        "pane_tty": {
-        "type": "string"
+        "type": "string",
+        "description": "the pane's terminal device"
        },
        "pane_dead": {
-        "type": "boolean"
+        "type": "boolean",
+        "description": "whether the pane's process has exited"
        },
        "pane_in_mode": {
-        "type": "boolean"
+        "type": "boolean",
+        "description": "whether the pane is in a mode such as copy mode"
        },
        "window_id": {
-        "type": "string"
+        "type": "string",
+        "description": "window ID, e.g. @2"
        },
        "window_index": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "index in its session"
        },
        "session_id": {
-        "type": "string"
+        "type": "string",
+        "description": "session ID, e.g. $1"
        },
        "session_name": {
-        "type": "string"
+        "type": "string",
+        "description": "session name"
        },
        "is_caller": {
         "type": "boolean",
@@ -266,52 +264,49 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "session_id",
        "session_name",
        "is_caller"
-      ],
-      "additionalProperties": false
-     }
+      ]
+     },
+     "description": "the panes, in tmux's order"
     }
    },
    "required": [
     "panes"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "get_server_info": {
   "inputSchema": {
-   "type": "object",
-   "additionalProperties": false
+   "type": "object"
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "running": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether a tmux server answers on the socket"
     },
     "socket": {
      "type": "string",
      "description": "the pinned socket selector: name:<name>, inherit, or path:<path>"
     },
     "socket_path": {
-     "type": "string"
+     "type": "string",
+     "description": "the socket file's resolved path"
     },
     "session_count": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of sessions (0 when not running)"
     },
     "pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "the tmux server's process ID, when running"
     },
     "version": {
-     "type": "string"
+     "type": "string",
+     "description": "the tmux server's version, when running"
     },
     "start_time": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "server start, seconds since the epoch"
     }
    },
@@ -320,8 +315,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "socket",
     "socket_path",
     "session_count"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "get_session_info": {
@@ -330,42 +324,40 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "session_windows": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of windows"
     },
     "session_attached": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of attached clients"
     },
     "session_created": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "creation time, Unix seconds"
     },
     "session_path": {
-     "type": "string"
+     "type": "string",
+     "description": "the session's working directory"
     }
    },
    "required": [
@@ -375,8 +367,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_attached",
     "session_created",
     "session_path"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "get_window_info": {
@@ -385,67 +376,66 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_index": {
      "type": "integer",
      "minimum": 0,
      "maximum": 100000,
-     "description": "window index within the session"
+     "description": "index in the session"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "window_name": {
-     "type": "string"
+     "type": "string",
+     "description": "window name"
     },
     "window_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its session's current window"
     },
     "window_panes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of panes"
     },
     "window_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "window_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "window_layout": {
-     "type": "string"
+     "type": "string",
+     "description": "layout string, as select-layout accepts it"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     }
    },
    "required": [
@@ -459,8 +449,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_layout",
     "session_id",
     "session_name"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "get_pane_info": {
@@ -469,85 +458,87 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -574,8 +565,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "capture_pane": {
@@ -584,71 +574,66 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "start": {
      "type": "integer",
      "minimum": -1000000,
      "maximum": 10000,
-     "description": "first row: 0 is the first visible row, negative rows reach into history (-1 is the newest history row)"
+     "description": "first row (0: top of screen; negative: history, -1 newest)"
     },
     "end": {
      "type": "integer",
      "minimum": -1000000,
      "maximum": 10000,
-     "description": "last row: 0 is the first visible row, negative rows reach into history (-1 is the newest history row)"
+     "description": "last row (0: top of screen; negative: history, -1 newest)"
     },
     "escapes": {
      "type": "boolean",
-     "description": "include ANSI colour and attribute escapes (default false)"
+     "description": "include ANSI escapes (default false)"
     },
     "join_wrapped": {
      "type": "boolean",
-     "description": "join lines the terminal wrapped (default false)"
+     "description": "join wrapped lines (default false)"
     },
     "max_lines": {
      "type": "integer",
      "minimum": 1,
      "maximum": 100000,
-     "description": "keep at most this many lines, the newest (default 1000)"
+     "description": "newest lines kept (default 1000)"
     },
     "max_bytes": {
      "type": "integer",
      "minimum": 1,
      "maximum": 4194304,
-     "description": "keep at most this many bytes of text, the newest (default 262144)"
+     "description": "newest bytes kept (default 262144)"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "content": {
-     "type": "string"
+     "type": "string",
+     "description": "the rows' text, one line per row (per joined line with join_wrapped)"
     },
     "lines": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of lines in content"
     },
     "truncated_lines": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "lines dropped from the start to respect max_lines/max_bytes"
     },
     "truncated_bytes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "bytes dropped from the start"
     }
    },
@@ -658,8 +643,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "lines",
     "truncated_lines",
     "truncated_bytes"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "capture_since": {
@@ -668,65 +652,63 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "cursor": {
      "type": "string",
      "maxLength": 16384,
-     "description": "the cursor a previous capture_since returned for this pane"
+     "description": "the previous call's cursor"
     },
     "max_lines": {
      "type": "integer",
      "minimum": 1,
      "maximum": 100000,
-     "description": "keep at most this many lines, the newest (default 1000)"
+     "description": "newest lines kept (default 1000)"
     },
     "max_bytes": {
      "type": "integer",
      "minimum": 1,
      "maximum": 4194304,
-     "description": "keep at most this many bytes of text, the newest (default 262144)"
+     "description": "newest bytes kept (default 262144)"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "cursor": {
-     "type": "string"
+     "type": "string",
+     "description": "pass it to the next call on this pane"
     },
     "output": {
-     "type": "string"
+     "type": "string",
+     "description": "the rows written since the cursor (the screen on a first call)"
     },
     "lines": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of lines in output"
     },
     "lines_missed": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "history was cleared or trimmed past the cursor; output is the screen"
     },
     "alternate_screen": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "a full-screen program has the alternate screen; output is its whole screen"
     },
     "truncated_lines": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "lines dropped from the start to respect max_lines/max_bytes"
     },
     "truncated_bytes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "bytes dropped from the start"
     }
    },
@@ -739,8 +721,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "alternate_screen",
     "truncated_lines",
     "truncated_bytes"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "snapshot_pane": {
@@ -749,97 +730,99 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "max_lines": {
      "type": "integer",
      "minimum": 1,
      "maximum": 100000,
-     "description": "keep at most this many lines, the newest (default 1000)"
+     "description": "newest lines kept (default 1000)"
     },
     "max_bytes": {
      "type": "integer",
      "minimum": 1,
      "maximum": 4194304,
-     "description": "keep at most this many bytes of text, the newest (default 262144)"
+     "description": "newest bytes kept (default 262144)"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -847,21 +830,19 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "cursor_x": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "cursor column, 0 at the left"
     },
     "cursor_y": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "cursor row, 0 at the top of the screen"
     },
     "history_size": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "rows of history above the screen"
     },
     "alternate_on": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "a full-screen program has the alternate screen"
     },
     "pane_mode": {
      "type": "string",
@@ -870,9 +851,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "scroll_position": {
      "anyOf": [
       {
-       "type": "integer",
-       "minimum": -9007199254740991,
-       "maximum": 9007199254740991
+       "type": "integer"
       },
       {
        "type": "null"
@@ -881,18 +860,15 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "description": "rows scrolled back in copy mode, or null outside it"
     },
     "content": {
-     "type": "string"
+     "type": "string",
+     "description": "the visible screen's text"
     },
     "truncated_lines": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "lines dropped from the start to respect max_lines/max_bytes"
     },
     "truncated_bytes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "bytes dropped from the start"
     }
    },
@@ -925,8 +901,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "content",
     "truncated_lines",
     "truncated_bytes"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "search_panes": {
@@ -937,48 +912,46 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "string",
      "minLength": 1,
      "maxLength": 512,
-     "description": "text to find, or an RE2 pattern when regex is true (at most 512 characters)"
+     "description": "text, or RE2 with regex"
     },
     "regex": {
      "type": "boolean",
-     "description": "treat pattern as RE2 syntax (default false: literal text)"
+     "description": "RE2 syntax (default false: literal)"
     },
     "match_case": {
      "type": "boolean",
-     "description": "match case exactly (default false)"
+     "description": "case-sensitive (default false)"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "history_lines": {
      "type": "integer",
      "minimum": 0,
      "maximum": 10000,
-     "description": "also search this many rows of each pane's history (default 0: visible screen only)"
+     "description": "rows of history to search too (default 0)"
     },
     "max_panes": {
      "type": "integer",
      "minimum": 1,
      "maximum": 500,
-     "description": "most matching panes returned (default 50)"
+     "description": "matching panes kept (default 50)"
     },
     "max_lines_per_pane": {
      "type": "integer",
      "minimum": 1,
      "maximum": 500,
-     "description": "most matching lines per pane, the newest (default 20)"
+     "description": "newest matching lines kept per pane (default 20)"
     }
    },
    "required": [
     "pattern"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
@@ -989,37 +962,46 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "type": "object",
       "properties": {
        "pane_id": {
-        "type": "string"
+        "type": "string",
+        "description": "pane ID, e.g. %3"
        },
        "session_id": {
-        "type": "string"
+        "type": "string",
+        "description": "session ID, e.g. $1"
        },
        "session_name": {
-        "type": "string"
+        "type": "string",
+        "description": "session name"
        },
        "window_id": {
-        "type": "string"
+        "type": "string",
+        "description": "window ID, e.g. @2"
        },
        "window_index": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "index in its session"
        },
        "pane_index": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "index in its window"
        },
        "lines": {
         "type": "array",
         "items": {
          "type": "string"
-        }
+        },
+        "description": "the matching lines, oldest first (wrapped lines joined)"
+       },
+       "rows": {
+        "type": "array",
+        "items": {
+         "type": "integer"
+        },
+        "description": "the row each line starts on, as capture_pane's start and end count rows (0 is the top of the screen, negative is history)"
        },
        "truncated_lines": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "matching lines left out by max_lines_per_pane (the oldest)"
        }
       },
       "required": [
@@ -1030,25 +1012,22 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "window_index",
        "pane_index",
        "lines",
+       "rows",
        "truncated_lines"
-      ],
-      "additionalProperties": false
-     }
+      ]
+     },
+     "description": "the matching panes, in tmux's order"
     },
     "panes_searched": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "panes searched"
     },
     "panes_matched": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "panes that matched, including those left out by max_panes"
     },
     "truncated_panes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "matching panes left out by max_panes"
     }
    },
@@ -1057,8 +1036,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "panes_searched",
     "panes_matched",
     "truncated_panes"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "find_pane_by_position": {
@@ -1067,23 +1045,21 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_index": {
      "type": "integer",
      "minimum": 0,
      "maximum": 100000,
-     "description": "window index within the session"
+     "description": "index in the session"
     },
     "position": {
      "type": "string",
@@ -1094,84 +1070,87 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "bottom-right",
       "center"
      ],
-     "description": "the corner or the centre of the window whose pane to return"
+     "description": "corner or centre"
     }
    },
    "required": [
     "position"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -1198,8 +1177,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "wait_for_text": {
@@ -1208,8 +1186,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "patterns": {
      "type": "array",
@@ -1220,38 +1197,38 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      },
      "minItems": 1,
      "maxItems": 16,
-     "description": "1-16 texts (or RE2 patterns); the first in this order that matches a new line wins. Omit to wait for any new output."
+     "description": "texts or RE2 patterns; the first that matches wins. Omit for any new output"
     },
     "regex": {
      "type": "boolean",
-     "description": "treat patterns as RE2 syntax (default false: literal text)"
+     "description": "RE2 syntax (default false: literal)"
     },
     "match_case": {
      "type": "boolean",
-     "description": "match case exactly (default false)"
+     "description": "case-sensitive (default false)"
     },
     "since": {
      "type": "string",
      "maxLength": 65536,
-     "description": "a cursor from capture_since on this pane: output written after it counts, even if it came before this call"
+     "description": "a capture_since cursor: output after it counts, even before this call"
     },
     "timeout": {
      "type": "number",
      "exclusiveMinimum": 0,
      "maximum": 86400,
-     "description": "seconds to wait (default 30); above the server's ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) it is clamped, and the value used is reported"
+     "description": "seconds (default 30; the server caps it)"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "outcome": {
      "type": "string",
@@ -1259,19 +1236,19 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "matched",
       "any_output",
       "timeout"
-     ]
+     ],
+     "description": "what ended the wait"
     },
     "matched_index": {
      "anyOf": [
       {
-       "type": "integer",
-       "minimum": -9007199254740991,
-       "maximum": 9007199254740991
+       "type": "integer"
       },
       {
        "type": "null"
       }
-     ]
+     ],
+     "description": "index in patterns of the pattern that matched, else null"
     },
     "matched_line": {
      "anyOf": [
@@ -1281,7 +1258,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       {
        "type": "null"
       }
-     ]
+     ],
+     "description": "the line that matched, else null"
     },
     "new_lines": {
      "type": "array",
@@ -1295,10 +1273,12 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "description": "a full-screen program had the alternate screen at some point"
     },
     "elapsed_seconds": {
-     "type": "number"
+     "type": "number",
+     "description": "seconds waited"
     },
     "effective_timeout": {
-     "type": "number"
+     "type": "number",
+     "description": "the timeout used, in seconds, after the ceiling"
     }
    },
    "required": [
@@ -1310,8 +1290,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "alternate_screen",
     "elapsed_seconds",
     "effective_timeout"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "get_tmux_variables": {
@@ -1320,18 +1299,17 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "names": {
      "type": "array",
      "items": {
       "type": "string",
-      "description": "a variable name, e.g. pane_current_path",
+      "description": "e.g. pane_current_path",
       "maxLength": 64,
       "pattern": "^[A-Za-z][A-Za-z0-9_]*$"
      },
-     "description": "1-32 tmux format variable names",
+     "description": "variable names",
      "minItems": 1,
      "maxItems": 32
     }
@@ -1339,27 +1317,27 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "required": [
     "pane_id",
     "names"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "variables": {
      "type": "object",
      "additionalProperties": {
       "type": "string"
-     }
+     },
+     "description": "each name asked for and its value (empty when unknown)"
     }
    },
    "required": [
     "pane_id",
     "variables"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "show_option": {
@@ -1380,46 +1358,44 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "string",
      "maxLength": 128,
      "pattern": "^@?[A-Za-z][A-Za-z0-9_-]*(\\[\\d{1,5}\\])?$",
-     "description": "option name, e.g. history-limit, status-right, @my_option, or an array item such as terminal-features[0]"
+     "description": "e.g. history-limit, @my_option, terminal-features[0]"
     },
     "global": {
      "type": "boolean",
-     "description": "read the global value of the scope (server options are always global)"
+     "description": "the scope's global value (server options always are)"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     }
    },
    "required": [
     "scope",
     "name"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "scope": {
-     "type": "string"
+     "type": "string",
+     "description": "the scope asked for"
     },
     "name": {
-     "type": "string"
+     "type": "string",
+     "description": "the option's name"
     },
     "value": {
      "anyOf": [
@@ -1437,8 +1413,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "scope",
     "name",
     "value"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "show_environment": {
@@ -1447,12 +1422,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "name": {
      "type": "string",
@@ -1460,8 +1434,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
      "description": "one variable name"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
@@ -1474,7 +1447,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       {
        "type": "null"
       }
-     ]
+     ],
+     "description": "the session read, or null for the global environment"
     },
     "variables": {
      "type": "array",
@@ -1482,7 +1456,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "type": "object",
       "properties": {
        "name": {
-        "type": "string"
+        "type": "string",
+        "description": "variable name"
        },
        "value": {
         "anyOf": [
@@ -1492,22 +1467,22 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
          {
           "type": "null"
          }
-        ]
+        ],
+        "description": "its value as stored; null when marked to be removed from new panes"
        }
       },
       "required": [
        "name",
        "value"
-      ],
-      "additionalProperties": false
-     }
+      ]
+     },
+     "description": "the variables, in tmux's order"
     }
    },
    "required": [
     "session_id",
     "variables"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "show_hooks": {
@@ -1516,12 +1491,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "name": {
      "type": "string",
@@ -1529,8 +1503,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "pattern": "^[a-z][a-z-]*$",
      "description": "one hook name, e.g. after-new-window"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
@@ -1543,7 +1516,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       {
        "type": "null"
       }
-     ]
+     ],
+     "description": "the session read, or null for global hooks"
     },
     "hooks": {
      "type": "array",
@@ -1551,38 +1525,38 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "type": "object",
       "properties": {
        "name": {
-        "type": "string"
+        "type": "string",
+        "description": "hook name, e.g. after-new-window"
        },
        "index": {
         "anyOf": [
          {
-          "type": "integer",
-          "minimum": -9007199254740991,
-          "maximum": 9007199254740991
+          "type": "integer"
          },
          {
           "type": "null"
          }
-        ]
+        ],
+        "description": "the hook's array index, or null"
        },
        "command": {
-        "type": "string"
+        "type": "string",
+        "description": "the command tmux runs"
        }
       },
       "required": [
        "name",
        "index",
        "command"
-      ],
-      "additionalProperties": false
-     }
+      ]
+     },
+     "description": "the hooks that are set"
     }
    },
    "required": [
     "session_id",
     "hooks"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "call_read_tools_batch": {
@@ -1596,7 +1570,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "properties": {
        "tool": {
         "type": "string",
-        "description": "a read tool of this server's selection"
+        "description": "a read tool"
        },
        "arguments": {
         "type": "object",
@@ -1605,12 +1579,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       },
       "required": [
        "tool"
-      ],
-      "additionalProperties": false
+      ]
      },
      "minItems": 1,
      "maxItems": 16,
-     "description": "1-16 operations, run in order"
+     "description": "run in order"
     },
     "onError": {
      "type": "string",
@@ -1618,13 +1591,12 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "stop",
       "continue"
      ],
-     "description": "stop at the first failed operation (default) or continue"
+     "description": "stop (default) or continue after a failure"
     }
    },
    "required": [
     "operations"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
@@ -1636,11 +1608,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "properties": {
        "index": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "the operation's position, from 0"
        },
        "tool": {
-        "type": "string"
+        "type": "string",
+        "description": "the tool called"
        },
        "status": {
         "type": "string",
@@ -1648,7 +1620,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
          "ok",
          "error",
          "skipped"
-        ]
+        ],
+        "description": "skipped: not run after a failure with onError stop"
        },
        "result": {
         "anyOf": [
@@ -1664,31 +1637,34 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
                "type": "string",
                "enum": [
                 "text"
-               ]
+               ],
+               "description": "always text"
               },
               "text": {
-               "type": "string"
+               "type": "string",
+               "description": "the text"
               }
              },
              "required": [
               "type",
               "text"
-             ],
-             "additionalProperties": false
-            }
+             ]
+            },
+            "description": "the result's content blocks"
            },
            "structuredContent": {
-            "type": "object"
+            "type": "object",
+            "description": "the tool's structured result"
            },
            "isError": {
-            "type": "boolean"
+            "type": "boolean",
+            "description": "whether the tool failed"
            }
           },
           "required": [
            "content",
            "isError"
-          ],
-          "additionalProperties": false
+          ]
          },
          {
           "type": "null"
@@ -1697,7 +1673,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
         "description": "the nested MCP result; null when skipped or omitted to fit the size bound"
        },
        "payload_omitted": {
-        "type": "boolean"
+        "type": "boolean",
+        "description": "result omitted to keep the batch under its size bound"
        }
       },
       "required": [
@@ -1706,36 +1683,32 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "status",
        "result",
        "payload_omitted"
-      ],
-      "additionalProperties": false
-     }
+      ]
+     },
+     "description": "one per operation, in order"
     },
     "succeeded": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "operations that succeeded"
     },
     "failed": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "operations that failed"
     },
     "stopped_at": {
      "anyOf": [
       {
-       "type": "integer",
-       "minimum": -9007199254740991,
-       "maximum": 9007199254740991
+       "type": "integer"
       },
       {
        "type": "null"
       }
-     ]
+     ],
+     "description": "index of the failure that stopped the batch, else null"
     },
     "payloads_omitted": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "results omitted for size"
     }
    },
    "required": [
@@ -1744,8 +1717,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "failed",
     "stopped_at",
     "payloads_omitted"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "rename_session": {
@@ -1754,12 +1726,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "new_name": {
      "type": "string",
@@ -1768,35 +1739,34 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    },
    "required": [
     "new_name"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "session_windows": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of windows"
     },
     "session_attached": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of attached clients"
     },
     "session_created": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "creation time, Unix seconds"
     },
     "session_path": {
-     "type": "string"
+     "type": "string",
+     "description": "the session's working directory"
     }
    },
    "required": [
@@ -1806,8 +1776,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_attached",
     "session_created",
     "session_path"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "rename_window": {
@@ -1816,23 +1785,21 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_index": {
      "type": "integer",
      "minimum": 0,
      "maximum": 100000,
-     "description": "window index within the session"
+     "description": "index in the session"
     },
     "new_name": {
      "type": "string",
@@ -1841,49 +1808,50 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    },
    "required": [
     "new_name"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "window_name": {
-     "type": "string"
+     "type": "string",
+     "description": "window name"
     },
     "window_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its session's current window"
     },
     "window_panes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of panes"
     },
     "window_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "window_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "window_layout": {
-     "type": "string"
+     "type": "string",
+     "description": "layout string, as select-layout accepts it"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     }
    },
    "required": [
@@ -1897,8 +1865,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_layout",
     "session_id",
     "session_name"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "select_window": {
@@ -1907,23 +1874,21 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_index": {
      "type": "integer",
      "minimum": 0,
      "maximum": 100000,
-     "description": "window index within the session"
+     "description": "index in the session"
     },
     "direction": {
      "type": "string",
@@ -1932,51 +1897,52 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "previous",
       "last"
      ],
-     "description": "move within the session instead of naming a window"
+     "description": "move within the session instead"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "window_name": {
-     "type": "string"
+     "type": "string",
+     "description": "window name"
     },
     "window_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its session's current window"
     },
     "window_panes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of panes"
     },
     "window_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "window_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "window_layout": {
-     "type": "string"
+     "type": "string",
+     "description": "layout string, as select-layout accepts it"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     }
    },
    "required": [
@@ -1990,8 +1956,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_layout",
     "session_id",
     "session_name"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "select_pane": {
@@ -2000,8 +1965,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "direction": {
      "type": "string",
@@ -2013,84 +1977,87 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "next",
       "previous"
      ],
-     "description": "select the pane in this direction from pane_id instead of pane_id itself"
+     "description": "select this neighbour of pane_id instead"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -2117,8 +2084,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "select_layout": {
@@ -2127,23 +2093,21 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_index": {
      "type": "integer",
      "minimum": 0,
      "maximum": 100000,
-     "description": "window index within the session"
+     "description": "index in the session"
     },
     "layout": {
      "type": "string",
@@ -2159,49 +2123,50 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    },
    "required": [
     "layout"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "window_name": {
-     "type": "string"
+     "type": "string",
+     "description": "window name"
     },
     "window_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its session's current window"
     },
     "window_panes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of panes"
     },
     "window_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "window_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "window_layout": {
-     "type": "string"
+     "type": "string",
+     "description": "layout string, as select-layout accepts it"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     }
    },
    "required": [
@@ -2215,8 +2180,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_layout",
     "session_id",
     "session_name"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "resize_window": {
@@ -2225,23 +2189,21 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_index": {
      "type": "integer",
      "minimum": 0,
      "maximum": 100000,
-     "description": "window index within the session"
+     "description": "index in the session"
     },
     "width": {
      "type": "integer",
@@ -2255,49 +2217,50 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "maximum": 10000,
      "description": "height in cells"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "window_name": {
-     "type": "string"
+     "type": "string",
+     "description": "window name"
     },
     "window_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its session's current window"
     },
     "window_panes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of panes"
     },
     "window_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "window_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "window_layout": {
-     "type": "string"
+     "type": "string",
+     "description": "layout string, as select-layout accepts it"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     }
    },
    "required": [
@@ -2311,8 +2274,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_layout",
     "session_id",
     "session_name"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "resize_pane": {
@@ -2321,8 +2283,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "width": {
      "type": "integer",
@@ -2338,84 +2299,87 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "zoom": {
      "type": "boolean",
-     "description": "zoom the pane (true) or unzoom its window (false)"
+     "description": "zoom (true) or unzoom (false)"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -2442,8 +2406,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "move_window": {
@@ -2452,17 +2415,15 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "to_session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "to_session_name": {
      "type": "string",
-     "description": "exact name of the destination session"
+     "description": "exact name"
     },
     "to_index": {
      "type": "integer",
@@ -2473,49 +2434,50 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    },
    "required": [
     "window_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "window_name": {
-     "type": "string"
+     "type": "string",
+     "description": "window name"
     },
     "window_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its session's current window"
     },
     "window_panes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "number of panes"
     },
     "window_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "window_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "window_layout": {
-     "type": "string"
+     "type": "string",
+     "description": "layout string, as select-layout accepts it"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     }
    },
    "required": [
@@ -2529,8 +2491,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_layout",
     "session_id",
     "session_name"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "swap_pane": {
@@ -2539,91 +2500,92 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "source_pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "target_pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     }
    },
    "required": [
     "source_pane_id",
     "target_pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -2650,8 +2612,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "set_pane_title": {
@@ -2660,91 +2621,93 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "title": {
      "type": "string",
-     "description": "the title (up to 256 characters, stored exactly as given)",
+     "description": "the title",
      "maxLength": 256
     }
    },
    "required": [
     "pane_id",
     "title"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -2771,8 +2734,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "enter_copy_mode": {
@@ -2781,8 +2743,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "scroll_up": {
      "type": "integer",
@@ -2793,79 +2754,82 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -2892,8 +2856,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "exit_copy_mode": {
@@ -2902,85 +2865,87 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -3007,8 +2972,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "wait_for_channel": {
@@ -3017,39 +2981,42 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "channel": {
      "type": "string",
-     "description": "channel name: letters, digits and _ . : - (1-128, not starting with . : - or lmcp_)",
+     "description": "letters, digits, _ . : - (not starting . : - or lmcp_)",
      "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$"
     },
     "timeout": {
      "type": "number",
      "exclusiveMinimum": 0,
      "maximum": 86400,
-     "description": "seconds to wait (default 30); above the server's ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) it is clamped, and the value used is reported"
+     "description": "seconds (default 30; the server caps it)"
     }
    },
    "required": [
     "channel"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "channel": {
-     "type": "string"
+     "type": "string",
+     "description": "the channel"
     },
     "outcome": {
      "type": "string",
      "enum": [
       "signalled",
       "timeout"
-     ]
+     ],
+     "description": "what ended the wait"
     },
     "elapsed_seconds": {
-     "type": "number"
+     "type": "number",
+     "description": "seconds waited"
     },
     "effective_timeout": {
-     "type": "number"
+     "type": "number",
+     "description": "the timeout used, in seconds, after the ceiling"
     }
    },
    "required": [
@@ -3057,8 +3024,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "outcome",
     "elapsed_seconds",
     "effective_timeout"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "signal_channel": {
@@ -3067,26 +3033,25 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "channel": {
      "type": "string",
-     "description": "channel name: letters, digits and _ . : - (1-128, not starting with . : - or lmcp_)",
+     "description": "letters, digits, _ . : - (not starting . : - or lmcp_)",
      "pattern": "^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$"
     }
    },
    "required": [
     "channel"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "channel": {
-     "type": "string"
+     "type": "string",
+     "description": "the channel signalled"
     }
    },
    "required": [
     "channel"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "set_mouse_enabled": {
@@ -3095,26 +3060,24 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "global": {
      "type": "boolean",
-     "description": "set the global value (inherited by sessions without their own) instead of one session's"
+     "description": "set the global value, not one session's"
     },
     "enabled": {
      "type": "boolean",
-     "description": "true turns mouse support on, false off"
+     "description": "on (true) or off"
     }
    },
    "required": [
     "enabled"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
@@ -3127,17 +3090,18 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       {
        "type": "null"
       }
-     ]
+     ],
+     "description": "the session set, or null when set globally"
     },
     "mouse": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "the mouse option afterwards"
     }
    },
    "required": [
     "session_id",
     "mouse"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "set_history_limit": {
@@ -3146,28 +3110,26 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "global": {
      "type": "boolean",
-     "description": "set the global value (inherited by sessions without their own) instead of one session's"
+     "description": "set the global value, not one session's"
     },
     "lines": {
      "type": "integer",
      "minimum": 0,
      "maximum": 1000000,
-     "description": "lines of history (0-1,000,000)"
+     "description": "lines of history"
     }
    },
    "required": [
     "lines"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
@@ -3180,19 +3142,18 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       {
        "type": "null"
       }
-     ]
+     ],
+     "description": "the session set, or null when set globally"
     },
     "history_limit": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "the history-limit afterwards"
     }
    },
    "required": [
     "session_id",
     "history_limit"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "create_session": {
@@ -3201,7 +3162,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_name": {
      "type": "string",
-     "description": "name for the new session; tmux picks one when omitted"
+     "description": "default: tmux picks one"
     },
     "window_name": {
      "type": "string",
@@ -3211,42 +3172,44 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "string",
      "minLength": 1,
      "maxLength": 4096,
-     "description": "absolute path of an existing directory to start in (default: tmux's choice, the MCP server's working directory)"
+     "description": "absolute path"
     },
     "width": {
      "type": "integer",
      "minimum": 2,
      "maximum": 2000,
-     "description": "initial width in cells (2-2000)"
+     "description": "width in cells"
     },
     "height": {
      "type": "integer",
      "minimum": 2,
      "maximum": 2000,
-     "description": "initial height in cells (2-2000)"
+     "description": "height in cells"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "server_started": {
      "type": "boolean",
@@ -3265,8 +3228,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "pane_id",
     "server_started",
     "server_provenance"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "create_window": {
@@ -3275,12 +3237,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_name": {
      "type": "string",
@@ -3290,34 +3251,36 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "string",
      "minLength": 1,
      "maxLength": 4096,
-     "description": "absolute path of an existing directory to start in (default: tmux's choice, the MCP server's working directory)"
+     "description": "absolute path"
     },
     "select": {
      "type": "boolean",
-     "description": "make it the session's current window (default false)"
+     "description": "make it current (default false)"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     }
    },
    "required": [
@@ -3326,8 +3289,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_id",
     "window_index",
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "split_window": {
@@ -3336,8 +3298,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "direction": {
      "type": "string",
@@ -3353,49 +3314,51 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "integer",
      "minimum": 1,
      "maximum": 99,
-     "description": "new pane's size as a percentage (1-99)"
+     "description": "size in percent"
     },
     "size_cells": {
      "type": "integer",
      "minimum": 1,
      "maximum": 10000,
-     "description": "new pane's size in lines or columns"
+     "description": "size in cells"
     },
     "start_directory": {
      "type": "string",
      "minLength": 1,
      "maxLength": 4096,
-     "description": "absolute path of an existing directory to start in (default: tmux's choice, the MCP server's working directory)"
+     "description": "absolute path"
     },
     "select": {
      "type": "boolean",
-     "description": "make the new pane active (default false)"
+     "description": "make it active (default false)"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     }
    },
    "required": [
@@ -3404,8 +3367,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_id",
     "window_index",
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "respawn_pane": {
@@ -3414,101 +3376,103 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "command": {
      "type": "string",
-     "description": "shell command to run as the pane's new process (default: the configured shell)",
+     "description": "the pane's new process",
      "minLength": 1,
      "maxLength": 4000
     },
     "kill": {
      "type": "boolean",
-     "description": "kill the running process first (default true); without it, only a dead pane can be respawned"
+     "description": "kill the running process first (default true; false needs a dead pane)"
     },
     "start_directory": {
      "type": "string",
      "minLength": 1,
      "maxLength": 4096,
-     "description": "absolute path of an existing directory to start in (default: tmux's choice, the MCP server's working directory)"
+     "description": "absolute path"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "pane_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its window"
     },
     "pane_active": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether it is its window's active pane"
     },
     "pane_width": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "width in cells"
     },
     "pane_height": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "height in cells"
     },
     "pane_left": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "left edge, in cells from the window's left"
     },
     "pane_top": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "top edge, in cells from the window's top"
     },
     "pane_title": {
-     "type": "string"
+     "type": "string",
+     "description": "pane title (its program can change it)"
     },
     "pane_current_command": {
-     "type": "string"
+     "type": "string",
+     "description": "name of the foreground process"
     },
     "pane_current_path": {
-     "type": "string"
+     "type": "string",
+     "description": "working directory of the foreground process"
     },
     "pane_pid": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "process ID of the pane's own process (usually its shell)"
     },
     "pane_tty": {
-     "type": "string"
+     "type": "string",
+     "description": "the pane's terminal device"
     },
     "pane_dead": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane's process has exited"
     },
     "pane_in_mode": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "whether the pane is in a mode such as copy mode"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_index": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "index in its session"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     },
     "is_caller": {
      "type": "boolean",
@@ -3535,8 +3499,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "session_id",
     "session_name",
     "is_caller"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "run_shell_command": {
@@ -3545,60 +3508,57 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "command": {
      "type": "string",
      "minLength": 1,
      "maxLength": 100000,
-     "description": "the shell command (several lines allowed); exactly one of command and resume"
+     "description": "the shell command (lines allowed); give command or resume"
     },
     "resume": {
      "type": "string",
      "pattern": "^[0-9a-f]{6}$",
-     "description": "with no command: the run_id of this pane's timed-out or blocked run, to wait for it again without typing anything"
+     "description": "instead of command: a run_id of this pane to wait for again"
     },
     "timeout": {
      "type": "number",
      "exclusiveMinimum": 0,
      "maximum": 86400,
-     "description": "seconds to wait (default 30); above the server's ceiling (LIBTMUX_MCP_WAIT_MAX_SECONDS) it is clamped, and the value used is reported"
+     "description": "seconds (default 30; the server caps it)"
     },
     "max_lines": {
      "type": "integer",
      "minimum": 1,
      "maximum": 100000,
-     "description": "keep at most this many lines, the newest (default 1000)"
+     "description": "newest lines kept (default 1000)"
     },
     "max_bytes": {
      "type": "integer",
      "minimum": 1,
      "maximum": 4194304,
-     "description": "keep at most this many bytes of text, the newest (default 262144)"
+     "description": "newest bytes kept (default 262144)"
     },
     "suppress_history": {
      "type": "boolean",
-     "description": "prefix a space so shells that ignore space-prefixed commands keep it out of history (default from LIBTMUX_SUPPRESS_HISTORY; best effort)"
+     "description": "prefix a space to keep it out of shell history (best effort)"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "exit_status": {
      "anyOf": [
       {
-       "type": "integer",
-       "minimum": -9007199254740991,
-       "maximum": 9007199254740991
+       "type": "integer"
       },
       {
        "type": "null"
@@ -3607,7 +3567,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "description": "the command's exit status; null when it timed out or is blocked"
     },
     "timed_out": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "the timeout passed first; the command keeps running (see run_id)"
     },
     "blocked_by": {
      "type": "string",
@@ -3626,7 +3587,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "description": "the timeout actually used, in seconds, after the ceiling"
     },
     "output": {
-     "type": "string"
+     "type": "string",
+     "description": "the command's own output"
     },
     "output_start_lost": {
      "type": "boolean",
@@ -3634,18 +3596,15 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_lines": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "lines dropped from the start to respect max_lines/max_bytes"
     },
     "truncated_bytes": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991,
      "description": "bytes dropped from the start"
     },
     "shell": {
-     "type": "string"
+     "type": "string",
+     "description": "the shell the command ran in"
     }
    },
    "required": [
@@ -3659,8 +3618,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "truncated_lines",
     "truncated_bytes",
     "shell"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "send_keys": {
@@ -3669,35 +3627,34 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "keys": {
      "type": "string",
-     "description": "text to type, or with literal false one tmux key name such as C-c, Enter, Escape, Up or F5",
+     "description": "text, or one key name (C-c, Enter, Up, F5 ...)",
      "minLength": 1,
      "maxLength": 10000
     },
     "literal": {
      "type": "boolean",
-     "description": "send keys as literal text, never as key names (default false: a string that names a key sends that key)"
+     "description": "never read keys as a key name (default false)"
     },
     "enter": {
      "type": "boolean",
-     "description": "press Enter afterwards (default true; use false for C-c and the like)"
+     "description": "press Enter after (default true)"
     }
    },
    "required": [
     "pane_id",
     "keys"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "targets": {
      "type": "array",
@@ -3707,15 +3664,15 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "description": "every pane the input reached (more than one while synchronize-panes is on)"
     },
     "synchronized": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "synchronize-panes was on, so the input reached every pane of the window"
     }
    },
    "required": [
     "pane_id",
     "targets",
     "synchronized"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "send_keys_batch": {
@@ -3729,39 +3686,36 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "properties": {
        "pane_id": {
         "type": "string",
-        "pattern": "^%\\d+$",
-        "description": "tmux pane ID, e.g. %3 (from list_panes)"
+        "description": "e.g. %3"
        },
        "keys": {
         "type": "string",
-        "description": "text to type, or with literal false one tmux key name such as C-c, Enter, Escape, Up or F5",
+        "description": "text, or one key name (C-c, Enter, Up, F5 ...)",
         "minLength": 1,
         "maxLength": 10000
        },
        "literal": {
         "type": "boolean",
-        "description": "send keys as literal text, never as key names (default false: a string that names a key sends that key)"
+        "description": "never read keys as a key name (default false)"
        },
        "enter": {
         "type": "boolean",
-        "description": "press Enter afterwards (default true; use false for C-c and the like)"
+        "description": "press Enter after (default true)"
        }
       },
       "required": [
        "pane_id",
        "keys"
-      ],
-      "additionalProperties": false
+      ]
      },
      "minItems": 1,
      "maxItems": 32,
-     "description": "the sends, in order (1-32)"
+     "description": "sent in order"
     }
    },
    "required": [
     "operations"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
@@ -3773,11 +3727,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "properties": {
        "index": {
         "type": "integer",
-        "minimum": -9007199254740991,
-        "maximum": 9007199254740991
+        "description": "the send's position, from 0"
        },
        "pane_id": {
-        "type": "string"
+        "type": "string",
+        "description": "pane ID, e.g. %3"
        },
        "targets": {
         "type": "array",
@@ -3787,7 +3741,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
         "description": "every pane the input reached (more than one while synchronize-panes is on)"
        },
        "synchronized": {
-        "type": "boolean"
+        "type": "boolean",
+        "description": "synchronize-panes was on, so the input reached every pane of the window"
        }
       },
       "required": [
@@ -3795,22 +3750,22 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "pane_id",
        "targets",
        "synchronized"
-      ],
-      "additionalProperties": false
-     }
+      ]
+     },
+     "description": "one per send, in order"
     },
     "targets": {
      "type": "array",
      "items": {
       "type": "string"
-     }
+     },
+     "description": "every pane some input reached"
     }
    },
    "required": [
     "operations",
     "targets"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "paste_text": {
@@ -3819,43 +3774,40 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     },
     "text": {
      "type": "string",
      "minLength": 1,
      "maxLength": 1000000,
-     "description": "the text (up to 1,000,000 characters)"
+     "description": "the text"
     },
     "bracketed": {
      "type": "boolean",
-     "description": "use bracketed paste when the program enabled it (default true)"
+     "description": "bracketed paste if the program enabled it (default true)"
     }
    },
    "required": [
     "pane_id",
     "text"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "characters": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "characters pasted"
     }
    },
    "required": [
     "pane_id",
     "characters"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "set_synchronize_panes": {
@@ -3864,56 +3816,55 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     },
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     },
     "window_index": {
      "type": "integer",
      "minimum": 0,
      "maximum": 100000,
-     "description": "window index within the session"
+     "description": "index in the session"
     },
     "enabled": {
      "type": "boolean",
-     "description": "true sends every pane's input to all panes of the window, false stops it"
+     "description": "on (true) or off"
     }
    },
    "required": [
     "enabled"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "synchronize_panes": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "the option afterwards"
     },
     "panes": {
      "type": "array",
      "items": {
       "type": "string"
-     }
+     },
+     "description": "the window's pane IDs"
     }
    },
    "required": [
     "window_id",
     "synchronize_panes",
     "panes"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "clear_pane_scrollback": {
@@ -3922,32 +3873,29 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "lines_discarded": {
      "type": "integer",
-     "minimum": -9007199254740991,
-     "maximum": 9007199254740991
+     "description": "history rows discarded"
     }
    },
    "required": [
     "pane_id",
     "lines_discarded"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "kill_pane": {
@@ -3956,34 +3904,34 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "pane_id": {
      "type": "string",
-     "pattern": "^%\\d+$",
-     "description": "tmux pane ID, e.g. %3 (from list_panes)"
+     "description": "e.g. %3"
     }
    },
    "required": [
     "pane_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "pane_id": {
-     "type": "string"
+     "type": "string",
+     "description": "pane ID, e.g. %3"
     },
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     }
    },
    "required": [
     "pane_id",
     "window_id",
     "session_id"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "kill_window": {
@@ -3992,34 +3940,34 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "window_id": {
      "type": "string",
-     "pattern": "^@\\d+$",
-     "description": "tmux window ID, e.g. @2 (from list_windows)"
+     "description": "e.g. @2"
     }
    },
    "required": [
     "window_id"
-   ],
-   "additionalProperties": false
+   ]
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "window_id": {
-     "type": "string"
+     "type": "string",
+     "description": "window ID, e.g. @2"
     },
     "window_name": {
-     "type": "string"
+     "type": "string",
+     "description": "window name"
     },
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     }
    },
    "required": [
     "window_id",
     "window_name",
     "session_id"
-   ],
-   "additionalProperties": false
+   ]
   }
  },
  "kill_session": {
@@ -4028,31 +3976,30 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "properties": {
     "session_id": {
      "type": "string",
-     "pattern": "^\\$\\d+$",
-     "description": "tmux session ID, e.g. $1 (from list_sessions)"
+     "description": "e.g. $1"
     },
     "session_name": {
      "type": "string",
-     "description": "exact session name (no prefix matching)"
+     "description": "exact name"
     }
-   },
-   "additionalProperties": false
+   }
   },
   "outputSchema": {
    "type": "object",
    "properties": {
     "session_id": {
-     "type": "string"
+     "type": "string",
+     "description": "session ID, e.g. $1"
     },
     "session_name": {
-     "type": "string"
+     "type": "string",
+     "description": "session name"
     }
    },
    "required": [
     "session_id",
     "session_name"
-   ],
-   "additionalProperties": false
+   ]
   }
  }
 }`)
