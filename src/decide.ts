@@ -3,7 +3,7 @@
  * record and flags instead of the process's own.
  */
 import * as Effect from "effect/Effect"
-import type { StartupError } from "./domain/StartupError.ts"
+import { settingInvalid, type StartupError } from "./domain/StartupError.ts"
 import { startup, type StartupFacts } from "./layers/Startup.ts"
 
 /** How to configure the in-process tools: the same variables and flags as the server process. @category models */
@@ -18,6 +18,8 @@ export interface EmbedOptions {
 export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError> =>
   startup(options.env ?? process.env, options.argv ?? [], process.getuid?.() ?? 0).pipe(
     Effect.flatMap((decided) =>
-      decided.kind === "facts" ? Effect.succeed(decided.facts) : Effect.die(new Error("--help and --version do not configure tools"))
+      decided.kind === "facts"
+        ? Effect.succeed(decided.facts)
+        : Effect.fail(settingInvalid(`--${decided.kind}`, `--${decided.kind} prints and exits; it does not configure tools in a host (leave it out of argv)`))
     )
   )

@@ -4,6 +4,7 @@
  * tool results the model loop receives are checked, failures as the tool's typed failure.
  */
 import { LanguageModel } from "effect/ai"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Result from "effect/Result"
@@ -43,6 +44,17 @@ const scriptedModel = (calls: Array<(previous: ReadonlyArray<unknown>) => { read
 }
 
 describe("toolkit", () => {
+  it("fails with the typed StartupError, not a defect, when asked to print instead of configure", async () => {
+    const exit = await Effect.runPromiseExit(Effect.scoped(toolkit({ env: {}, argv: ["--help"] })))
+    assert.strictEqual(exit._tag, "Failure")
+    const failure = exit._tag === "Failure" ? Cause.findErrorOption(exit.cause) : undefined
+    assert.strictEqual(failure?._tag, "Some")
+    if (failure?._tag === "Some") {
+      assert.strictEqual((failure.value as { _tag: string })._tag, "StartupError")
+      assert.strictEqual((failure.value as { reason: { _tag: string } }).reason._tag, "SettingInvalid")
+    }
+  })
+
   it("gives an Effect agent the selected tools, with results and typed failures from real tmux", async () => {
     world = makeWorld("toolkit")
     const env = { PATH: process.env.PATH, HOME: world.dir, TMUX_TMPDIR: world.dir, LIBTMUX_TOOLSETS: "inspect,execute", SHELL: "/bin/bash" }
