@@ -9,7 +9,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { userInfo } from "node:os"
 import { join } from "node:path"
@@ -50,8 +50,18 @@ afterEach(async () => {
     } catch {
       // Already gone.
     }
-    remote.daemon.kill("SIGTERM")
+    const daemon = remote.daemon
+    if (daemon.exitCode === null) {
+      const exited = new Promise((resolve) => daemon.once("exit", resolve))
+      daemon.kill("SIGTERM")
+      await exited
+    }
+    // Let the remote shells finish exiting before their folder goes.
+    await new Promise((resolve) => setTimeout(resolve, 300))
     remote.world.dispose()
+    // Processes of the ended session may still write as they exit: remove what they left.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    rmSync(remote.world.dir, { recursive: true, force: true })
     remote = undefined
   }
 })
@@ -129,7 +139,7 @@ describe("the server on another host over ssh", () => {
     mkdirSync(home)
     // The remote panes get a HOME of their own, so no shell touches the account's files.
     const tmuxConfig = join(remote.world.dir, "remote.conf")
-    writeFileSync(tmuxConfig, `set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment -g HOME ${home}\n`)
+    writeFileSync(tmuxConfig, `set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment -g HOME ${home}\nset-environment -g HISTFILE /dev/null\n`)
     const printed = await runToExit(remote.world, {}, [
       "--print-config", "cursor",
       "--ssh", "testhost",
