@@ -86,7 +86,8 @@ export const commandCommands = [
   "respawn-pane",
   "set-option",
   "display-message",
-  "capture-pane"
+  "capture-pane",
+  "list-panes"
 ] as const
 
 /** Read-only tmux access. @category services */

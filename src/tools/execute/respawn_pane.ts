@@ -8,9 +8,10 @@ import { PaneCommand } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { noNul } from "../keys.ts"
 import { oneAtATime, refuseOwnPane } from "../guard.ts"
-import { PaneInfo } from "../hierarchy.ts"
+import { PaneInfo, paneOf, readBackPanes } from "../hierarchy.ts"
+import { orPaneNotFound } from "../pane.ts"
 import { StartDirectory } from "../spawn.ts"
-import { PaneId, resolvePane } from "../targets.ts"
+import { PaneId } from "../targets.ts"
 
 /** @category tools */
 export const respawn_pane = defineTool(manifest.respawn_pane, {
@@ -30,16 +31,19 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
       if (input.start_directory !== undefined && !input.start_directory.startsWith("/")) {
         return yield* new InputInvalid({ tool: "respawn_pane", detail: "start_directory must be an absolute path" })
       }
-      const pane = yield* resolvePane(input.pane_id)
-      yield* refuseOwnPane(`pane ${pane.pane_id}`, Effect.succeed([pane.pane_id]))
-      yield* (yield* PaneCommand).run([[
-        "respawn-pane",
-        ...(input.kill === false ? [] : ["-k"]),
-        ...(input.start_directory === undefined ? [] : ["-c", literalizeFormat(input.start_directory)]),
-        "-t",
-        pane.pane_id,
-        ...(input.command === undefined ? [] : ["--", input.command])
-      ]])
-      return yield* resolvePane(pane.pane_id)
+      yield* refuseOwnPane(`pane ${input.pane_id}`, Effect.succeed([input.pane_id]))
+      // Respawn and read back in one invocation; a missing pane fails it before anything happens.
+      const stdout = yield* (yield* PaneCommand).run([
+        [
+          "respawn-pane",
+          ...(input.kill === false ? [] : ["-k"]),
+          ...(input.start_directory === undefined ? [] : ["-c", literalizeFormat(input.start_directory)]),
+          "-t",
+          input.pane_id,
+          ...(input.command === undefined ? [] : ["--", input.command])
+        ],
+        readBackPanes(input.pane_id)
+      ]).pipe(orPaneNotFound(input.pane_id))
+      return yield* paneOf(input.pane_id, stdout)
     }))
 })
