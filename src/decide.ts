@@ -1,25 +1,50 @@
 /**
  * Startup for an embedding host: the same decisions the server process makes, from an environment
- * record and flags instead of the process's own.
+ * record, or an Effect `ConfigProvider`, and flags instead of the process's own.
  */
+import * as Config from "effect/Config"
+import type * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { retiredVariables, settings } from "./domain/config.ts"
 import { settingInvalid, type StartupError } from "./domain/StartupError.ts"
+import type { ServiceReplacements } from "./layers/Services.ts"
 import { startup, type StartupFacts } from "./layers/Startup.ts"
 
 /** How to configure the in-process tools: the same variables and flags as the server process. @category models */
 export interface EmbedOptions {
   /** Environment to read the LIBTMUX_* variables, TMUX_TMPDIR, TMUX and TMUX_PANE from (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>
+  /** Or: an Effect ConfigProvider to read those variables from, by the same names (instead of `env`). */
+  readonly configProvider?: ConfigProvider.ConfigProvider
   /** Command-line flags, as the server takes them. */
   readonly argv?: ReadonlyArray<string>
+  /** Services to use instead of the live ones (for example an Audit sink of the host's own). */
+  readonly services?: ServiceReplacements
 }
+
+/** Every variable startup reads. */
+const variables = [
+  ...settings.map((setting) => setting.variable),
+  ...retiredVariables.map(([variable]) => variable),
+  "TMUX_TMPDIR", "TMUX", "TMUX_PANE", "PATH", "HOME", "SHELL", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CACHE_HOME"
+]
+
+/** The variables a ConfigProvider holds, as the environment record startup reads. */
+const environmentOf = (provider: ConfigProvider.ConfigProvider) =>
+  Effect.forEach(variables, (name) =>
+    Config.option(Config.String(name)).parse(provider).pipe(
+      Effect.map((value): readonly [string, string | undefined] => [name, Option.getOrUndefined(value)]),
+      // A provider that cannot answer a name does not set it.
+      Effect.orElseSucceed((): readonly [string, string | undefined] => [name, undefined])
+    )).pipe(Effect.map((entries): Record<string, string | undefined> => Object.fromEntries(entries)))
 
 /** Startup, as the server does it: configuration, tmux check, socket probe, selection. */
 export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError> =>
-  startup(options.env ?? process.env, options.argv ?? [], process.getuid?.() ?? 0).pipe(
-    Effect.flatMap((decided) =>
-      decided.kind === "facts"
-        ? Effect.succeed(decided.facts)
-        : Effect.fail(settingInvalid(`--${decided.kind}`, `--${decided.kind} prints and exits; it does not configure tools in a host (leave it out of argv)`))
-    )
-  )
+  Effect.gen(function*() {
+    const env = options.configProvider === undefined ? options.env ?? process.env : yield* environmentOf(options.configProvider)
+    const decided = yield* startup(env, options.argv ?? [], process.getuid?.() ?? 0)
+    return decided.kind === "facts"
+      ? decided.facts
+      : yield* Effect.fail(settingInvalid(`--${decided.kind}`, `--${decided.kind} prints and exits; it does not configure tools in a host (leave it out of argv)`))
+  })

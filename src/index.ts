@@ -27,7 +27,23 @@ export { Registry, ToolNotSelected } from "./layers/Registry.ts"
 export type { StartupFacts } from "./layers/Startup.ts"
 export { StartupError } from "./domain/StartupError.ts"
 export * from "./services/errors.ts"
-export { AuditUnavailable } from "./services/Audit.ts"
+export { Audit, AuditUnavailable } from "./services/Audit.ts"
+// The service tags and their live layers, for a host that replaces one or builds its own composition.
+export { CallerContext } from "./services/CallerContext.ts"
+export { Config } from "./services/Config.ts"
+export { PaneProcess } from "./services/PaneProcess.ts"
+export { PaneReader } from "./services/PaneReader.ts"
+export { Regex } from "./services/Regex.ts"
+export { ShellRuns } from "./services/ShellRuns.ts"
+export { SocketPin } from "./services/SocketPin.ts"
+export { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "./services/Tmux.ts"
+export * as AuditLive from "./layers/AuditLive.ts"
+export * as PaneProcessLive from "./layers/PaneProcessLive.ts"
+export * as PaneReaderLive from "./layers/PaneReaderLive.ts"
+export * as RegexLive from "./layers/RegexLive.ts"
+export * as ShellRunsLive from "./layers/ShellRunsLive.ts"
+export * as TmuxLive from "./layers/TmuxLive.ts"
+export * as Services from "./layers/Services.ts"
 export { manifest, type ToolName } from "./manifest/index.ts"
 export { version } from "./version.ts"
 export { decide, type EmbedOptions } from "./decide.ts"
@@ -42,7 +58,7 @@ export type OutputOf<K extends RegisteredTool> = NonNullable<typeof registry[K][
 
 /** The registry over the configured selection, with its live services. @category layers */
 export const layer = (options: EmbedOptions = {}): Layer.Layer<Registry, StartupError> =>
-  Layer.unwrap(Effect.map(decide(options), Services.layer))
+  Layer.unwrap(Effect.map(decide(options), (facts) => Services.layer(facts, options.services)))
 
 /**
  * Calls a tool in process. Input is decoded strictly, as over MCP; a failure is the tool's typed

@@ -98,6 +98,6 @@ export const makeToolkit: Effect.Effect<TmuxToolkit, never, Registry> = Effect.g
 export const toolkit = (options: EmbedOptions = {}): Effect.Effect<TmuxToolkit, StartupError, Scope.Scope> =>
   Effect.gen(function*() {
     const facts = yield* decide(options)
-    const context = yield* Layer.build(Services.layer(facts))
+    const context = yield* Layer.build(Services.layer(facts, options.services))
     return yield* makeToolkit.pipe(Effect.provideContext(context))
   })

@@ -218,7 +218,7 @@ const parseAuditLog = (raw: string | undefined): Result.Result<string | undefine
  * The predecessor's variables (MIGRATION.md), each with its replacement. Setting one, even empty,
  * stops startup: ignoring it would run on another socket or surface than the one asked for.
  */
-const retiredVariables: ReadonlyArray<readonly [string, (value: string) => string]> = [
+export const retiredVariables: ReadonlyArray<readonly [string, (value: string) => string]> = [
   ["LIBTMUX_SAFETY", () =>
     "LIBTMUX_SAFETY is no longer read; select toolsets with LIBTMUX_TOOLSETS instead: " +
     "readonly -> inspect, mutating -> inspect,manage,execute, destructive -> inspect,manage,execute,teardown"],

@@ -16,8 +16,14 @@ import * as Registry from "./Registry.ts"
 import type { StartupFacts } from "./Startup.ts"
 import * as TmuxLive from "./TmuxLive.ts"
 
+/** Services an embedding host may bring instead of the live ones. @category models */
+export interface ServiceReplacements {
+  /** Where audit records go (intent before a call acts, outcome after). */
+  readonly audit?: Layer.Layer<Audit>
+}
+
 /** The registry with every live service it needs, and the audit sink (whose status the capabilities show). @category layers */
-export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry | Audit> => {
+export const layer = (facts: StartupFacts, replacements: ServiceReplacements = {}): Layer.Layer<Registry.Registry | Audit> => {
   const base = Layer.mergeAll(
     Layer.succeed(Config, Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })),
     Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
@@ -29,6 +35,6 @@ export const layer = (facts: StartupFacts): Layer.Layer<Registry.Registry | Audi
   const tmux = TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))
   return Registry.layer.pipe(
     Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(tmux))),
-    Layer.provideMerge(AuditLive.layer(facts.audit, process.getuid?.() ?? 0))
+    Layer.provideMerge(replacements.audit ?? AuditLive.layer(facts.audit, process.getuid?.() ?? 0))
   )
 }

@@ -6,7 +6,9 @@ import * as Effect from "effect/Effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
-import { callTool, layer } from "../../src/index.ts"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Layer from "effect/Layer"
+import { Audit, callTool, layer } from "../../src/index.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 let world: TmuxWorld
@@ -15,6 +17,27 @@ afterEach(() => world.dispose())
 const hostEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH, HOME: process.env.HOME, TMUX_TMPDIR: world.dir, ...extra })
 
 describe("in-process tools", () => {
+  it("takes its configuration from an Effect ConfigProvider, and a host's own Audit sink", async () => {
+    world = makeWorld("embed")
+    const records: Array<string> = []
+    const sink = Layer.succeed(Audit, Audit.of({
+      intent: (record) => Effect.sync(() => (records.push(`intent ${record.tool}`), records.length)),
+      outcome: (record) => Effect.sync(() => void records.push(`outcome ${record.tool}`)),
+      rejection: (record) => Effect.sync(() => void records.push(`rejected ${record.tool}`)),
+      status: Effect.succeed({ destination: "stderr", path: null, fallback_path: null, moved: null })
+    }))
+    const provider = ConfigProvider.fromUnknown({ ...hostEnv({ LIBTMUX_TOOLSETS: "inspect" }) })
+    const program = Effect.gen(function*() {
+      const sessions = yield* callTool("list_sessions", {})
+      const refused = yield* Effect.flip(callTool("create_session", { session_name: "nope" }))
+      return { sessions, refused }
+    })
+    const result = await Effect.runPromise(program.pipe(Effect.provide(layer({ configProvider: provider, services: { audit: sink } }))))
+    assert.deepStrictEqual(result.sessions.sessions, [])
+    assert.strictEqual(result.refused._tag, "ToolNotSelected", "the selection came from the provider")
+    assert.deepStrictEqual(records, ["intent list_sessions", "outcome list_sessions", "rejected create_session"])
+  })
+
   it("create and read tmux objects with typed results, no MCP hop", async () => {
     world = makeWorld("embed")
     const program = Effect.gen(function*() {
