@@ -133,7 +133,8 @@ const connectThrough = async (entry: { readonly command: string; readonly args: 
 const call = async (client: Client, name: string, args: Record<string, unknown>) => structured(await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 }) as never)
 
 describe("the server on another host over ssh", () => {
-  it.skipIf(skip)("serves through the printed ssh command, survives a dropped connection, and is found again", async () => {
+  const title = "serves through the printed ssh command, survives a dropped connection, and is found again"
+  it.skipIf(skip)(skip ? `${title} (skipped: no /usr/sbin/sshd; install openssh-server to run it)` : title, async () => {
     remote = await startSshd()
     const home = join(remote.world.dir, "home")
     mkdirSync(home)
