@@ -12,6 +12,14 @@ import { version } from "../version.ts"
 import type { StartupFacts } from "./Startup.ts"
 
 /** The server instructions' byte budget (UTF-8). */
+
+/**
+ * How many selected tools run commands on the host outside tmux: counted from the manifest's reach
+ * column, not written down, so a row that gained that reach would show here.
+ */
+const hostCommandTools = (tools: ReadonlyArray<ToolName>): number =>
+  tools.filter((name) => (manifest[name].reach as string) === "host-command").length
+
 export const instructionsBudget = 2048
 
 /** `tmux -N -S <path> attach`: `-N` so watching before the first session never starts a server. */
@@ -52,7 +60,7 @@ export const readyLine = (facts: StartupFacts): string => {
     ["toolsets", selection.toolsets.join(",")],
     ["tools", selection.tools.length],
     ["command_capable", commandCapable(facts)],
-    ["host_command_tools", 0],
+    ["host_command_tools", hostCommandTools(selection.tools)],
     ["attach_command", attachCommand(facts)]
   ]
   return ["libtmux-mcp ready", ...pairs.map(([key, value]) => recordPair(key, value))].join(" ")
@@ -146,7 +154,7 @@ export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = i
     default_applied: selection.defaultApplied === null ? null : { toolsets: selection.defaultApplied.toolsets, reason: selection.defaultApplied.reason },
     toolsets: selection.toolsets,
     command_capable: commandCapable(facts),
-    host_command_tools: 0,
+    host_command_tools: hostCommandTools(selection.tools),
     tools: selection.tools.map((name) => ({
       name,
       title: manifest[name].title,
