@@ -44,7 +44,6 @@ export const layer: Layer.Layer<ShellRuns> = Layer.sync(ShellRuns, () => {
         pending.delete(run.id)
         collected.set(run.id, run.paneId)
         if (collected.size > collectedMemory) collected.delete(collected.keys().next().value!)
-      }),
-    all: Effect.sync(() => [...pending.values()])
+      })
   })
 })

@@ -43,6 +43,4 @@ export class ShellRuns extends Context.Service<ShellRuns, {
   hold(run: Run): Effect.Effect<void>
   /** Forgets a run whose result was returned. */
   collect(run: Run): Effect.Effect<void>
-  /** Every uncollected run (for cleanup at exit). */
-  all: Effect.Effect<ReadonlyArray<Run>>
 }>()("libtmux-mcp/services/ShellRuns") {}
