@@ -14,7 +14,7 @@ import { execFile, execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { pollIntervalMs } from "../src/tools/waitText.ts"
+import { pollIntervalMs } from "../src/programs/waitText.ts"
 
 const root = resolve(import.meta.dirname, "..")
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
-import { claimsIn, exempt } from "./copyLint.ts"
+import { claimsIn, exempt } from "./copyClaims.ts"
 
 const root = resolve(import.meta.dirname, "..")
 const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })

@@ -29,7 +29,7 @@ export { StartupError } from "./domain/StartupError.ts"
 export * from "./services/errors.ts"
 export { Audit, AuditUnavailable } from "./services/Audit.ts"
 // The service tags and their live layers, for a host that replaces one or builds its own composition.
-export { CallerContext } from "./services/CallerContext.ts"
+export { ServerPane } from "./services/ServerPane.ts"
 export { Config } from "./services/Config.ts"
 export { PaneProcess } from "./services/PaneProcess.ts"
 export { PaneReader } from "./services/PaneReader.ts"

@@ -4,20 +4,20 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { CallerContext } from "../services/CallerContext.ts"
+import type { ServerPane } from "../services/ServerPane.ts"
 import { PaneReader, type PaneView } from "../services/PaneReader.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import type { TmuxObserve } from "../services/Tmux.ts"
-import type { Fields } from "../tools/hierarchy.ts"
-import { capturedRows, readAndCapture, relativeRow } from "../tools/pane.ts"
+import type { Fields } from "../programs/hierarchy.ts"
+import { capturedRows, readAndCapture, relativeRow } from "../programs/pane.ts"
 
 const viewFields = { pane_pid: "int", pane_dead: "bool", alternate_on: "bool", history_size: "int", cursor_y: "int" } as const satisfies Fields
 
 /** The live reader. @category layers */
-export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | CallerContext> = Layer.effect(
+export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | ServerPane> = Layer.effect(
   PaneReader,
   Effect.gen(function*() {
-    const context = yield* Effect.context<TmuxObserve | SocketPin | CallerContext>()
+    const context = yield* Effect.context<TmuxObserve | SocketPin | ServerPane>()
     // The history size last seen per pane: a range read then usually needs one invocation, not two.
     const lastHistory = new Map<string, number>()
     const read = (paneId: string, from?: number) =>

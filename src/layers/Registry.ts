@@ -14,7 +14,7 @@ import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import { rowFor, type SinkKind } from "../manifest/index.ts"
 import { Audit } from "../services/Audit.ts"
-import { CallContext } from "../services/CallContext.ts"
+import { Progress } from "../services/Progress.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
 import { summarizeArguments, summarizeBatchArguments } from "../domain/redact.ts"
@@ -202,13 +202,13 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           return yield* new ToolNotSelected({ name, known: isToolName(name) })
         }
         const progress = meta.progress
-        const callContext = progress === undefined
+        const reporter = progress === undefined
           ? { progress: () => Effect.void }
           : { progress: (done: number, total: number, message: string) => Effect.promise(() => progress(done, total, message).catch(() => undefined)) }
         const { exit, error } = yield* audited(definition, args, meta, (effect) =>
           effect.pipe(
             Effect.provideContext(services),
-            Effect.provideService(CallContext, callContext),
+            Effect.provideService(Progress, reporter),
             Effect.provideService(ReadTools, { call: nested(meta) })
           ))
         if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const

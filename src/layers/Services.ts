@@ -3,7 +3,7 @@
  */
 import * as Layer from "effect/Layer"
 import type { Audit } from "../services/Audit.ts"
-import { CallerContext } from "../services/CallerContext.ts"
+import { ServerPane } from "../services/ServerPane.ts"
 import { Config } from "../services/Config.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { version } from "../version.ts"
@@ -27,7 +27,7 @@ export const layer = (facts: StartupFacts, replacements: ServiceReplacements = {
   const base = Layer.mergeAll(
     Layer.succeed(Config, Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })),
     Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
-    Layer.succeed(CallerContext, CallerContext.of(facts.caller)),
+    Layer.succeed(ServerPane, ServerPane.of(facts.caller)),
     RegexLive.layer,
     PaneProcessLive.layer,
     ShellRunsLive.layer

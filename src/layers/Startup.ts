@@ -11,7 +11,7 @@ import { realpath, sameFile } from "../domain/files.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, resolveSocketPath, socketFlags } from "../domain/socket.ts"
 import { AdoptionRefused, AuditLogUnusable, LeaseHeld, LeaseUnavailable, SocketUnreachable, type StartupError, startupError, TmuxUnusable } from "../domain/StartupError.ts"
-import type { CallerContext } from "../services/CallerContext.ts"
+import type { ServerPane } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { registeredNames } from "../tools/index.ts"
 import { version } from "../version.ts"
@@ -26,7 +26,7 @@ export interface StartupFacts {
   readonly config: ServerConfig
   readonly selection: Selection
   readonly pin: SocketPin["Service"]
-  readonly caller: CallerContext["Service"]
+  readonly caller: ServerPane["Service"]
   readonly tmuxVersion: string
   /** The tmux binary as an absolute path, for commands typed into panes (whose PATH may differ). */
   readonly tmuxPath: string

@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import type { Selection } from "../domain/selection.ts"
 import type { ManifestRow } from "../manifest/index.ts"
 import { mandatoryLines, openers } from "../manifest/index.ts"
-import type { CallerContext } from "../services/CallerContext.ts"
+import type { ServerPane } from "../services/ServerPane.ts"
 import type { Config } from "../services/Config.ts"
 import type { ToolError } from "../services/errors.ts"
 import type { PaneProcess } from "../services/PaneProcess.ts"
@@ -20,7 +20,7 @@ import type { SocketPin } from "../services/SocketPin.ts"
 import type { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
 
 /** Services any tool may use: none of them can change tmux state. @category models */
-export type CommonServices = Config | SocketPin | CallerContext | TmuxObserve | Regex | PaneProcess | PaneReader
+export type CommonServices = Config | SocketPin | ServerPane | TmuxObserve | Regex | PaneProcess | PaneReader
 
 /**
  * The services a row's authority allows: reading always; changing, spawning, deleting and pane

@@ -13,7 +13,7 @@
  *  8. variable grammar, search bounds, namespaced paste buffers ............... e2e/manage-tools, e2e/pane-tools
  *  9. redaction in audit records and validation messages ...................... e2e/audit
  * 10. generated docs match, capabilities report the filtered surface .......... npm run check, e2e/first-contact
- * 11. copy lint ................................................................ npm run check, unit/copyLint
+ * 11. copy lint ................................................................ npm run check, unit/copyClaims
  */
 import { assert, describe, it } from "vitest"
 import { capabilityMetaKey, mandatoryLines, manifest, openers, toolNames, type ToolName } from "../../src/manifest/index.ts"

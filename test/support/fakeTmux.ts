@@ -13,7 +13,7 @@ import * as RegexLive from "../../src/layers/RegexLive.ts"
 import * as ShellRunsLive from "../../src/layers/ShellRunsLive.ts"
 import { Audit } from "../../src/services/Audit.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
-import { CallerContext } from "../../src/services/CallerContext.ts"
+import { ServerPane } from "../../src/services/ServerPane.ts"
 import { Config } from "../../src/services/Config.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
 import {
@@ -121,7 +121,7 @@ export const makeFake = () => {
       configFlags: [],
       environment: {}
     }),
-    Context.add(CallerContext, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
+    Context.add(ServerPane, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
     Context.add(Audit, {
       intent: () => Effect.succeed(0),
       outcome: () => Effect.void,

@@ -9,7 +9,7 @@ import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
 import type { ShellProcess } from "../../src/services/PaneProcess.ts"
-import { awaitReady, type KernelProbe, type PaneLook, type RunScreen, timings, watchRun } from "../../src/tools/runWatch.ts"
+import { awaitReady, type KernelProbe, type PaneLook, type RunScreen, timings, watchRun } from "../../src/programs/runWatch.ts"
 
 const now = Effect.clockWith((clock) => clock.currentTimeMillis)
 

@@ -6,10 +6,10 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { TestClock } from "effect/testing"
-import { CallContext } from "../../src/services/CallContext.ts"
+import { Progress } from "../../src/services/Progress.ts"
 import { PaneReader, type PaneView } from "../../src/services/PaneReader.ts"
 import { type LineMatcher, matchBudgetMs, PatternTooCostly } from "../../src/services/Regex.ts"
-import { waitForText } from "../../src/tools/waitText.ts"
+import { waitForText } from "../../src/programs/waitText.ts"
 
 const view = (rows: ReadonlyArray<string>, extra: Partial<PaneView> = {}): PaneView => ({
   pid: 10, dead: false, alternate: false, historySize: 0, cursorY: 0, firstRow: 5, rows, ...extra
@@ -38,7 +38,7 @@ const matcherOf = (predicates: ReadonlyArray<(line: string) => boolean>): LineMa
 const run = (reader: PaneReader["Service"], matchers: ReadonlyArray<(line: string) => boolean> | undefined, timeoutMs: number, progress: Array<number> = []) =>
   waitForText("%1", matchers === undefined ? undefined : matcherOf(matchers), timeoutMs).pipe(
     Effect.provideService(PaneReader, reader),
-    Effect.provideService(CallContext, { progress: (done) => Effect.sync(() => void progress.push(done)) })
+    Effect.provideService(Progress, { progress: (done) => Effect.sync(() => void progress.push(done)) })
   )
 
 describe("waitForText", () => {
@@ -125,7 +125,7 @@ describe("waitForText", () => {
       }
       const fiber = yield* Effect.forkChild(waitForText("%1", stalled, 1_000).pipe(
         Effect.provideService(PaneReader, scripted(entry, (t) => t < 100 ? entry : view(["x".repeat(80)]))),
-        Effect.provideService(CallContext, { progress: () => Effect.void })
+        Effect.provideService(Progress, { progress: () => Effect.void })
       ))
       yield* TestClock.adjust(1_050)
       const result = yield* Fiber.join(fiber)
@@ -143,7 +143,7 @@ describe("waitForText", () => {
       }
       const fiber = yield* Effect.forkChild(Effect.flip(waitForText("%1", stalled, 600_000).pipe(
         Effect.provideService(PaneReader, scripted(entry, () => view(["x"]))),
-        Effect.provideService(CallContext, { progress: () => Effect.void })
+        Effect.provideService(Progress, { progress: () => Effect.void })
       )))
       yield* TestClock.adjust(matchBudgetMs + 100)
       const error = yield* Fiber.join(fiber)

@@ -6,9 +6,9 @@ import { manifest } from "../../manifest/index.ts"
 import { SessionExists, type TmuxCommandFailed } from "../../services/errors.ts"
 import { TmuxSpawn } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { emptyWhenNoServer, listSessionRows } from "../hierarchy.ts"
-import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../spawn.ts"
-import { Name } from "../targets.ts"
+import { emptyWhenNoServer, listSessionRows } from "../../programs/hierarchy.ts"
+import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../../programs/spawn.ts"
+import { Name } from "../../programs/targets.ts"
 
 const Size = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 2000 })).annotate({ description: `${what} in cells` })

@@ -5,8 +5,8 @@ import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxSpawn } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../spawn.ts"
-import { Name, resolveSession, sessionTargetFields } from "../targets.ts"
+import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../../programs/spawn.ts"
+import { Name, resolveSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const create_window = defineTool(manifest.create_window, {

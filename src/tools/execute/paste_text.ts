@@ -5,9 +5,9 @@ import { randomBytes } from "node:crypto"
 import { manifest } from "../../manifest/index.ts"
 import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { orPaneNotFound } from "../pane.ts"
-import { PaneId } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** The prefix of this server's temporary buffers. */
 export const bufferPrefix = "libtmux-mcp-paste-"

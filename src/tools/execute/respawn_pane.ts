@@ -6,12 +6,12 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { PaneCommand } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { noNul } from "../keys.ts"
-import { oneAtATime, refuseOwnPane } from "../guard.ts"
-import { PaneInfo, paneOf, readBackPanes } from "../hierarchy.ts"
-import { orPaneNotFound } from "../pane.ts"
-import { StartDirectory } from "../spawn.ts"
-import { PaneId } from "../targets.ts"
+import { noNul } from "../../programs/keys.ts"
+import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
+import { PaneInfo, paneOf, readBackPanes } from "../../programs/hierarchy.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { StartDirectory } from "../../programs/spawn.ts"
+import { PaneId } from "../../programs/targets.ts"
 
 /** @category tools */
 export const respawn_pane = defineTool(manifest.respawn_pane, {

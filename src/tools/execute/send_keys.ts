@@ -3,9 +3,9 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { defineTool } from "../define.ts"
-import { keysFields, sendTo, targetFields } from "../keys.ts"
-import { PaneId } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { keysFields, sendTo, targetFields } from "../../programs/keys.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** @category tools */
 export const send_keys = defineTool(manifest.send_keys, {

@@ -4,9 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { inputTargets, invocations, keysFields, sendCommands, targetFields } from "../keys.ts"
-import { PaneId } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { inputTargets, invocations, keysFields, sendCommands, targetFields } from "../../programs/keys.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** The most sends in one batch. */
 export const maxOperations = 32

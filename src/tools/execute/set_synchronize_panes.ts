@@ -4,9 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { listPaneRows } from "../hierarchy.ts"
-import { resolveWindow, windowTargetFields } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { listPaneRows } from "../../programs/hierarchy.ts"
+import { resolveWindow, windowTargetFields } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** @category tools */
 export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, {

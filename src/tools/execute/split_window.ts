@@ -5,9 +5,9 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { TmuxSpawn } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { orPaneNotFound } from "../pane.ts"
-import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../spawn.ts"
-import { PaneId } from "../targets.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../../programs/spawn.ts"
+import { PaneId } from "../../programs/targets.ts"
 
 const directions = { below: ["-v"], above: ["-v", "-b"], right: ["-h"], left: ["-h", "-b"] } as const
 

@@ -5,11 +5,11 @@ import { firstRowToRead, tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
 import { InputInvalid, type ToolError } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
-import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
+import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { defineTool } from "../define.ts"
-import { capturedRows, orPaneNotFound } from "../pane.ts"
-import { PaneId } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { capturedRows, orPaneNotFound } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 const Row = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: -1_000_000, maximum: 10_000 })).annotate({

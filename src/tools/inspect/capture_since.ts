@@ -7,11 +7,11 @@ import { manifest } from "../../manifest/index.ts"
 import { CursorInvalid, PaneGone } from "../../services/errors.ts"
 import { ProcessSecret } from "../../services/ProcessSecret.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
-import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
+import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { defineTool } from "../define.ts"
-import { readAndCapture, stateFields } from "../pane.ts"
-import { PaneId } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { readAndCapture, stateFields } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** Reads the pane's state and rows from relative row `from` to the bottom, in one invocation. */
 const look = (paneId: string, from: number | "-") =>

@@ -2,8 +2,8 @@
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo } from "../hierarchy.ts"
-import { PaneId, resolvePane } from "../targets.ts"
+import { PaneInfo } from "../../programs/hierarchy.ts"
+import { PaneId, resolvePane } from "../../programs/targets.ts"
 
 /** @category tools */
 export const get_pane_info = defineTool(manifest.get_pane_info, {

@@ -3,8 +3,8 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { defineTool } from "../define.ts"
-import { SessionInfo } from "../hierarchy.ts"
-import { resolveSession, sessionTargetFields } from "../targets.ts"
+import { SessionInfo } from "../../programs/hierarchy.ts"
+import { resolveSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const get_session_info = defineTool(manifest.get_session_info, {

@@ -4,9 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { orPaneNotFound, readPane } from "../pane.ts"
-import { PaneId } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { orPaneNotFound, readPane } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** A format variable name: a closed grammar, so no caller text is ever a format. */
 export const variableNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/u

@@ -2,8 +2,8 @@
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { defineTool } from "../define.ts"
-import { WindowInfo } from "../hierarchy.ts"
-import { resolveWindow, windowTargetFields } from "../targets.ts"
+import { WindowInfo } from "../../programs/hierarchy.ts"
+import { resolveWindow, windowTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const get_window_info = defineTool(manifest.get_window_info, {

@@ -4,8 +4,8 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { defineTool } from "../define.ts"
-import { emptyWhenNoServer, listPaneRows, PaneInfo } from "../hierarchy.ts"
-import { optionalSession, resolveWindow, sessionTargetFields, WindowId } from "../targets.ts"
+import { emptyWhenNoServer, listPaneRows, PaneInfo } from "../../programs/hierarchy.ts"
+import { optionalSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
 
 /** @category tools */
 export const list_panes = defineTool(manifest.list_panes, {

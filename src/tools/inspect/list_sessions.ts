@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { defineTool, NoInput } from "../define.ts"
-import { emptyWhenNoServer, listSessionRows, SessionInfo } from "../hierarchy.ts"
+import { emptyWhenNoServer, listSessionRows, SessionInfo } from "../../programs/hierarchy.ts"
 
 /** @category tools */
 export const list_sessions = defineTool(manifest.list_sessions, {

@@ -3,8 +3,8 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { defineTool } from "../define.ts"
-import { emptyWhenNoServer, listWindowRows, WindowInfo } from "../hierarchy.ts"
-import { optionalSession, sessionTargetFields } from "../targets.ts"
+import { emptyWhenNoServer, listWindowRows, WindowInfo } from "../../programs/hierarchy.ts"
+import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const list_windows = defineTool(manifest.list_windows, {

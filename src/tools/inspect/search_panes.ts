@@ -8,9 +8,9 @@ import { manifest } from "../../manifest/index.ts"
 import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../hierarchy.ts"
-import { optionalSession, sessionTargetFields } from "../targets.ts"
-import { intVariable, stringVariable } from "../variables.ts"
+import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../../programs/hierarchy.ts"
+import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
+import { intVariable, stringVariable } from "../../programs/variables.ts"
 
 /** Panes captured per tmux invocation (a client message must stay under 16 KiB). */
 const panesPerInvocation = 100

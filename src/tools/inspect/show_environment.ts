@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { optionalSession, sessionTargetFields } from "../targets.ts"
+import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const show_environment = defineTool(manifest.show_environment, {

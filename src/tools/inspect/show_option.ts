@@ -5,8 +5,8 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid, type TmuxCommandFailed } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { orPaneNotFound } from "../pane.ts"
-import { PaneId, resolveSession, resolveWindow, sessionTargetFields, WindowId } from "../targets.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { PaneId, resolveSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
 
 /** @category tools */
 export const show_option = defineTool(manifest.show_option, {

@@ -3,12 +3,12 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
-import { CallerContext } from "../../services/CallerContext.ts"
-import { boundFields, outputLimits, truncationFields } from "../bounds.ts"
+import { ServerPane } from "../../services/ServerPane.ts"
+import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, paneFields } from "../hierarchy.ts"
-import { capturedRows, readAndCapture } from "../pane.ts"
-import { PaneId } from "../targets.ts"
+import { PaneInfo, paneFields } from "../../programs/hierarchy.ts"
+import { capturedRows, readAndCapture } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
 
 const snapshotFields = {
   ...paneFields,
@@ -37,7 +37,7 @@ export const snapshot_pane = defineTool(manifest.snapshot_pane, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const caller = yield* CallerContext
+      const caller = yield* ServerPane
       const { state, captured } = yield* readAndCapture(input.pane_id, snapshotFields, [])
       const bounded = tailBound(capturedRows(captured), input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
       const { scroll_position, ...rest } = state

@@ -6,10 +6,10 @@ import { manifest } from "../../manifest/index.ts"
 import { maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { defineTool } from "../define.ts"
 import { verifyCursor } from "./capture_since.ts"
-import { PaneId } from "../targets.ts"
-import { pollIntervalMs, waitForText } from "../waitText.ts"
-import { effectiveTimeout, timeoutField } from "../waiting.ts"
-import { stringVariable } from "../variables.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { pollIntervalMs, waitForText } from "../../programs/waitText.ts"
+import { effectiveTimeout, timeoutField } from "../../programs/waiting.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** @category tools */
 export const wait_for_text = defineTool(manifest.wait_for_text, {

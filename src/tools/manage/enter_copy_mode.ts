@@ -4,9 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, paneOf, readBackPanes } from "../hierarchy.ts"
-import { orPaneNotFound } from "../pane.ts"
-import { PaneId } from "../targets.ts"
+import { PaneInfo, paneOf, readBackPanes } from "../../programs/hierarchy.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
 
 /** @category tools */
 export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {

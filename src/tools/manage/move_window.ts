@@ -4,9 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { oneAtATime } from "../guard.ts"
-import { WindowInfo } from "../hierarchy.ts"
-import { Name, resolveSession, resolveWindow, SessionId, WindowId } from "../targets.ts"
+import { oneAtATime } from "../../programs/guard.ts"
+import { WindowInfo } from "../../programs/hierarchy.ts"
+import { Name, resolveSession, resolveWindow, SessionId, WindowId } from "../../programs/targets.ts"
 
 /** @category tools */
 export const move_window = defineTool(manifest.move_window, {

@@ -6,8 +6,8 @@ import { manifest } from "../../manifest/index.ts"
 import { SessionExists } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { formatOf, parseRows, SessionInfo, sessionFields } from "../hierarchy.ts"
-import { findSession, Name, resolveSession, sessionTargetFields } from "../targets.ts"
+import { formatOf, parseRows, SessionInfo, sessionFields } from "../../programs/hierarchy.ts"
+import { findSession, Name, resolveSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const rename_session = defineTool(manifest.rename_session, {

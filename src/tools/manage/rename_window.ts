@@ -5,8 +5,8 @@ import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { WindowInfo } from "../hierarchy.ts"
-import { Name, resolveWindow, windowTargetFields } from "../targets.ts"
+import { WindowInfo } from "../../programs/hierarchy.ts"
+import { Name, resolveWindow, windowTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const rename_window = defineTool(manifest.rename_window, {

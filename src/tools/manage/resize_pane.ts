@@ -5,9 +5,9 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, paneOf, readBackPanes } from "../hierarchy.ts"
-import { orPaneNotFound } from "../pane.ts"
-import { PaneId, resolvePane } from "../targets.ts"
+import { PaneInfo, paneOf, readBackPanes } from "../../programs/hierarchy.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { PaneId, resolvePane } from "../../programs/targets.ts"
 
 const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: `${what} in cells` })
 

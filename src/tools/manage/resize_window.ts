@@ -5,8 +5,8 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { WindowInfo } from "../hierarchy.ts"
-import { resolveWindow, windowTargetFields } from "../targets.ts"
+import { WindowInfo } from "../../programs/hierarchy.ts"
+import { resolveWindow, windowTargetFields } from "../../programs/targets.ts"
 
 const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: `${what} in cells` })
 

@@ -4,8 +4,8 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { WindowInfo } from "../hierarchy.ts"
-import { resolveWindow, windowTargetFields } from "../targets.ts"
+import { WindowInfo } from "../../programs/hierarchy.ts"
+import { resolveWindow, windowTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const select_layout = defineTool(manifest.select_layout, {

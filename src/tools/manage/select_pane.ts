@@ -4,9 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, parsePaneRows, readBackPanes } from "../hierarchy.ts"
-import { orPaneNotFound } from "../pane.ts"
-import { PaneId } from "../targets.ts"
+import { PaneInfo, parsePaneRows, readBackPanes } from "../../programs/hierarchy.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
 
 const flags = { up: "-U", down: "-D", left: "-L", right: "-R" } as const
 

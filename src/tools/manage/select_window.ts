@@ -5,8 +5,8 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { listWindowRows, WindowInfo } from "../hierarchy.ts"
-import { resolveSession, resolveWindow, windowTargetFields } from "../targets.ts"
+import { listWindowRows, WindowInfo } from "../../programs/hierarchy.ts"
+import { resolveSession, resolveWindow, windowTargetFields } from "../../programs/targets.ts"
 
 const moves = { next: "next-window", previous: "previous-window", last: "last-window" } as const
 

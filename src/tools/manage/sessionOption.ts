@@ -5,7 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { InputInvalid } from "../../services/errors.ts"
-import { resolveSession, sessionTargetFields } from "../targets.ts"
+import { resolveSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** Target fields of a session-option setter. @category schemas */
 export const optionTargetFields = {

@@ -5,9 +5,9 @@ import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, paneOf, readBackPanes } from "../hierarchy.ts"
-import { orPaneNotFound } from "../pane.ts"
-import { PaneId } from "../targets.ts"
+import { PaneInfo, paneOf, readBackPanes } from "../../programs/hierarchy.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
 
 /** A pane title: printable text. @category schemas */
 const Title = Schema.String.annotate({ description: "the title" }).check(

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
-import { Channel } from "../channel.ts"
+import { Channel } from "../../programs/channel.ts"
 import { defineTool } from "../define.ts"
 
 /** @category tools */

@@ -5,9 +5,9 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { oneAtATime } from "../guard.ts"
-import { PaneInfo } from "../hierarchy.ts"
-import { PaneId, resolvePane } from "../targets.ts"
+import { oneAtATime } from "../../programs/guard.ts"
+import { PaneInfo } from "../../programs/hierarchy.ts"
+import { PaneId, resolvePane } from "../../programs/targets.ts"
 
 /** @category tools */
 export const swap_pane = defineTool(manifest.swap_pane, {

@@ -17,9 +17,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import type { TmuxError } from "../../services/errors.ts"
 import { TmuxChange, TmuxObserve } from "../../services/Tmux.ts"
-import { Channel } from "../channel.ts"
+import { Channel } from "../../programs/channel.ts"
 import { defineTool } from "../define.ts"
-import { effectiveTimeout, timeoutField, withProgress } from "../waiting.ts"
+import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
 
 /** How much longer than the call our wait-for client may live, so that it is alive to be released. */
 const releaseGraceMs = 5_000

@@ -4,9 +4,9 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { oneAtATime, refuseOwnPane } from "../guard.ts"
-import { PaneId, resolvePane } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
+import { PaneId, resolvePane } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** @category tools */
 export const kill_pane = defineTool(manifest.kill_pane, {

@@ -4,10 +4,10 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { oneAtATime, refuseOwnPane } from "../guard.ts"
-import { listPaneRows } from "../hierarchy.ts"
-import { resolveWindow, WindowId } from "../targets.ts"
-import { stringVariable } from "../variables.ts"
+import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
+import { listPaneRows } from "../../programs/hierarchy.ts"
+import { resolveWindow, WindowId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
 
 /** @category tools */
 export const kill_window = defineTool(manifest.kill_window, {

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import { CallContext } from "../services/CallContext.ts"
+import { Progress } from "../services/Progress.ts"
 import { Config } from "../services/Config.ts"
 
 /** The optional `timeout` of a waiting tool, in seconds. @category schemas */
@@ -24,13 +24,13 @@ export const effectiveTimeout = (requested: number | undefined) =>
 /** Runs `wait` while reporting progress about once a second. */
 export const withProgress = <A, E, R>(total: number, label: string, wait: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
-    const callContext = yield* CallContext
+    const reporter = yield* Progress
     const started = yield* Clock.currentTimeMillis
-    const reporter = yield* Effect.forkChild(
+    const ticker = yield* Effect.forkChild(
       Effect.gen(function*() {
         const elapsed = ((yield* Clock.currentTimeMillis) - started) / 1000
-        yield* callContext.progress(elapsed, total, `${label}: ${elapsed.toFixed(0)}s of ${total}s`)
+        yield* reporter.progress(elapsed, total, `${label}: ${elapsed.toFixed(0)}s of ${total}s`)
       }).pipe(Effect.repeat(Schedule.spaced("1 second")))
     )
-    return yield* wait.pipe(Effect.ensuring(Fiber.interrupt(reporter)))
+    return yield* wait.pipe(Effect.ensuring(Fiber.interrupt(ticker)))
   })

@@ -10,7 +10,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
-import { CallerContext } from "../services/CallerContext.ts"
+import { ServerPane } from "../services/ServerPane.ts"
 import { SelfKillRefused } from "../services/errors.ts"
 
 // One per process: every registry in it guards the same process's pane.
@@ -21,8 +21,8 @@ const structureLock = Semaphore.makeUnsafe(1)
  * at a time. Only while this server runs in a pane on the pinned socket: otherwise nothing can
  * reach its pane and nothing waits.
  */
-export const oneAtATime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | CallerContext> =>
-  CallerContext.use((caller) => caller.onPinnedSocket && caller.paneId !== undefined ? structureLock.withPermit(effect) : effect)
+export const oneAtATime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | ServerPane> =>
+  ServerPane.use((caller) => caller.onPinnedSocket && caller.paneId !== undefined ? structureLock.withPermit(effect) : effect)
 
 /**
  * Fails when the caller's own pane is among `paneIds`. The panes are read only when this server
@@ -31,7 +31,7 @@ export const oneAtATime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effe
  */
 export const refuseOwnPane = <E, R>(target: string, paneIds: Effect.Effect<ReadonlyArray<string>, E, R>) =>
   Effect.gen(function*() {
-    const caller = yield* CallerContext
+    const caller = yield* ServerPane
     if (!caller.onPinnedSocket || caller.paneId === undefined) return
     if ((yield* paneIds).includes(caller.paneId)) return yield* new SelfKillRefused({ target, callerPane: caller.paneId })
   })

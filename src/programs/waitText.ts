@@ -8,7 +8,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { rowHash } from "../domain/cursor.ts"
-import { CallContext } from "../services/CallContext.ts"
+import { Progress } from "../services/Progress.ts"
 import { PaneGone } from "../services/errors.ts"
 import { type LineMatcher, matchBudgetMs } from "../services/Regex.ts"
 import { PaneReader } from "../services/PaneReader.ts"
@@ -46,7 +46,7 @@ export interface Baseline {
 export const waitForText = (paneId: string, matcher: LineMatcher | undefined, timeoutMs: number, since?: Baseline) =>
   Effect.gen(function*() {
     const reader = yield* PaneReader
-    const callContext = yield* CallContext
+    const reporter = yield* Progress
     const started = yield* Clock.currentTimeMillis
     const current = yield* reader.read(paneId)
     if (since !== undefined && since.pid !== current.pid) return yield* new PaneGone({ pane: paneId, reason: "was respawned since the cursor was issued" })
@@ -89,7 +89,7 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
       if (now - started >= timeoutMs) return { outcome: "timeout", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
       if (now - reported >= 1000) {
         reported = now
-        yield* callContext.progress((now - started) / 1000, timeoutMs / 1000, `waiting on ${paneId}: ${((now - started) / 1000).toFixed(0)}s of ${(timeoutMs / 1000).toFixed(0)}s`)
+        yield* reporter.progress((now - started) / 1000, timeoutMs / 1000, `waiting on ${paneId}: ${((now - started) / 1000).toFixed(0)}s of ${(timeoutMs / 1000).toFixed(0)}s`)
       }
       yield* Effect.sleep(Math.min(pollIntervalMs, Math.max(1, timeoutMs - (now - started))))
     }

@@ -3,7 +3,7 @@
  * and technical phrases pass, and only MIGRATION and CHANGES are exempt as files.
  */
 import { assert, describe, it } from "vitest"
-import { claimsIn, exempt } from "../../scripts/copyLint.ts"
+import { claimsIn, exempt } from "../../scripts/copyClaims.ts"
 
 describe("copy lint", () => {
   const caught = [

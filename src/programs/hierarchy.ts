@@ -7,7 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { type ServerNotRunning, TmuxCommandFailed } from "../services/errors.ts"
-import { CallerContext } from "../services/CallerContext.ts"
+import { ServerPane } from "../services/ServerPane.ts"
 import { TmuxObserve } from "../services/Tmux.ts"
 import { type Variable, variableDescriptions } from "./variables.ts"
 
@@ -155,7 +155,7 @@ export const readBackPanes = (target: string) => ["list-panes", "-t", target, "-
 /** Decodes `list-panes` rows of `paneFields`, marking the pane this server runs in. */
 export const parsePaneRows = (stdout: string) =>
   Effect.gen(function*() {
-    const caller = yield* CallerContext
+    const caller = yield* ServerPane
     const rows = yield* parseRows(paneFields, "list-panes", stdout)
     return rows.map((row): PaneInfo => ({ ...row, is_caller: caller.onPinnedSocket && caller.paneId === row.pane_id }))
   })
