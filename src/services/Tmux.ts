@@ -90,6 +90,12 @@ export const commandCommands = [
   "list-panes"
 ] as const
 
+/**
+ * The name prefix of this server's temporary paste buffers (paste_text's and run_shell_command's).
+ * The live layer deletes buffers with it that an interrupted paste left, when its scope closes.
+ */
+export const pasteBufferPrefix = "libtmux-mcp-paste-"
+
 /** Read-only tmux access. @category services */
 export class TmuxObserve extends Context.Service<TmuxObserve, Authority<typeof observeCommands[number]>>()(
   "libtmux-mcp/services/TmuxObserve"
