@@ -5,6 +5,8 @@
  * requires `TmuxDelete`. A raw "run this argv" exists only inside the live layer.
  *
  * Every invocation is an argv (never a shell string), pinned to the socket resolved at startup.
+ * The typed reads of sessions, windows and panes are part of the contract (TmuxReads.ts): programs
+ * and tools read rows, not `-F` formats.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
