@@ -93,7 +93,9 @@ export const formatOf = (fields: Fields): string => Object.keys(fields).map((key
 export const parseRows = <F extends Fields>(fields: F, command: string, stdout: string): Effect.Effect<ReadonlyArray<Row<F>>, TmuxCommandFailed> =>
   Effect.suspend(() => {
     const keys = Object.keys(fields)
-    const records = stdout.split(`${RS}\n`).filter((record) => record !== "")
+    // Only the end is dropped: a one-field record whose value is empty is still a record.
+    const records = stdout.split(`${RS}\n`)
+    if (records.at(-1) === "") records.pop()
     const rows: Array<Row<F>> = []
     for (const record of records) {
       const values = record.split(FS)

@@ -57,6 +57,8 @@ describe("typed reads", () => {
       pane_current_command: "bash"
     })
     assert.deepStrictEqual(found.issued, [[["display-message", "-p", "-t", "%3", `#{pane_id}${FS}#{pane_dead}${FS}#{pane_current_command}${RS}`]]])
+    const empty = scripted(`%3${FS}${record("")}`)
+    assert.deepStrictEqual(await Effect.runPromise(empty.reads.pane("%3", { pane_title: "string" })), { pane_title: "" })
     const missing = scripted(`${FS}${record("", "")}`)
     const exit = await Effect.runPromiseExit(missing.reads.pane("%99", { pane_dead: "bool", pane_current_command: "string" }))
     assert.match(String(Exit.isFailure(exit) && exit.cause), /no such pane: %99/u)
