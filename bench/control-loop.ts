@@ -4,6 +4,9 @@
  * - run_shell_command of `true` and of `sleep 0.1` vs send-keys of the command plus a tmux wait-for
  *   on a channel the command signals;
  * - wait_for_text: from the text appearing to the answer;
+ * - run_shell_command: resuming a run that already finished, and from cancelling a run to its
+ *   wait-for child being gone (test/e2e/run-shell-command asserts both outcomes under generous bounds);
+ * - the answer to a call whose target does not exist (test/e2e/missing-targets);
  * - capture_pane of a 10,000-line history vs bare capture-pane;
  * - search_panes over 50 panes of 2,000 lines vs bare captures of the same panes;
  * - a fresh server's resident size after 1,000 mixed calls vs after its first call.
@@ -83,6 +86,41 @@ const main = async () => {
     latencies.push(performance.now() - appeared)
   }
   console.log(`wait_for_text from the text appearing to the answer: median ${quantile(latencies, 0.5).toFixed(1)} ms (target < 30 ms; poll interval ${pollIntervalMs} ms)`)
+
+  // Resuming a run that already finished: the answer, not a wait.
+  const resumes: Array<number> = []
+  for (let i = 0; i < 10; i++) {
+    const held = await call("run_shell_command", { pane_id: ours, command: "sleep 0.3; echo done", timeout: 0.1 })
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    resumes.push(await timed(() => call("run_shell_command", { pane_id: ours, resume: held.run_id, timeout: 30 })))
+  }
+  console.log(`run_shell_command resume of a finished run: median ${quantile(resumes, 0.5).toFixed(1)} ms, p90 ${quantile(resumes, 0.9).toFixed(1)} ms (10 runs)`)
+
+  // Cancelling a run: from the abort to its wait-for child being gone.
+  const waitForGone: Array<number> = []
+  const waiters = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("wait-for lmcp_") && line.includes(dir))
+  for (let i = 0; i < 5; i++) {
+    const controller = new AbortController()
+    const pending = client.callTool({ name: "run_shell_command", arguments: { pane_id: ours, command: "sleep 2; echo slept" } }, undefined, { signal: controller.signal })
+      .catch(() => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const cancelled = performance.now()
+    controller.abort()
+    await pending
+    while (waiters().length > 0) await new Promise((resolve) => setTimeout(resolve, 5))
+    waitForGone.push(performance.now() - cancelled)
+    const refused = await client.callTool({ name: "run_shell_command", arguments: { pane_id: ours, command: "true" } })
+    const runId = /run ([0-9a-f]{6})/u.exec(JSON.stringify(refused.content))?.[1]
+    if (runId !== undefined) await call("run_shell_command", { pane_id: ours, resume: runId, timeout: 10 })
+  }
+  console.log(`run_shell_command cancelled: its wait-for child gone after median ${quantile(waitForGone, 0.5).toFixed(1)} ms, max ${Math.max(...waitForGone).toFixed(1)} ms (5 runs)`)
+
+  // A target that does not exist: answered, not waited out.
+  const missing: Array<number> = []
+  for (let i = 0; i < 10; i++) {
+    missing.push(await timed(() => client.callTool({ name: "wait_for_text", arguments: { pane_id: "%9999", patterns: ["x"], timeout: 30 } })))
+  }
+  console.log(`wait_for_text on a pane that does not exist (timeout 30 s): answered after median ${quantile(missing, 0.5).toFixed(1)} ms (10 runs)`)
 
   // capture_pane of a 10,000-line history.
   await call("run_shell_command", { pane_id: ours, command: "seq 1 10000", max_lines: 1 })

@@ -3,7 +3,10 @@
  * server. Reports how long search_panes and wait_for_text take, how long a ping waits meanwhile, and
  * how long SIGTERM takes to end the process during a search.
  * - the reported pattern: `x{0,1000}` 55 times then `y` (496 characters) over a pane of 40 rows;
- * - a pattern under the program-size bound that defeats RE2's DFA, over 10 rows of 2,000 characters.
+ * - a pattern under the program-size bound that defeats RE2's DFA, over 10 rows of 2,000 characters;
+ * - `(a+)+$` (catastrophic for a backtracking engine) over a row of 5,000 `a` (test/e2e/pane-tools);
+ * - wait_for_text with timeout 1 s while 20 rows costly per row arrive (test/e2e/regex-cost).
+ * The e2e tests assert these outcomes under generous bounds; the durations are measured here.
  * Run with `npm run build && node bench/regex-stall.ts` (LIBTMUX_BENCH_BIN runs another build).
  *
  * Measured on a shared 2-core VM, before (matching on the main thread) and after (program-size bound,
@@ -32,6 +35,7 @@ const env = { PATH: process.env.PATH ?? "", HOME: dir, TMUX_TMPDIR: dir, LIBTMUX
 const socket = join(dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp")
 const reported = "x{0,1000}".repeat(55) + "y"
 const underBound = "[xy]{0,900}x[xy]{15}z"
+const costlyPerRow = "([xy]{0,60}x){12}z"
 
 const start = async () => {
   const transport = new StdioClientTransport({ command: process.execPath, args: [process.env.LIBTMUX_BENCH_BIN ?? join(root, "dist/libtmux-mcp.js")], env, stderr: "ignore" })
@@ -71,6 +75,12 @@ const main = async () => {
   const waited = await waiting
   console.log(`reported pattern, wait_for_text timeout 2 s, new rows 1.2 s in: returned after ${since(started)} (${outcome(waited)})`)
 
+  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", "clear; printf 'a%.0s' $(seq 1 5000); echo '!'\r"], { env })
+  await new Promise((done) => setTimeout(done, 1000))
+  started = performance.now()
+  const catastrophic = await client.callTool({ name: "search_panes", arguments: { pattern: "(a+)+$", regex: true } }, undefined, { timeout: 120_000 })
+  console.log(`(a+)+$ over a row of 5,000 a: search_panes ${since(started)} (${outcome(catastrophic).slice(0, 60)})`)
+
   let seed = 1
   const long = Array.from({ length: 2000 }, () => (seed = (seed * 1103515245 + 12345) % 2147483648) < 1073741824 ? "x" : "y").join("")
   execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 10); do echo ${long}; done\r`], { env })
@@ -83,6 +93,13 @@ const main = async () => {
   execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 10); do echo ${long}; done\r`], { env })
   const boundedWaited = await bounded
   console.log(`bounded pattern, wait_for_text timeout 2 s, 10 long rows 1.2 s in: returned after ${since(started)} (${outcome(boundedWaited).slice(0, 60)})`)
+
+  started = performance.now()
+  const perRow = client.callTool({ name: "wait_for_text", arguments: { pane_id: pane, patterns: [costlyPerRow], regex: true, timeout: 1 } }, undefined, { timeout: 120_000 })
+  await new Promise((done) => setTimeout(done, 300))
+  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 20); do echo ${long}; done\r`], { env })
+  const perRowWaited = await perRow
+  console.log(`costly-per-row pattern, wait_for_text timeout 1 s, 20 long rows 0.3 s in: returned after ${since(started)} (${outcome(perRowWaited).slice(0, 60)})`)
 
   const search = client.callTool({ name: "search_panes", arguments: { pattern: underBound, regex: true, history_lines: 100 } }, undefined, { timeout: 120_000 }).catch(() => undefined)
   await new Promise((done) => setTimeout(done, 300))

@@ -1,7 +1,8 @@
 /**
  * The entry point: decide the configuration, build the services, serve MCP on stdio, and exit 0
- * at once on stdin end, SIGINT or SIGTERM, interrupting calls in flight and leaving the tmux
- * server running. stdout carries JSON-RPC only; everything else goes to stderr.
+ * at once on stdin end, SIGINT or SIGTERM, interrupting calls in flight, closing the services'
+ * scope (their finalizers run) and leaving the tmux server running. stdout carries JSON-RPC only;
+ * everything else goes to stderr.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -12,16 +13,16 @@ import * as Services from "./layers/Services.ts"
 import { logLine } from "./layers/ServerLog.ts"
 import { LineTransport } from "./layers/StdioLines.ts"
 import { advertisedSchemas } from "./layers/toolSchemas.generated.ts"
-import { startup, type StartupFacts } from "./layers/Startup.ts"
-import { buildArgv } from "./layers/TmuxExec.ts"
+import { startup } from "./layers/Startup.ts"
 import { Audit } from "./services/Audit.ts"
-import { bufferPrefix } from "./tools/execute/paste_text.ts"
-import { execFileSync } from "node:child_process"
 import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
 import { collectWhenIdle } from "./heap.ts"
 import { version } from "./version.ts"
+
+/** How long the stop path may take before the process exits anyway. */
+const stopWithinMs = 1000
 
 const program = Effect.gen(function*() {
   const decided = yield* startup(process.env, process.argv.slice(2), process.getuid?.() ?? 0)
@@ -43,13 +44,14 @@ const program = Effect.gen(function*() {
     afterCall: collectWhenIdle,
     advertised: advertisedSchemas
   })
+  const stopped = Promise.withResolvers<void>()
   const stop = () => {
     // stdin's "end" and "close" both arrive on EOF.
     if (shutdown.signal.aborted) return
     shutdown.abort()
-    removePasteBuffers(facts)
-    // Let interrupted calls kill their tmux children before the process goes.
-    setImmediate(() => process.exit(0))
+    stopped.resolve()
+    // A finalizer that hangs must not keep the process: exit within a second whatever happens.
+    setTimeout(() => process.exit(0), stopWithinMs).unref()
   }
   process.stdin.on("end", stop)
   process.stdin.on("close", stop)
@@ -60,24 +62,20 @@ const program = Effect.gen(function*() {
   if (process.stdin.isTTY) logLine("info", "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); this is a server for MCP clients: see --help and --print-config")
   logLine("info", readyLine(facts))
   for (const warning of warningLines(facts)) logLine("warning", warning)
-  return yield* Effect.never
+  // Returning closes the scope the services were built in: their finalizers run (the tmux layer
+  // deletes paste buffers an interrupted call left behind), then the process exits.
+  yield* Effect.promise(() => stopped.promise)
+  return "stopped" as const
 })
-
-/** Best effort at exit: delete paste buffers a call interrupted mid-paste left behind. */
-const removePasteBuffers = (facts: StartupFacts) => {
-  const tmux = (commands: ReadonlyArray<ReadonlyArray<string>>) =>
-    execFileSync(facts.config.tmuxBin, buildArgv(facts.pin.flags, commands), { env: facts.pin.environment, encoding: "utf8", timeout: 1000, stdio: ["ignore", "pipe", "ignore"] })
-  try {
-    const ours = tmux([["list-buffers", "-F", "#{buffer_name}"]]).split("\n").filter((name) => name.startsWith(bufferPrefix))
-    if (ours.length > 0) tmux(ours.map((name) => ["delete-buffer", "-b", name]))
-  } catch {
-    // No server, or it went away: nothing to delete.
-  }
-}
 
 /** Runs the server process. */
 export const main = (): void => {
   Effect.runFork(Effect.scoped(program).pipe(
+    Effect.tap((outcome) =>
+      Effect.sync(() => {
+        // Let interrupted calls kill their tmux children before the process goes.
+        if (outcome === "stopped") setImmediate(() => process.exit(0))
+      })),
     Effect.catchTag("StartupError", (error) =>
       Effect.sync(() => {
         process.stderr.write(`libtmux-mcp: ${error.message}\n`)

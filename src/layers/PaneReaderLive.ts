@@ -8,7 +8,7 @@ import type { ServerPane } from "../services/ServerPane.ts"
 import { PaneReader, type PaneView } from "../services/PaneReader.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import type { TmuxObserve } from "../services/Tmux.ts"
-import type { Fields } from "../programs/hierarchy.ts"
+import type { Fields } from "../services/TmuxReads.ts"
 import { capturedRows, readAndCapture, relativeRow } from "../programs/pane.ts"
 
 const viewFields = { pane_pid: "int", pane_dead: "bool", alternate_on: "bool", history_size: "int", cursor_y: "int" } as const satisfies Fields

@@ -1,6 +1,7 @@
 /**
  * The live authority services: thin views over the raw runner (TmuxExec.ts), each refusing any
- * command outside its closed set.
+ * command outside its closed set. Closing the layer's scope deletes the paste buffers that calls
+ * interrupted mid-paste left behind.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -21,6 +22,7 @@ import {
   type InvocationOptions,
   observeCommands,
   PaneCommand,
+  pasteBufferPrefix,
   PaneInput,
   spawnCommands,
   TmuxChange,
@@ -73,6 +75,22 @@ const spawnAuthority = (
   }
 }
 
+/** How long each tmux invocation of the cleanup at close may take: shutdown stays prompt. */
+const cleanupTimeoutMs = 1000
+
+/**
+ * Deletes our paste buffers that are still there: a paste interrupted between `load-buffer` and
+ * `paste-buffer -d` leaves its text in the server. Best effort: no server (nothing to delete), a
+ * server that went away or a slow one end it quietly.
+ */
+const removePasteBuffers = (run: Runner): Effect.Effect<void> =>
+  run([["list-buffers", "-F", "#{buffer_name}"]], { timeoutMs: cleanupTimeoutMs }).pipe(
+    Effect.map((stdout) => stdout.split("\n").filter((name) => name.startsWith(pasteBufferPrefix))),
+    Effect.flatMap((ours) =>
+      ours.length === 0 ? Effect.void : run(ours.map((name) => ["delete-buffer", "-b", name]), { timeoutMs: cleanupTimeoutMs })),
+    Effect.ignore
+  )
+
 /** The live authority services over the pinned socket. @category layers */
 export const layer = (bin: string): Layer.Layer<
   TmuxObserve | TmuxChange | TmuxSpawn | TmuxDelete | PaneInput | PaneCommand,
@@ -88,6 +106,9 @@ export const layer = (bin: string): Layer.Layer<
       pooled(commands, execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment }))
     const plain = pinned([])
     const spawn = pinned(pin.configFlags)
+    // Outside the pool: at close, calls in flight may still hold its permits.
+    yield* Effect.addFinalizer(() =>
+      removePasteBuffers((commands, options) => execTmux(bin, buildArgv(pin.flags, commands), socket, { ...options, env: pin.environment })))
     return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
       // A change may drive copy mode (send-keys -X), never type into the pane's program.
       Context.add(TmuxChange, authority(changeCommands, plain, (command) => command[0] !== "send-keys" || command[1] === "-X")),

@@ -5,6 +5,8 @@
  * requires `TmuxDelete`. A raw "run this argv" exists only inside the live layer.
  *
  * Every invocation is an argv (never a shell string), pinned to the socket resolved at startup.
+ * The typed reads of sessions, windows and panes are part of the contract (TmuxReads.ts): programs
+ * and tools read rows, not `-F` formats.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -89,6 +91,12 @@ export const commandCommands = [
   "capture-pane",
   "list-panes"
 ] as const
+
+/**
+ * The name prefix of this server's temporary paste buffers (paste_text's and run_shell_command's).
+ * The live layer deletes buffers with it that an interrupted paste left, when its scope closes.
+ */
+export const pasteBufferPrefix = "libtmux-mcp-paste-"
 
 /** Read-only tmux access. @category services */
 export class TmuxObserve extends Context.Service<TmuxObserve, Authority<typeof observeCommands[number]>>()(

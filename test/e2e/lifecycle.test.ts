@@ -1,7 +1,7 @@
 /**
  * Startup errors, socket forms and exit: a bad configuration stops the process with a message
- * naming the valid set and leaves no tmux server; stdin end and signals exit 0 at once and leave
- * the tmux server running.
+ * naming the valid set and leaves no tmux server; stdin end and signals exit 0 at once, delete the
+ * paste buffers an interrupted paste left, and leave the tmux server running.
  */
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
@@ -95,9 +95,10 @@ describe("exit", () => {
   })
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    it(`exits 0 at once on ${signal} and leaves the tmux server running`, async () => {
+    it(`exits 0 at once on ${signal}, deletes our paste buffers and leaves the tmux server running`, async () => {
       const world = h.world()
       world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
+      world.tmux("libtmux-mcp", "set-buffer", "-b", "libtmux-mcp-paste-left", "half a paste")
       const child = spawn(process.execPath, [binPath], { env: serverEnv(world), cwd: world.dir })
       let stderr = ""
       await new Promise<void>((resolve) => {
@@ -110,6 +111,20 @@ describe("exit", () => {
       child.kill(signal)
       assert.strictEqual(await exited, 0)
       assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
+      assert.strictEqual(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}"), "", "the paste buffer left behind is deleted")
     })
   }
+
+  it("deletes the paste buffers an interrupted paste left when stdin ends, and no one else's", async () => {
+    const world = h.world()
+    world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
+    world.tmux("libtmux-mcp", "set-buffer", "-b", "libtmux-mcp-paste-left", "half a paste")
+    world.tmux("libtmux-mcp", "set-buffer", "-b", "users-own", "kept")
+    const result = await runToExit(world)
+    assert.strictEqual(result.code, 0)
+    assert.deepStrictEqual(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}").trim().split("\n"), ["users-own"])
+    const empty = h.world()
+    assert.strictEqual((await runToExit(empty)).code, 0)
+    assert.isFalse(existsSync(empty.socketPath("libtmux-mcp")), "the cleanup starts no tmux server")
+  })
 })

@@ -5,6 +5,7 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { spawn } from "node:child_process"
 import { join } from "node:path"
@@ -54,9 +55,12 @@ export const connect = async (world: TmuxWorld, overrides: Readonly<Record<strin
   return { client, stderr: () => stderr, close: () => client.close() }
 }
 
-/** Calls a tool and returns the raw result. */
-export const call = async (connected: Connected, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
-  (await connected.client.callTool({ name, arguments: args })) as CallToolResult
+/**
+ * Calls a tool and returns the raw result. `options.timeout` bounds a call whose latency is the
+ * point: the request fails when no answer comes within it (a generous bound, not a measurement).
+ */
+export const call = async (connected: Connected, name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> =>
+  (await connected.client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult
 
 /** The text of a result's first content block. */
 export const textOf = (result: CallToolResult): string => {

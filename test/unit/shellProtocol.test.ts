@@ -13,12 +13,14 @@ import {
   lineTooLong,
   needsStartMark,
   parseEndRecord,
+  protocolNames,
   runIdPattern,
   shellKind,
   templates,
   trailerLine,
   typedText
 } from "../../src/domain/shellProtocol.ts"
+import { pasteBufferPrefix } from "../../src/services/Tmux.ts"
 
 const reach = { bin: "/usr/bin/tmux", socketPath: "/tmp/tmux-0/libtmux-mcp", shellKnowsSocket: true }
 const base = { command: "echo hi", runId: "a1b2c3", paneId: "%4", reach, suppressHistory: false, markStart: false }
@@ -168,4 +170,10 @@ it("parses the trailer's end record", () => {
   assert.deepStrictEqual(parseEndRecord("120 5 3 2"), { historySize: 120, cursorY: 5, cursorX: 3, status: 2 })
   assert.isUndefined(parseEndRecord(""))
   assert.isUndefined(parseEndRecord("1 2 3"))
+})
+
+describe("protocolNames", () => {
+  it("names a run's paste buffer with the prefix the tmux layer cleans up at close", () => {
+    assert.isTrue(protocolNames("a1b2c3").buffer.startsWith(pasteBufferPrefix))
+  })
 })

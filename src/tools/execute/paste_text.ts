@@ -3,14 +3,11 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import { manifest } from "../../manifest/index.ts"
-import { PaneInput } from "../../services/Tmux.ts"
+import { PaneInput, pasteBufferPrefix } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
-
-/** The prefix of this server's temporary buffers. */
-export const bufferPrefix = "libtmux-mcp-paste-"
 
 /** @category tools */
 export const paste_text = defineTool(manifest.paste_text, {
@@ -24,7 +21,7 @@ export const paste_text = defineTool(manifest.paste_text, {
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* PaneInput
-      const buffer = `${bufferPrefix}${randomBytes(8).toString("hex")}`
+      const buffer = `${pasteBufferPrefix}${randomBytes(8).toString("hex")}`
       yield* tmux.run(
         [
           ["load-buffer", "-b", buffer, "-"],

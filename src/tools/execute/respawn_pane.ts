@@ -8,7 +8,8 @@ import { PaneCommand } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 import { noNul } from "../../programs/keys.ts"
 import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
-import { PaneInfo, paneOf, readBackPanes } from "../../programs/hierarchy.ts"
+import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
+import { readBack } from "../../services/TmuxReads.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { StartDirectory } from "../../programs/spawn.ts"
 import { PaneId } from "../../programs/targets.ts"
@@ -42,7 +43,7 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
           input.pane_id,
           ...(input.command === undefined ? [] : ["--", input.command])
         ],
-        readBackPanes(input.pane_id)
+        readBack.panes(input.pane_id)
       ]).pipe(orPaneNotFound(input.pane_id))
       return yield* paneOf(input.pane_id, stdout)
     }))

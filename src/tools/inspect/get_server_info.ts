@@ -4,10 +4,8 @@ import * as Schema from "effect/Schema"
 import { formatSelector } from "../../domain/socket.ts"
 import { manifest } from "../../manifest/index.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
-import { TmuxObserve } from "../../services/Tmux.ts"
+import { reads } from "../../services/TmuxReads.ts"
 import { defineTool, NoInput } from "../define.ts"
-
-const FS = "\u001f"
 
 /** @category tools */
 export const get_server_info = defineTool(manifest.get_server_info, {
@@ -25,25 +23,12 @@ export const get_server_info = defineTool(manifest.get_server_info, {
   run: () =>
     Effect.gen(function*() {
       const pin = yield* SocketPin
-      const tmux = yield* TmuxObserve
+      const tmux = yield* reads
       const base = { socket: formatSelector(pin.selector), socket_path: pin.resolvedPath }
-      const stdout = yield* tmux.run([["list-sessions", "-F", ["#{pid}", "#{version}", "#{start_time}", "#{socket_path}"].join(FS)]]).pipe(
-        Effect.catchTag("ServerNotRunning", () => Effect.succeed(undefined))
-      )
-      if (stdout === undefined) return { ...base, running: false, session_count: 0 }
-      const lines = stdout.split("\n").filter((line) => line !== "")
-      const [pid, version, startTime, socketPath] = (lines[0] ?? "").split(FS)
-      if (lines.length === 0 || pid === undefined || version === undefined || startTime === undefined) {
-        return { ...base, running: true, session_count: 0 }
-      }
-      return {
-        ...base,
-        socket_path: socketPath ?? pin.resolvedPath,
-        running: true,
-        session_count: lines.length,
-        pid: Number.parseInt(pid, 10),
-        version,
-        start_time: Number.parseInt(startTime, 10)
-      }
+      const rows = yield* tmux.server().pipe(Effect.catchTag("ServerNotRunning", () => Effect.succeed(undefined)))
+      if (rows === undefined) return { ...base, running: false, session_count: 0 }
+      const [first] = rows
+      if (first === undefined) return { ...base, running: true, session_count: 0 }
+      return { ...base, socket_path: first.socket_path, running: true, session_count: rows.length, pid: first.pid, version: first.version, start_time: first.start_time }
     })
 })

@@ -4,7 +4,8 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, paneOf, readBackPanes } from "../../programs/hierarchy.ts"
+import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
+import { readBack } from "../../services/TmuxReads.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 
@@ -22,7 +23,7 @@ export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {
       const stdout = yield* (yield* TmuxChange).run([
         ["copy-mode", "-t", input.pane_id],
         ...(input.scroll_up === undefined ? [] : [["send-keys", "-X", "-N", String(input.scroll_up), "-t", input.pane_id, "scroll-up"] as const]),
-        readBackPanes(input.pane_id)
+        readBack.panes(input.pane_id)
       ]).pipe(orPaneNotFound(input.pane_id))
       return yield* paneOf(input.pane_id, stdout)
     })

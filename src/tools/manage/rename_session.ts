@@ -6,7 +6,8 @@ import { manifest } from "../../manifest/index.ts"
 import { SessionExists } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { formatOf, parseRows, SessionInfo, sessionFields } from "../../programs/hierarchy.ts"
+import { decode, readBack } from "../../services/TmuxReads.ts"
+import { SessionInfo } from "../../programs/hierarchy.ts"
 import { findSession, Name, resolveSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
@@ -23,9 +24,9 @@ export const rename_session = defineTool(manifest.rename_session, {
       // Rename and read back in one invocation.
       const stdout = yield* (yield* TmuxChange).run([
         ["rename-session", "-t", session.session_id, "--", literalizeFormat(input.new_name)],
-        ["list-sessions", "-F", formatOf(sessionFields)]
+        readBack.sessions()
       ])
-      const renamed = (yield* parseRows(sessionFields, "list-sessions", stdout)).find((row) => row.session_id === session.session_id)
+      const renamed = (yield* decode.sessions(stdout)).find((row) => row.session_id === session.session_id)
       return renamed ?? (yield* resolveSession("rename_session", { session_id: session.session_id }))
     })
 })

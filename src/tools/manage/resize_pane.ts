@@ -5,9 +5,10 @@ import { manifest } from "../../manifest/index.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, paneOf, readBackPanes } from "../../programs/hierarchy.ts"
-import { orPaneNotFound } from "../../programs/pane.ts"
-import { PaneId, resolvePane } from "../../programs/targets.ts"
+import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
+import { readBack } from "../../services/TmuxReads.ts"
+import { orPaneNotFound, readPane } from "../../programs/pane.ts"
+import { PaneId } from "../../programs/targets.ts"
 
 const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: `${what} in cells` })
 
@@ -31,10 +32,9 @@ export const resize_pane = defineTool(manifest.resize_pane, {
       const pane = input.pane_id
       if (input.zoom !== undefined) {
         // Zoom toggles: read the flag first, so asking for the state it is in changes nothing.
-        const zoomed = (yield* tmux.run([["display-message", "-p", "-t", pane, "#{pane_id} #{window_zoomed_flag}"]]).pipe(orPaneNotFound(pane)))
-        if (!zoomed.startsWith(`${pane} `)) yield* resolvePane(pane)
-        if ((zoomed.trim().split(" ")[1] === "1") !== input.zoom) yield* tmux.run([["resize-pane", "-Z", "-t", pane]]).pipe(orPaneNotFound(pane))
-        return yield* paneOf(pane, yield* tmux.run([readBackPanes(pane)]).pipe(orPaneNotFound(pane)))
+        const { window_zoomed_flag: zoomed } = yield* readPane(pane, { window_zoomed_flag: "bool" })
+        if (zoomed !== input.zoom) yield* tmux.run([["resize-pane", "-Z", "-t", pane]]).pipe(orPaneNotFound(pane))
+        return yield* paneOf(pane, yield* tmux.run([readBack.panes(pane)]).pipe(orPaneNotFound(pane)))
       }
       const stdout = yield* tmux.run([
         [
@@ -44,7 +44,7 @@ export const resize_pane = defineTool(manifest.resize_pane, {
           ...(input.width === undefined ? [] : ["-x", String(input.width)]),
           ...(input.height === undefined ? [] : ["-y", String(input.height)])
         ],
-        readBackPanes(pane)
+        readBack.panes(pane)
       ]).pipe(orPaneNotFound(pane))
       return yield* paneOf(pane, stdout)
     })

@@ -4,7 +4,8 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, parsePaneRows, readBackPanes } from "../../programs/hierarchy.ts"
+import { PaneInfo, parsePaneRows } from "../../programs/hierarchy.ts"
+import { readBack } from "../../services/TmuxReads.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 
@@ -26,13 +27,13 @@ export const select_pane = defineTool(manifest.select_pane, {
       const direction = input.direction
       let target = input.pane_id
       if (direction === "next" || direction === "previous") {
-        const panes = yield* parsePaneRows(yield* tmux.run([readBackPanes(input.pane_id)]).pipe(orPaneNotFound(input.pane_id)))
+        const panes = yield* parsePaneRows(yield* tmux.run([readBack.panes(input.pane_id)]).pipe(orPaneNotFound(input.pane_id)))
         const at = panes.findIndex((candidate) => candidate.pane_id === input.pane_id)
         target = panes[(at + (direction === "next" ? 1 : -1) + panes.length) % panes.length]!.pane_id
       }
       const move = direction === undefined || direction === "next" || direction === "previous" ? [] : [flags[direction]]
       // Select and read the window back in one invocation; a missing pane fails it before anything changes.
-      const stdout = yield* tmux.run([["select-pane", "-t", target, ...move], readBackPanes(target)]).pipe(orPaneNotFound(input.pane_id))
+      const stdout = yield* tmux.run([["select-pane", "-t", target, ...move], readBack.panes(target)]).pipe(orPaneNotFound(input.pane_id))
       return (yield* parsePaneRows(stdout)).find((candidate) => candidate.pane_active)!
     })
 })

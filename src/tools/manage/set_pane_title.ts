@@ -5,7 +5,8 @@ import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { PaneInfo, paneOf, readBackPanes } from "../../programs/hierarchy.ts"
+import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
+import { readBack } from "../../services/TmuxReads.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 
@@ -23,7 +24,7 @@ export const set_pane_title = defineTool(manifest.set_pane_title, {
   output: PaneInfo,
   run: (input) =>
     Effect.gen(function*() {
-      const stdout = yield* (yield* TmuxChange).run([["select-pane", "-t", input.pane_id, "-T", literalizeFormat(input.title)], readBackPanes(input.pane_id)])
+      const stdout = yield* (yield* TmuxChange).run([["select-pane", "-t", input.pane_id, "-T", literalizeFormat(input.title)], readBack.panes(input.pane_id)])
         .pipe(orPaneNotFound(input.pane_id))
       return yield* paneOf(input.pane_id, stdout)
     })

@@ -16,7 +16,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import type { TmuxError } from "../../services/errors.ts"
-import { TmuxChange, TmuxObserve } from "../../services/Tmux.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { reads } from "../../services/TmuxReads.ts"
 import { Channel } from "../../programs/channel.ts"
 import { defineTool } from "../define.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
@@ -63,7 +64,7 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
       else if (Exit.isSuccess(exit)) outcome = "signalled"
       else if (Option.isSome(ended)) yield* exit
       // tmux also ends a wait when its server exits: make sure the server is still there.
-      if (outcome === "signalled") yield* (yield* TmuxObserve).run([["list-sessions", "-F", "#{session_id}"]])
+      if (outcome === "signalled") yield* (yield* reads).sessions()
       return {
         channel: input.channel,
         outcome,

@@ -1,0 +1,184 @@
+/**
+ * The typed reads of the Tmux contract: sessions, windows and panes as decoded rows, made over the
+ * read authority (`TmuxObserve`). Every read uses a fixed `-F` format built here from a field
+ * table written in code (no caller text ever reaches a format), with fields split on the unit
+ * separator and records ended by the record separator, so values that contain spaces or tabs are
+ * never confused with delimiters. An acting invocation that reads back in the same go takes its
+ * read command and decoder from here too.
+ */
+import * as Effect from "effect/Effect"
+import { TmuxCommandFailed, type TmuxError } from "./errors.ts"
+import { type Authority, type observeCommands, type TmuxCommand, TmuxObserve } from "./Tmux.ts"
+
+/** Field and record separators of the formats we read. */
+export const FS = "\u001f"
+export const RS = "\u001e"
+
+/** How a format field decodes. */
+export type Kind = "string" | "int" | "bool"
+/** A set of tmux format fields and their kinds. */
+export type Fields = Readonly<Record<string, Kind>>
+
+/** The decoded values of a set of fields. */
+export type Row<F extends Fields> = { readonly [K in keyof F]: F[K] extends "int" ? number : F[K] extends "bool" ? boolean : string }
+
+/** The fields of a session as tools return it. */
+export const sessionFields = {
+  session_id: "string",
+  session_name: "string",
+  session_windows: "int",
+  session_attached: "int",
+  session_created: "int",
+  session_path: "string"
+} as const satisfies Fields
+
+/** The fields of a window as tools return it. */
+export const windowFields = {
+  window_id: "string",
+  window_index: "int",
+  window_name: "string",
+  window_active: "bool",
+  window_panes: "int",
+  window_width: "int",
+  window_height: "int",
+  window_layout: "string",
+  session_id: "string",
+  session_name: "string"
+} as const satisfies Fields
+
+/** The fields of a pane as tools return it. */
+export const paneFields = {
+  pane_id: "string",
+  pane_index: "int",
+  pane_active: "bool",
+  pane_width: "int",
+  pane_height: "int",
+  pane_left: "int",
+  pane_top: "int",
+  pane_title: "string",
+  pane_current_command: "string",
+  pane_current_path: "string",
+  pane_pid: "int",
+  pane_tty: "string",
+  pane_dead: "bool",
+  pane_in_mode: "bool",
+  window_id: "string",
+  window_index: "int",
+  session_id: "string",
+  session_name: "string"
+} as const satisfies Fields
+
+/** Server fields, read through `list-sessions` (one row per session, none when there is none). */
+export const serverFields = { pid: "int", version: "string", start_time: "int", socket_path: "string" } as const satisfies Fields
+
+/** Pane state the control-loop tools check before acting. */
+export const paneStateFields = {
+  pane_pid: "int",
+  pane_dead: "bool",
+  pane_in_mode: "bool",
+  alternate_on: "bool",
+  cursor_x: "int",
+  cursor_y: "int",
+  history_size: "int",
+  history_limit: "int",
+  pane_height: "int",
+  pane_width: "int",
+  pane_current_command: "string"
+} as const satisfies Fields
+
+/** Our fixed `-F` format for a set of fields. */
+export const formatOf = (fields: Fields): string => Object.keys(fields).map((key) => `#{${key}}`).join(FS) + RS
+
+/** Decodes the records a `-F` format of `fields` produced. */
+export const parseRows = <F extends Fields>(fields: F, command: string, stdout: string): Effect.Effect<ReadonlyArray<Row<F>>, TmuxCommandFailed> =>
+  Effect.suspend(() => {
+    const keys = Object.keys(fields)
+    // Only the end is dropped: a one-field record whose value is empty is still a record.
+    const records = stdout.split(`${RS}\n`)
+    if (records.at(-1) === "") records.pop()
+    const rows: Array<Row<F>> = []
+    for (const record of records) {
+      const values = record.split(FS)
+      if (values.length !== keys.length) {
+        return Effect.fail(new TmuxCommandFailed({ command, exitCode: 0, stderr: "unexpected output shape; a value held a separator" }))
+      }
+      rows.push(Object.fromEntries(keys.map((key, i) => {
+        const value = values[i]!
+        const kind = fields[key]
+        return [key, kind === "int" ? Number.parseInt(value, 10) : kind === "bool" ? value === "1" : value]
+      })) as Row<F>)
+    }
+    return Effect.succeed(rows)
+  })
+
+/** Where a pane listing looks: one window or session (by ID), or the whole server. */
+export type PaneScope = { readonly windowId: string } | { readonly sessionId: string } | "all"
+
+/** Read commands an acting invocation appends, so that it reads back the state it left in one go. */
+export const readBack = {
+  /** Every session, as `sessionFields` rows. */
+  sessions: (): TmuxCommand<"list-sessions"> => ["list-sessions", "-F", formatOf(sessionFields)],
+  /** The panes of the window `target` is in, as `paneFields` rows. */
+  panes: (target: string): TmuxCommand<"list-panes"> => ["list-panes", "-t", target, "-F", formatOf(paneFields)]
+} as const
+
+/** Decoders of what the `readBack` commands printed. */
+export const decode = {
+  sessions: (stdout: string) => parseRows(sessionFields, "list-sessions", stdout),
+  panes: (stdout: string) => parseRows(paneFields, "list-panes", stdout)
+} as const
+
+/**
+ * tmux 3.3a's `display-message -p -t %99` prints empty fields and exits 0: a read whose leading
+ * `#{pane_id}` is not the target found no pane. Said as tmux says it of other commands, so the
+ * callers' not-found mapping treats both alike.
+ */
+const noSuchPane = (paneId: string) =>
+  new TmuxCommandFailed({ command: "display-message", exitCode: 0, stderr: `no such pane: ${paneId} (its fields came back empty)` })
+
+/** The typed reads over a read authority. @category constructors */
+export const make = (observe: Authority<typeof observeCommands[number]>) => ({
+  /** Every session on the pinned server, in tmux's order. */
+  sessions: (): Effect.Effect<ReadonlyArray<Row<typeof sessionFields>>, TmuxError> =>
+    Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions),
+  /** The server's own fields, once per session (an empty list when it has no session). */
+  server: (): Effect.Effect<ReadonlyArray<Row<typeof serverFields>>, TmuxError> =>
+    Effect.flatMap(observe.run([["list-sessions", "-F", formatOf(serverFields)]]), (stdout) => parseRows(serverFields, "list-sessions", stdout)),
+  /** Windows of one session (by ID), or of every session. */
+  windows: (sessionId?: string): Effect.Effect<ReadonlyArray<Row<typeof windowFields>>, TmuxError> =>
+    Effect.flatMap(
+      observe.run([["list-windows", ...(sessionId === undefined ? ["-a"] : ["-t", sessionId]), "-F", formatOf(windowFields)]]),
+      (stdout) => parseRows(windowFields, "list-windows", stdout)
+    ),
+  /** Panes of one window or session, or of the whole server. */
+  panes: (scope: PaneScope): Effect.Effect<ReadonlyArray<Row<typeof paneFields>>, TmuxError> => {
+    const args = scope === "all" ? ["-a"] : "windowId" in scope ? ["-t", scope.windowId] : ["-s", "-t", scope.sessionId]
+    return Effect.flatMap(observe.run([["list-panes", ...args, "-F", formatOf(paneFields)]]), decode.panes)
+  },
+  /** Format fields of one pane by ID, in one invocation. */
+  pane: <F extends Fields>(paneId: string, fields: F): Effect.Effect<Row<F>, TmuxError> =>
+    Effect.gen(function*() {
+      const stdout = yield* observe.run([["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`]])
+      if (!stdout.startsWith(paneId + FS)) return yield* noSuchPane(paneId)
+      const [row] = yield* parseRows(fields, "display-message", stdout.slice(paneId.length + 1))
+      return row as Row<F>
+    }),
+  /** Format fields of one pane and its captured rows (`capture-pane -p` with `captureArgs`), in one invocation. */
+  paneAndCapture: <F extends Fields>(paneId: string, fields: F, captureArgs: ReadonlyArray<string>): Effect.Effect<{ readonly state: Row<F>; readonly captured: string }, TmuxError> =>
+    Effect.gen(function*() {
+      const stdout = yield* observe.run([
+        ["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`],
+        ["capture-pane", "-p", "-t", paneId, ...captureArgs]
+      ])
+      if (!stdout.startsWith(paneId + FS)) return yield* noSuchPane(paneId)
+      const split = stdout.indexOf(`${RS}\n`) + 2
+      const [state] = yield* parseRows(fields, "display-message", stdout.slice(paneId.length + 1, split))
+      return { state: state as Row<F>, captured: stdout.slice(split) }
+    })
+})
+
+/** The typed reads of the Tmux contract. @category models */
+export type TmuxReads = ReturnType<typeof make>
+
+/** The typed reads over the `TmuxObserve` in context. */
+export const reads: Effect.Effect<TmuxReads, never, TmuxObserve> = TmuxObserve.useSync(make)
