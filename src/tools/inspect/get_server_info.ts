@@ -6,8 +6,7 @@ import { manifest } from "../../manifest/index.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool, NoInput } from "../define.ts"
-
-const FS = "\u001f"
+import { FS } from "../../programs/hierarchy.ts"
 
 /** @category tools */
 export const get_server_info = defineTool(manifest.get_server_info, {
@@ -27,7 +26,7 @@ export const get_server_info = defineTool(manifest.get_server_info, {
       const pin = yield* SocketPin
       const tmux = yield* TmuxObserve
       const base = { socket: formatSelector(pin.selector), socket_path: pin.resolvedPath }
-      const stdout = yield* tmux.run([["list-sessions", "-F", ["#{pid}", "#{version}", "#{start_time}", "#{socket_path}"].join(FS)]]).pipe(
+      const stdout = yield* tmux.run([["list-sessions", "-F", `#{pid}${FS}#{version}${FS}#{start_time}${FS}#{socket_path}`]]).pipe(
         Effect.catchTag("ServerNotRunning", () => Effect.succeed(undefined))
       )
       if (stdout === undefined) return { ...base, running: false, session_count: 0 }
