@@ -104,3 +104,28 @@ export interface TeardownRow extends RowColumns<DataSink> {
 
 /** One tool's capability record. @category models */
 export type ManifestRow = InspectRow | ManageRow | SpawnRow | PaneInputRow | PaneCommandRow | AmplifierRow | TeardownRow
+
+/** The opener an inspect row must carry: the one for its worst output class. */
+type InspectOpenerOf<Output extends ReadonlyArray<OutputClass>> = "terminal-content" extends Output[number] ? "inspect-pane-output"
+  : "process-environment" extends Output[number] ? "inspect-environment"
+  : "configured-command" extends Output[number] ? "inspect-configuration"
+  : "inspect-metadata"
+
+/** What a row returning terminal content must say: open-world, may expose secrets, may return untrusted text. */
+interface TerminalContentRules {
+  readonly hints: { readonly openWorld: true }
+  readonly mayExposeSecrets: true
+  readonly mayReturnUntrustedContent: true
+}
+
+/**
+ * The rules that read a row's output column, which a union cannot discriminate on: an inspect row's
+ * opener is its worst output class's, and a row that returns terminal content is open-world,
+ * secret-bearing and untrusted. A set of rows is assignable to `OutputRules<typeof rows>` only if
+ * each row keeps them (`src/manifest/index.ts` checks the manifest).
+ */
+export type OutputRules<Rows extends Readonly<Record<string, ManifestRow>>> = {
+  readonly [K in keyof Rows]:
+    & (Rows[K] extends InspectRow ? { readonly opener: InspectOpenerOf<Rows[K]["output"]> } : unknown)
+    & ("terminal-content" extends Rows[K]["output"][number] ? TerminalContentRules : unknown)
+}
