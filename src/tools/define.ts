@@ -123,7 +123,8 @@ type Article<T extends string> = T extends "inspect" | "execute" ? "an" : "a"
 /**
  * Unconstrained when the program requires only what the row allows; otherwise a required property
  * whose type is the rule it breaks, so the compile error names it rather than a service mismatch.
- * `unknown` passes: it is what `Req` is before inference has seen `run` (no program requires it).
+ * `unknown` passes: TypeScript first checks the call with `Req` not yet inferred from a `run` that
+ * takes the input (then `unknown`), and an Effect never requires `unknown` itself.
  */
 type AuthorityRule<R extends ManifestRow, Req> = unknown extends Req ? unknown : [Exclude<Req, AllowedServices<R>>] extends [never] ? unknown : {
   readonly authority: `${Article<R["toolset"]>} ${R["toolset"]} tool may not require ${Named<Exclude<Req, AllowedServices<R>>>} (row ${R["name"]}: effect ${Joined<R["effect"]>}, reach ${R["reach"]})`
