@@ -12,7 +12,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
-import { rowFor, type SinkKind } from "../manifest/index.ts"
+import { type ManifestRow, rowFor, type SinkKind } from "../manifest/index.ts"
 import { Audit } from "../services/Audit.ts"
 import { Progress } from "../services/Progress.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
@@ -20,7 +20,7 @@ import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
 import { summarizeArguments, summarizeBatchArguments } from "../domain/redact.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
-import type { ToolDefinition, ToolServices } from "../tools/define.ts"
+import { allowedKeys, type ToolDefinition, type ToolServices, toolKeys } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
 
 /** A call to a tool outside the effective selection. Acts on nothing. @category errors */
@@ -95,6 +95,20 @@ const decodeProblem = (definition: ToolDefinition, message: string): string => {
   return `${text}\n${properties.length === 0 ? "this tool takes no arguments" : `valid properties: ${properties.join(", ")}`}`
 }
 
+/**
+ * Runs a row's program with only the services its authority allows (the table `defineTool` types
+ * against): every tool service the fiber already holds is taken away first, so a program that
+ * escapes its type (a cast) finds nothing more and dies on the missing service. Everything else in
+ * the context (clock, logger, Progress, ReadTools) stays.
+ */
+export const provideAllowed = (row: ManifestRow, services: Context.Context<ToolServices>) => {
+  const allowed = Context.pick(...allowedKeys(row))(services)
+  const withoutTools = Context.omit(...toolKeys)
+  // Typed as every tool service because a definition's `run` is typed per row, not per call.
+  return <A, E>(effect: Effect.Effect<A, E, ToolServices>): Effect.Effect<A, E> =>
+    Effect.updateContext(effect, (current: Context.Context<never>) => Context.merge(withoutTools(current), allowed) as Context.Context<ToolServices>)
+}
+
 /** The registry over the startup selection. @category layers */
 export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> = Layer.effect(
   Registry,
@@ -108,6 +122,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       return definition.specialize === undefined ? definition : { ...definition, input: definition.specialize(selection) }
     })
     const definitions = new Map(selected.map((definition) => [definition.row.name, definition]))
+    const provisions = new Map(selected.map((definition) => [definition.row.name, provideAllowed(definition.row, services)]))
+    const provideFor = (definition: ToolDefinition) => provisions.get(definition.row.name)!
     const nestedNames = new Set<string>(selection.batchOperations)
 
     const execute = (definition: ToolDefinition, args: unknown) =>
@@ -187,7 +203,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           yield* rejected(name, args, meta, "call_read_tools_batch")
           return { ok: false, tag: "ToolNotSelected", message: `${name} is not an operation of this batch; its operations: ${selection.batchOperations.join(", ")}` } as const
         }
-        const { exit, error } = yield* audited(definitions.get(name)!, args, meta, Effect.provideContext(services), "call_read_tools_batch")
+        const { exit, error } = yield* audited(definitions.get(name)!, args, meta, provideFor(definitions.get(name)!), "call_read_tools_batch")
         if (Exit.isSuccess(exit)) return { ok: true, structured: exit.value } as const
         if (error !== undefined) return { ok: false, tag: error._tag, message: error.message } as const
         if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
@@ -207,7 +223,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           : { progress: (done: number, total: number, message: string) => Effect.promise(() => progress(done, total, message).catch(() => undefined)) }
         const { exit, error } = yield* audited(definition, args, meta, (effect) =>
           effect.pipe(
-            Effect.provideContext(services),
+            provideFor(definition),
             Effect.provideService(Progress, reporter),
             Effect.provideService(ReadTools, { call: nested(meta) })
           ))

@@ -5,7 +5,7 @@
 import { executeRows } from "./execute.ts"
 import { inspectRows } from "./inspect.ts"
 import { manageRows } from "./manage.ts"
-import type { ManifestRow } from "./row.ts"
+import type { ManifestRow, OutputRules } from "./row.ts"
 import { teardownRows } from "./teardown.ts"
 import { toolsets, type Toolset } from "./vocabulary.ts"
 
@@ -20,9 +20,11 @@ export type ToolName = keyof typeof manifest
 /** The literal row type of one tool: its capability tag. @category models */
 export type RowOf<K extends ToolName> = typeof manifest[K]
 
-// Each row's `name` equals its key; a mismatch fails to compile here.
+// Each row's `name` equals its key, and keeps the rules its output column implies; a mismatch fails to compile here.
 const _namesMatchKeys: { readonly [K in ToolName]: { readonly name: K } } = manifest
+const _outputRules: OutputRules<typeof manifest> = manifest
 void _namesMatchKeys
+void _outputRules
 
 /** All manifest names in inventory order. @category models */
 export const toolNames = Object.keys(manifest) as ReadonlyArray<ToolName>

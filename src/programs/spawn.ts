@@ -8,9 +8,8 @@ import * as Schema from "effect/Schema"
 import { stat } from "node:fs/promises"
 import { isAbsolute } from "node:path"
 import { InputInvalid } from "../services/errors.ts"
+import { FS } from "../services/TmuxReads.ts"
 import { intVariable, stringVariable } from "./variables.ts"
-
-const FS = "\u001f"
 
 /** The optional start directory parameter. @category schemas */
 export const StartDirectory = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)).annotate({

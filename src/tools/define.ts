@@ -4,39 +4,60 @@
  * services that the row's effect and reach allow. A manage tool whose program could delete, or an
  * inspect tool whose program could type into a pane, does not compile.
  */
+import type * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { Selection } from "../domain/selection.ts"
 import type { ManifestRow } from "../manifest/index.ts"
 import { mandatoryLines, openers } from "../manifest/index.ts"
-import type { ServerPane } from "../services/ServerPane.ts"
-import type { Config } from "../services/Config.ts"
+import { Config } from "../services/Config.ts"
 import type { ToolError } from "../services/errors.ts"
-import type { PaneProcess } from "../services/PaneProcess.ts"
-import type { PaneReader } from "../services/PaneReader.ts"
-import type { Regex } from "../services/Regex.ts"
-import type { ShellRuns } from "../services/ShellRuns.ts"
-import type { SocketPin } from "../services/SocketPin.ts"
-import type { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
-
-/** Services any tool may use: none of them can change tmux state. @category models */
-export type CommonServices = Config | SocketPin | ServerPane | TmuxObserve | Regex | PaneProcess | PaneReader
+import { PaneProcess } from "../services/PaneProcess.ts"
+import { PaneReader } from "../services/PaneReader.ts"
+import { Regex } from "../services/Regex.ts"
+import { ServerPane } from "../services/ServerPane.ts"
+import { ShellRuns } from "../services/ShellRuns.ts"
+import { SocketPin } from "../services/SocketPin.ts"
+import { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
 
 /**
- * The services a row's authority allows: reading always; changing, spawning, deleting and pane
- * input only where the row's effect or reach says so.
- * @category models
+ * The one table of authority: the services every tool may use (none of them can change tmux
+ * state), and those each effect and each reach add. The compile-time rule (`AllowedServices`) and
+ * the run-time provision (`allowedKeys`, which the registry provides) are both read from it.
  */
+export const authority = {
+  common: [Config, SocketPin, ServerPane, TmuxObserve, Regex, PaneProcess, PaneReader],
+  effect: { observe: [], change: [TmuxChange], delete: [TmuxDelete] },
+  reach: { "none": [], "configured-process": [TmuxSpawn], "pane-input": [PaneInput], "pane-command": [PaneInput, PaneCommand, ShellRuns] }
+} as const
+
+type Keys = typeof authority
+type IdentifierOf<K> = K extends ReadonlyArray<infer Key> ? Context.Service.Identifier<Key> : never
+
+/** Services any tool may use. @category models */
+export type CommonServices = IdentifierOf<Keys["common"]>
+
+/** The services a row's authority allows: reading always; more only where its effect or reach says so. @category models */
 export type AllowedServices<R extends ManifestRow> =
   | CommonServices
-  | ("change" extends R["effect"][number] ? TmuxChange : never)
-  | ("delete" extends R["effect"][number] ? TmuxDelete : never)
-  | (R["reach"] extends "configured-process" ? TmuxSpawn : never)
-  | (R["reach"] extends "pane-input" | "pane-command" ? PaneInput : never)
-  | (R["reach"] extends "pane-command" ? PaneCommand | ShellRuns : never)
+  | IdentifierOf<Keys["effect"][R["effect"][number]]>
+  | IdentifierOf<Keys["reach"][R["reach"]]>
 
 /** Every service some tool may use. @category models */
-export type ToolServices = CommonServices | TmuxChange | TmuxDelete | TmuxSpawn | PaneInput | PaneCommand | ShellRuns
+export type ToolServices = CommonServices | IdentifierOf<Keys["effect"][keyof Keys["effect"]]> | IdentifierOf<Keys["reach"][keyof Keys["reach"]]>
+
+type ToolKey = Context.Key<ToolServices, any>
+
+/** Every tool service's key: what the registry takes away before it provides a row's own. */
+export const toolKeys: ReadonlyArray<ToolKey> = [
+  ...new Set<ToolKey>([...authority.common, ...Object.values(authority.effect).flat(), ...Object.values(authority.reach).flat()])
+]
+
+/** The service keys a row's authority allows, for the registry to provide and nothing more. */
+export const allowedKeys = (row: ManifestRow): ReadonlyArray<ToolKey> => {
+  const effects: ReadonlyArray<keyof Keys["effect"]> = row.effect
+  return [...authority.common, ...effects.flatMap((effect): ReadonlyArray<ToolKey> => authority.effect[effect]), ...authority.reach[row.reach]]
+}
 
 /**
  * A defined tool, its program erased to unknown input and output but not to wider authority.
@@ -85,10 +106,34 @@ export interface ToolSpec<In extends ToolSchema, Out extends ToolSchema, Req> {
   readonly specialize?: (selection: Selection) => ToolSchema
 }
 
+/** The authority services by name, so that a compile error can name the one a program may not require. */
+interface AuthorityNames {
+  TmuxChange: TmuxChange
+  TmuxDelete: TmuxDelete
+  TmuxSpawn: TmuxSpawn
+  PaneInput: PaneInput
+  PaneCommand: PaneCommand
+  ShellRuns: ShellRuns
+}
+type NamesOf<S> = { [K in keyof AuthorityNames]: AuthorityNames[K] extends S ? K : never }[keyof AuthorityNames]
+type Named<S> = [NamesOf<S>] extends [never] ? "a service no tool is given" : NamesOf<S>
+type Joined<T> = T extends readonly [infer H extends string, ...infer Rest] ? Rest extends readonly [] ? H : `${H}+${Joined<Rest>}` : never
+type Article<T extends string> = T extends "inspect" | "execute" ? "an" : "a"
+
+/**
+ * Unconstrained when the program requires only what the row allows; otherwise a required property
+ * whose type is the rule it breaks, so the compile error names it rather than a service mismatch.
+ * `unknown` passes: TypeScript first checks the call with `Req` not yet inferred from a `run` that
+ * takes the input (then `unknown`), and an Effect never requires `unknown` itself.
+ */
+type AuthorityRule<R extends ManifestRow, Req> = unknown extends Req ? unknown : [Exclude<Req, AllowedServices<R>>] extends [never] ? unknown : {
+  readonly authority: `${Article<R["toolset"]>} ${R["toolset"]} tool may not require ${Named<Exclude<Req, AllowedServices<R>>>} (row ${R["name"]}: effect ${Joined<R["effect"]>}, reach ${R["reach"]})`
+}
+
 /** Defines a tool against its manifest row. @category constructors */
-export const defineTool = <const R extends ManifestRow, In extends ToolSchema, Out extends ToolSchema, Req extends AllowedServices<R>>(
+export const defineTool = <const R extends ManifestRow, In extends ToolSchema, Out extends ToolSchema, Req>(
   row: R & CheckedRow<R, In>,
-  spec: ToolSpec<In, Out, Req>
+  spec: ToolSpec<In, Out, Req> & AuthorityRule<R, Req>
 ): ToolDefinition<R, In["Type"], Out["Type"]> => {
   const extra = (mandatoryLines as Record<string, string>)[row.name]
   return {
@@ -96,7 +141,8 @@ export const defineTool = <const R extends ManifestRow, In extends ToolSchema, O
     description: [`${openers[row.opener]} ${spec.description}`, ...(extra === undefined ? [] : [extra])].join("\n\n"),
     input: spec.input,
     output: spec.output,
-    run: spec.run as (input: unknown) => Effect.Effect<unknown, ToolError, Req>,
+    // AuthorityRule has checked that Req is within AllowedServices<R>.
+    run: spec.run as (input: unknown) => Effect.Effect<unknown, ToolError, AllowedServices<R>>,
     specialize: spec.specialize
   }
 }

@@ -24,10 +24,10 @@ const closedSets: Record<string, ReadonlyArray<string>> = {
   PaneCommand: commandCommands
 }
 
-const allowedAuthorities = (row: ManifestRow): ReadonlyArray<string> => [
+const allowedAuthorities = (row: ManifestRow, effect: ReadonlyArray<string> = row.effect): ReadonlyArray<string> => [
   "TmuxObserve",
-  ...(row.effect.includes("change") ? ["TmuxChange"] : []),
-  ...(row.effect.includes("delete") ? ["TmuxDelete"] : []),
+  ...(effect.includes("change") ? ["TmuxChange"] : []),
+  ...(effect.includes("delete") ? ["TmuxDelete"] : []),
   ...(row.reach === "configured-process" ? ["TmuxSpawn"] : []),
   ...(row.reach === "pane-input" || row.reach === "pane-command" ? ["PaneInput"] : []),
   ...(row.reach === "pane-command" ? ["PaneCommand"] : [])

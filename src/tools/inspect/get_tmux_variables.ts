@@ -7,9 +7,7 @@ import { defineTool } from "../define.ts"
 import { orPaneNotFound, readPane } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
-
-/** A format variable name: a closed grammar, so no caller text is ever a format. */
-export const variableNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/u
+import { variableFormat, variableNamePattern } from "../../programs/formats.ts"
 
 /** @category tools */
 export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
@@ -31,7 +29,7 @@ export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
       yield* readPane(input.pane_id, { pane_id: "string" })
       const values = yield* Effect.forEach(
         input.names,
-        (name) => Effect.map(tmux.run([["display-message", "-p", "-t", input.pane_id, `#{${name}}`]]).pipe(orPaneNotFound(input.pane_id)), (stdout) => [name, stdout.replace(/\n$/u, "")] as const),
+        (name) => Effect.map(tmux.run([["display-message", "-p", "-t", input.pane_id, variableFormat(name)]]).pipe(orPaneNotFound(input.pane_id)), (stdout) => [name, stdout.replace(/\n$/u, "")] as const),
         { concurrency: 4 }
       )
       return { pane_id: input.pane_id, variables: Object.fromEntries(values) }

@@ -2,12 +2,12 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { randomBytes } from "node:crypto"
 import { cellsOf } from "../../domain/cells.ts"
 import { manifest } from "../../manifest/index.ts"
 import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
+import { uniqueMarker } from "../../programs/formats.ts"
 import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../../programs/hierarchy.ts"
 import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 import { intVariable, stringVariable } from "../../programs/variables.ts"
@@ -71,17 +71,17 @@ export const search_panes = defineTool(manifest.search_panes, {
       const session = yield* optionalSession("search_panes", input)
       const panes = yield* emptyWhenNoServer(listPaneRows(session === undefined ? "all" : { sessionId: session.session_id }))
       const tmux = yield* TmuxObserve
-      const separator = `lmcp-search-${randomBytes(8).toString("hex")}`
+      const marker = uniqueMarker("search")
       const history = input.history_lines ?? 0
       const found: Array<{ readonly pane: PaneInfo; readonly lines: ReadonlyArray<string>; readonly rows: ReadonlyArray<number> }> = []
       let matchingMs = 0
       for (let offset = 0; offset < panes.length; offset += panesPerInvocation) {
         const chunk = panes.slice(offset, offset + panesPerInvocation)
         const stdout = yield* tmux.run(chunk.flatMap((pane) => [
-          ["display-message", "-p", "-t", pane.pane_id, separator] as const,
+          ["display-message", "-p", "-t", pane.pane_id, marker] as const,
           ["capture-pane", "-p", "-J", "-t", pane.pane_id, ...(history > 0 ? ["-S", String(-history)] : [])] as const
         ]))
-        const texts = stdout.split(`${separator}\n`).slice(1)
+        const texts = stdout.split(`${marker}\n`).slice(1)
         for (const [i, pane] of chunk.entries()) {
           const lines = (texts[i] ?? "").split("\n").slice(0, -1)
           const before = yield* Clock.currentTimeMillis

@@ -1,4 +1,4 @@
-// expect-error: 'PaneInput' is not assignable
+// expect-error: an inspect tool may not require PaneInput (row list_sessions: effect observe, reach none)
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../../src/manifest/index.ts"
@@ -10,5 +10,5 @@ export const typing = defineTool(manifest.list_sessions, {
   description: "x",
   input: NoInput,
   output: Schema.Struct({}),
-  run: () => PaneInput.use((input) => input.run([["send-keys", "-t", "%0", "x"]])).pipe(Effect.as({}))
+  run: (_input) => PaneInput.use((input) => input.run([["send-keys", "-t", "%0", "x"]])).pipe(Effect.as({}))
 })

@@ -1,4 +1,4 @@
-// expect-error: 'TmuxDelete' is not assignable
+// expect-error: a manage tool may not require TmuxDelete (row rename_window: effect change, reach none)
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../../src/manifest/index.ts"
@@ -10,5 +10,5 @@ export const deleting = defineTool({ ...manifest.rename_window, sinks: {} } as c
   description: "x",
   input: NoInput,
   output: Schema.Struct({}),
-  run: () => TmuxDelete.use((tmux) => tmux.run([["kill-window", "-t", "@0"]])).pipe(Effect.as({}))
+  run: (_input) => TmuxDelete.use((tmux) => tmux.run([["kill-window", "-t", "@0"]])).pipe(Effect.as({}))
 })

@@ -1,0 +1,42 @@
+/**
+ * The boundary check (rules in boundaries.ts) over src/tools/** and src/programs/**, then its own
+ * self-test: each fixture in test/boundaries/fail must break the rule its `// expect-violation:`
+ * line names, and each in test/boundaries/pass must break none. Exits 1 on any failure.
+ */
+import { readdirSync, readFileSync } from "node:fs"
+import { join, relative, resolve } from "node:path"
+import { violations } from "./boundaries.ts"
+
+const root = resolve(import.meta.dirname, "..")
+process.chdir(root)
+
+const filesUnder = (dir: string): ReadonlyArray<string> =>
+  readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".ts")).map((name) => join(dir, name)).sort()
+
+let failures = 0
+for (const path of [...filesUnder("src/tools"), ...filesUnder("src/programs")]) {
+  for (const found of violations(path, readFileSync(path, "utf8"))) {
+    failures++
+    console.log(`${path}:${found.line}: ${found.rule}: ${found.detail}`)
+  }
+}
+for (const path of filesUnder("test/boundaries/fail")) {
+  const source = readFileSync(path, "utf8")
+  const expected = /^\/\/ expect-violation: (\S+)$/mu.exec(source)?.[1]
+  const rules = violations(relative(root, path), source).map((found) => found.rule)
+  if (expected === undefined || !rules.includes(expected)) {
+    failures++
+    console.log(`${path}: must break ${expected ?? "(no // expect-violation: line)"}, broke ${rules.join(", ") || "nothing"}`)
+  }
+}
+for (const path of filesUnder("test/boundaries/pass")) {
+  for (const found of violations(relative(root, path), readFileSync(path, "utf8"))) {
+    failures++
+    console.log(`${path}:${found.line}: a pass fixture broke ${found.rule}: ${found.detail}`)
+  }
+}
+if (failures > 0) {
+  console.log(`${failures} boundary failure(s): tools reach tmux only through their row's services, with fixed or literalized formats`)
+  process.exit(1)
+}
+console.log("boundaries hold")

@@ -1,0 +1,5 @@
+// expect-error: Types of property 'destructive' are incompatible
+import { manifest, type ManifestRow } from "../../../src/manifest/index.ts"
+
+// A teardown row without the destructive hint.
+export const row = { ...manifest.kill_pane, hints: { ...manifest.kill_pane.hints, destructive: false } } as const satisfies ManifestRow
