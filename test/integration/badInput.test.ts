@@ -36,7 +36,7 @@ const Mutation = Schema.Struct({
 })
 type Mutation = typeof Mutation.Type
 
-/** IDs drawn from the schema, pointed at the fake's session $0, window @0 and panes %0 and %1. */
+/** IDs drawn from the schema, pointed at the fake's session $0, window @0 and panes %0 and %1; timeouts short. */
 const intoTheWorld = (value: unknown): unknown => {
   if (typeof value === "string") {
     if (/^%\d+$/u.test(value)) return `%${Number(value.slice(1)) % 2}`
@@ -45,7 +45,10 @@ const intoTheWorld = (value: unknown): unknown => {
     return value
   }
   if (Array.isArray(value)) return value.map(intoTheWorld)
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, intoTheWorld(item)]))
+  if (value !== null && typeof value === "object") {
+    // Waits poll the fake every 20 virtual ms: a short timeout keeps the run count affordable.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === "timeout" && typeof item === "number" ? Math.min(item, 0.5) : intoTheWorld(item)]))
+  }
   return value
 }
 
