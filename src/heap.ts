@@ -11,36 +11,25 @@
  */
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
+import { makeCollector } from "./domain/collector.ts"
 
 setFlagsFromString("--semi-space-growth-factor=1")
 setFlagsFromString("--expose-gc")
+
 // The context that exposes gc is made at the first collection, not at startup (it costs milliseconds).
-let collect: (() => void) | undefined
+let gc: (() => void) | undefined
 
-let timer: ReturnType<typeof setTimeout> | undefined
-let collected = performance.now()
-
-const collectNow = () => {
-  collected = performance.now()
-  collect ??= runInNewContext("gc") as () => void
-  collect()
-}
-
-/**
- * Called after each call: collects right after the response when two seconds passed since the last
- * collection and no call is running, and otherwise after a second without calls. `busy` says
- * whether a call is running.
- */
-export const collectWhenIdle = (busy: () => boolean): void => {
-  if (timer !== undefined) clearTimeout(timer)
-  if (performance.now() - collected > 2000) {
-    // After the response has been written, not before.
-    setImmediate(() => busy() ? undefined : collectNow())
-    return
+/** The server's collector: real time, real timers (which never keep the process alive), V8's gc. */
+export const collectWhenIdle = makeCollector({
+  now: () => performance.now(),
+  later: (run, ms) => {
+    const timer = setTimeout(run, ms)
+    timer.unref()
+    return { cancel: () => clearTimeout(timer) }
+  },
+  afterResponse: (run) => void setImmediate(run),
+  collect: () => {
+    gc ??= runInNewContext("gc") as () => void
+    gc()
   }
-  timer = setTimeout(() => {
-    timer = undefined
-    if (!busy()) collectNow()
-  }, 1000)
-  timer.unref()
-}
+})

@@ -19,6 +19,8 @@ export interface CursorState {
   readonly anchorHash: string
   /** Hashes of the rows below the anchor, to the bottom of the screen. */
   readonly belowHashes: ReadonlyArray<string>
+  /** Hashes of up to three rows above the anchor: they change only when the content moved (a clear, a trim). */
+  readonly aboveHashes: ReadonlyArray<string>
   readonly alternate: boolean
 }
 

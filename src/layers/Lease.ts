@@ -17,6 +17,7 @@ import { linkSync, lstatSync, mkdirSync, renameSync, unlinkSync } from "node:fs"
 import { createConnection, createServer, type Server } from "node:net"
 import { join } from "node:path"
 import { realpath } from "../domain/files.ts"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { LeaseState } from "../services/SocketPin.ts"
 
@@ -215,6 +216,29 @@ export const takeLease = (socketPath: string, info: string, env: Environment): E
   })
 }
 
+/** How long the creation lock is waited for, and how often it is tried meanwhile. */
+export const creationLockTimings = { waitMs: 5000, retryMs: 10 }
+
+/** One try at a lock: taken, held by another instance, or impossible. @category models */
+export type Attempt<H> = { readonly held: H } | { readonly holder: string } | { readonly unavailable: string }
+
+/**
+ * Tries `attempt` until it takes the lock or finds it impossible, retrying while another instance
+ * holds it, for at most the wait; undefined when it was not taken. A deadline, not a count: a
+ * holder that accepts and never answers costs 500 ms per attempt.
+ */
+export const takeWithin = <H>(attempt: Effect.Effect<Attempt<H>>, timings = creationLockTimings) =>
+  Effect.gen(function*() {
+    const deadline = (yield* Clock.currentTimeMillis) + timings.waitMs
+    while ((yield* Clock.currentTimeMillis) < deadline) {
+      const result = yield* attempt
+      if ("held" in result) return result
+      if ("unavailable" in result) return undefined
+      yield* Effect.sleep(timings.retryMs)
+    }
+    return undefined
+  })
+
 /**
  * Runs `effect` holding the creation lock of the socket, so that probing for a tmux server and
  * starting one is one step across every instance of this user. Without a lock folder it runs
@@ -224,16 +248,7 @@ export const withCreationLock = <A, E, R>(socketPath: string, env: Environment, 
   const folder = lockFolder(env)
   if (typeof folder === "string") return effect
   const path = lockPath(folder.path, "create", socketPath)
-  const take: Effect.Effect<{ readonly held: Server; readonly ino: number | undefined } | undefined> = Effect.gen(function*() {
-    // A deadline, not a count: a holder that accepts and never answers costs 500 ms per attempt.
-    const deadline = Date.now() + 5000
-    while (Date.now() < deadline) {
-      const result = yield* acquire(path, JSON.stringify({ pid: process.pid }))
-      if ("held" in result) return { held: result.held, ino: inode(path) }
-      if ("unavailable" in result) return undefined
-      yield* Effect.sleep(10)
-    }
-    return undefined
-  })
+  const take = Effect.map(takeWithin(acquire(path, JSON.stringify({ pid: process.pid }))), (result) =>
+    result === undefined ? undefined : { held: result.held, ino: inode(path) })
   return Effect.acquireUseRelease(take, () => effect, (lock) => Effect.sync(() => lock === undefined ? undefined : releaseNow(lock.held, path, lock.ino)))
 }

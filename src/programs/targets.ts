@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { nameProblem, paneIdPattern, sessionIdPattern, windowIdPattern } from "../domain/names.ts"
+import { maxNameLength, nameProblem, paneIdPattern, sessionIdPattern, windowIdPattern } from "../domain/names.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { InputInvalid, PaneNotFound, SessionNotFound, WindowNotFound } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
@@ -18,7 +18,10 @@ import { listPaneRows, listSessionRows, listWindowRows } from "./hierarchy.ts"
  * @category schemas
  */
 export const Name = (description: string) =>
-  Schema.String.annotate({ description }).check(Schema.makeFilter((name: string) => nameProblem(name) ?? true))
+  Schema.String.annotate({ description }).check(Schema.makeFilter((name: string) => nameProblem(name) ?? true, {
+    // Property tests draw names from the schema: without a length hint they start from the empty name.
+    arbitraryConstraint: { minLength: 1, maxLength: maxNameLength }
+  }))
 
 /**
  * An ID parameter: its description shows the form, so the advertised schema carries no pattern
@@ -26,7 +29,10 @@ export const Name = (description: string) =>
  */
 const Id = (what: string, pattern: RegExp, example: string) =>
   Schema.String.annotate({ description: `e.g. ${example}` }).check(
-    Schema.makeFilter((id: string) => pattern.test(id) || `expected a ${what} ID such as ${example}`)
+    Schema.makeFilter((id: string) => pattern.test(id) || `expected a ${what} ID such as ${example}`, {
+      // Property tests draw IDs from the schema; a hint, with no effect on decoding or the JSON Schema.
+      arbitraryConstraint: { patterns: [{ source: pattern.source, flags: "" }] }
+    })
   )
 
 /** @category schemas */

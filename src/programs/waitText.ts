@@ -3,7 +3,9 @@
  * that deadlines, polling and progress run under TestClock with a scripted reader. Only output
  * written after the wait starts (or after a given cursor) counts: a row is new when it lies past
  * the rows present at entry, or when its text at the same position changed (so a prompt identical
- * to an old one, printed again below it, is new output).
+ * to an old one, printed again below it, is new output). Rows are positions counted from the top of
+ * the history, which move when the history is cleared or tmux trims it at its limit: the rows just
+ * above the anchor are watched, and when they change the anchor is found again by them.
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -25,6 +27,20 @@ export interface WaitResult {
 
 /** The poll interval: often enough to answer within tens of milliseconds, rare enough to cost little. */
 export const pollIntervalMs = 20
+
+/** How many rows above the anchor are watched to notice that the pane's content moved. */
+const contextRows = 3
+
+const sameRows = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((row, i) => row === b[i])
+
+/** The last index at or before `limit` where `block` starts in `rows`, or -1 (an empty block is never found). */
+const lastBlockAtOrBefore = (rows: ReadonlyArray<string>, block: ReadonlyArray<string>, limit: number): number => {
+  if (block.length === 0) return -1
+  for (let i = Math.min(limit, rows.length - block.length); i >= 0; i--) {
+    if (block.every((row, k) => (rows[i + k] ?? "") === row)) return i
+  }
+  return -1
+}
 
 /**
  * Where "new" starts when the caller brings it: a capture_since cursor's anchor row and the
@@ -51,22 +67,49 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
     const current = yield* reader.read(paneId)
     if (since !== undefined && since.pid !== current.pid) return yield* new PaneGone({ pane: paneId, reason: "was respawned since the cursor was issued" })
     const entry = since === undefined ? current : { ...current, firstRow: since.anchor, rows: [] }
-    const anchor = entry.firstRow
-    const old = (row: string, index: number) =>
+    let anchor = entry.firstRow
+    let old = (row: string, index: number) =>
       since === undefined ? entry.rows[index] === row : since.hashes[index] === rowHash(row)
+    // The rows just above the anchor and the history size, as the last poll saw them.
+    let context: ReadonlyArray<string> | undefined
+    let history = current.historySize
     let alternateScreenSeen = entry.alternate
     let reported = started
     let newLines: ReadonlyArray<string> = []
     // The new lines last matched without a match: unchanged, they are not matched again.
     let unmatched: string | undefined
-    while (true) {
-      const view = yield* reader.read(paneId, anchor)
+    // One look from a few rows above the anchor; those rows tell whether the content moved.
+    const look = Effect.gen(function*() {
+      const view = yield* reader.read(paneId, Math.max(0, anchor - contextRows))
       if (view.dead) return yield* new PaneGone({ pane: paneId, reason: "died while waiting for text" })
       if (view.pid !== entry.pid) return yield* new PaneGone({ pane: paneId, reason: "was respawned while waiting for text" })
+      const top = Math.max(0, anchor - contextRows)
+      const above = Array.from({ length: anchor - top }, (_, i) => view.rows[top + i - view.firstRow] ?? "")
+      return { view, above }
+    })
+    while (true) {
+      let { view, above } = yield* look
+      const moved = view.historySize < history || (context !== undefined && !sameRows(above, context))
+      history = view.historySize
+      if (moved) {
+        // Found again where the content moved to: up, or in place when a resize shrank the history.
+        const whole = yield* reader.read(paneId, 0)
+        const at = context === undefined ? -1 : lastBlockAtOrBefore(whole.rows, context, anchor - context.length - whole.firstRow)
+        if (context === undefined || at === -1) {
+          // Cleared, or trimmed past the anchor: whatever the pane holds now was written since.
+          anchor = whole.firstRow
+          old = () => false
+        } else {
+          anchor = whole.firstRow + at + context.length
+        }
+        ;({ view, above } = yield* look)
+        history = view.historySize
+      }
+      context = above
       const now = yield* Clock.currentTimeMillis
       if (view.alternate) alternateScreenSeen = true
       else {
-        newLines = view.rows.filter((row, i) => !old(row, view.firstRow + i - anchor))
+        newLines = view.rows.filter((row, i) => view.firstRow + i >= anchor && !old(row, view.firstRow + i - anchor))
         const text = newLines.join("\n")
         if (matcher === undefined) {
           if (newLines.length > 0) return { outcome: "any_output", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult

@@ -11,7 +11,7 @@ import { call, structured, textOf } from "../support/mcp.ts"
 import { samples } from "../support/samples.ts"
 
 const h = harness("missing")
-const missing: Record<string, string> = { "%0": "%99", "@0": "@99", "$0": "$99", work: "nosuch" }
+const missing: Record<string, string> = { "%0": "%99", "%1": "%98", "@0": "@99", "$0": "$99", work: "nosuch" }
 
 /** The sample with every target replaced; `undefined` when it names none. */
 const retarget = (args: Record<string, unknown>): Record<string, unknown> | undefined => {

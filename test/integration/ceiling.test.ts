@@ -1,12 +1,9 @@
 /**
  * A declared capability is a ceiling: every tool, run against a recording fake, issues only
  * commands of the authorities its manifest row allows, and each authority only its own commands.
- * Bad input, drawn at random, never crashes a call and never reaches a command that changes state.
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
-import { it as effectIt } from "@effect/vitest"
 import { assert, describe, it } from "vitest"
 import * as RegistryLayer from "../../src/layers/Registry.ts"
 import { manifest, type ManifestRow } from "../../src/manifest/index.ts"
@@ -44,7 +41,8 @@ const run = (name: string, args: unknown) => Effect.runPromise(call(name, args))
 
 describe("authority ceiling", () => {
   it("has samples for every registered tool", () => {
-    assert.deepStrictEqual([...registeredNames].filter((name) => samples[name] === undefined), [])
+    // An empty list would check nothing.
+    assert.deepStrictEqual([...registeredNames].filter((name) => (samples[name] ?? []).length === 0), [])
   })
 
   for (const name of registeredNames) {
@@ -60,25 +58,5 @@ describe("authority ceiling", () => {
         }
       }
     })
-  }
-})
-
-describe("bad input", () => {
-  const mutating = new Set([...changeCommands, ...spawnCommands, ...deleteCommands, ...inputCommands, ...commandCommands])
-  for (const name of registeredNames) {
-    effectIt.effect.prop(
-      `${name} answers arbitrary JSON with a result or a clear error, never a crash or a half-done change`,
-      [Schema.Json],
-      ([args]) =>
-        call(name, args).pipe(Effect.map(({ outcome, log }) => {
-          if (outcome._tag === "Failure") {
-            assert.isAbove(outcome.error.message.length, 0)
-            if (outcome.error._tag === "InputInvalid") {
-              assert.deepStrictEqual(log.filter((entry) => mutating.has(entry.command as never)), [])
-            }
-          }
-        })),
-      { arbitrary: { runs: 200 } }
-    )
   }
 })

@@ -44,17 +44,23 @@ type Fields = Record<string, string | number>
 
 const session: Fields = { session_id: "$0", session_name: "work", session_windows: 1, session_attached: 0, session_created: 1, session_path: "/tmp" }
 const window: Fields = {
-  window_id: "@0", window_index: 0, window_name: "sh", window_active: 1, window_panes: 1, window_width: 80, window_height: 24,
+  window_id: "@0", window_index: 0, window_name: "sh", window_active: 1, window_panes: 2, window_width: 80, window_height: 24,
   window_layout: "b25d,80x24,0,0,0", session_id: "$0", session_name: "work"
 }
 const pane: Fields = {
-  pane_id: "%0", pane_index: 0, pane_active: 1, pane_width: 80, pane_height: 24, pane_left: 0, pane_top: 0, pane_title: "t",
+  pane_id: "%0", pane_index: 0, pane_active: 1, pane_width: 40, pane_height: 24, pane_left: 0, pane_top: 0, pane_title: "t",
   pane_current_command: "sh", pane_current_path: "/tmp", pane_pid: 42, pane_tty: "/dev/pts/0", pane_dead: 0, pane_in_mode: 0,
   window_id: "@0", window_index: 0, session_id: "$0", session_name: "work",
   pid: 7, version: "3.3a", start_time: 1, socket_path: "/tmp/tmux-0/libtmux-mcp",
   cursor_x: 2, cursor_y: 1, history_size: 0, history_limit: 2000, alternate_on: 0, pane_mode: "", scroll_position: "",
   "synchronize-panes": 0
 }
+
+/** The window's second pane, to its right: swap_pane needs two. */
+const rightPane: Fields = { ...pane, pane_id: "%1", pane_index: 1, pane_active: 0, pane_width: 39, pane_left: 41, pane_pid: 43 }
+
+/** The pane a command targets with `-t`: the second pane when named, else the first. */
+const targeted = (command: ReadonlyArray<string>): Fields => command[command.indexOf("-t") + 1] === "%1" ? rightPane : pane
 
 /** Renders a `-F` format for one object of the scripted world. */
 const render = (format: string, fields: Fields): string =>
@@ -69,9 +75,9 @@ const answer = (command: ReadonlyArray<string>): string => {
     case "list-windows":
       return `${render(format, window)}\n`
     case "list-panes":
-      return `${render(format, pane)}\n`
+      return `${render(format, pane)}\n${render(format, rightPane)}\n`
     case "display-message":
-      return `${render(command.at(-1) ?? "", { ...pane, ...window })}\n`
+      return `${render(command.at(-1) ?? "", { ...targeted(command), ...window })}\n`
     case "capture-pane":
       return "$ echo hi\nhi\n$ \n"
     case "new-session":

@@ -1,10 +1,10 @@
 /**
  * A valid call (or several) for every tool, naming the objects of a fresh tmux server: session $0
- * "work", window @0, pane %0. The ceiling test runs them against a fake; the sink test against tmux.
+ * "work", window @0, panes %0 and %1. The ceiling test runs them against a fake; the sink test against tmux.
  */
 import type { ToolName } from "../../src/manifest/index.ts"
 
-/** Valid calls for every registered tool; a new tool without an entry fails the completeness test. */
+/** Valid calls for every registered tool; a tool without one (or with an empty list) fails the completeness test. */
 export const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unknown>>>> = {
   list_sessions: [{}],
   list_windows: [{}, { session_id: "$0" }, { session_name: "work" }],
@@ -41,8 +41,7 @@ export const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unkn
   resize_window: [{ window_id: "@0", width: 100 }],
   resize_pane: [{ pane_id: "%0", height: 10 }, { pane_id: "%0", zoom: true }],
   move_window: [{ window_id: "@0" }, { window_id: "@0", to_session_name: "work", to_index: 5 }],
-  // swap_pane needs two panes, which the one-pane fake lacks: it is checked end to end.
-  swap_pane: [],
+  swap_pane: [{ source_pane_id: "%0", target_pane_id: "%1" }],
   set_pane_title: [{ pane_id: "%0", title: "t" }],
   enter_copy_mode: [{ pane_id: "%0", scroll_up: 3 }],
   exit_copy_mode: [{ pane_id: "%0" }],

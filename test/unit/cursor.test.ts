@@ -6,7 +6,7 @@ import { assert, describe, it } from "vitest"
 import { decodeCursor, encodeCursor } from "../../src/domain/cursor.ts"
 
 const secret = Buffer.alloc(32, 3)
-const state = { pane: "%1", socket: "/tmp/s", pid: 1, historySize: 0, height: 24, anchor: 0, anchorHash: "x", belowHashes: [], alternate: false }
+const state = { pane: "%1", socket: "/tmp/s", pid: 1, historySize: 0, height: 24, anchor: 0, anchorHash: "x", belowHashes: [], aboveHashes: [], alternate: false }
 
 describe("decodeCursor", () => {
   it("returns a cursor it signed", () => {

@@ -22,15 +22,28 @@ const look = (paneId: string, from: number | "-") =>
     return { state, rows: rows.map((row) => row.replace(/\s+$/u, "")) }
   })
 
-/** Finds where the cursor's anchor sits among rows by content: the unique run [anchor, below...]. */
-const findAnchor = (rows: ReadonlyArray<string>, cursor: CursorState): number | undefined => {
+/** Rows above the anchor a cursor keeps, to notice that the content moved under it. */
+const contextRows = 3
+
+const blankHash = rowHash("")
+
+/**
+ * Where the cursor's anchor sits among `rows` (read from the top of the history), found by content
+ * at a row `fits` allows: after the unique run of the rows that were above it, else at the unique
+ * whole run [anchor, below...]. Blank runs identify nothing (a blank anchor would match the blank
+ * cursor row), nor does a run cut off by the last row.
+ */
+const findAnchor = (rows: ReadonlyArray<string>, cursor: CursorState, fits: (row: number) => boolean): number | undefined => {
   const hashes = rows.map(rowHash)
-  const run = [cursor.anchorHash, ...cursor.belowHashes]
-  const hits: Array<number> = []
-  for (let i = 0; i < hashes.length; i++) {
-    if (run.every((hash, k) => i + k >= hashes.length || hashes[i + k] === hash) && hashes[i] === cursor.anchorHash) hits.push(i)
+  const unique = (run: ReadonlyArray<string>, offset: number) => {
+    if (run.every((hash) => hash === blankHash)) return undefined
+    const hits: Array<number> = []
+    for (let i = 0; i + run.length <= hashes.length; i++) {
+      if (fits(i + offset) && run.every((hash, k) => hashes[i + k] === hash)) hits.push(i + offset)
+    }
+    return hits.length === 1 ? hits[0] : undefined
   }
-  return hits.length === 1 ? hits[0] : undefined
+  return unique(cursor.aboveHashes, cursor.aboveHashes.length) ?? unique([cursor.anchorHash, ...cursor.belowHashes], 0)
 }
 
 /** A cursor this server process issued for this pane on this socket, or the cursor-invalid error. */
@@ -84,14 +97,25 @@ export const capture_since = defineTool(manifest.capture_since, {
         const cleared = state.history_size < previous.historySize && state.pane_height <= previous.height
         let start: number | undefined
         if (!cleared && !nearLimit && previous.anchor >= 0) {
-          const from = previous.anchor - state.history_size
+          // Read from the rows above the anchor: changed, they say the content moved (the screen
+          // cleared, or history cleared and grown back), and the anchor is found by them instead.
+          const above = previous.aboveHashes.length
+          const from = previous.anchor - above - state.history_size
           ;({ state, rows } = yield* look(input.pane_id, from))
           firstRow = state.history_size + from
-          start = previous.anchor === firstRow ? 0 : undefined
+          const stayed = previous.anchor - above === firstRow && previous.aboveHashes.every((hash, k) => rowHash(rows[k] ?? "") === hash)
+          start = stayed ? above : undefined
+          if (!stayed) {
+            ;({ state, rows } = yield* look(input.pane_id, "-"))
+            firstRow = 0
+            start = findAnchor(rows, previous, (row) => row <= previous.anchor)
+          }
         } else if (!cleared) {
           ;({ state, rows } = yield* look(input.pane_id, "-"))
           firstRow = 0
-          start = findAnchor(rows, previous)
+          // tmux trims a tenth of the limit at a time: the anchor moved up by a multiple of that.
+          const trim = Math.max(1, Math.floor(state.history_limit / 10))
+          start = findAnchor(rows, previous, (row) => row <= previous.anchor && (previous.anchor - row) % trim === 0)
         }
         if (start === undefined) {
           missed = true
@@ -119,6 +143,7 @@ export const capture_since = defineTool(manifest.capture_since, {
         anchor: state.history_size + state.cursor_y,
         anchorHash: rowHash(rows[cursorIndex] ?? ""),
         belowHashes: rows.slice(cursorIndex + 1).map(rowHash),
+        aboveHashes: rows.slice(Math.max(0, cursorIndex - contextRows), cursorIndex).map(rowHash),
         alternate: state.alternate_on
       })
       const lines = [...fresh]
