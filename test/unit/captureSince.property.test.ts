@@ -9,7 +9,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { FS, RS } from "../../src/programs/hierarchy.ts"
+import { FS, RS } from "../../src/services/TmuxReads.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
 import { TmuxObserve } from "../../src/services/Tmux.ts"
 import { capture_since } from "../../src/tools/inspect/capture_since.ts"
