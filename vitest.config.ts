@@ -1,11 +1,21 @@
 import { defineConfig } from "vitest/config"
 
+// Files that replace modules (vi.mock) need a module graph of their own.
+const ownModules = ["test/integration/provision.test.ts"]
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     setupFiles: ["test/support/setup.ts"],
     // Integration and end-to-end tests start real tmux servers and MCP server processes.
     testTimeout: 30_000,
-    hookTimeout: 30_000
+    hookTimeout: 30_000,
+    // Most of a test's time is spent waiting on tmux, shells and server processes, so more files
+    // than cores run at once (the default would be one worker on two cores).
+    maxWorkers: 3,
+    projects: [
+      // Files in one worker share their imports: loading Effect and the SDK once per file was a third of the suite's CPU.
+      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: ownModules, isolate: false } },
+      { extends: true, test: { name: "isolated", include: ownModules } }
+    ]
   }
 })

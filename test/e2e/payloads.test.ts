@@ -7,15 +7,24 @@ import { assert, describe, it } from "vitest"
 import { defectSummary } from "../../src/layers/McpServer.ts"
 import * as Cause from "effect/Cause"
 import { call, type Connected, textOf } from "../support/mcp.ts"
-import { runHarness } from "../support/runs.ts"
+import { run, runHarness } from "../support/runs.ts"
 
-const { open } = runHarness("payloads")
+const { open: openPane } = runHarness("payloads")
+/**
+ * A pane whose shell is at its prompt: keys typed into a shell still starting land in the
+ * terminal's line buffer, which keeps 4 KiB of a line and drops the rest.
+ */
+const open = async () => {
+  const opened = await openPane()
+  await run(opened.c, opened.pane, "true")
+  return opened
+}
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) => result._meta?.["com.git-pull.libtmux-mcp/error"]
 
 /** The pane's rows once one of them is `row` (the shell takes a while to echo thousands of wide characters). */
 const rowsOnceShown = async (c: Connected, pane: string, row: string) => {
   let rows: Array<string> = []
-  for (let tries = 0; tries < 100 && !rows.includes(row); tries++) {
+  for (let tries = 0; tries < 250 && !rows.includes(row); tries++) {
     await new Promise((resolve) => setTimeout(resolve, 100))
     rows = ((await call(c, "capture_pane", { pane_id: pane, start: -1000, max_lines: 5000 })).structuredContent as { content: string }).content.split("\n")
   }

@@ -9,13 +9,22 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { userInfo } from "node:os"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { binPath, runToExit, structured } from "../support/mcp.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+
+/** A process's environment as text, or "" once it is gone. */
+const environOf = (pid: string): string => {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, "utf8")
+  } catch {
+    return ""
+  }
+}
 
 const sshd = "/usr/sbin/sshd"
 const available = existsSync(sshd) && existsSync("/usr/bin/ssh") && existsSync("/usr/bin/ssh-keygen")
@@ -158,6 +167,7 @@ describe("the server on another host over ssh", () => {
     assert.includeMembers(entry.args, ["-T", "BatchMode=yes", "-F", remote.sshConfig])
 
     const first = await connectThrough(entry)
+    const socket = remote.socket
     assert.include((await first.client.listTools()).tools.map((tool) => tool.name), "run_shell_command")
     const pane = (await call(first.client, "create_session", { session_name: "remote" })).pane_id as string
     const ran = await call(first.client, "run_shell_command", { pane_id: pane, command: "echo from-$(hostname -s 2>/dev/null || echo host); exit 3" })
@@ -167,7 +177,12 @@ describe("the server on another host over ssh", () => {
     assert.include(first.stderr(), `-S ${remote.socket} attach`, "the remote server prints its attach command")
 
     // Drop the connection: kill the local ssh client. The remote server ends; tmux and the session stay.
-    const serverPids = () => execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes(realpathSync(binPath)) && line.includes(process.execPath) && !line.includes(" ssh "))
+    // This test's remote server: other files' servers run the same command, so it is told by the
+    // socket its environment names.
+    const serverPids = () =>
+      execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).split("\n")
+        .filter((line) => line.includes(realpathSync(binPath)) && line.includes(process.execPath) && !line.includes(" ssh "))
+        .filter((line) => environOf(line.trim().split(" ")[0]!).includes(socket))
     assert.isAbove(serverPids().length, 0)
     first.transport.pid !== null && process.kill(first.transport.pid!, "SIGKILL")
     for (let tries = 0; tries < 50 && serverPids().length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 100))
