@@ -17,7 +17,12 @@ import { poolSize } from "../src/layers/TmuxExec.ts"
 const root = resolve(import.meta.dirname, "..")
 const entry = resolve(process.argv[2] ?? join(root, "dist/libtmux-mcp.js"))
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
-const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMUX_TMPDIR: dir, LIBTMUX_TOOLSETS: "inspect,manage" }
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  TMUX_TMPDIR: dir,
+  LIBTMUX_TOOLSETS: "inspect,manage"
+}
 const burstSize = 2_000
 const waiterCount = 8
 const long = { timeout: 600_000 }
@@ -53,41 +58,79 @@ const withWidth = async (count: number, width: number, job: () => Promise<unknow
 
 const main = async () => {
   execFileSync("tmux", ["-L", "libtmux-mcp", "-f", "/dev/null", "new-session", "-d", "-s", "bench"], { env })
-  const pane = execFileSync("tmux", ["-L", "libtmux-mcp", "display-message", "-p", "-t", "bench", "#{pane_id}"], { env, encoding: "utf8" }).trim()
+  const pane = execFileSync("tmux", ["-L", "libtmux-mcp", "display-message", "-p", "-t", "bench", "#{pane_id}"], {
+    env,
+    encoding: "utf8"
+  }).trim()
   const transport = new StdioClientTransport({ command: process.execPath, args: [entry], env, stderr: "ignore" })
   const client = new Client({ name: "bench", version: "0" })
   await client.connect(transport)
 
   const bareTmux = await timed(() =>
-    withWidth(burstSize, poolSize(), () =>
-      new Promise((done, fail) => execFile("tmux", ["-L", "libtmux-mcp", "list-sessions"], { env }, (error) => error ? fail(error) : done(undefined)))))
+    withWidth(
+      burstSize,
+      poolSize(),
+      () =>
+        new Promise((done, fail) =>
+          execFile("tmux", ["-L", "libtmux-mcp", "list-sessions"], { env }, (error) =>
+            error ? fail(error) : done(undefined))
+        )
+    )
+  )
   const pingBurst = await timed(() => Promise.all(Array.from({ length: burstSize }, () => client.ping(long))))
   const idle = await pingWhile(client, ((n) => () => n++ >= 20)(0), 10)
 
-  const waiters = Array.from({ length: waiterCount }, () =>
-    client.callTool({ name: "wait_for_channel", arguments: { channel: "burst", timeout: 600 } }, undefined, long))
+  const waiters = Array.from(
+    { length: waiterCount },
+    () => client.callTool({ name: "wait_for_channel", arguments: { channel: "burst", timeout: 600 } }, undefined, long)
+  )
   await new Promise((wake) => setTimeout(wake, 1_000))
   let finished = false
   const started = performance.now()
-  const burst = Promise.allSettled(Array.from({ length: burstSize }, (_, i) =>
-    client.callTool(i % 2 === 0 ? { name: "list_sessions", arguments: {} } : { name: "get_pane_info", arguments: { pane_id: pane } }, undefined, long)))
+  const burst = Promise.allSettled(
+    Array.from({ length: burstSize }, (_, i) =>
+      client.callTool(
+        i % 2 === 0
+          ? { name: "list_sessions", arguments: {} }
+          : { name: "get_pane_info", arguments: { pane_id: pane } },
+        undefined,
+        long
+      ))
+  )
   const during = pingWhile(client, () => finished, 100)
   const results = await burst
   const burstMs = performance.now() - started
   finished = true
   const pings = await during
   const failed = results.filter((result) => result.status === "rejected" || result.value.isError === true).length
-  const signal = await timed(() => client.callTool({ name: "signal_channel", arguments: { channel: "burst" } }, undefined, long))
-  const released = (await Promise.allSettled(waiters)).filter((result) => result.status === "fulfilled" && result.value.isError !== true).length
+  const signal = await timed(() =>
+    client.callTool({ name: "signal_channel", arguments: { channel: "burst" } }, undefined, long)
+  )
+  const released =
+    (await Promise.allSettled(waiters)).filter((result) =>
+      result.status === "fulfilled" && result.value.isError !== true
+    ).length
   const after = await pingWhile(client, ((n) => () => n++ >= 20)(0), 10)
   await client.close()
 
   console.log(`server ${entry}; pool size ${poolSize()} on this machine`)
-  console.log(`burst of ${burstSize} inspect calls beside ${waiterCount} waiters: ${ms(burstMs)} (${(burstMs / burstSize).toFixed(1)} ms per call), ${failed} failed`)
-  console.log(`  ping during the burst (${pings.length} pings, one every 100 ms): median ${ms(quantile(pings, 0.5))}, p90 ${ms(quantile(pings, 0.9))}, max ${ms(Math.max(...pings))}; the first (sent behind all ${burstSize} calls) ${ms(pings[0] ?? Number.NaN)}`)
+  console.log(
+    `burst of ${burstSize} inspect calls beside ${waiterCount} waiters: ${ms(burstMs)} (${
+      (burstMs / burstSize).toFixed(1)
+    } ms per call), ${failed} failed`
+  )
+  console.log(
+    `  ping during the burst (${pings.length} pings, one every 100 ms): median ${ms(quantile(pings, 0.5))}, p90 ${
+      ms(quantile(pings, 0.9))
+    }, max ${ms(Math.max(...pings))}; the first (sent behind all ${burstSize} calls) ${ms(pings[0] ?? Number.NaN)}`
+  )
   console.log(`  ping idle before: median ${ms(quantile(idle, 0.5))}; after: median ${ms(quantile(after, 0.5))}`)
   console.log(`  signal_channel after the burst: ${ms(signal)}; waiters released: ${released} of ${waiterCount}`)
-  console.log(`floors: ${burstSize} bare tmux list-sessions, ${poolSize()} at once: ${ms(bareTmux)}; ${burstSize} concurrent pings through the SDK: ${ms(pingBurst)}`)
+  console.log(
+    `floors: ${burstSize} bare tmux list-sessions, ${poolSize()} at once: ${
+      ms(bareTmux)
+    }; ${burstSize} concurrent pings through the SDK: ${ms(pingBurst)}`
+  )
 }
 
 try {

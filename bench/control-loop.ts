@@ -24,7 +24,13 @@ const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
 writeFileSync(join(dir, ".bashrc"), "PS1='$ '\n")
 const config = join(dir, "bench.conf")
 writeFileSync(config, "set -s exit-empty on\nset -g history-limit 50000\nset -g default-shell /bin/bash\n")
-const env = { PATH: process.env.PATH ?? "", HOME: dir, TMUX_TMPDIR: dir, LIBTMUX_TMUX_CONFIG: config, LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" }
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: dir,
+  TMUX_TMPDIR: dir,
+  LIBTMUX_TMUX_CONFIG: config,
+  LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown"
+}
 const socket = join(dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp")
 
 const quantile = (values: ReadonlyArray<number>, q: number): number => {
@@ -32,7 +38,14 @@ const quantile = (values: ReadonlyArray<number>, q: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
 }
 const tmux = (...args: ReadonlyArray<string>) =>
-  new Promise<string>((done, fail) => execFile("tmux", ["-S", socket, ...args], { env, maxBuffer: 256 * 1024 * 1024 }, (error, stdout) => error ? fail(error) : done(stdout)))
+  new Promise<string>((done, fail) =>
+    execFile(
+      "tmux",
+      ["-S", socket, ...args],
+      { env, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout) => error ? fail(error) : done(stdout)
+    )
+  )
 const timed = async (work: () => Promise<unknown>) => {
   const started = performance.now()
   await work()
@@ -40,11 +53,20 @@ const timed = async (work: () => Promise<unknown>) => {
 }
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/u.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024
 const ratios = (label: string, floor: ReadonlyArray<number>, ours: ReadonlyArray<number>, target: string) =>
-  console.log(`${label}: median ${(quantile(ours, 0.5) / quantile(floor, 0.5)).toFixed(2)}x, p90 ${(quantile(ours, 0.9) / quantile(floor, 0.9)).toFixed(2)}x the floor (${target}); ` +
-    `floor median ${quantile(floor, 0.5).toFixed(1)} ms, ours ${quantile(ours, 0.5).toFixed(1)} ms`)
+  console.log(
+    `${label}: median ${(quantile(ours, 0.5) / quantile(floor, 0.5)).toFixed(2)}x, p90 ${
+      (quantile(ours, 0.9) / quantile(floor, 0.9)).toFixed(2)
+    }x the floor (${target}); ` +
+      `floor median ${quantile(floor, 0.5).toFixed(1)} ms, ours ${quantile(ours, 0.5).toFixed(1)} ms`
+  )
 
 const main = async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(root, "dist/libtmux-mcp.js")], env, stderr: "ignore" })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(root, "dist/libtmux-mcp.js")],
+    env,
+    stderr: "ignore"
+  })
   const client = new Client({ name: "bench", version: "0" })
   await client.connect(transport)
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -64,7 +86,13 @@ const main = async () => {
     await tmux("send-keys", "-t", floorPane, "Enter")
     await tmux("wait-for", name)
   }
-  for (const [command, runs, target] of [["true", 100, "target median <= 1.4x, p90 <= 2x"], ["sleep 0.1", 30, "target <= 1.1x"]] as const) {
+  for (
+    const [command, runs, target] of [["true", 100, "target median <= 1.4x, p90 <= 2x"], [
+      "sleep 0.1",
+      30,
+      "target <= 1.1x"
+    ]] as const
+  ) {
     const floor: Array<number> = []
     const mine: Array<number> = []
     for (let i = 0; i < runs; i++) {
@@ -85,7 +113,11 @@ const main = async () => {
     await waiting
     latencies.push(performance.now() - appeared)
   }
-  console.log(`wait_for_text from the text appearing to the answer: median ${quantile(latencies, 0.5).toFixed(1)} ms (target < 30 ms; poll interval ${pollIntervalMs} ms)`)
+  console.log(
+    `wait_for_text from the text appearing to the answer: median ${
+      quantile(latencies, 0.5).toFixed(1)
+    } ms (target < 30 ms; poll interval ${pollIntervalMs} ms)`
+  )
 
   // Resuming a run that already finished: the answer, not a wait.
   const resumes: Array<number> = []
@@ -94,14 +126,25 @@ const main = async () => {
     await new Promise((resolve) => setTimeout(resolve, 600))
     resumes.push(await timed(() => call("run_shell_command", { pane_id: ours, resume: held.run_id, timeout: 30 })))
   }
-  console.log(`run_shell_command resume of a finished run: median ${quantile(resumes, 0.5).toFixed(1)} ms, p90 ${quantile(resumes, 0.9).toFixed(1)} ms (10 runs)`)
+  console.log(
+    `run_shell_command resume of a finished run: median ${quantile(resumes, 0.5).toFixed(1)} ms, p90 ${
+      quantile(resumes, 0.9).toFixed(1)
+    } ms (10 runs)`
+  )
 
   // Cancelling a run: from the abort to its wait-for child being gone.
   const waitForGone: Array<number> = []
-  const waiters = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("wait-for lmcp_") && line.includes(dir))
+  const waiters = () =>
+    execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) =>
+      line.includes("wait-for lmcp_") && line.includes(dir)
+    )
   for (let i = 0; i < 5; i++) {
     const controller = new AbortController()
-    const pending = client.callTool({ name: "run_shell_command", arguments: { pane_id: ours, command: "sleep 2; echo slept" } }, undefined, { signal: controller.signal })
+    const pending = client.callTool(
+      { name: "run_shell_command", arguments: { pane_id: ours, command: "sleep 2; echo slept" } },
+      undefined,
+      { signal: controller.signal }
+    )
       .catch(() => undefined)
     await new Promise((resolve) => setTimeout(resolve, 300))
     const cancelled = performance.now()
@@ -113,14 +156,26 @@ const main = async () => {
     const runId = /run ([0-9a-f]{6})/u.exec(JSON.stringify(refused.content))?.[1]
     if (runId !== undefined) await call("run_shell_command", { pane_id: ours, resume: runId, timeout: 10 })
   }
-  console.log(`run_shell_command cancelled: its wait-for child gone after median ${quantile(waitForGone, 0.5).toFixed(1)} ms, max ${Math.max(...waitForGone).toFixed(1)} ms (5 runs)`)
+  console.log(
+    `run_shell_command cancelled: its wait-for child gone after median ${
+      quantile(waitForGone, 0.5).toFixed(1)
+    } ms, max ${Math.max(...waitForGone).toFixed(1)} ms (5 runs)`
+  )
 
   // A target that does not exist: answered, not waited out.
   const missing: Array<number> = []
   for (let i = 0; i < 10; i++) {
-    missing.push(await timed(() => client.callTool({ name: "wait_for_text", arguments: { pane_id: "%9999", patterns: ["x"], timeout: 30 } })))
+    missing.push(
+      await timed(() =>
+        client.callTool({ name: "wait_for_text", arguments: { pane_id: "%9999", patterns: ["x"], timeout: 30 } })
+      )
+    )
   }
-  console.log(`wait_for_text on a pane that does not exist (timeout 30 s): answered after median ${quantile(missing, 0.5).toFixed(1)} ms (10 runs)`)
+  console.log(
+    `wait_for_text on a pane that does not exist (timeout 30 s): answered after median ${
+      quantile(missing, 0.5).toFixed(1)
+    } ms (10 runs)`
+  )
 
   // capture_pane of a 10,000-line history.
   await call("run_shell_command", { pane_id: ours, command: "seq 1 10000", max_lines: 1 })
@@ -128,7 +183,9 @@ const main = async () => {
   const captureOurs: Array<number> = []
   for (let i = 0; i < 30; i++) {
     captureFloor.push(await timed(() => tmux("capture-pane", "-p", "-t", ours, "-S", "-10000")))
-    captureOurs.push(await timed(() => call("capture_pane", { pane_id: ours, start: -10000, max_lines: 100000, max_bytes: 4194304 })))
+    captureOurs.push(
+      await timed(() => call("capture_pane", { pane_id: ours, start: -10000, max_lines: 100000, max_bytes: 4194304 }))
+    )
   }
   ratios("capture_pane of 10,000 history lines (30 runs)", captureFloor, captureOurs, "target <= 1.3x")
 
@@ -138,19 +195,30 @@ const main = async () => {
     const pane = (await call("create_window", { session_name: "ours" })).pane_id as string
     panes.push(pane)
   }
-  for (const pane of panes) await call("run_shell_command", { pane_id: pane, command: "seq 1 2000 | sed 's/^/row /'", max_lines: 1 })
+  for (const pane of panes) {
+    await call("run_shell_command", { pane_id: pane, command: "seq 1 2000 | sed 's/^/row /'", max_lines: 1 })
+  }
   const searchFloor: Array<number> = []
   const searchOurs: Array<number> = []
   for (let i = 0; i < 10; i++) {
-    searchFloor.push(await timed(() => Promise.all(panes.map((pane) => tmux("capture-pane", "-p", "-J", "-t", pane, "-S", "-2000")))))
-    searchOurs.push(await timed(() => call("search_panes", { pattern: "row 1999", history_lines: 2000, max_panes: 500 })))
+    searchFloor.push(
+      await timed(() => Promise.all(panes.map((pane) => tmux("capture-pane", "-p", "-J", "-t", pane, "-S", "-2000"))))
+    )
+    searchOurs.push(
+      await timed(() => call("search_panes", { pattern: "row 1999", history_lines: 2000, max_panes: 500 }))
+    )
   }
   ratios("search_panes over 50 panes x 2,000 lines (10 runs)", searchFloor, searchOurs, "target <= 2x")
 
   await client.close()
 
   // Memory: a fresh server, its size after the first call, then after 1,000 mixed calls.
-  const memoryTransport = new StdioClientTransport({ command: process.execPath, args: [join(root, "dist/libtmux-mcp.js")], env, stderr: "ignore" })
+  const memoryTransport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(root, "dist/libtmux-mcp.js")],
+    env,
+    stderr: "ignore"
+  })
   const memoryClient = new Client({ name: "bench-memory", version: "0" })
   await memoryClient.connect(memoryTransport)
   const memoryCall = async (name: string, args: Record<string, unknown>) => {
@@ -172,8 +240,14 @@ const main = async () => {
   // The server collects garbage once idle for a second: read again after that.
   await new Promise((resolve) => setTimeout(resolve, 1500))
   const rssIdle = rss(memoryTransport.pid!)
-  console.log(`memory: resident ${rssAfterFirst.toFixed(1)} MB after the first call; after 1,000 mixed calls ${rssRightAfter.toFixed(1)} MB at once ` +
-    `(+${(rssRightAfter - rssAfterFirst).toFixed(1)} MB) and ${rssIdle.toFixed(1)} MB after 1.5 s idle (+${(rssIdle - rssAfterFirst).toFixed(1)} MB; target within 20 MB)`)
+  console.log(
+    `memory: resident ${rssAfterFirst.toFixed(1)} MB after the first call; after 1,000 mixed calls ${
+      rssRightAfter.toFixed(1)
+    } MB at once ` +
+      `(+${(rssRightAfter - rssAfterFirst).toFixed(1)} MB) and ${rssIdle.toFixed(1)} MB after 1.5 s idle (+${
+        (rssIdle - rssAfterFirst).toFixed(1)
+      } MB; target within 20 MB)`
+  )
   await memoryClient.close()
 }
 

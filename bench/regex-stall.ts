@@ -38,19 +38,29 @@ const underBound = "[xy]{0,900}x[xy]{15}z"
 const costlyPerRow = "([xy]{0,60}x){12}z"
 
 const start = async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [process.env.LIBTMUX_BENCH_BIN ?? join(root, "dist/libtmux-mcp.js")], env, stderr: "ignore" })
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [process.env.LIBTMUX_BENCH_BIN ?? join(root, "dist/libtmux-mcp.js")],
+    env,
+    stderr: "ignore"
+  })
   const client = new Client({ name: "bench", version: "0" })
   await client.connect(transport)
   return { client, transport }
 }
 const since = (started: number) => `${((performance.now() - started) / 1000).toFixed(2)} s`
-const outcome = (result: any) => result.isError === true ? `error: ${result.content[0].text.slice(0, 90)}` : JSON.stringify(result.structuredContent).slice(0, 200)
+const outcome = (result: any) =>
+  result.isError === true
+    ? `error: ${result.content[0].text.slice(0, 90)}`
+    : JSON.stringify(result.structuredContent).slice(0, 200)
 
 const searchWithPing = async (client: Client, label: string, pattern: string, extra: Record<string, unknown> = {}) => {
   const started = performance.now()
   let pinged = ""
   let ended = ""
-  const search = client.callTool({ name: "search_panes", arguments: { pattern, regex: true, ...extra } }, undefined, { timeout: 120_000 })
+  const search = client.callTool({ name: "search_panes", arguments: { pattern, regex: true, ...extra } }, undefined, {
+    timeout: 120_000
+  })
     .then((result) => ((ended = since(started)), result))
   await new Promise((done) => setTimeout(done, 1000))
   const pingStarted = performance.now()
@@ -62,46 +72,137 @@ const searchWithPing = async (client: Client, label: string, pattern: string, ex
 
 const main = async () => {
   const { client, transport } = await start()
-  const session = (await client.callTool({ name: "create_session", arguments: { session_name: "bench", width: 200, height: 45 } })).structuredContent as any
+  const session =
+    (await client.callTool({ name: "create_session", arguments: { session_name: "bench", width: 200, height: 45 } }))
+      .structuredContent as any
   const pane = session.pane_id as string
-  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r`], { env })
+  execFileSync("tmux", [
+    "-S",
+    socket,
+    "send-keys",
+    "-t",
+    pane,
+    "-l",
+    "--",
+    `clear; for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r`
+  ], { env })
   await new Promise((done) => setTimeout(done, 1000))
   await searchWithPing(client, "reported pattern, 40 rows", reported)
 
   let started = performance.now()
-  const waiting = client.callTool({ name: "wait_for_text", arguments: { pane_id: pane, patterns: [reported], regex: true, timeout: 2 } }, undefined, { timeout: 120_000 })
+  const waiting = client.callTool(
+    { name: "wait_for_text", arguments: { pane_id: pane, patterns: [reported], regex: true, timeout: 2 } },
+    undefined,
+    { timeout: 120_000 }
+  )
   await new Promise((done) => setTimeout(done, 1200))
-  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `for i in $(seq 10); do printf 'x%.0s' $(seq 150); echo; done\r`], { env })
+  execFileSync("tmux", [
+    "-S",
+    socket,
+    "send-keys",
+    "-t",
+    pane,
+    "-l",
+    "--",
+    `for i in $(seq 10); do printf 'x%.0s' $(seq 150); echo; done\r`
+  ], { env })
   const waited = await waiting
-  console.log(`reported pattern, wait_for_text timeout 2 s, new rows 1.2 s in: returned after ${since(started)} (${outcome(waited)})`)
+  console.log(
+    `reported pattern, wait_for_text timeout 2 s, new rows 1.2 s in: returned after ${since(started)} (${
+      outcome(waited)
+    })`
+  )
 
-  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", "clear; printf 'a%.0s' $(seq 1 5000); echo '!'\r"], { env })
+  execFileSync("tmux", [
+    "-S",
+    socket,
+    "send-keys",
+    "-t",
+    pane,
+    "-l",
+    "--",
+    "clear; printf 'a%.0s' $(seq 1 5000); echo '!'\r"
+  ], { env })
   await new Promise((done) => setTimeout(done, 1000))
   started = performance.now()
-  const catastrophic = await client.callTool({ name: "search_panes", arguments: { pattern: "(a+)+$", regex: true } }, undefined, { timeout: 120_000 })
+  const catastrophic = await client.callTool(
+    { name: "search_panes", arguments: { pattern: "(a+)+$", regex: true } },
+    undefined,
+    { timeout: 120_000 }
+  )
   console.log(`(a+)+$ over a row of 5,000 a: search_panes ${since(started)} (${outcome(catastrophic).slice(0, 60)})`)
 
   let seed = 1
-  const long = Array.from({ length: 2000 }, () => (seed = (seed * 1103515245 + 12345) % 2147483648) < 1073741824 ? "x" : "y").join("")
-  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 10); do echo ${long}; done\r`], { env })
+  const long = Array.from(
+    { length: 2000 },
+    () => (seed = (seed * 1103515245 + 12345) % 2147483648) < 1073741824 ? "x" : "y"
+  ).join("")
+  execFileSync("tmux", [
+    "-S",
+    socket,
+    "send-keys",
+    "-t",
+    pane,
+    "-l",
+    "--",
+    `clear; for i in $(seq 10); do echo ${long}; done\r`
+  ], { env })
   await new Promise((done) => setTimeout(done, 1000))
   await searchWithPing(client, "bounded pattern, 10 rows of 2,000 characters", underBound, { history_lines: 100 })
 
   started = performance.now()
-  const bounded = client.callTool({ name: "wait_for_text", arguments: { pane_id: pane, patterns: [underBound], regex: true, timeout: 2 } }, undefined, { timeout: 120_000 })
+  const bounded = client.callTool(
+    { name: "wait_for_text", arguments: { pane_id: pane, patterns: [underBound], regex: true, timeout: 2 } },
+    undefined,
+    { timeout: 120_000 }
+  )
   await new Promise((done) => setTimeout(done, 1200))
-  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 10); do echo ${long}; done\r`], { env })
+  execFileSync("tmux", [
+    "-S",
+    socket,
+    "send-keys",
+    "-t",
+    pane,
+    "-l",
+    "--",
+    `clear; for i in $(seq 10); do echo ${long}; done\r`
+  ], { env })
   const boundedWaited = await bounded
-  console.log(`bounded pattern, wait_for_text timeout 2 s, 10 long rows 1.2 s in: returned after ${since(started)} (${outcome(boundedWaited).slice(0, 60)})`)
+  console.log(
+    `bounded pattern, wait_for_text timeout 2 s, 10 long rows 1.2 s in: returned after ${since(started)} (${
+      outcome(boundedWaited).slice(0, 60)
+    })`
+  )
 
   started = performance.now()
-  const perRow = client.callTool({ name: "wait_for_text", arguments: { pane_id: pane, patterns: [costlyPerRow], regex: true, timeout: 1 } }, undefined, { timeout: 120_000 })
+  const perRow = client.callTool(
+    { name: "wait_for_text", arguments: { pane_id: pane, patterns: [costlyPerRow], regex: true, timeout: 1 } },
+    undefined,
+    { timeout: 120_000 }
+  )
   await new Promise((done) => setTimeout(done, 300))
-  execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq 20); do echo ${long}; done\r`], { env })
+  execFileSync("tmux", [
+    "-S",
+    socket,
+    "send-keys",
+    "-t",
+    pane,
+    "-l",
+    "--",
+    `clear; for i in $(seq 20); do echo ${long}; done\r`
+  ], { env })
   const perRowWaited = await perRow
-  console.log(`costly-per-row pattern, wait_for_text timeout 1 s, 20 long rows 0.3 s in: returned after ${since(started)} (${outcome(perRowWaited).slice(0, 60)})`)
+  console.log(
+    `costly-per-row pattern, wait_for_text timeout 1 s, 20 long rows 0.3 s in: returned after ${since(started)} (${
+      outcome(perRowWaited).slice(0, 60)
+    })`
+  )
 
-  const search = client.callTool({ name: "search_panes", arguments: { pattern: underBound, regex: true, history_lines: 100 } }, undefined, { timeout: 120_000 }).catch(() => undefined)
+  const search = client.callTool(
+    { name: "search_panes", arguments: { pattern: underBound, regex: true, history_lines: 100 } },
+    undefined,
+    { timeout: 120_000 }
+  ).catch(() => undefined)
   await new Promise((done) => setTimeout(done, 300))
   started = performance.now()
   const closed = new Promise((done) => (transport.onclose = () => done(undefined)))

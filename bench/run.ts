@@ -17,7 +17,12 @@ const bundled = join(root, "dist/libtmux-mcp.js")
 const unbundled = join(root, "dist/bin.js")
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
 // A private compile cache: the first start fills it, the measured ones read it (as every start after a user's first).
-const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMUX_TMPDIR: dir, XDG_CACHE_HOME: join(dir, "cache") }
+const env = {
+  PATH: process.env.PATH ?? "",
+  HOME: process.env.HOME ?? "",
+  TMUX_TMPDIR: dir,
+  XDG_CACHE_HOME: join(dir, "cache")
+}
 
 const quantile = (values: ReadonlyArray<number>, q: number): number => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -39,7 +44,12 @@ const coldStart = (entry: string) =>
       }
     })
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`)
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } } })
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "0" } }
+    })
     send({ jsonrpc: "2.0", method: "notifications/initialized" })
     send({ jsonrpc: "2.0", id: 2, method: "tools/list" })
   })
@@ -54,7 +64,11 @@ const bareNode = () => {
 /** Time for a Node process that only imports the given modules, to exit. */
 const importTime = (modules: ReadonlyArray<string>) => {
   const started = performance.now()
-  execFileSync(process.execPath, ["--input-type=module", "-e", modules.map((m) => `import ${JSON.stringify(m)}`).join(";")], { cwd: root })
+  execFileSync(process.execPath, [
+    "--input-type=module",
+    "-e",
+    modules.map((m) => `import ${JSON.stringify(m)}`).join(";")
+  ], { cwd: root })
   return performance.now() - started
 }
 
@@ -76,17 +90,34 @@ const roundTrip = async (label: string, target: string, bare: () => Promise<numb
     floor.push(await bare())
     server.push(await viaMcp())
   }
-  const [floorMedian, floorP90, serverMedian, serverP90] = [quantile(floor, 0.5), quantile(floor, 0.9), quantile(server, 0.5), quantile(server, 0.9)]
-  console.log(`${label} round trip (300 interleaved warm runs): median ${(serverMedian / floorMedian).toFixed(2)}x the bare tmux floor (${target}), p90 ${(serverP90 / floorP90).toFixed(2)}x`)
-  console.log(`  floor median ${ms(floorMedian)} p90 ${ms(floorP90)}; server median ${ms(serverMedian)} p90 ${ms(serverP90)}`)
+  const [floorMedian, floorP90, serverMedian, serverP90] = [
+    quantile(floor, 0.5),
+    quantile(floor, 0.9),
+    quantile(server, 0.5),
+    quantile(server, 0.9)
+  ]
+  console.log(
+    `${label} round trip (300 interleaved warm runs): median ${
+      (serverMedian / floorMedian).toFixed(2)
+    }x the bare tmux floor (${target}), p90 ${(serverP90 / floorP90).toFixed(2)}x`
+  )
+  console.log(
+    `  floor median ${ms(floorMedian)} p90 ${ms(floorP90)}; server median ${ms(serverMedian)} p90 ${ms(serverP90)}`
+  )
 }
 
 const main = async () => {
   const runs = 15
   await coldStart(bundled)
   const nodeAlone = await repeat(runs, () => importTime([]))
-  const sdk = await repeat(runs, () => importTime(["@modelcontextprotocol/sdk/server/index.js", "@modelcontextprotocol/sdk/server/stdio.js"]))
-  const effect = await repeat(runs, () => importTime(["effect/Effect", "effect/Layer", "effect/Schema", "effect/Context", "effect/Result"]))
+  const sdk = await repeat(
+    runs,
+    () => importTime(["@modelcontextprotocol/sdk/server/index.js", "@modelcontextprotocol/sdk/server/stdio.js"])
+  )
+  const effect = await repeat(
+    runs,
+    () => importTime(["effect/Effect", "effect/Layer", "effect/Schema", "effect/Context", "effect/Result"])
+  )
   const unbundledStart = await repeat(runs, () => coldStart(unbundled))
   // Interleaved, so both see the same machine.
   const bare: Array<number> = []
@@ -96,19 +127,35 @@ const main = async () => {
     starts.push(await coldStart(bundled))
   }
   const [bareStart, bundledStart] = [quantile(bare, 0.5), quantile(starts, 0.5)]
-  console.log(`cold start to first tools/list (median of ${runs}): bundled ${ms(bundledStart)}, ${(bundledStart / bareStart).toFixed(2)}x a bare \`node -e 0\` (${ms(bareStart)}; target <= 2.5x); unbundled ${ms(unbundledStart)}; bundled/unbundled ${(bundledStart / unbundledStart).toFixed(2)}x`)
-  console.log(`  breakdown: node alone ${ms(nodeAlone)}; + MCP SDK import ${ms(sdk - nodeAlone)}; + Effect imports ${ms(effect - nodeAlone)} (separately, unbundled, no compile cache); the rest of the bundled start (our code, tmux probe, handshake) ${ms(bundledStart - nodeAlone)} beyond node alone`)
+  console.log(
+    `cold start to first tools/list (median of ${runs}): bundled ${ms(bundledStart)}, ${
+      (bundledStart / bareStart).toFixed(2)
+    }x a bare \`node -e 0\` (${ms(bareStart)}; target <= 2.5x); unbundled ${ms(unbundledStart)}; bundled/unbundled ${
+      (bundledStart / unbundledStart).toFixed(2)
+    }x`
+  )
+  console.log(
+    `  breakdown: node alone ${ms(nodeAlone)}; + MCP SDK import ${ms(sdk - nodeAlone)}; + Effect imports ${
+      ms(effect - nodeAlone)
+    } (separately, unbundled, no compile cache); the rest of the bundled start (our code, tmux probe, handshake) ${
+      ms(bundledStart - nodeAlone)
+    } beyond node alone`
+  )
 
   // Round trips: one warm server over stdio against bare tmux processes, interleaved.
   execFileSync("tmux", ["-L", "libtmux-mcp", "new-session", "-d", "-s", "bench", "cat > /dev/null"], { env })
-  const paneId = execFileSync("tmux", ["-L", "libtmux-mcp", "list-panes", "-t", "bench", "-F", "#{pane_id}"], { env, encoding: "utf8" }).trim()
+  const paneId = execFileSync("tmux", ["-L", "libtmux-mcp", "list-panes", "-t", "bench", "-F", "#{pane_id}"], {
+    env,
+    encoding: "utf8"
+  }).trim()
   const transport = new StdioClientTransport({ command: process.execPath, args: [bundled], env, stderr: "ignore" })
   const client = new Client({ name: "bench", version: "0" })
   await client.connect(transport)
   const tmux = (args: ReadonlyArray<string>) => () =>
     new Promise<number>((done, fail) => {
       const started = performance.now()
-      execFile("tmux", ["-u", "-L", "libtmux-mcp", ...args], { env }, (error) => error ? fail(error) : done(performance.now() - started))
+      execFile("tmux", ["-u", "-L", "libtmux-mcp", ...args], { env }, (error) =>
+        error ? fail(error) : done(performance.now() - started))
     })
   const tool = (name: string, args: Record<string, unknown>) => async () => {
     const started = performance.now()
@@ -116,9 +163,15 @@ const main = async () => {
     if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`)
     return performance.now() - started
   }
-  const format = "#{session_id}\u001f#{session_name}\u001f#{session_windows}\u001f#{session_attached}\u001f#{session_created}\u001f#{session_path}\u001e"
+  const format =
+    "#{session_id}\u001f#{session_name}\u001f#{session_windows}\u001f#{session_attached}\u001f#{session_created}\u001f#{session_path}\u001e"
   await roundTrip("list_sessions", "target <= 1.25x", tmux(["list-sessions", "-F", format]), tool("list_sessions", {}))
-  await roundTrip("send_keys", "target <= 1.2x", tmux(["send-keys", "-t", paneId, "-l", "--", "x"]), tool("send_keys", { pane_id: paneId, keys: "x", literal: true, enter: false }))
+  await roundTrip(
+    "send_keys",
+    "target <= 1.2x",
+    tmux(["send-keys", "-t", paneId, "-l", "--", "x"]),
+    tool("send_keys", { pane_id: paneId, keys: "x", literal: true, enter: false })
+  )
   await client.close()
 }
 

@@ -14,7 +14,9 @@ export const agent = (task: string, turns = 8) =>
     const tools = yield* toolkit({ env: { ...process.env, LIBTMUX_TOOLSETS: "inspect,execute" } })
     let prompt = Prompt.make(task)
     for (let turn = 0; turn < turns; turn++) {
-      const response = yield* LanguageModel.generateText({ prompt, toolkit: tools.toolkit }).pipe(Effect.provide(tools.handlers))
+      const response = yield* LanguageModel.generateText({ prompt, toolkit: tools.toolkit }).pipe(
+        Effect.provide(tools.handlers)
+      )
       if (response.toolCalls.length === 0) return response.text
       // The conversation so far, with the tool results, is the next turn's prompt.
       prompt = Prompt.concat(prompt, Prompt.fromResponseParts(response.content))

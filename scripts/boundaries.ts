@@ -53,7 +53,9 @@ export const blank = (source: string, strings: boolean): string => {
     // At a backtick or a `}` that closes a substitution: scan text to the next `${` or closing backtick.
     const start = i
     i++
-    while (i < source.length && source[i] !== "`" && !(source[i] === "$" && source[i + 1] === "{")) i += source[i] === "\\" ? 2 : 1
+    while (i < source.length && source[i] !== "`" && !(source[i] === "$" && source[i + 1] === "{")) {
+      i += source[i] === "\\" ? 2 : 1
+    }
     if (strings) wipe(start + 1, i)
     if (source[i] === "$") {
       templates.push(depth)
@@ -157,21 +159,28 @@ export const violations = (path: string, source: string): ReadonlyArray<Violatio
   const code = blank(source, false)
   const bare = blank(source, true)
   const found: Array<Violation> = []
-  const report = (rule: string, index: number, detail: string) => found.push({ rule, line: lineAt(code, index), detail })
+  const report = (rule: string, index: number, detail: string) =>
+    found.push({ rule, line: lineAt(code, index), detail })
 
   for (const match of code.matchAll(/\bfrom\s+(["'])([^"']+)\1|\bimport\s*\(\s*(["'])([^"']+)\3/gu)) {
     const spec = match[2] ?? match[4] ?? ""
-    if (/(^|\/)layers\/TmuxExec(\.ts)?$/u.test(spec)) report("raw-runner", match.index, `imports the raw runner ${spec}`)
-    else if (/(^|\/)layers\//u.test(spec)) report("layer-import", match.index, `imports the layer ${spec}`)
+    if (/(^|\/)layers\/TmuxExec(\.ts)?$/u.test(spec)) {
+      report("raw-runner", match.index, `imports the raw runner ${spec}`)
+    } else if (/(^|\/)layers\//u.test(spec)) report("layer-import", match.index, `imports the layer ${spec}`)
     else if (spec === "effect/Layer") report("service-escape", match.index, "imports effect/Layer")
-    if (/^(node:)?(child_process|worker_threads|cluster)$/u.test(spec)) report("process-import", match.index, `imports ${spec}`)
+    if (/^(node:)?(child_process|worker_threads|cluster)$/u.test(spec)) {
+      report("process-import", match.index, `imports ${spec}`)
+    }
   }
-  const escapes = /\b(serviceOption|provide|provide[A-Z]\w*|updateContext|updateService)\b|\bEffect\.context\b|\bLayer\.\w+|\bContext\.(get\w*|pick|omit|merge\w*|add|make)\b/gu
+  const escapes =
+    /\b(serviceOption|provide|provide[A-Z]\w*|updateContext|updateService)\b|\bEffect\.context\b|\bLayer\.\w+|\bContext\.(get\w*|pick|omit|merge\w*|add|make)\b/gu
   for (const match of bare.matchAll(escapes)) report("service-escape", match.index, `uses ${match[0]}`)
 
   const imports = new Map<string, string>()
   for (const match of code.matchAll(/\bimport\s*(?:type\s*)?\{([^}]*)\}\s*from\s*(["'])([^"']+)\2/gu)) {
-    for (const name of match[1]!.split(",").map((part) => part.trim().split(/\s+as\s+/u).at(-1)!.replace(/^type\s+/u, ""))) {
+    for (
+      const name of match[1]!.split(",").map((part) => part.trim().split(/\s+as\s+/u).at(-1)!.replace(/^type\s+/u, ""))
+    ) {
       if (name !== "") imports.set(name, relative(".", resolve(dirname(path), match[3]!)))
     }
   }
@@ -182,7 +191,9 @@ export const violations = (path: string, source: string): ReadonlyArray<Violatio
   }
   for (const match of code.matchAll(/\b(?:const|let|var|function)\s+([A-Za-z_$][\w$]*)/gu)) {
     const home = literalizers[match[1]!]
-    if (home !== undefined && home !== path) report("helper-shadowed", match.index, `defines ${match[1]}, a literalizing helper of ${home}`)
+    if (home !== undefined && home !== path) {
+      report("helper-shadowed", match.index, `defines ${match[1]}, a literalizing helper of ${home}`)
+    }
   }
 
   const allowed = (expression: string, depth = 0): boolean => {
@@ -196,10 +207,17 @@ export const violations = (path: string, source: string): ReadonlyArray<Violatio
     if (home !== undefined) return home === path || imports.get(name) === home
     // A local constant (not a function) whose every value is an allowed format.
     const values = locals.get(name)
-    return named[2] === undefined && depth < 3 && values !== undefined && values.every((value) => allowed(value, depth + 1))
+    return named[2] === undefined && depth < 3 && values !== undefined &&
+      values.every((value) => allowed(value, depth + 1))
   }
   const check = (expression: string, index: number, position: string) => {
-    if (!allowed(expression)) report("caller-built-format", index, `${position} is ${JSON.stringify(expression)}, not a literal or a literalizing helper`)
+    if (!allowed(expression)) {
+      report(
+        "caller-built-format",
+        index,
+        `${position} is ${JSON.stringify(expression)}, not a literal or a literalizing helper`
+      )
+    }
   }
 
   const newSession = /(["'])new-session\1/u.test(code)

@@ -11,7 +11,9 @@ const root = resolve(import.meta.dirname, "..")
 process.chdir(root)
 
 const filesUnder = (dir: string): ReadonlyArray<string> =>
-  readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".ts")).map((name) => join(dir, name)).sort()
+  readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".ts")).map((name) =>
+    join(dir, name)
+  ).sort()
 
 let failures = 0
 for (const path of [...filesUnder("src/tools"), ...filesUnder("src/programs")]) {
@@ -26,7 +28,9 @@ for (const path of filesUnder("test/boundaries/fail")) {
   const rules = violations(relative(root, path), source).map((found) => found.rule)
   if (expected === undefined || !rules.includes(expected)) {
     failures++
-    console.log(`${path}: must break ${expected ?? "(no // expect-violation: line)"}, broke ${rules.join(", ") || "nothing"}`)
+    console.log(
+      `${path}: must break ${expected ?? "(no // expect-violation: line)"}, broke ${rules.join(", ") || "nothing"}`
+    )
   }
 }
 for (const path of filesUnder("test/boundaries/pass")) {
@@ -36,7 +40,9 @@ for (const path of filesUnder("test/boundaries/pass")) {
   }
 }
 if (failures > 0) {
-  console.log(`${failures} boundary failure(s): tools reach tmux only through their row's services, with fixed or literalized formats`)
+  console.log(
+    `${failures} boundary failure(s): tools reach tmux only through their row's services, with fixed or literalized formats`
+  )
   process.exit(1)
 }
 console.log("boundaries hold")

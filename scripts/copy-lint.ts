@@ -8,7 +8,10 @@ import { resolve } from "node:path"
 import { claimsIn, exempt } from "./copyClaims.ts"
 
 const root = resolve(import.meta.dirname, "..")
-const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
+const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+  cwd: root,
+  encoding: "utf8"
+})
   .split("\n")
   .filter((path) => /\.(ts|md|json|conf)$/u.test(path) && !path.endsWith("package-lock.json") && !exempt(path))
 let found = 0
@@ -21,6 +24,8 @@ for (const path of files) {
   })
 }
 if (found > 0) {
-  console.log(`${found} affirmative sandbox or containment claim(s); rephrase as what the code does, or as a boundary it does not provide`)
+  console.log(
+    `${found} affirmative sandbox or containment claim(s); rephrase as what the code does, or as a boundary it does not provide`
+  )
   process.exit(1)
 }

@@ -41,4 +41,6 @@ export const claimsIn = (line: string): ReadonlyArray<string> => {
 }
 
 /** Files the lint skips: the ones that must name what they replace, and itself. */
-export const exempt = (path: string): boolean => /(^|\/)(MIGRATION|CHANGES)\.md$/u.test(path) || /^scripts\/copy(-lint|Claims)\.ts$/u.test(path) || path.startsWith("test/")
+export const exempt = (path: string): boolean =>
+  /(^|\/)(MIGRATION|CHANGES)\.md$/u.test(path) || /^scripts\/copy(-lint|Claims)\.ts$/u.test(path) ||
+  path.startsWith("test/")

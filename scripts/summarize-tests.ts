@@ -8,7 +8,14 @@ import { existsSync, readFileSync } from "node:fs"
 interface Report {
   readonly numPassedTests: number
   readonly numFailedTests: number
-  readonly testResults: ReadonlyArray<{ readonly name: string; readonly status: string; readonly message?: string; readonly assertionResults: ReadonlyArray<unknown> }>
+  readonly testResults: ReadonlyArray<
+    {
+      readonly name: string
+      readonly status: string
+      readonly message?: string
+      readonly assertionResults: ReadonlyArray<unknown>
+    }
+  >
 }
 
 const path = process.argv[2] ?? ".vitest-report.json"

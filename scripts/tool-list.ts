@@ -35,7 +35,9 @@ if (process.argv.includes("--check")) {
     // Missing counts as stale.
   }
   if (current !== text) {
-    process.stderr.write("src/layers/toolSchemas.generated.ts is stale: run `npm run build` (or `node scripts/tool-list.ts`) and commit it\n")
+    process.stderr.write(
+      "src/layers/toolSchemas.generated.ts is stale: run `npm run build` (or `node scripts/tool-list.ts`) and commit it\n"
+    )
     process.exit(1)
   }
 } else if (readFileSync(target, { encoding: "utf8", flag: "a+" }) !== text) {

@@ -4,9 +4,9 @@
  * test/e2e/toolsnap.test.ts fails when the running server's list differs, so a change to what a
  * model reads is made on purpose: `npm run toolsnap` rewrites the file, and the diff shows it.
  */
+import * as Result from "effect/Result"
 import { writeFileSync } from "node:fs"
 import { resolve } from "node:path"
-import * as Result from "effect/Result"
 import { resolveSelection } from "../src/domain/selection.ts"
 import { toolEntry } from "../src/layers/McpServer.ts"
 import { toolsets } from "../src/manifest/index.ts"
@@ -22,7 +22,10 @@ const selection = Result.getOrThrow(resolveSelection(
 ))
 const tools = selection.tools.map((name) => {
   const definition = definitionOf(name)
-  return toolEntry(definition.specialize === undefined ? definition : { ...definition, input: definition.specialize(selection) }, selection.batchOperations)
+  return toolEntry(
+    definition.specialize === undefined ? definition : { ...definition, input: definition.specialize(selection) },
+    selection.batchOperations
+  )
 })
 writeFileSync(toolsnapPath, `${JSON.stringify({ tools }, null, 2)}\n`)
 console.log(`wrote ${toolsnapPath} (${tools.length} tools)`)

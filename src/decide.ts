@@ -27,7 +27,15 @@ export interface EmbedOptions {
 const variables = [
   ...settings.map((setting) => setting.variable),
   ...retiredVariables.map(([variable]) => variable),
-  "TMUX_TMPDIR", "TMUX", "TMUX_PANE", "PATH", "HOME", "SHELL", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CACHE_HOME"
+  "TMUX_TMPDIR",
+  "TMUX",
+  "TMUX_PANE",
+  "PATH",
+  "HOME",
+  "SHELL",
+  "XDG_RUNTIME_DIR",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME"
 ]
 
 /** The variables a ConfigProvider holds, as the environment record startup reads. */
@@ -42,9 +50,16 @@ const environmentOf = (provider: ConfigProvider.ConfigProvider) =>
 /** Startup, as the server does it: configuration, tmux check, socket probe, selection. */
 export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError> =>
   Effect.gen(function*() {
-    const env = options.configProvider === undefined ? options.env ?? process.env : yield* environmentOf(options.configProvider)
+    const env = options.configProvider === undefined
+      ? options.env ?? process.env
+      : yield* environmentOf(options.configProvider)
     const decided = yield* startup(env, options.argv ?? [], process.getuid?.() ?? 0)
     return decided.kind === "facts"
       ? decided.facts
-      : yield* Effect.fail(settingInvalid(`--${decided.kind}`, `--${decided.kind} prints and exits; it does not configure tools in a host (leave it out of argv)`))
+      : yield* Effect.fail(
+        settingInvalid(
+          `--${decided.kind}`,
+          `--${decided.kind} prints and exits; it does not configure tools in a host (leave it out of argv)`
+        )
+      )
   })

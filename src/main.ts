@@ -7,18 +7,18 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
-import { connect, makeServer } from "./layers/McpServer.ts"
-import * as Services from "./layers/Services.ts"
-import { logLine } from "./layers/ServerLog.ts"
-import { LineTransport } from "./layers/StdioLines.ts"
-import { advertisedSchemas } from "./layers/toolSchemas.generated.ts"
-import { startup } from "./layers/Startup.ts"
-import { Audit } from "./services/Audit.ts"
 import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
 import { collectWhenIdle } from "./heap.ts"
+import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
+import { connect, makeServer } from "./layers/McpServer.ts"
+import { logLine } from "./layers/ServerLog.ts"
+import * as Services from "./layers/Services.ts"
+import { startup } from "./layers/Startup.ts"
+import { LineTransport } from "./layers/StdioLines.ts"
+import { advertisedSchemas } from "./layers/toolSchemas.generated.ts"
+import { Audit } from "./services/Audit.ts"
 import { version } from "./version.ts"
 
 /** How long the stop path may take before the process exits anyway. */
@@ -30,8 +30,12 @@ const program = Effect.gen(function*() {
   if (decided.kind === "version") return void process.stdout.write(`libtmux-mcp ${version}\n`)
   if (decided.kind === "print-config") {
     const bin = realpathSync(process.argv[1] ?? "")
-    for (const note of clientConfigNotes(decided.client, process.execPath, decided.inheritedSocket, decided.remote)) process.stderr.write(`${note}\n`)
-    return void process.stdout.write(`${renderClientConfig(decided.client, process.execPath, bin, decided.env, decided.remote)}\n`)
+    for (const note of clientConfigNotes(decided.client, process.execPath, decided.inheritedSocket, decided.remote)) {
+      process.stderr.write(`${note}\n`)
+    }
+    return void process.stdout.write(
+      `${renderClientConfig(decided.client, process.execPath, bin, decided.env, decided.remote)}\n`
+    )
   }
   const { facts } = decided
   const context = yield* Layer.build(Services.layer(facts))
@@ -39,7 +43,8 @@ const program = Effect.gen(function*() {
   const server = makeServer(context, {
     version,
     instructions: instructions(facts),
-    capabilities: () => JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
+    capabilities: () =>
+      JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
     shutdown: shutdown.signal,
     afterCall: collectWhenIdle,
     advertised: advertisedSchemas
@@ -59,7 +64,12 @@ const program = Effect.gen(function*() {
   process.on("SIGTERM", stop)
   yield* connect(server, new LineTransport())
   // A person who started it by hand sees what it waits for.
-  if (process.stdin.isTTY) logLine("info", "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); this is a server for MCP clients: see --help and --print-config")
+  if (process.stdin.isTTY) {
+    logLine(
+      "info",
+      "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); this is a server for MCP clients: see --help and --print-config"
+    )
+  }
   logLine("info", readyLine(facts))
   for (const warning of warningLines(facts)) logLine("warning", warning)
   // Returning closes the scope the services were built in: their finalizers run (the tmux layer
@@ -70,16 +80,19 @@ const program = Effect.gen(function*() {
 
 /** Runs the server process. */
 export const main = (): void => {
-  Effect.runFork(Effect.scoped(program).pipe(
-    Effect.tap((outcome) =>
-      Effect.sync(() => {
-        // Let interrupted calls kill their tmux children before the process goes.
-        if (outcome === "stopped") setImmediate(() => process.exit(0))
-      })),
-    Effect.catchTag("StartupError", (error) =>
-      Effect.sync(() => {
-        process.stderr.write(`libtmux-mcp: ${error.message}\n`)
-        process.exitCode = 1
-      }))
-  ))
+  Effect.runFork(
+    Effect.scoped(program).pipe(
+      Effect.tap((outcome) =>
+        Effect.sync(() => {
+          // Let interrupted calls kill their tmux children before the process goes.
+          if (outcome === "stopped") setImmediate(() => process.exit(0))
+        })
+      ),
+      Effect.catchTag("StartupError", (error) =>
+        Effect.sync(() => {
+          process.stderr.write(`libtmux-mcp: ${error.message}\n`)
+          process.exitCode = 1
+        }))
+    )
+  )
 }

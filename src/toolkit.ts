@@ -82,7 +82,9 @@ export const makeToolkit: Effect.Effect<TmuxToolkit, never, Registry> = Effect.g
     registry.call(name, params).pipe(
       // Only selected tools are in the toolkit: "not selected" cannot happen here.
       Effect.orDie,
-      Effect.flatMap((outcome) => outcome._tag === "Success" ? Effect.succeed(outcome.structured) : Effect.fail(outcome.error))
+      Effect.flatMap((outcome) =>
+        outcome._tag === "Success" ? Effect.succeed(outcome.structured) : Effect.fail(outcome.error)
+      )
     )
   const handlers = toolkit.toLayer(
     Object.fromEntries(registry.selected.map((definition) => [definition.row.name, call(definition.row.name)])) as never

@@ -14,11 +14,16 @@ const lineOf = (record: Readonly<Record<string, unknown>>): string => `${JSON.st
 
 const fits = (line: string): boolean => Buffer.byteLength(line, "utf8") <= maxAuditLineBytes
 
-const cutText = (text: string, length: number): string => text.length > length ? `${text.slice(0, length)}...<cut>` : text
+const cutText = (text: string, length: number): string =>
+  text.length > length ? `${text.slice(0, length)}...<cut>` : text
 
 const cutValue = (value: unknown): unknown => {
   if (typeof value === "string") return cutText(value, 64)
-  if (Array.isArray(value)) return value.length > 16 ? [...value.slice(0, 16).map(cutValue), `...<cut ${value.length - 16}>`] : value.map(cutValue)
+  if (Array.isArray(value)) {
+    return value.length > 16
+      ? [...value.slice(0, 16).map(cutValue), `...<cut ${value.length - 16}>`]
+      : value.map(cutValue)
+  }
   return value
 }
 
@@ -28,7 +33,14 @@ export const auditLine = (record: Readonly<Record<string, unknown>>): string => 
   if (fits(whole)) return whole
   const summary = JSON.stringify(record.arguments ?? null)
   const hashed = "arguments" in record
-    ? { ...record, arguments: { cut: true, length: summary.length, sha256: createHash("sha256").update(summary).digest("hex").slice(0, 16) } }
+    ? {
+      ...record,
+      arguments: {
+        cut: true,
+        length: summary.length,
+        sha256: createHash("sha256").update(summary).digest("hex").slice(0, 16)
+      }
+    }
     : record
   const withoutArguments = lineOf(hashed)
   if (fits(withoutArguments)) return withoutArguments

@@ -25,18 +25,29 @@ const tomlString = (value: string): string => JSON.stringify(value)
  * What to tell the person on stderr beside the configuration: where it goes, and the traps of the
  * printed values.
  */
-export const clientConfigNotes = (client: ClientName, node: string, inheritedSocket: string | undefined, host?: SshHost): Array<string> => [
+export const clientConfigNotes = (
+  client: ClientName,
+  node: string,
+  inheritedSocket: string | undefined,
+  host?: SshHost
+): Array<string> => [
   `libtmux-mcp: ${clients[client]}`,
   ...(host === undefined ? [] : [
-    `libtmux-mcp: the entry starts the server on ${host.destination} through ssh (no password prompt: use a key or agent); the remote needs Node >= 22.19 and this package (${host.command.join(" ")})`,
-    `libtmux-mcp: to watch there: ssh -t ${host.port === undefined ? "" : `-p ${host.port} `}${host.destination} tmux -S <socket> attach (the remote server prints the exact command on its stderr)`
+    `libtmux-mcp: the entry starts the server on ${host.destination} through ssh (no password prompt: use a key or agent); the remote needs Node >= 22.19 and this package (${
+      host.command.join(" ")
+    })`,
+    `libtmux-mcp: to watch there: ssh -t ${
+      host.port === undefined ? "" : `-p ${host.port} `
+    }${host.destination} tmux -S <socket> attach (the remote server prints the exact command on its stderr)`
   ]),
   ...(inheritedSocket === undefined ? [] : [
     `libtmux-mcp: --socket inherit became path:${inheritedSocket}, the tmux server this shell runs in: clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead`
   ]),
-  ...(host === undefined && /[\\/]\.cache[\\/]|[\\/]_npx[\\/]/u.test(node) ? [
-    `libtmux-mcp: the Node path ${node} is in a cache folder: cleaning that cache removes it and the client can no longer start the server; prefer a Node installed for good`
-  ] : [])
+  ...(host === undefined && /[\\/]\.cache[\\/]|[\\/]_npx[\\/]/u.test(node) ?
+    [
+      `libtmux-mcp: the Node path ${node} is in a cache folder: cleaning that cache removes it and the client can no longer start the server; prefer a Node installed for good`
+    ] :
+    [])
 ]
 
 /** A host the entry starts the server on through ssh. @category models */
@@ -53,16 +64,22 @@ export interface SshHost {
  * and with it the remote server), and the settings in the remote command's environment, every word
  * quoted for the remote POSIX shell.
  */
-export const sshCommand = (host: SshHost, env: Readonly<Record<string, string>>): { readonly command: string; readonly args: Array<string> } => {
+export const sshCommand = (
+  host: SshHost,
+  env: Readonly<Record<string, string>>
+): { readonly command: string; readonly args: Array<string> } => {
   const settings = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`))
   const remote = [...(settings.length === 0 ? [] : ["env", ...settings]), ...host.command.map(shellQuote)].join(" ")
   return {
     command: "ssh",
     args: [
       "-T",
-      "-o", "BatchMode=yes",
-      "-o", "ServerAliveInterval=15",
-      "-o", "ServerAliveCountMax=3",
+      "-o",
+      "BatchMode=yes",
+      "-o",
+      "ServerAliveInterval=15",
+      "-o",
+      "ServerAliveCountMax=3",
       ...(host.sshConfig === undefined ? [] : ["-F", host.sshConfig]),
       ...(host.port === undefined ? [] : ["-p", String(host.port)]),
       "--",
@@ -84,11 +101,22 @@ export const renderClientConfig = (
   const name = host === undefined ? "libtmux-mcp" : `libtmux-mcp-${host.destination.replace(/^.*@/u, "")}`
   const ssh = host === undefined ? undefined : sshCommand(host, settings)
   const env = ssh === undefined ? settings : {}
-  const entry = { command: ssh?.command ?? node, args: ssh?.args ?? [bin], ...(Object.keys(env).length === 0 ? {} : { env }) }
+  const entry = {
+    command: ssh?.command ?? node,
+    args: ssh?.args ?? [bin],
+    ...(Object.keys(env).length === 0 ? {} : { env })
+  }
   switch (client) {
     case "claude-code":
       return [
-        ["claude mcp add", name, ...Object.entries(env).map(([key, value]) => `-e ${shellQuote(`${key}=${value}`)}`), "--", shellQuote(entry.command), ...entry.args.map(shellQuote)].join(" ")
+        [
+          "claude mcp add",
+          name,
+          ...Object.entries(env).map(([key, value]) => `-e ${shellQuote(`${key}=${value}`)}`),
+          "--",
+          shellQuote(entry.command),
+          ...entry.args.map(shellQuote)
+        ].join(" ")
       ].join("\n")
     case "codex":
       return [

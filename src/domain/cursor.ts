@@ -29,7 +29,8 @@ const prefix = "cs1."
 /** A short content hash of one row. */
 export const rowHash = (row: string): string => createHash("sha256").update(row).digest("base64url").slice(0, 12)
 
-const sign = (secret: Buffer, payload: string): string => createHmac("sha256", secret).update(payload).digest("base64url").slice(0, 22)
+const sign = (secret: Buffer, payload: string): string =>
+  createHmac("sha256", secret).update(payload).digest("base64url").slice(0, 22)
 
 /** Encodes and signs a cursor. */
 export const encodeCursor = (secret: Buffer, state: CursorState): string => {

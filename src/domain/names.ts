@@ -29,7 +29,9 @@ export const nameProblem = (name: string): string | undefined => {
   // oxlint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/u.test(name)) return "must not contain control characters"
   if (/[.:]/u.test(name)) return "must not contain '.' or ':' (tmux would rewrite them to '_')"
-  if (name.includes("\\")) return "must not contain '\\' (tmux stores it escaped, so the name would not be found again as given)"
+  if (name.includes("\\")) {
+    return "must not contain '\\' (tmux stores it escaped, so the name would not be found again as given)"
+  }
   if (/^[$@%]/u.test(name)) return "must not begin with '$', '@' or '%' (tmux would read it as an ID)"
   return undefined
 }

@@ -9,5 +9,6 @@ export const shellQuote = (word: string): string =>
 /** A `key=value` pair; a value with spaces, quotes or control characters is JSON-quoted. */
 export const recordPair = (key: string, value: string | number | boolean): string => {
   const text = String(value)
+  // oxlint-disable-next-line no-control-regex -- control characters are what forces the quoting
   return `${key}=${/^[^\s"'\\\u0000-\u001f]*$/u.test(text) && text !== "" ? text : JSON.stringify(text)}`
 }

@@ -23,20 +23,38 @@ export const digest = (secret: Buffer, value: string): Digest => ({
 })
 
 const summarize = (secret: Buffer, value: unknown, redact: boolean): unknown => {
-  if (typeof value === "string") return redact ? digest(secret, value) : value.length > 200 ? `${value.slice(0, 200)}...<cut>` : value
+  if (typeof value === "string") {
+    return redact
+      ? digest(secret, value)
+      : value.length > 200
+      ? `${value.slice(0, 200)}...<cut>`
+      : value
+  }
   if (Array.isArray(value)) return value.slice(0, 32).map((item) => summarize(secret, item, redact))
   if (value !== null && typeof value === "object") {
     // Inside a payload-bearing structure only target IDs stay readable.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, summarize(secret, item, redact && !/_id$/u.test(key))]))
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, summarize(secret, item, redact && !key.endsWith("_id"))])
+    )
   }
   return value
 }
 
 /** The redacted summary of a call's raw arguments, by the tool's sink column. */
-export const summarizeArguments = (secret: Buffer, sinks: Readonly<Record<string, SinkKind>>, args: unknown): unknown => {
-  if (args === null || typeof args !== "object" || Array.isArray(args)) return typeof args === "undefined" ? {} : { invalid: typeof args }
+export const summarizeArguments = (
+  secret: Buffer,
+  sinks: Readonly<Record<string, SinkKind>>,
+  args: unknown
+): unknown => {
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    return typeof args === "undefined"
+      ? {}
+      : { invalid: typeof args }
+  }
   return Object.fromEntries(
-    Object.entries(args).map(([key, value]) => [key, summarize(secret, value, payloadSinks.has(sinks[key] ?? "pane-input"))])
+    Object.entries(args).map((
+      [key, value]
+    ) => [key, summarize(secret, value, payloadSinks.has(sinks[key] ?? "pane-input"))])
   )
 }
 
@@ -52,14 +70,24 @@ export const summarizeBatchArguments = (
   args: unknown
 ): unknown => {
   const summary = summarizeArguments(secret, sinks, args)
-  if (args === null || typeof args !== "object" || !Array.isArray((args as { operations?: unknown }).operations)) return summary
-  const operations = ((args as { operations: ReadonlyArray<unknown> }).operations).slice(0, 32).map((operation) => {
-    if (operation === null || typeof operation !== "object" || Array.isArray(operation)) return summarize(secret, operation, true)
+  if (args === null || typeof args !== "object" || !Array.isArray((args as { operations?: unknown }).operations)) {
+    return summary
+  }
+  const operations = (args as { operations: ReadonlyArray<unknown> }).operations.slice(0, 32).map((operation) => {
+    if (operation === null || typeof operation !== "object" || Array.isArray(operation)) {
+      return summarize(secret, operation, true)
+    }
     const tool = (operation as { tool?: unknown }).tool
-    return Object.fromEntries(Object.entries(operation).map(([key, value]) => [
-      key,
-      key === "tool" ? summarize(secret, value, false) : key === "arguments" ? summarizeArguments(secret, sinksOf(tool), value) : summarize(secret, value, true)
-    ]))
+    return Object.fromEntries(
+      Object.entries(operation).map(([key, value]) => [
+        key,
+        key === "tool"
+          ? summarize(secret, value, false)
+          : key === "arguments"
+          ? summarizeArguments(secret, sinksOf(tool), value)
+          : summarize(secret, value, true)
+      ])
+    )
   })
   return { ...(summary as object), operations }
 }

@@ -14,7 +14,7 @@
  * | any           | user or a path     | any               | inspect, manage, execute           |
  */
 import * as Result from "effect/Result"
-import { isToolset, manifest, rowFor, toolNames, type ToolName, type Toolset, toolsets } from "../manifest/index.ts"
+import { isToolset, manifest, rowFor, type ToolName, toolNames, type Toolset, toolsets } from "../manifest/index.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
 
 /** The raw selection variables; `undefined` means absent. @category models */
@@ -55,9 +55,14 @@ export const defaultToolsets = (facts: EndpointFacts): DefaultApplied => {
   if (facts.socketExplicit || facts.tmuxConfig !== "minimal") {
     return { toolsets: shared, reason: "explicitly configured endpoint" }
   }
-  if (facts.serverState === "absent") return { toolsets: toolsets, reason: "new dedicated server, minimal configuration" }
+  if (facts.serverState === "absent") {
+    return { toolsets: toolsets, reason: "new dedicated server, minimal configuration" }
+  }
   return facts.provenance === "recorded-minimal"
-    ? { toolsets: toolsets, reason: "existing dedicated server recorded as started by libtmux-mcp with the minimal configuration" }
+    ? {
+      toolsets: toolsets,
+      reason: "existing dedicated server recorded as started by libtmux-mcp with the minimal configuration"
+    }
     : { toolsets: shared, reason: "existing server of unknown provenance" }
 }
 
@@ -69,7 +74,12 @@ export const splitList = (variable: string, raw: string): Result.Result<Readonly
   if (raw.trim() === "") return Result.succeed([])
   const tokens = raw.split(",").map((token) => token.trim())
   return tokens.includes("")
-    ? Result.fail(settingInvalid(variable, `${variable} ${JSON.stringify(raw)} has an empty segment; write names separated by single commas`))
+    ? Result.fail(
+      settingInvalid(
+        variable,
+        `${variable} ${JSON.stringify(raw)} has an empty segment; write names separated by single commas`
+      )
+    )
     : Result.succeed(tokens)
 }
 
@@ -78,24 +88,38 @@ export const parseToolsets = (raw: string) =>
   Result.flatMap(splitList("LIBTMUX_TOOLSETS", raw), (tokens) => {
     const unknown = tokens.filter((token) => !isToolset(token))
     return unknown.length > 0
-      ? Result.fail(settingInvalid("LIBTMUX_TOOLSETS", `LIBTMUX_TOOLSETS names unknown toolset(s) ${unknown.join(", ")}; valid toolsets: ${toolsets.join(", ")}`))
+      ? Result.fail(
+        settingInvalid(
+          "LIBTMUX_TOOLSETS",
+          `LIBTMUX_TOOLSETS names unknown toolset(s) ${unknown.join(", ")}; valid toolsets: ${toolsets.join(", ")}`
+        )
+      )
       : Result.succeed(tokens as ReadonlyArray<Toolset>)
   })
 
 const parseTools = (variable: string, raw: string, available: ReadonlySet<ToolName>) =>
   Result.flatMap(splitList(variable, raw), (tokens) => {
     if (tokens.length === 0) {
-      return Result.fail(settingInvalid(variable, `${variable} is set but empty; omit the variable when it names no tools`))
+      return Result.fail(
+        settingInvalid(variable, `${variable} is set but empty; omit the variable when it names no tools`)
+      )
     }
     const unknown = tokens.filter((token) => rowFor(token) === undefined)
     if (unknown.length > 0) {
-      return Result.fail(settingInvalid(variable, `${variable} names unknown tool(s) ${unknown.join(", ")}; valid tools: ${toolNames.join(", ")}`))
+      return Result.fail(
+        settingInvalid(
+          variable,
+          `${variable} names unknown tool(s) ${unknown.join(", ")}; valid tools: ${toolNames.join(", ")}`
+        )
+      )
     }
     const missing = tokens.filter((token) => !available.has(token as ToolName))
     if (missing.length > 0) {
       return Result.fail(settingInvalid(
         variable,
-        `${variable} names ${missing.join(", ")}, which the manifest lists but this build of libtmux-mcp does not have yet; ` +
+        `${variable} names ${
+          missing.join(", ")
+        }, which the manifest lists but this build of libtmux-mcp does not have yet; ` +
           `tools in this build: ${toolNames.filter((name) => available.has(name)).join(", ")}`
       ))
     }
@@ -114,7 +138,9 @@ export const resolveSelection = (
   Result.gen(function*() {
     const given = input.toolsets === undefined ? undefined : yield* parseToolsets(input.toolsets)
     const included = input.tools === undefined ? [] : yield* parseTools("LIBTMUX_TOOLS", input.tools, available)
-    const excluded = input.excludeTools === undefined ? [] : yield* parseTools("LIBTMUX_EXCLUDE_TOOLS", input.excludeTools, available)
+    const excluded = input.excludeTools === undefined
+      ? []
+      : yield* parseTools("LIBTMUX_EXCLUDE_TOOLS", input.excludeTools, available)
     const defaultApplied = given === undefined ? defaultToolsets(facts) : null
     const groups = new Set(given ?? defaultApplied!.toolsets)
     const chosen = new Set<ToolName>(included)

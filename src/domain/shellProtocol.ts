@@ -61,7 +61,8 @@ export const templates = (runId: string, paneId: string) => {
   const names = protocolNames(runId)
   const position = "#{history_size} #{cursor_y} #{cursor_x}"
   return {
-    end: `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ; set -su ${statusOption} ; wait-for -S ${names.channel}`,
+    end:
+      `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ; set -su ${statusOption} ; wait-for -S ${names.channel}`,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
 }
@@ -73,7 +74,11 @@ export const templates = (runId: string, paneId: string) => {
  * shells) let the terminal echo everything typed at once and print their continuation prompts
  * afterwards, so for them the command always marks where its output starts.
  */
-export const needsStartMark = (shell: string, command: string, pane: { readonly width: number; readonly height: number }): boolean => {
+export const needsStartMark = (
+  shell: string,
+  command: string,
+  pane: { readonly width: number; readonly height: number }
+): boolean => {
   if (!lineEditors.includes(shell)) return true
   let rows = 0
   // The prompt and the protocol's words take at most about a line's worth more.
@@ -106,7 +111,9 @@ export const lineTooLong = (shell: string, command: string): number | undefined 
 export const commandProblem = (command: string): string | undefined => {
   if (command.trim() === "") return "must not be empty"
   // oxlint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000b-\u001f\u007f]/u.test(command)) return "must not contain control characters other than newline and tab"
+  if (/[\u0000-\u0008\u000b-\u001f\u007f]/u.test(command)) {
+    return "must not contain control characters other than newline and tab"
+  }
   return undefined
 }
 

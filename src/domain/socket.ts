@@ -22,7 +22,10 @@ const validForms = "name:<name> (or a bare name of letters, digits and . _ + @ -
 
 /** Parses `LIBTMUX_SOCKET`. */
 export const parseSocketSelector = (raw: string): Result.Result<SocketSelector, StartupError> => {
-  const fail = (why: string) => Result.fail(settingInvalid("LIBTMUX_SOCKET", `LIBTMUX_SOCKET ${JSON.stringify(raw)} ${why}; valid forms: ${validForms}`))
+  const fail = (why: string) =>
+    Result.fail(
+      settingInvalid("LIBTMUX_SOCKET", `LIBTMUX_SOCKET ${JSON.stringify(raw)} ${why}; valid forms: ${validForms}`)
+    )
   if (raw === "inherit") return Result.succeed({ form: "inherit" })
   if (raw.startsWith("path:")) {
     const path = raw.slice("path:".length)

@@ -4,7 +4,17 @@
  * hang the open, a device would swallow or refuse the records), and the file must be this user's
  * with mode 0600. The fallback folder for records that cannot go to stderr is created owner-only.
  */
-import { chmodSync, closeSync, constants, fchmodSync, fstatSync, lstatSync, mkdirSync, openSync, type Stats } from "node:fs"
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  type Stats
+} from "node:fs"
 import { isAbsolute, join } from "node:path"
 
 /** Why an audit file cannot be used. @category errors */
@@ -34,8 +44,12 @@ const lstatOrUndefined = (path: string): Stats | undefined => {
 /** Refuses what fstat says is not a regular file of this user; sets mode 0600 on one that is. */
 const checkOpened = (fd: number, uid: number): void => {
   const stats = fstatSync(fd)
-  if (!stats.isFile()) throw new AuditFileRefused(`it is ${kindOf(stats)}; give a regular file or a path that does not exist yet`)
-  if (stats.uid !== uid) throw new AuditFileRefused(`it belongs to uid ${stats.uid}, not to this user (uid ${uid}); give a file of your own`)
+  if (!stats.isFile()) {
+    throw new AuditFileRefused(`it is ${kindOf(stats)}; give a regular file or a path that does not exist yet`)
+  }
+  if (stats.uid !== uid) {
+    throw new AuditFileRefused(`it belongs to uid ${stats.uid}, not to this user (uid ${uid}); give a file of your own`)
+  }
   // A second name for the file could be anywhere, for example a system file linked into a shared folder.
   if (stats.nlink > 1) throw new AuditFileRefused(`it has ${stats.nlink} hard links; give a file with one name`)
   if ((stats.mode & 0o777) !== 0o600) fchmodSync(fd, 0o600)
@@ -48,15 +62,25 @@ const checkOpened = (fd: number, uid: number): void => {
 export const openAuditFile = (path: string, uid: number): number => {
   const existing = lstatOrUndefined(path)
   // Checked before opening, so a device or FIFO is never opened at all.
-  if (existing !== undefined && !existing.isFile()) throw new AuditFileRefused(`it is ${kindOf(existing)}; give a regular file or a path that does not exist yet`)
+  if (existing !== undefined && !existing.isFile()) {
+    throw new AuditFileRefused(`it is ${kindOf(existing)}; give a regular file or a path that does not exist yet`)
+  }
   let fd: number
   try {
     // O_NONBLOCK: should a FIFO appear at the path after the check, the open fails instead of waiting for a reader.
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600)
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+      0o600
+    )
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw new AuditFileRefused(
-      code === "ELOOP" ? "it is a symbolic link (name the file itself)" : code === "ENXIO" ? "it is a FIFO" : (error as Error).message
+      code === "ELOOP"
+        ? "it is a symbolic link (name the file itself)"
+        : code === "ENXIO"
+        ? "it is a FIFO"
+        : (error as Error).message
     )
   }
   try {
@@ -89,7 +113,9 @@ export const openFallbackAuditFile = (path: string, uid: number): number => {
   }
   const stats = lstatSync(folder)
   if (!stats.isDirectory()) throw new AuditFileRefused(`${folder} is ${kindOf(stats)}, not a folder`)
-  if (stats.uid !== uid) throw new AuditFileRefused(`${folder} belongs to uid ${stats.uid}, not to this user (uid ${uid})`)
+  if (stats.uid !== uid) {
+    throw new AuditFileRefused(`${folder} belongs to uid ${stats.uid}, not to this user (uid ${uid})`)
+  }
   if ((stats.mode & 0o777) !== 0o700) chmodSync(folder, 0o700)
   return openAuditFile(path, uid)
 }

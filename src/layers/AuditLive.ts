@@ -92,7 +92,13 @@ const makeSink = (target: AuditTarget, uid: number) => {
     moved = { time: now(), reason }
     writeWhole(fd, auditLine({ event: "audit_moved", time: moved.time, from: "stderr", reason }))
     // Best effort: stderr is the stream that just failed.
-    logLine("warning", `libtmux-mcp warning: ${recordPair("audit", "moved")} ${recordPair("path", fallback)} ${recordPair("reason", reason)}`, (text) => writeWhole(2, text))
+    logLine(
+      "warning",
+      `libtmux-mcp warning: ${recordPair("audit", "moved")} ${recordPair("path", fallback)} ${
+        recordPair("reason", reason)
+      }`,
+      (text) => writeWhole(2, text)
+    )
     return undefined
   }
 

@@ -12,17 +12,16 @@
  * They are advisory: they coordinate instances of this server. Any process of the same user can
  * still connect to the tmux socket itself.
  */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { createHash, randomBytes } from "node:crypto"
 import { linkSync, lstatSync, mkdirSync, renameSync, unlinkSync } from "node:fs"
 import { createConnection, createServer, type Server } from "node:net"
 import { join } from "node:path"
 import { realpath } from "../domain/files.ts"
-import * as Clock from "effect/Clock"
-import * as Effect from "effect/Effect"
 import type { LeaseState } from "../services/SocketPin.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
-
 
 /** Why `path` is not a folder only this user can enter, or undefined when it is one. */
 const notOwnerOnly = (path: string, uid: number): string | undefined => {
@@ -43,7 +42,9 @@ const makeFolder = (path: string): string | undefined => {
     mkdirSync(path, { mode: 0o700 })
     return undefined
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EEXIST" ? undefined : `cannot create ${path}: ${(error as Error).message}`
+    return (error as NodeJS.ErrnoException).code === "EEXIST"
+      ? undefined
+      : `cannot create ${path}: ${(error as Error).message}`
   }
 }
 
@@ -151,7 +152,9 @@ const removeStale = (path: string, deadInode: number | undefined) => {
   }
 }
 
-type Acquired = { readonly held: Server; readonly path: string } | { readonly holder: string } | { readonly unavailable: string }
+type Acquired = { readonly held: Server; readonly path: string } | { readonly holder: string } | {
+  readonly unavailable: string
+}
 
 /**
  * Takes the lock at `path`: listen on a private name, then hard-link it to `path`, which fails
@@ -160,7 +163,9 @@ type Acquired = { readonly held: Server; readonly path: string } | { readonly ho
 const acquire = (path: string, info: string): Effect.Effect<Acquired> =>
   Effect.gen(function*() {
     const own = `${path}.${randomBytes(3).toString("hex")}`
-    if (Buffer.byteLength(own) > 107) return { unavailable: `${own} is longer than a Unix socket path may be (107 bytes)` }
+    if (Buffer.byteLength(own) > 107) {
+      return { unavailable: `${own} is longer than a Unix socket path may be (107 bytes)` }
+    }
     const listening = yield* Effect.result(listen(own, info))
     if (listening._tag === "Failure") return { unavailable: listening.failure.message }
     const server = listening.success
@@ -244,11 +249,21 @@ export const takeWithin = <H>(attempt: Effect.Effect<Attempt<H>>, timings = crea
  * starting one is one step across every instance of this user. Without a lock folder it runs
  * unlocked; a lock held for longer than about 5 s is waited out, as its holder may be wedged.
  */
-export const withCreationLock = <A, E, R>(socketPath: string, env: Environment, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+export const withCreationLock = <A, E, R>(
+  socketPath: string,
+  env: Environment,
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> => {
   const folder = lockFolder(env)
   if (typeof folder === "string") return effect
   const path = lockPath(folder.path, "create", socketPath)
-  const take = Effect.map(takeWithin(acquire(path, JSON.stringify({ pid: process.pid }))), (result) =>
-    result === undefined ? undefined : { held: result.held, ino: inode(path) })
-  return Effect.acquireUseRelease(take, () => effect, (lock) => Effect.sync(() => lock === undefined ? undefined : releaseNow(lock.held, path, lock.ino)))
+  const take = Effect.map(
+    takeWithin(acquire(path, JSON.stringify({ pid: process.pid }))),
+    (result) => result === undefined ? undefined : { held: result.held, ino: inode(path) }
+  )
+  return Effect.acquireUseRelease(
+    take,
+    () => effect,
+    (lock) => Effect.sync(() => lock === undefined ? undefined : releaseNow(lock.held, path, lock.ino))
+  )
 }

@@ -52,20 +52,27 @@ export const advertisedSchema = (schema: Schema.Top): Tool["inputSchema"] => {
 }
 
 /** Advertised schemas converted at build time, by tool name (scripts/tool-list.ts). @category models */
-export type AdvertisedSchemas = Readonly<Record<string, { readonly inputSchema: Tool["inputSchema"]; readonly outputSchema: Tool["outputSchema"] }>>
+export type AdvertisedSchemas = Readonly<
+  Record<string, { readonly inputSchema: Tool["inputSchema"]; readonly outputSchema: Tool["outputSchema"] }>
+>
 
 /**
  * The `tools/list` entry of a definition; the batch's record also names what it may call. Schemas
  * come from `built` when given, except an input specialized to the selection, converted here.
  */
-export const toolEntry = (definition: ToolDefinition, nestedAuthority: ReadonlyArray<string>, built?: AdvertisedSchemas): Tool => {
+export const toolEntry = (
+  definition: ToolDefinition,
+  nestedAuthority: ReadonlyArray<string>,
+  built?: AdvertisedSchemas
+): Tool => {
   const row = definition.row
   const schemas = built?.[row.name]
   return {
     name: row.name,
     title: row.title,
     description: definition.description,
-    inputSchema: (definition.specialize === undefined ? schemas?.inputSchema : undefined) ?? advertisedSchema(definition.input),
+    inputSchema: (definition.specialize === undefined ? schemas?.inputSchema : undefined) ??
+      advertisedSchema(definition.input),
     outputSchema: schemas?.outputSchema ?? advertisedSchema(definition.output) as Tool["outputSchema"],
     annotations: {
       title: row.title,
@@ -79,11 +86,17 @@ export const toolEntry = (definition: ToolDefinition, nestedAuthority: ReadonlyA
 }
 
 /** A progress reporter for a request that carries a progress token. */
-const progressOf = (token: string | number | undefined, extra: { sendNotification: (notification: ServerNotification) => Promise<void> }) =>
+const progressOf = (
+  token: string | number | undefined,
+  extra: { sendNotification: (notification: ServerNotification) => Promise<void> }
+) =>
   token === undefined
     ? undefined
     : (progress: number, total: number, message: string) =>
-      extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } })
+      extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress, total, message }
+      })
 
 /** The connected client's name and version, as it announced them. */
 const clientIdOf = (server: Server): string | undefined => {
@@ -131,7 +144,9 @@ class RpcError extends Error {
 /** Builds the SDK server over the registry; the caller connects a transport. @category constructors */
 export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
   const registry = Context.get(context, Registry)
-  const tools = registry.selected.map((definition) => toolEntry(definition, registry.nestedAuthority, options.advertised))
+  const tools = registry.selected.map((definition) =>
+    toolEntry(definition, registry.nestedAuthority, options.advertised)
+  )
   // Calls in flight, so a shutdown can interrupt them all.
   const inflight = new Set<AbortController>()
   options.shutdown.addEventListener("abort", () => {
@@ -151,7 +166,8 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
       // Replays the lines logged before (the ready line, startup warnings), then follows.
       listenToLog((level, line) => {
         if (threshold !== undefined && atLeast(level, threshold)) {
-          server.notification({ method: "notifications/message", params: { level, logger: "libtmux-mcp", data: line } }).catch(() => undefined)
+          server.notification({ method: "notifications/message", params: { level, logger: "libtmux-mcp", data: line } })
+            .catch(() => undefined)
         }
       })
     }
@@ -162,7 +178,10 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     if (request.params.uri !== capabilitiesResource.uri) {
-      throw new RpcError(-32002, `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`)
+      throw new RpcError(
+        -32002,
+        `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`
+      )
     }
     return { contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities() }] }
   })
@@ -186,7 +205,10 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     if (Exit.isSuccess(exit)) {
       const outcome = exit.value
       if (outcome._tag === "Success") {
-        return { content: [{ type: "text", text: JSON.stringify(outcome.structured) }], structuredContent: outcome.structured }
+        return {
+          content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
+          structuredContent: outcome.structured
+        }
       }
       return {
         isError: true,
@@ -199,7 +221,11 @@ export const makeServer = (context: Context.Context<Registry>, options: ServerOp
     if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
     // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
     logLine("error", `libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}`)
-    return { isError: true, content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }], _meta: { [errorMetaKey]: "Defect" } }
+    return {
+      isError: true,
+      content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }],
+      _meta: { [errorMetaKey]: "Defect" }
+    }
   })
   return server
 }

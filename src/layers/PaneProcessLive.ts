@@ -35,7 +35,13 @@ const stat = (pid: number): Stat | undefined => {
   // The command name is in parentheses and may itself hold spaces or parentheses.
   const close = text.lastIndexOf(")")
   const fields = text.slice(close + 2).split(" ")
-  return { comm: text.slice(text.indexOf("(") + 1, close), state: fields[0] ?? "", pgrp: Number(fields[2]), tpgid: Number(fields[5]), started: Number(fields[19]) }
+  return {
+    comm: text.slice(text.indexOf("(") + 1, close),
+    state: fields[0] ?? "",
+    pgrp: Number(fields[2]),
+    tpgid: Number(fields[5]),
+    started: Number(fields[19])
+  }
 }
 
 /** Where a process idle at a prompt sleeps (measured: bash, fish poll; zsh, dash read the tty). */
@@ -72,7 +78,9 @@ const shell = (panePid: number): Effect.Effect<ShellProcess | undefined> =>
 
 const children = (pid: number): Array<number> => {
   try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) => (read(`/proc/${pid}/task/${task}/children`) ?? "").split(" ").filter((id) => id !== "").map(Number))
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      (read(`/proc/${pid}/task/${task}/children`) ?? "").split(" ").filter((id) => id !== "").map(Number)
+    )
   } catch {
     return []
   }
@@ -110,12 +118,18 @@ const terminalReader = (panePid: number, group: number, tty: string): Effect.Eff
   Effect.sync(() =>
     // The shell itself reading its terminal is at a prompt, not blocked by a program.
     groupMembers(panePid, group).find((member) =>
-      member.pid !== panePid && member.state === "S" && waitsIn(member.pid, terminalReads) === true && holdsTerminal(member.pid, tty)
+      member.pid !== panePid && member.state === "S" && waitsIn(member.pid, terminalReads) === true &&
+      holdsTerminal(member.pid, tty)
     )?.comm
   )
 
 const foregroundProgram = (panePid: number, group: number): Effect.Effect<string | undefined> =>
-  Effect.sync(() => groupMembers(panePid, group).reduce<(Stat & { readonly pid: number }) | undefined>((newest, member) => newest === undefined || member.started >= newest.started ? member : newest, undefined)?.comm)
+  Effect.sync(() =>
+    groupMembers(panePid, group).reduce<(Stat & { readonly pid: number }) | undefined>(
+      (newest, member) => newest === undefined || member.started >= newest.started ? member : newest,
+      undefined
+    )?.comm
+  )
 
 const environment = (pid: number, name: string): Effect.Effect<string | undefined> =>
   Effect.sync(() => {
@@ -124,4 +138,7 @@ const environment = (pid: number, name: string): Effect.Effect<string | undefine
   })
 
 /** The live reader. @category layers */
-export const layer: Layer.Layer<PaneProcess> = Layer.succeed(PaneProcess, PaneProcess.of({ shell, terminalReader, foregroundProgram, environment }))
+export const layer: Layer.Layer<PaneProcess> = Layer.succeed(
+  PaneProcess,
+  PaneProcess.of({ shell, terminalReader, foregroundProgram, environment })
+)

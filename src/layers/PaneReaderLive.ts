@@ -4,14 +4,20 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { ServerPane } from "../services/ServerPane.ts"
+import { capturedRows, readAndCapture, relativeRow } from "../programs/pane.ts"
 import { PaneReader, type PaneView } from "../services/PaneReader.ts"
+import type { ServerPane } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import type { TmuxObserve } from "../services/Tmux.ts"
 import type { Fields } from "../services/TmuxReads.ts"
-import { capturedRows, readAndCapture, relativeRow } from "../programs/pane.ts"
 
-const viewFields = { pane_pid: "int", pane_dead: "bool", alternate_on: "bool", history_size: "int", cursor_y: "int" } as const satisfies Fields
+const viewFields = {
+  pane_pid: "int",
+  pane_dead: "bool",
+  alternate_on: "bool",
+  history_size: "int",
+  cursor_y: "int"
+} as const satisfies Fields
 
 /** The live reader. @category layers */
 export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | ServerPane> = Layer.effect(
@@ -23,9 +29,14 @@ export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | Ser
     const read = (paneId: string, from?: number) =>
       Effect.gen(function*() {
         let guess = lastHistory.get(paneId) ?? 0
-        for (let attempt = 0; ; attempt++) {
+        for (let attempt = 0;; attempt++) {
           const start = from === undefined ? undefined : relativeRow(from, guess)
-          const { state, captured } = yield* readAndCapture(paneId, viewFields, ["-S", start === undefined ? "0" : String(start), "-E", "-"])
+          const { state, captured } = yield* readAndCapture(paneId, viewFields, [
+            "-S",
+            start === undefined ? "0" : String(start),
+            "-E",
+            "-"
+          ])
           const history = state.history_size
           lastHistory.set(paneId, history)
           const wanted = from === undefined ? undefined : relativeRow(from, history)

@@ -33,9 +33,15 @@ export const probeServer = (bin: string, flags: ReadonlyArray<string>, socket: s
   execTmux(bin, buildArgv(flags, [["list-sessions", "-F", `#{${provenanceOption}}`]]), socket, { env }).pipe(
     Effect.map((stdout) => {
       const record = stdout.split("\n")[0] ?? ""
-      const provenance = record === "libtmux-mcp minimal" ? "recorded-minimal" as const : record.startsWith("libtmux-mcp") ? "recorded-other" as const : "unknown" as const
+      const provenance = record === "libtmux-mcp minimal"
+        ? "recorded-minimal" as const
+        : record.startsWith("libtmux-mcp")
+        ? "recorded-other" as const
+        : "unknown" as const
       return { state: "existing" as const, provenance, record: record === "" ? undefined : record }
     }),
-    Effect.catchTag("ServerNotRunning", () => Effect.succeed({ state: "absent" as const, provenance: "none" as const, record: undefined }))
+    Effect.catchTag(
+      "ServerNotRunning",
+      () => Effect.succeed({ state: "absent" as const, provenance: "none" as const, record: undefined })
+    )
   )
-

@@ -12,7 +12,15 @@ import * as Semaphore from "effect/Semaphore"
 import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
-import { type LineMatcher, type MatchOptions, maxPatternLength, maxProgramSize, PatternInvalid, PatternTooCostly, Regex } from "../services/Regex.ts"
+import {
+  type LineMatcher,
+  type MatchOptions,
+  maxPatternLength,
+  maxProgramSize,
+  PatternInvalid,
+  PatternTooCostly,
+  Regex
+} from "../services/Regex.ts"
 import { type MatchJob, type MatchReply, type WorkerSettings, workerSource } from "./regexWorker.ts"
 
 /** Time to compile the patterns of one call (the largest programs re2js builds take about a second). */
@@ -32,7 +40,11 @@ const makePool = (size: number) =>
     const idle: Array<Worker> = []
     const live = new Set<Worker>()
     const spawn = () => {
-      const worker = new Worker(workerSource, { eval: true, workerData: settings, resourceLimits: { maxOldGenerationSizeMb: 256 } })
+      const worker = new Worker(workerSource, {
+        eval: true,
+        workerData: settings,
+        resourceLimits: { maxOldGenerationSizeMb: 256 }
+      })
       // A worker never keeps the process alive: shutdown does not wait for a job.
       worker.unref()
       live.add(worker)
@@ -70,7 +82,9 @@ const makePool = (size: number) =>
         Effect.sync(() => idle.pop() ?? spawn()),
         (worker) => exchange(worker, job).pipe(Effect.timeoutOption(Math.max(1, budgetMs))),
         (worker, exit) =>
-          Exit.isSuccess(exit) && Option.isSome(exit.value) && !("crashed" in exit.value.value) ? Effect.sync(() => void idle.push(worker)) : retire(worker)
+          Exit.isSuccess(exit) && Option.isSome(exit.value) && !("crashed" in exit.value.value)
+            ? Effect.sync(() => void idle.push(worker))
+            : retire(worker)
       ))
     return run
   })
@@ -109,22 +123,34 @@ export const layer: Layer.Layer<Regex> = Layer.effect(
     const run = yield* makePool(Math.max(2, Math.min(4, availableParallelism())))
     const compile = (patterns: ReadonlyArray<string>, options: MatchOptions) =>
       Effect.gen(function*() {
-        if (patterns.some((pattern) => pattern.length === 0)) return yield* new PatternInvalid({ reason: "a pattern must not be empty" })
+        if (patterns.some((pattern) => pattern.length === 0)) {
+          return yield* new PatternInvalid({ reason: "a pattern must not be empty" })
+        }
         if (patterns.some((pattern) => pattern.length > maxPatternLength)) return yield* tooLong
         if (!options.regex) return literal(patterns, options.matchCase)
         const flags = options.matchCase ? 0 : caseInsensitive
         const compiled = yield* run({ patterns, flags, text: undefined }, compileBudgetMs)
         if (Option.isNone(compiled) || "crashed" in compiled.value) {
-          return yield* new PatternInvalid({ reason: "compiling it took too long or too much memory; use smaller or fewer counted repetitions" })
+          return yield* new PatternInvalid({
+            reason: "compiling it took too long or too much memory; use smaller or fewer counted repetitions"
+          })
         }
         if ("failed" in compiled.value) return yield* rejection(patterns, compiled.value)
         const matcher: LineMatcher = {
           firstMatches: (lines, budgetMs) =>
             Effect.flatMap(run({ patterns, flags, text: lines.join("\n") }, budgetMs), (outcome) => {
-              if (Option.isNone(outcome)) return Effect.fail(new PatternTooCostly({ reason: `matching did not finish within ${budgetMs / 1000} s` }))
+              if (Option.isNone(outcome)) {
+                return Effect.fail(
+                  new PatternTooCostly({ reason: `matching did not finish within ${budgetMs / 1000} s` })
+                )
+              }
               const reply = outcome.value
               if ("matches" in reply) return Effect.succeed(reply.matches)
-              return Effect.fail(new PatternTooCostly({ reason: "crashed" in reply ? `matching failed (${reply.crashed})` : "the pattern stopped compiling" }))
+              return Effect.fail(
+                new PatternTooCostly({
+                  reason: "crashed" in reply ? `matching failed (${reply.crashed})` : "the pattern stopped compiling"
+                })
+              )
             })
         }
         return matcher

@@ -12,15 +12,15 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
+import { summarizeArguments, summarizeBatchArguments } from "../domain/redact.ts"
 import { type ManifestRow, rowFor, type SinkKind } from "../manifest/index.ts"
 import { Audit } from "../services/Audit.ts"
-import { Progress } from "../services/Progress.ts"
-import { ProcessSecret } from "../services/ProcessSecret.ts"
-import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
-import { summarizeArguments, summarizeBatchArguments } from "../domain/redact.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
-import { allowedKeys, type ToolDefinition, type ToolServices, toolKeys } from "../tools/define.ts"
+import { ProcessSecret } from "../services/ProcessSecret.ts"
+import { Progress } from "../services/Progress.ts"
+import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
+import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
 
 /** A call to a tool outside the effective selection. Acts on nothing. @category errors */
@@ -63,15 +63,20 @@ const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
 /** The tmux IDs a result names: where the call acted. */
 const targetsOf = (structured: Readonly<Record<string, unknown>> | undefined): ReadonlyArray<string> => {
   if (structured === undefined) return []
-  const ids = ["session_id", "window_id", "pane_id"].map((key) => structured[key]).filter((id): id is string => typeof id === "string")
-  const reached = Array.isArray(structured.targets) ? structured.targets.filter((id): id is string => typeof id === "string") : []
+  const ids = ["session_id", "window_id", "pane_id"].map((key) => structured[key]).filter((id): id is string =>
+    typeof id === "string"
+  )
+  const reached = Array.isArray(structured.targets)
+    ? structured.targets.filter((id): id is string => typeof id === "string")
+    : []
   return [...new Set([...ids, ...reached])]
 }
 
 const isToolName = (name: string): boolean => rowFor(name) !== undefined
 
 /** The sink column of the tool a name stands for; none for an unknown name, so every value is digested. */
-const sinksOf = (name: unknown): Readonly<Record<string, SinkKind>> => (typeof name === "string" ? rowFor(name)?.sinks : undefined) ?? {}
+const sinksOf = (name: unknown): Readonly<Record<string, SinkKind>> =>
+  (typeof name === "string" ? rowFor(name)?.sinks : undefined) ?? {}
 
 /** The tmux IDs that `*_id` arguments name, at any depth: the targets known before the call acts. */
 const targetsIn = (args: unknown): ReadonlyArray<string> => {
@@ -91,8 +96,13 @@ const targetsIn = (args: unknown): ReadonlyArray<string> => {
 const decodeProblem = (definition: ToolDefinition, message: string): string => {
   const ast = definition.input.ast
   const properties = SchemaAST.isObjects(ast) ? ast.propertySignatures.map((signature) => String(signature.name)) : []
-  const text = message.replaceAll("Expected no excess property", "Unknown property").replaceAll("Expected never", "Unknown property")
-  return `${text}\n${properties.length === 0 ? "this tool takes no arguments" : `valid properties: ${properties.join(", ")}`}`
+  const text = message.replaceAll("Expected no excess property", "Unknown property").replaceAll(
+    "Expected never",
+    "Unknown property"
+  )
+  return `${text}\n${
+    properties.length === 0 ? "this tool takes no arguments" : `valid properties: ${properties.join(", ")}`
+  }`
 }
 
 /**
@@ -106,7 +116,11 @@ export const provideAllowed = (row: ManifestRow, services: Context.Context<ToolS
   const withoutTools = Context.omit(...toolKeys)
   // Typed as every tool service because a definition's `run` is typed per row, not per call.
   return <A, E>(effect: Effect.Effect<A, E, ToolServices>): Effect.Effect<A, E> =>
-    Effect.updateContext(effect, (current: Context.Context<never>) => Context.merge(withoutTools(current), allowed) as Context.Context<ToolServices>)
+    Effect.updateContext(
+      effect,
+      (current: Context.Context<never>) =>
+        Context.merge(withoutTools(current), allowed) as Context.Context<ToolServices>
+    )
 }
 
 /** The registry over the startup selection. @category layers */
@@ -119,17 +133,23 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const services = yield* Effect.context<ToolServices>()
     const selected = selection.tools.map((name) => {
       const definition = definitionOf(name)!
-      return definition.specialize === undefined ? definition : { ...definition, input: definition.specialize(selection) }
+      return definition.specialize === undefined
+        ? definition
+        : { ...definition, input: definition.specialize(selection) }
     })
     const definitions = new Map(selected.map((definition) => [definition.row.name, definition]))
-    const provisions = new Map(selected.map((definition) => [definition.row.name, provideAllowed(definition.row, services)]))
+    const provisions = new Map(
+      selected.map((definition) => [definition.row.name, provideAllowed(definition.row, services)])
+    )
     const provideFor = (definition: ToolDefinition) => provisions.get(definition.row.name)!
     const nestedNames = new Set<string>(selection.batchOperations)
 
     const execute = (definition: ToolDefinition, args: unknown) =>
       Effect.gen(function*() {
         const input = yield* Schema.decodeUnknownEffect(definition.input, decodeOptions)(args ?? {}).pipe(
-          Effect.mapError((error) => new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) }))
+          Effect.mapError((error) =>
+            new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) })
+          )
         )
         const output = yield* definition.run(input)
         // An output that does not fit its own schema is a bug of ours, not the caller's.
@@ -138,7 +158,9 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
 
     /** The arguments as the record shows them; a batch's operations are redacted by the sinks of the tools they name. */
     const summaryOf = (row: ToolDefinition["row"], args: unknown): unknown =>
-      row.name === "call_read_tools_batch" ? summarizeBatchArguments(secret, row.sinks, sinksOf, args) : summarizeArguments(secret, row.sinks, args)
+      row.name === "call_read_tools_batch"
+        ? summarizeBatchArguments(secret, row.sinks, sinksOf, args)
+        : summarizeArguments(secret, row.sinks, args)
 
     /**
      * Runs one call, written ahead: the intent record (row facts, the targets the arguments name,
@@ -149,7 +171,9 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       definition: ToolDefinition,
       args: unknown,
       meta: CallMeta,
-      run: (effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>) => Effect.Effect<Record<string, unknown>, ToolError, R>,
+      run: (
+        effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>
+      ) => Effect.Effect<Record<string, unknown>, ToolError, R>,
       parent?: string
     ) =>
       // Uninterruptible around the steps, so a cancelled call still gets its outcome record.
@@ -169,7 +193,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
             arguments: summaryOf(row, args)
           })))
           if (Exit.isFailure(intent)) {
-            return { exit: Exit.failCause(intent.cause) as Exit.Exit<Record<string, unknown>, ToolError>, error: Option.getOrUndefined(Cause.findErrorOption(intent.cause)) }
+            return {
+              exit: Exit.failCause(intent.cause) as Exit.Exit<Record<string, unknown>, ToolError>,
+              error: Option.getOrUndefined(Cause.findErrorOption(intent.cause))
+            }
           }
           const exit = yield* Effect.exit(restore(run(execute(definition, args))))
           const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
@@ -177,7 +204,9 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
             call: intent.value,
             tool: row.name,
             outcome: Exit.isSuccess(exit) ? "ok" : "error",
-            ...(Exit.isSuccess(exit) ? {} : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }),
+            ...(Exit.isSuccess(exit)
+              ? {}
+              : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }),
             duration_ms: (yield* Clock.currentTimeMillis) - started,
             targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined)
           })
@@ -201,9 +230,21 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       Effect.gen(function*() {
         if (!nestedNames.has(name)) {
           yield* rejected(name, args, meta, "call_read_tools_batch")
-          return { ok: false, tag: "ToolNotSelected", message: `${name} is not an operation of this batch; its operations: ${selection.batchOperations.join(", ")}` } as const
+          return {
+            ok: false,
+            tag: "ToolNotSelected",
+            message: `${name} is not an operation of this batch; its operations: ${
+              selection.batchOperations.join(", ")
+            }`
+          } as const
         }
-        const { exit, error } = yield* audited(definitions.get(name)!, args, meta, provideFor(definitions.get(name)!), "call_read_tools_batch")
+        const { exit, error } = yield* audited(
+          definitions.get(name)!,
+          args,
+          meta,
+          provideFor(definitions.get(name)!),
+          "call_read_tools_batch"
+        )
         if (Exit.isSuccess(exit)) return { ok: true, structured: exit.value } as const
         if (error !== undefined) return { ok: false, tag: error._tag, message: error.message } as const
         if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
@@ -220,7 +261,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         const progress = meta.progress
         const reporter = progress === undefined
           ? { progress: () => Effect.void }
-          : { progress: (done: number, total: number, message: string) => Effect.promise(() => progress(done, total, message).catch(() => undefined)) }
+          : {
+            progress: (done: number, total: number, message: string) =>
+              Effect.promise(() => progress(done, total, message).catch(() => undefined))
+          }
         const { exit, error } = yield* audited(definition, args, meta, (effect) =>
           effect.pipe(
             provideFor(definition),

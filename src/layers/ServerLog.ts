@@ -19,7 +19,11 @@ const backlog: Array<readonly [LogLevel, string]> = []
 let listener: Listener | undefined
 
 /** Logs a line (without its newline): to stderr through `write`, and to the listening client. */
-export const logLine = (level: LogLevel, line: string, write: (text: string) => unknown = (text) => process.stderr.write(text)): void => {
+export const logLine = (
+  level: LogLevel,
+  line: string,
+  write: (text: string) => unknown = (text) => process.stderr.write(text)
+): void => {
   write(`${line}\n`)
   if (listener !== undefined) listener(level, line)
   else if (backlog.length < backlogLimit) backlog.push([level, line])
@@ -32,4 +36,5 @@ export const listenToLog = (listen: Listener): void => {
 }
 
 /** Whether a line at `level` passes a client's chosen `threshold`. */
-export const atLeast = (level: LogLevel, threshold: LogLevel): boolean => logLevels.indexOf(level) >= logLevels.indexOf(threshold)
+export const atLeast = (level: LogLevel, threshold: LogLevel): boolean =>
+  logLevels.indexOf(level) >= logLevels.indexOf(threshold)

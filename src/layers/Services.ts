@@ -3,16 +3,16 @@
  */
 import * as Layer from "effect/Layer"
 import type { Audit } from "../services/Audit.ts"
-import { ServerPane } from "../services/ServerPane.ts"
 import { Config } from "../services/Config.ts"
+import { ServerPane } from "../services/ServerPane.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { version } from "../version.ts"
 import * as AuditLive from "./AuditLive.ts"
 import * as PaneProcessLive from "./PaneProcessLive.ts"
 import * as PaneReaderLive from "./PaneReaderLive.ts"
 import * as RegexLive from "./RegexLive.ts"
-import * as ShellRunsLive from "./ShellRunsLive.ts"
 import * as Registry from "./Registry.ts"
+import * as ShellRunsLive from "./ShellRunsLive.ts"
 import type { StartupFacts } from "./Startup.ts"
 import * as TmuxLive from "./TmuxLive.ts"
 
@@ -23,9 +23,15 @@ export interface ServiceReplacements {
 }
 
 /** The registry with every live service it needs, and the audit sink (whose status the capabilities show). @category layers */
-export const layer = (facts: StartupFacts, replacements: ServiceReplacements = {}): Layer.Layer<Registry.Registry | Audit> => {
+export const layer = (
+  facts: StartupFacts,
+  replacements: ServiceReplacements = {}
+): Layer.Layer<Registry.Registry | Audit> => {
   const base = Layer.mergeAll(
-    Layer.succeed(Config, Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })),
+    Layer.succeed(
+      Config,
+      Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })
+    ),
     Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
     Layer.succeed(ServerPane, ServerPane.of(facts.caller)),
     RegexLive.layer,

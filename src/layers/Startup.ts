@@ -10,7 +10,16 @@ import { type Invocation, parseInvocation, type ServerConfig } from "../domain/c
 import { realpath, sameFile } from "../domain/files.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, resolveSocketPath, socketFlags } from "../domain/socket.ts"
-import { AdoptionRefused, AuditLogUnusable, LeaseHeld, LeaseUnavailable, SocketUnreachable, type StartupError, startupError, TmuxUnusable } from "../domain/StartupError.ts"
+import {
+  AdoptionRefused,
+  AuditLogUnusable,
+  LeaseHeld,
+  LeaseUnavailable,
+  SocketUnreachable,
+  type StartupError,
+  startupError,
+  TmuxUnusable
+} from "../domain/StartupError.ts"
 import type { ServerPane } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { registeredNames } from "../tools/index.ts"
@@ -36,8 +45,6 @@ export interface StartupFacts {
 
 type Environment = Readonly<Record<string, string | undefined>>
 
-
-
 /** The absolute path of a binary, searched on the environment's PATH like a shell would. */
 const whichBinary = (bin: string, env: Environment): string => {
   if (bin.includes("/")) return resolve(bin)
@@ -55,10 +62,17 @@ const whichBinary = (bin: string, env: Environment): string => {
 }
 
 /** Opens the configured audit file, or names the fallback file for stderr. */
-const auditTarget = (path: string | undefined, env: Environment, uid: number): Effect.Effect<AuditTarget, StartupError> => {
+const auditTarget = (
+  path: string | undefined,
+  env: Environment,
+  uid: number
+): Effect.Effect<AuditTarget, StartupError> => {
   if (path === undefined) {
     const folder = fallbackAuditFolder(env)
-    return Effect.succeed({ kind: "stderr", fallbackPath: folder === undefined ? undefined : join(folder, `audit-${process.pid}.jsonl`) })
+    return Effect.succeed({
+      kind: "stderr",
+      fallbackPath: folder === undefined ? undefined : join(folder, `audit-${process.pid}.jsonl`)
+    })
   }
   return Effect.try({
     try: () => ({ kind: "file", fd: openAuditFile(path, uid), path }) as const,
@@ -71,13 +85,21 @@ export const startup = (
   env: Readonly<Record<string, string | undefined>>,
   argv: ReadonlyArray<string>,
   uid: number
-): Effect.Effect<Exclude<Invocation, { readonly kind: "serve" }> | { readonly kind: "facts"; readonly facts: StartupFacts }, StartupError> =>
+): Effect.Effect<
+  Exclude<Invocation, { readonly kind: "serve" }> | { readonly kind: "facts"; readonly facts: StartupFacts },
+  StartupError
+> =>
   Effect.gen(function*() {
     const invocation = yield* Effect.fromResult(parseInvocation(env, argv))
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
     const flags = yield* configFlags(config)
-    const resolvedPath = resolveSocketPath(config.socket, { TMUX_TMPDIR: env.TMUX_TMPDIR, TMUX: env.TMUX, uid, realpath })
+    const resolvedPath = resolveSocketPath(config.socket, {
+      TMUX_TMPDIR: env.TMUX_TMPDIR,
+      TMUX: env.TMUX,
+      uid,
+      realpath
+    })
     yield* checkSocketPath(config.socket, resolvedPath)
     const socket = formatSelector(config.socket)
     const probe = probeServer(config.tmuxBin, socketFlags(config.socket), socket, env).pipe(
@@ -91,10 +113,19 @@ export const startup = (
     )
     const [tmuxVersion, found] = yield* Effect.all([checkTmuxVersion(config, env), probe], { concurrency: 2 })
     const serverState = found.state
-    if (config.adopt === "refuse" && found.provenance === "unknown") return yield* Effect.fail(startupError(new AdoptionRefused({ socket })))
+    if (config.adopt === "refuse" && found.provenance === "unknown") {
+      return yield* Effect.fail(
+        startupError(new AdoptionRefused({ socket }))
+      )
+    }
     const selection = yield* Effect.fromResult(resolveSelection(
       config.selection,
-      { socketExplicit: config.socketExplicit, tmuxConfig: config.tmuxConfig.kind, serverState, provenance: found.provenance },
+      {
+        socketExplicit: config.socketExplicit,
+        tmuxConfig: config.tmuxConfig.kind,
+        serverState,
+        provenance: found.provenance
+      },
       registeredNames
     ))
     const callerSocket = env.TMUX === undefined || env.TMUX === "" ? undefined : env.TMUX.split(",")[0]
@@ -124,7 +155,8 @@ export const startup = (
       environment: env
     }
     const audit = yield* auditTarget(config.auditLog, env, uid)
-    return { kind: "facts", facts: { config, selection, pin, caller, tmuxVersion, tmuxPath: whichBinary(config.tmuxBin, env), audit } } as const
+    return {
+      kind: "facts",
+      facts: { config, selection, pin, caller, tmuxVersion, tmuxPath: whichBinary(config.tmuxBin, env), audit }
+    } as const
   })
-
-

@@ -8,7 +8,13 @@ import { closeSync, lstatSync, openSync, type Stats, statSync } from "node:fs"
 import { dirname } from "node:path"
 import type { ServerConfig } from "../domain/config.ts"
 import type { SocketSelector } from "../domain/socket.ts"
-import { settingInvalid, SocketPathUnsafe, type StartupError, startupError, TmuxUnusable } from "../domain/StartupError.ts"
+import {
+  settingInvalid,
+  SocketPathUnsafe,
+  type StartupError,
+  startupError,
+  TmuxUnusable
+} from "../domain/StartupError.ts"
 import { minimalConfigPath } from "./Provenance.ts"
 import { execTmux } from "./TmuxExec.ts"
 
@@ -37,7 +43,13 @@ export const checkTmuxVersion = (config: ServerConfig, env: Environment): Effect
       const text = output.trim()
       const release = tmuxRelease(text)
       if (release === undefined) {
-        return Effect.fail(unusable(`${config.tmuxBin} -V printed ${JSON.stringify(text.slice(0, 80))}, not a tmux version; ${needed} (set LIBTMUX_TMUX_BIN)`))
+        return Effect.fail(
+          unusable(
+            `${config.tmuxBin} -V printed ${
+              JSON.stringify(text.slice(0, 80))
+            }, not a tmux version; ${needed} (set LIBTMUX_TMUX_BIN)`
+          )
+        )
       }
       const [major, minor] = release === "development" ? [Infinity, 0] : release
       return major > minimumTmux[0] || (major === minimumTmux[0] && minor >= minimumTmux[1])
@@ -52,7 +64,10 @@ export const configFlags = (config: ServerConfig): Effect.Effect<ReadonlyArray<s
   if (config.socket.form === "inherit" || config.tmuxConfig.kind === "user") return Effect.succeed([])
   const path = config.tmuxConfig.kind === "minimal" ? minimalConfigPath : config.tmuxConfig.path
   const refuse = (why: string) =>
-    settingInvalid("LIBTMUX_TMUX_CONFIG", `LIBTMUX_TMUX_CONFIG file ${path} ${why}; give a readable regular file, minimal or user`)
+    settingInvalid(
+      "LIBTMUX_TMUX_CONFIG",
+      `LIBTMUX_TMUX_CONFIG file ${path} ${why}; give a readable regular file, minimal or user`
+    )
   return Effect.try({
     try: () => statSync(path),
     catch: () => refuse("does not exist or cannot be read")
@@ -97,22 +112,32 @@ const statOrMissing = (stat: () => Stats): Stats | "missing" | NodeJS.ErrnoExcep
 export const checkSocketPath = (selector: SocketSelector, path: string): Effect.Effect<void, StartupError> =>
   Effect.suspend(() => {
     const unsafe = (detail: string) => Effect.fail(startupError(new SocketPathUnsafe({ path, detail })))
-    const instead = selector.form === "path" ? "choose another LIBTMUX_SOCKET=path:" : "move it away or choose another LIBTMUX_SOCKET"
+    const instead = selector.form === "path"
+      ? "choose another LIBTMUX_SOCKET=path:"
+      : "move it away or choose another LIBTMUX_SOCKET"
     const folder = dirname(path)
     const parent = statOrMissing(() => statSync(folder))
     if (parent === "missing") {
-      return selector.form === "path" ? unsafe(`socket folder ${folder} does not exist; tmux creates the socket, not its folder`) : Effect.void
+      return selector.form === "path"
+        ? unsafe(`socket folder ${folder} does not exist; tmux creates the socket, not its folder`)
+        : Effect.void
     }
     if (parent instanceof Error) {
       return parent.code === "ENOTDIR"
         ? unsafe(`socket folder ${folder} is not a folder (a part of it is a file); ${instead}`)
         : unsafe(`socket folder ${folder} cannot be examined: ${parent.message}`)
     }
-    if (!parent.isDirectory()) return unsafe(`socket folder ${folder} is not a folder (it is ${kindOf(parent)}); ${instead}`)
+    if (!parent.isDirectory()) {
+      return unsafe(`socket folder ${folder} is not a folder (it is ${kindOf(parent)}); ${instead}`)
+    }
     const existing = statOrMissing(() => lstatSync(path))
     if (existing === "missing") return Effect.void
     if (existing instanceof Error) return unsafe(`socket path ${path} cannot be examined: ${existing.message}`)
     return existing.isSocket()
       ? Effect.void
-      : unsafe(`socket path ${path} is ${kindOf(existing)}, not a socket; tmux would delete it to start a server there, so startup stops: ${instead}`)
+      : unsafe(
+        `socket path ${path} is ${
+          kindOf(existing)
+        }, not a socket; tmux would delete it to start a server there, so startup stops: ${instead}`
+      )
   })

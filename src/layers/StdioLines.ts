@@ -86,7 +86,11 @@ export class LineTransport implements Transport {
     this.oversized = undefined
     if (oversized !== undefined) {
       const id = trailingId(oversized.toString("utf8"))
-      this.refuse(id, -32600, `Invalid Request: a message may be at most ${this.limit} bytes; this line was longer and was discarded`)
+      this.refuse(
+        id,
+        -32600,
+        `Invalid Request: a message may be at most ${this.limit} bytes; this line was longer and was discarded`
+      )
       return
     }
     if (line.trim().length === 0) return
@@ -99,7 +103,10 @@ export class LineTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(json)
     if (!parsed.success) {
-      const id = typeof json === "object" && json !== null && "id" in json && (typeof json.id === "string" || typeof json.id === "number") ? json.id : null
+      const id = typeof json === "object" && json !== null && "id" in json &&
+          (typeof json.id === "string" || typeof json.id === "number")
+        ? json.id
+        : null
       this.refuse(id, -32600, "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message")
       return
     }

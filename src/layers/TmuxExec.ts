@@ -11,7 +11,14 @@ import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
 import { execFile } from "node:child_process"
 import { availableParallelism } from "node:os"
-import { ServerNotRunning, TmuxCommandFailed, type TmuxError, TmuxNotFound, TmuxOutputTooLarge, TmuxTimedOut } from "../services/errors.ts"
+import {
+  ServerNotRunning,
+  TmuxCommandFailed,
+  type TmuxError,
+  TmuxNotFound,
+  TmuxOutputTooLarge,
+  TmuxTimedOut
+} from "../services/errors.ts"
 import type { InvocationOptions } from "../services/Tmux.ts"
 
 /** How long one tmux invocation may take before it is killed. */
@@ -55,13 +62,17 @@ export const isBlocking = (commands: ReadonlyArray<ReadonlyArray<string>>): bool
  * once when the invocation blocks.
  */
 export const makePool = (size: number) =>
-  Effect.map(Semaphore.make(size), (pool) =>
+  Effect.map(
+    Semaphore.make(size),
+    (pool) =>
     <A, E, R>(commands: ReadonlyArray<ReadonlyArray<string>>, exec: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-      isBlocking(commands) ? exec : pool.withPermit(exec))
+      isBlocking(commands) ? exec : pool.withPermit(exec)
+  )
 
 // Nothing listens on the socket (no file, or a stale file from a dead server), or the server
 // went away while the command was in flight.
-const absentPattern = /no server running on|error connecting to .*\((No such file or directory|Connection refused)\)|server exited unexpectedly|lost server/u
+const absentPattern =
+  /no server running on|error connecting to .*\((No such file or directory|Connection refused)\)|server exited unexpectedly|lost server/u
 
 /** Runs tmux with the given argv; resolves with stdout or a typed failure. */
 export const execTmux = (
@@ -78,21 +89,33 @@ export const execTmux = (
     const child = execFile(
       bin,
       argv as Array<string>,
-      { cwd: options.cwd, env: options.env, signal, maxBuffer: options.maxOutputBytes ?? 512 * 1024 * 1024, encoding: "utf8" },
+      {
+        cwd: options.cwd,
+        env: options.env,
+        signal,
+        maxBuffer: options.maxOutputBytes ?? 512 * 1024 * 1024,
+        encoding: "utf8"
+      },
       (error, stdout, stderr) => {
         clearTimeout(timer)
         if (timedOut) return resume(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
         if (error === null) return resume(Effect.succeed(stdout))
         const code = (error as NodeJS.ErrnoException).code
         if (code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
-          return resume(Effect.fail(new TmuxOutputTooLarge({ command, limitBytes: options.maxOutputBytes ?? 512 * 1024 * 1024 })))
+          return resume(
+            Effect.fail(new TmuxOutputTooLarge({ command, limitBytes: options.maxOutputBytes ?? 512 * 1024 * 1024 }))
+          )
         }
         if (code === "ENOENT" || code === "EACCES") {
-          return resume(Effect.fail(new TmuxNotFound({ bin, reason: code === "ENOENT" ? "not found" : "permission denied" })))
+          return resume(
+            Effect.fail(new TmuxNotFound({ bin, reason: code === "ENOENT" ? "not found" : "permission denied" }))
+          )
         }
         const text = stderr.trim()
         if (absentPattern.test(text)) return resume(Effect.fail(new ServerNotRunning({ socket })))
-        return resume(Effect.fail(new TmuxCommandFailed({ command, exitCode: typeof code === "number" ? code : 1, stderr: text })))
+        return resume(
+          Effect.fail(new TmuxCommandFailed({ command, exitCode: typeof code === "number" ? code : 1, stderr: text }))
+        )
       }
     )
     const timer = setTimeout(() => {
@@ -103,4 +126,3 @@ export const execTmux = (
     else child.stdin?.end()
   })
 }
-

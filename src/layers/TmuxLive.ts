@@ -9,12 +9,8 @@ import * as Layer from "effect/Layer"
 import { formatSelector } from "../domain/socket.ts"
 import type { TmuxError } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
-import { withCreationLock } from "./Lease.ts"
-import { minimalConfigPath, probeServer, provenanceOption } from "./Provenance.ts"
-import { buildArgv, execTmux, makePool, poolSize } from "./TmuxExec.ts"
 import {
   type Authority,
-  type SpawnAuthority,
   changeCommands,
   commandCommands,
   deleteCommands,
@@ -22,17 +18,24 @@ import {
   type InvocationOptions,
   observeCommands,
   PaneCommand,
-  pasteBufferPrefix,
   PaneInput,
+  pasteBufferPrefix,
+  type SpawnAuthority,
   spawnCommands,
   TmuxChange,
   TmuxDelete,
   TmuxObserve,
   TmuxSpawn
 } from "../services/Tmux.ts"
+import { withCreationLock } from "./Lease.ts"
+import { minimalConfigPath, probeServer, provenanceOption } from "./Provenance.ts"
+import { buildArgv, execTmux, makePool, poolSize } from "./TmuxExec.ts"
 
 /** Runs commands in one tmux invocation on the pinned socket. */
-type Runner = (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) => Effect.Effect<string, TmuxError>
+type Runner = (
+  commands: ReadonlyArray<ReadonlyArray<string>>,
+  options: InvocationOptions
+) => Effect.Effect<string, TmuxError>
 
 /** A view over the runner that accepts only the given commands. */
 const authority = <Name extends string>(
@@ -42,9 +45,13 @@ const authority = <Name extends string>(
 ): Authority<Name> => ({
   commands: names,
   run: (commands, options = {}) => {
-    const outside = commands.filter((command) => !names.includes(command[0] as Name) || !allowed(command)).map((command) => command[0])
+    const outside = commands.filter((command) => !names.includes(command[0] as Name) || !allowed(command)).map((
+      command
+    ) => command[0])
     // The types already forbid this; a runtime check keeps the ceiling if a cast slips through.
-    return outside.length > 0 ? Effect.die(new Error(`tmux command(s) ${outside.join(", ")} outside this authority`)) : run(commands, options)
+    return outside.length > 0
+      ? Effect.die(new Error(`tmux command(s) ${outside.join(", ")} outside this authority`))
+      : run(commands, options)
   }
 })
 
@@ -61,17 +68,29 @@ const spawnAuthority = (
 ): SpawnAuthority => {
   const configuration = pin.configFlags.length === 0
     ? (pin.selector.form === "inherit" ? "tmux-default" : "user")
-    : pin.configFlags[1] === minimalConfigPath ? "minimal" : `path:${pin.configFlags[1]}`
-  const record = configuration === "minimal" ? [] : [["set-option", "-s", provenanceOption, `libtmux-mcp ${configuration}`]]
+    : pin.configFlags[1] === minimalConfigPath
+    ? "minimal"
+    : `path:${pin.configFlags[1]}`
+  const record = configuration === "minimal"
+    ? []
+    : [["set-option", "-s", provenanceOption, `libtmux-mcp ${configuration}`]]
   return {
     ...base,
     create: (commands, options = {}) =>
-      withCreationLock(pin.resolvedPath, pin.environment, Effect.gen(function*() {
-        const found = yield* probe
-        const startedServer = found.state === "absent"
-        const stdout = yield* run([...commands, ...(startedServer ? record : [])], options)
-        return { stdout, startedServer, provenance: startedServer ? `libtmux-mcp ${configuration}` : found.record ?? "unknown" }
-      }))
+      withCreationLock(
+        pin.resolvedPath,
+        pin.environment,
+        Effect.gen(function*() {
+          const found = yield* probe
+          const startedServer = found.state === "absent"
+          const stdout = yield* run([...commands, ...(startedServer ? record : [])], options)
+          return {
+            stdout,
+            startedServer,
+            provenance: startedServer ? `libtmux-mcp ${configuration}` : found.record ?? "unknown"
+          }
+        })
+      )
   }
 }
 
@@ -87,7 +106,10 @@ const removePasteBuffers = (run: Runner): Effect.Effect<void> =>
   run([["list-buffers", "-F", "#{buffer_name}"]], { timeoutMs: cleanupTimeoutMs }).pipe(
     Effect.map((stdout) => stdout.split("\n").filter((name) => name.startsWith(pasteBufferPrefix))),
     Effect.flatMap((ours) =>
-      ours.length === 0 ? Effect.void : run(ours.map((name) => ["delete-buffer", "-b", name]), { timeoutMs: cleanupTimeoutMs })),
+      ours.length === 0
+        ? Effect.void
+        : run(ours.map((name) => ["delete-buffer", "-b", name]), { timeoutMs: cleanupTimeoutMs })
+    ),
     Effect.ignore
   )
 
@@ -103,17 +125,34 @@ export const layer = (bin: string): Layer.Layer<
     // A burst queues here instead of piling onto the tmux server; blocking wait-for clients skip the queue.
     const pooled = yield* makePool(poolSize())
     const pinned = (extraFlags: ReadonlyArray<string>): Runner => (commands, options) =>
-      pooled(commands, execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment }))
+      pooled(
+        commands,
+        execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment })
+      )
     const plain = pinned([])
     const spawn = pinned(pin.configFlags)
     // Outside the pool: at close, calls in flight may still hold its permits.
     yield* Effect.addFinalizer(() =>
-      removePasteBuffers((commands, options) => execTmux(bin, buildArgv(pin.flags, commands), socket, { ...options, env: pin.environment })))
+      removePasteBuffers((commands, options) =>
+        execTmux(bin, buildArgv(pin.flags, commands), socket, { ...options, env: pin.environment })
+      )
+    )
     return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
       // A change may drive copy mode (send-keys -X), never type into the pane's program.
-      Context.add(TmuxChange, authority(changeCommands, plain, (command) => command[0] !== "send-keys" || command[1] === "-X")),
+      Context.add(
+        TmuxChange,
+        authority(changeCommands, plain, (command) => command[0] !== "send-keys" || command[1] === "-X")
+      ),
       // A spawn may start the server, so only spawns carry the configuration-file flags.
-      Context.add(TmuxSpawn, spawnAuthority(authority(spawnCommands, spawn), spawn, pin, probeServer(bin, pin.flags, socket, pin.environment))),
+      Context.add(
+        TmuxSpawn,
+        spawnAuthority(
+          authority(spawnCommands, spawn),
+          spawn,
+          pin,
+          probeServer(bin, pin.flags, socket, pin.environment)
+        )
+      ),
       Context.add(TmuxDelete, authority(deleteCommands, plain)),
       Context.add(PaneInput, authority(inputCommands, plain)),
       Context.add(PaneCommand, authority(commandCommands, plain))

@@ -21,7 +21,8 @@ export const leanSchema = (node: unknown): unknown => {
   return Object.fromEntries(
     Object.entries(record)
       .filter(([key, value]) =>
-        !(dropBounds && (key === "minimum" || key === "maximum")) && !(key === "additionalProperties" && value === false)
+        !(dropBounds && (key === "minimum" || key === "maximum")) &&
+        !(key === "additionalProperties" && value === false)
       )
       .map(([key, value]) => [key, dataKeys.has(key) ? value : leanSchema(value)])
   )

@@ -46,7 +46,13 @@ export const executeRows = {
     ...spawn,
     name: "create_window",
     title: "Create window",
-    sinks: { session_id: "tmux-lookup", session_name: "tmux-lookup", window_name: "tmux-state-value", start_directory: "tmux-state-value", select: "none" }
+    sinks: {
+      session_id: "tmux-lookup",
+      session_name: "tmux-lookup",
+      window_name: "tmux-state-value",
+      start_directory: "tmux-state-value",
+      select: "none"
+    }
   },
   split_window: {
     ...spawn,
@@ -118,6 +124,12 @@ export const executeRows = {
     opener: "manage",
     amplifiesFutureInput: true,
     hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
-    sinks: { window_id: "tmux-lookup", session_id: "tmux-lookup", session_name: "tmux-lookup", window_index: "tmux-lookup", enabled: "tmux-state-value" }
+    sinks: {
+      window_id: "tmux-lookup",
+      session_id: "tmux-lookup",
+      session_name: "tmux-lookup",
+      window_index: "tmux-lookup",
+      enabled: "tmux-state-value"
+    }
   }
 } as const satisfies Record<string, ManifestRow>

@@ -7,7 +7,7 @@ import { inspectRows } from "./inspect.ts"
 import { manageRows } from "./manage.ts"
 import type { ManifestRow, OutputRules } from "./row.ts"
 import { teardownRows } from "./teardown.ts"
-import { toolsets, type Toolset } from "./vocabulary.ts"
+import { type Toolset, toolsets } from "./vocabulary.ts"
 
 export * from "./row.ts"
 export * from "./vocabulary.ts"

@@ -60,14 +60,27 @@ export const inspectRows = {
     ...metadata,
     name: "get_window_info",
     title: "Get window info",
-    sinks: { window_id: "tmux-lookup", session_id: "tmux-lookup", session_name: "tmux-lookup", window_index: "tmux-lookup" }
+    sinks: {
+      window_id: "tmux-lookup",
+      session_id: "tmux-lookup",
+      session_name: "tmux-lookup",
+      window_index: "tmux-lookup"
+    }
   },
   get_pane_info: { ...metadata, name: "get_pane_info", title: "Get pane info", sinks: { pane_id: "tmux-lookup" } },
   capture_pane: {
     ...paneOutput,
     name: "capture_pane",
     title: "Capture pane",
-    sinks: { pane_id: "tmux-lookup", start: "none", end: "none", escapes: "none", join_wrapped: "none", max_lines: "none", max_bytes: "none" }
+    sinks: {
+      pane_id: "tmux-lookup",
+      start: "none",
+      end: "none",
+      escapes: "none",
+      join_wrapped: "none",
+      max_lines: "none",
+      max_bytes: "none"
+    }
   },
   capture_since: {
     ...paneOutput,
@@ -102,7 +115,13 @@ export const inspectRows = {
     ...metadata,
     name: "find_pane_by_position",
     title: "Find pane by position",
-    sinks: { window_id: "tmux-lookup", session_id: "tmux-lookup", session_name: "tmux-lookup", window_index: "tmux-lookup", position: "none" }
+    sinks: {
+      window_id: "tmux-lookup",
+      session_id: "tmux-lookup",
+      session_name: "tmux-lookup",
+      window_index: "tmux-lookup",
+      position: "none"
+    }
   },
   wait_for_text: {
     ...paneOutput,
@@ -110,7 +129,14 @@ export const inspectRows = {
     title: "Wait for text",
     selfBounded: true,
     batchEligible: false,
-    sinks: { pane_id: "tmux-lookup", patterns: "regex", regex: "none", match_case: "none", since: "none", timeout: "none" }
+    sinks: {
+      pane_id: "tmux-lookup",
+      patterns: "regex",
+      regex: "none",
+      match_case: "none",
+      since: "none",
+      timeout: "none"
+    }
   },
   get_tmux_variables: {
     ...metadata,
@@ -128,7 +154,15 @@ export const inspectRows = {
     output: ["tmux-metadata", "configured-command"],
     mayExposeSecrets: true,
     opener: "inspect-configuration",
-    sinks: { scope: "none", name: "tmux-lookup", global: "none", session_id: "tmux-lookup", session_name: "tmux-lookup", window_id: "tmux-lookup", pane_id: "tmux-lookup" }
+    sinks: {
+      scope: "none",
+      name: "tmux-lookup",
+      global: "none",
+      session_id: "tmux-lookup",
+      session_name: "tmux-lookup",
+      window_id: "tmux-lookup",
+      pane_id: "tmux-lookup"
+    }
   },
   show_environment: {
     ...metadata,

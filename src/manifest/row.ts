@@ -54,7 +54,12 @@ export interface ManageRow extends RowColumns<DataSink> {
 }
 
 /** Pane-input and pane-command tools: destructive, not idempotent, open-world. */
-type DrivingHints = Hints & { readonly readOnly: false; readonly destructive: true; readonly idempotent: false; readonly openWorld: true }
+type DrivingHints = Hints & {
+  readonly readOnly: false
+  readonly destructive: true
+  readonly idempotent: false
+  readonly openWorld: true
+}
 
 /** execute, configured-process: additive creation with no command payload and no format sink. */
 export interface SpawnRow extends RowColumns<DataSink> {
@@ -106,7 +111,8 @@ export interface TeardownRow extends RowColumns<DataSink> {
 export type ManifestRow = InspectRow | ManageRow | SpawnRow | PaneInputRow | PaneCommandRow | AmplifierRow | TeardownRow
 
 /** The opener an inspect row must carry: the one for its worst output class. */
-type InspectOpenerOf<Output extends ReadonlyArray<OutputClass>> = "terminal-content" extends Output[number] ? "inspect-pane-output"
+type InspectOpenerOf<Output extends ReadonlyArray<OutputClass>> = "terminal-content" extends Output[number] ?
+  "inspect-pane-output"
   : "process-environment" extends Output[number] ? "inspect-environment"
   : "configured-command" extends Output[number] ? "inspect-configuration"
   : "inspect-metadata"

@@ -20,7 +20,12 @@ const remove = {
 } as const
 
 export const teardownRows = {
-  clear_pane_scrollback: { ...remove, name: "clear_pane_scrollback", title: "Clear pane scrollback", sinks: { pane_id: "tmux-lookup" } },
+  clear_pane_scrollback: {
+    ...remove,
+    name: "clear_pane_scrollback",
+    title: "Clear pane scrollback",
+    sinks: { pane_id: "tmux-lookup" }
+  },
   kill_pane: { ...remove, name: "kill_pane", title: "Kill pane", sinks: { pane_id: "tmux-lookup" } },
   kill_window: { ...remove, name: "kill_window", title: "Kill window", sinks: { window_id: "tmux-lookup" } },
   kill_session: {

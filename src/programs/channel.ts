@@ -5,7 +5,10 @@
 import * as Schema from "effect/Schema"
 
 /** A tmux wait-for channel name. @category schemas */
-export const Channel = Schema.String.annotate({ description: "letters, digits, _ . : - (not starting . : - or lmcp_)" }).check(
-  Schema.isPattern(/^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$/u),
-  Schema.makeFilter((name: string) => name.startsWith("lmcp_") ? "names starting with lmcp_ are reserved for run_shell_command" : true)
-)
+export const Channel = Schema.String.annotate({ description: "letters, digits, _ . : - (not starting . : - or lmcp_)" })
+  .check(
+    Schema.isPattern(/^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$/u),
+    Schema.makeFilter((name: string) =>
+      name.startsWith("lmcp_") ? "names starting with lmcp_ are reserved for run_shell_command" : true
+    )
+  )

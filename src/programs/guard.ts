@@ -10,8 +10,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
-import { ServerPane } from "../services/ServerPane.ts"
 import { SelfKillRefused } from "../services/errors.ts"
+import { ServerPane } from "../services/ServerPane.ts"
 
 // One per process: every registry in it guards the same process's pane.
 const structureLock = Semaphore.makeUnsafe(1)
@@ -22,7 +22,9 @@ const structureLock = Semaphore.makeUnsafe(1)
  * reach its pane and nothing waits.
  */
 export const oneAtATime = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R | ServerPane> =>
-  ServerPane.use((caller) => caller.onPinnedSocket && caller.paneId !== undefined ? structureLock.withPermit(effect) : effect)
+  ServerPane.use((caller) =>
+    caller.onPinnedSocket && caller.paneId !== undefined ? structureLock.withPermit(effect) : effect
+  )
 
 /**
  * Fails when the caller's own pane is among `paneIds`. The panes are read only when this server
@@ -33,5 +35,7 @@ export const refuseOwnPane = <E, R>(target: string, paneIds: Effect.Effect<Reado
   Effect.gen(function*() {
     const caller = yield* ServerPane
     if (!caller.onPinnedSocket || caller.paneId === undefined) return
-    if ((yield* paneIds).includes(caller.paneId)) return yield* new SelfKillRefused({ target, callerPane: caller.paneId })
+    if ((yield* paneIds).includes(caller.paneId)) {
+      return yield* new SelfKillRefused({ target, callerPane: caller.paneId })
+    }
   })

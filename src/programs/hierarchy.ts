@@ -7,19 +7,32 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { type ServerNotRunning, TmuxCommandFailed } from "../services/errors.ts"
 import { ServerPane } from "../services/ServerPane.ts"
-import { decode, type Fields, type PaneScope, paneFields, reads, type Row, sessionFields, windowFields } from "../services/TmuxReads.ts"
+import {
+  decode,
+  type Fields,
+  paneFields,
+  type PaneScope,
+  reads,
+  type Row,
+  sessionFields,
+  windowFields
+} from "../services/TmuxReads.ts"
 import { type Variable, variableDescriptions } from "./variables.ts"
 
 const schemaOf = { string: Schema.String, int: Schema.Int, bool: Schema.Boolean } as const
 
 // Each field is described by the one dictionary of tmux variables.
 const structOf = <F extends Fields>(fields: F & { readonly [K in Exclude<keyof F, Variable>]: never }) =>
-  Schema.Struct(Object.fromEntries(Object.entries(fields as Fields).map(([key, kind]) => [
-    key,
-    schemaOf[kind].annotate({ description: variableDescriptions[key as Variable] })
-  ])) as {
-    readonly [K in keyof F]: typeof schemaOf[F[K]]
-  })
+  Schema.Struct(
+    Object.fromEntries(
+      Object.entries(fields as Fields).map(([key, kind]) => [
+        key,
+        schemaOf[kind].annotate({ description: variableDescriptions[key as Variable] })
+      ])
+    ) as {
+      readonly [K in keyof F]: typeof schemaOf[F[K]]
+    }
+  )
 
 /** A session as tools return it. @category schemas */
 export const SessionInfo = structOf(sessionFields)
@@ -42,8 +55,11 @@ export type PaneInfo = Row<typeof paneFields> & { readonly is_caller: boolean }
 export const emptyWhenNoServer = <A, E extends { readonly _tag: string }, R>(
   effect: Effect.Effect<ReadonlyArray<A>, E | ServerNotRunning, R>
 ): Effect.Effect<ReadonlyArray<A>, Exclude<E, ServerNotRunning>, R> =>
-  Effect.catch(effect, (error) =>
-    error._tag === "ServerNotRunning" ? Effect.succeed([]) : Effect.fail(error as Exclude<E, ServerNotRunning>))
+  Effect.catch(
+    effect,
+    (error) =>
+      error._tag === "ServerNotRunning" ? Effect.succeed([]) : Effect.fail(error as Exclude<E, ServerNotRunning>)
+  )
 
 /** Every session on the pinned server, in tmux's order. */
 export const listSessionRows = Effect.flatMap(reads, (tmux) => tmux.sessions())
@@ -61,7 +77,8 @@ export const listPaneRows = (scope: PaneScope) =>
 /** Marks the pane this server runs in. */
 const markCaller = (rows: ReadonlyArray<Row<typeof paneFields>>) =>
   ServerPane.useSync((caller) =>
-    rows.map((row): PaneInfo => ({ ...row, is_caller: caller.onPinnedSocket && caller.paneId === row.pane_id })))
+    rows.map((row): PaneInfo => ({ ...row, is_caller: caller.onPinnedSocket && caller.paneId === row.pane_id }))
+  )
 
 /** Decodes what `readBack.panes` printed, marking the pane this server runs in. */
 export const parsePaneRows = (stdout: string) => Effect.flatMap(decode.panes(stdout), markCaller)
@@ -71,6 +88,12 @@ export const paneOf = (paneId: string, stdout: string) =>
   Effect.flatMap(parsePaneRows(stdout), (rows) => {
     const row = rows.find((candidate) => candidate.pane_id === paneId)
     return row === undefined
-      ? Effect.fail(new TmuxCommandFailed({ command: "list-panes", exitCode: 0, stderr: `pane ${paneId} was not among its window's panes` }))
+      ? Effect.fail(
+        new TmuxCommandFailed({
+          command: "list-panes",
+          exitCode: 0,
+          stderr: `pane ${paneId} was not among its window's panes`
+        })
+      )
       : Effect.succeed(row)
   })

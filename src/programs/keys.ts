@@ -11,7 +11,9 @@ import { orPaneNotFound } from "./pane.ts"
 export const maxKeysLength = 10_000
 
 /** A NUL cannot reach tmux (process arguments end at one): refused, never half-sent. */
-export const noNul = Schema.makeFilter((text: string) => text.includes("\u0000") ? "must not contain NUL characters, which tmux cannot carry" : true)
+export const noNul = Schema.makeFilter((text: string) =>
+  text.includes("\u0000") ? "must not contain NUL characters, which tmux cannot carry" : true
+)
 
 /** One send's fields. @category schemas */
 export const keysFields = {
@@ -36,19 +38,26 @@ type SendCommand = readonly ["send-keys", ...Array<string>]
  * The tmux commands of one send. Text longer than one invocation carries is split into several
  * sends of the same text, each long enough that no piece can be read as a key name.
  */
-export const sendCommands = (paneId: string, send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }): Array<SendCommand> => {
+export const sendCommands = (
+  paneId: string,
+  send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }
+): Array<SendCommand> => {
   const pieces = Math.ceil(Buffer.byteLength(send.keys) / invocationBytes)
   const chars = [...send.keys]
   const size = Math.ceil(chars.length / pieces)
   const texts = Array.from({ length: pieces }, (_, i) => chars.slice(i * size, (i + 1) * size).join(""))
   return [
-    ...texts.map((text): SendCommand => ["send-keys", "-t", paneId, ...(send.literal === true ? ["-l"] : []), "--", text]),
+    ...texts.map((
+      text
+    ): SendCommand => ["send-keys", "-t", paneId, ...(send.literal === true ? ["-l"] : []), "--", text]),
     ...(send.enter === false ? [] : [["send-keys", "-t", paneId, "Enter"] as const])
   ]
 }
 
 /** Groups commands, in order, into invocations of at most `invocationBytes` each (sizes checked before anything is sent). */
-export const invocations = <C extends readonly [string, ...Array<string>]>(commands: ReadonlyArray<C>): Array<Array<C>> => {
+export const invocations = <C extends readonly [string, ...Array<string>]>(
+  commands: ReadonlyArray<C>
+): Array<Array<C>> => {
   const groups: Array<Array<C>> = []
   let size = Number.POSITIVE_INFINITY
   for (const command of commands) {
@@ -64,10 +73,11 @@ export const invocations = <C extends readonly [string, ...Array<string>]>(comma
 }
 
 /** The reads that say where input to `paneId` goes; they fail on a missing pane, before anything after them runs. */
-const targetReads = (paneId: string) => [
-  ["display-message", "-p", "-t", paneId, "#{synchronize-panes}"],
-  ["list-panes", "-t", paneId, "-F", "#{pane_id}"]
-] as const
+const targetReads = (paneId: string) =>
+  [
+    ["display-message", "-p", "-t", paneId, "#{synchronize-panes}"],
+    ["list-panes", "-t", paneId, "-F", "#{pane_id}"]
+  ] as const
 
 const parseTargets = (paneId: string, stdout: string) => {
   const [sync = "0", ...panes] = stdout.trim().split("\n")
@@ -85,7 +95,10 @@ export const inputTargets = (paneId: string) =>
  * Sends to one pane and says where the input went, in one tmux invocation when the text fits one
  * message: the reads go first, so a missing pane fails the invocation before anything is sent.
  */
-export const sendTo = (paneId: string, send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }) =>
+export const sendTo = (
+  paneId: string,
+  send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }
+) =>
   Effect.gen(function*() {
     const tmux = yield* PaneInput
     const [first = [], ...rest] = invocations([...targetReads(paneId), ...sendCommands(paneId, send)])
@@ -96,6 +109,10 @@ export const sendTo = (paneId: string, send: { readonly keys: string; readonly l
 
 /** What an input tool reports about where its input went. @category schemas */
 export const targetFields = {
-  targets: Schema.Array(Schema.String).annotate({ description: "every pane the input reached (more than one while synchronize-panes is on)" }),
-  synchronized: Schema.Boolean.annotate({ description: "synchronize-panes was on, so the input reached every pane of the window" })
+  targets: Schema.Array(Schema.String).annotate({
+    description: "every pane the input reached (more than one while synchronize-panes is on)"
+  }),
+  synchronized: Schema.Boolean.annotate({
+    description: "synchronize-panes was on, so the input reached every pane of the window"
+  })
 }

@@ -5,7 +5,12 @@
 import * as Schema from "effect/Schema"
 
 /** Default and ceiling of returned lines and bytes. */
-export const outputLimits = { maxLines: 1_000, maxBytes: 256 * 1024, ceilingLines: 100_000, ceilingBytes: 4 * 1024 * 1024 } as const
+export const outputLimits = {
+  maxLines: 1_000,
+  maxBytes: 256 * 1024,
+  ceilingLines: 100_000,
+  ceilingBytes: 4 * 1024 * 1024
+} as const
 
 /** `max_lines` and `max_bytes`, validated (> 0, bounded), optional. @category schemas */
 export const boundFields = {

@@ -9,12 +9,16 @@ import { type Fields, paneStateFields, reads } from "../services/TmuxReads.ts"
 import { resolvePane } from "./targets.ts"
 
 /** Turns a failure caused by a missing pane (or server) into a `PaneNotFound` that lists what exists. */
-export const orPaneNotFound = (paneId: string) =>
-<A, E extends TmuxError, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.catch(effect, (error) =>
-    error._tag === "ServerNotRunning" || (error._tag === "TmuxCommandFailed" && /can't find (pane|window|session)|no such (pane|window|session)|no current target/u.test(error.stderr))
-      ? Effect.flatMap(resolvePane(paneId), () => Effect.fail(error))
-      : Effect.fail(error))
+export const orPaneNotFound = (paneId: string) => <A, E extends TmuxError, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catch(
+    effect,
+    (error) =>
+      error._tag === "ServerNotRunning" ||
+        (error._tag === "TmuxCommandFailed" &&
+          /can't find (pane|window|session)|no such (pane|window|session)|no current target/u.test(error.stderr))
+        ? Effect.flatMap(resolvePane(paneId), () => Effect.fail(error))
+        : Effect.fail(error)
+  )
 
 /** Splits captured text into rows, dropping the blank rows below the last written one. */
 export const capturedRows = (stdout: string): Array<string> => {

@@ -53,13 +53,23 @@ export const timings = {
  * fix (dead pane, a tmux mode, a full-screen program, a shell it cannot drive, a program waiting
  * for terminal input); refuses at the deadline a shell still starting or busy.
  */
-export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.Effect<S, ToolError, R>, kernel: KernelProbe, deadline: number) =>
+export const awaitReady = <S extends PaneLook, R>(
+  paneId: string,
+  look: Effect.Effect<S, ToolError, R>,
+  kernel: KernelProbe,
+  deadline: number
+) =>
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
     let state = yield* look
     let lookedAfterWait = true
     while (true) {
-      if (state.pane_dead) return yield* new PaneGone({ pane: paneId, reason: "is dead (its process exited); respawn it or use another pane" })
+      if (state.pane_dead) {
+        return yield* new PaneGone({
+          pane: paneId,
+          reason: "is dead (its process exited); respawn it or use another pane"
+        })
+      }
       if (state.pane_in_mode) {
         return yield* new PaneNotReady({
           pane: paneId,
@@ -70,8 +80,10 @@ export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.E
       if (state.alternate_on) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `a full-screen program (${state.pane_current_command}) is showing on the alternate screen; nothing was typed`,
-          remedy: "quit it first (for example send_keys \"q\" or C-c with enter false), or run the command in another pane (split_window)"
+          reason:
+            `a full-screen program (${state.pane_current_command}) is showing on the alternate screen; nothing was typed`,
+          remedy:
+            "quit it first (for example send_keys \"q\" or C-c with enter false), or run the command in another pane (split_window)"
         })
       }
       const shell = yield* kernel.shell(state.pane_pid)
@@ -81,7 +93,9 @@ export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.E
       if (shellKind(comm) === undefined && !spawning) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `its process is ${comm === "" ? "unknown" : comm}, which run_shell_command cannot drive (it drives ${supportedShells}); nothing was typed`,
+          reason: `its process is ${
+            comm === "" ? "unknown" : comm
+          }, which run_shell_command cannot drive (it drives ${supportedShells}); nothing was typed`,
           remedy: "use send_keys to type into it, or a pane running a supported shell"
         })
       }
@@ -109,18 +123,21 @@ export const awaitReady = <S extends PaneLook, R>(paneId: string, look: Effect.E
           })
         }
       }
-      const starting = spawning || shell === undefined || shell.inForeground || (shell.ageMs ?? 0) < timings.startingAgeMs
+      const starting = spawning || shell === undefined || shell.inForeground ||
+        (shell.ageMs ?? 0) < timings.startingAgeMs
       if (!starting && now - started >= timings.foregroundGrace) {
         return yield* new PaneNotReady({
           pane: paneId,
           reason: `${busy}, not the shell at its prompt (perhaps an earlier command still running); nothing was typed`,
-          remedy: "wait for it (wait_for_text or capture_since), interrupt it (send_keys C-c with enter false), or use another pane"
+          remedy:
+            "wait for it (wait_for_text or capture_since), interrupt it (send_keys C-c with enter false), or use another pane"
         })
       }
       if (now >= deadline) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `its shell is still starting or busy for the whole timeout (${busy}); nothing was typed, so calling again is safe`,
+          reason:
+            `its shell is still starting or busy for the whole timeout (${busy}); nothing was typed, so calling again is safe`,
           remedy: "call again, with a longer timeout if its startup files are slow"
         })
       }
@@ -153,7 +170,8 @@ export const watchRun = <R>(panePid: number, kernel: KernelProbe, screen: Effect
     let nextScreen = (yield* Clock.currentTimeMillis) + timings.screenEvery
     let idleSince: number | undefined
     let reading: { readonly by: string; readonly since: number } | undefined
-    const decide = (otherwise: RunEvent) => Effect.map(screen, (seen): RunEvent => seen.recorded ? { _tag: "Recorded" } : otherwise)
+    const decide = (otherwise: RunEvent) =>
+      Effect.map(screen, (seen): RunEvent => seen.recorded ? { _tag: "Recorded" } : otherwise)
     while (true) {
       yield* Effect.sleep(timings.watchPoll)
       const now = yield* Clock.currentTimeMillis
@@ -164,9 +182,13 @@ export const watchRun = <R>(panePid: number, kernel: KernelProbe, screen: Effect
       } else {
         idleSince = undefined
       }
-      const by = shell !== undefined && !shell.inForeground ? yield* kernel.reader(panePid, shell.foregroundGroup) : undefined
+      const by = shell !== undefined && !shell.inForeground
+        ? yield* kernel.reader(panePid, shell.foregroundGroup)
+        : undefined
       reading = by === undefined ? undefined : reading?.by === by ? reading : { by, since: now }
-      if (reading !== undefined && now - reading.since >= timings.blockedAfter) return yield* decide({ _tag: "Blocked", by: reading.by })
+      if (reading !== undefined && now - reading.since >= timings.blockedAfter) {
+        return yield* decide({ _tag: "Blocked", by: reading.by })
+      }
       if (now >= nextScreen || shell === undefined) {
         nextScreen = now + timings.screenEvery
         const seen = yield* screen

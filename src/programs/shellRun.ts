@@ -8,6 +8,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
+import { sameFile } from "../domain/files.ts"
 import {
   extractOutput,
   findEchoEnd,
@@ -22,16 +23,22 @@ import {
   trailerLine,
   typedText
 } from "../domain/shellProtocol.ts"
-import { sameFile } from "../domain/files.ts"
 import { Config } from "../services/Config.ts"
-import { InputInvalid, PaneGone, PaneNotReady, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
+import {
+  InputInvalid,
+  PaneGone,
+  PaneNotReady,
+  RunIncomplete,
+  RunUnreported,
+  type ToolError
+} from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane, relativeRow, stateFields } from "./pane.ts"
-import { resolvePane } from "./targets.ts"
 import { awaitReady, type KernelProbe, type RunEvent, type RunScreen, watchRun } from "./runWatch.ts"
+import { resolvePane } from "./targets.ts"
 
 /** Rows read above the prompt row, for output that scrolled (see `startRun`). */
 const scrollMargin = 100
@@ -84,7 +91,8 @@ interface Head {
 }
 
 const parseHead = (line: string): Head => {
-  const [record = "", mark = "", history = "0", cursorY = "0", cursorX = "0", alternate = "0", dead = "0", ...program] = line.split("|")
+  const [record = "", mark = "", history = "0", cursorY = "0", cursorX = "0", alternate = "0", dead = "0", ...program] =
+    line.split("|")
   return {
     record,
     mark,
@@ -98,7 +106,10 @@ const parseHead = (line: string): Head => {
 }
 
 /** A read of the pane from relative row `from`: the head, then untrimmed rows and joined rows. */
-const readCommands = (run: Run, from: number | "-"): ReadonlyArray<readonly ["display-message" | "capture-pane", ...Array<string>]> => [
+const readCommands = (
+  run: Run,
+  from: number | "-"
+): ReadonlyArray<readonly ["display-message" | "capture-pane", ...Array<string>]> => [
   ["display-message", "-p", "-t", run.paneId, headFormat(run.id)],
   ["display-message", "-p", "-t", run.paneId, separator(run.id)],
   ["capture-pane", "-p", "-N", "-t", run.paneId, "-S", String(from), "-E", "-"],
@@ -112,7 +123,9 @@ const readCommands = (run: Run, from: number | "-"): ReadonlyArray<readonly ["di
  */
 const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
   const names = protocolNames(run.id)
-  return [names.template, names.markTemplate, names.end, names.start].map((option) => ["set-option", "-pu", "-t", run.paneId, option] as const)
+  return [names.template, names.markTemplate, names.end, names.start].map((option) =>
+    ["set-option", "-pu", "-t", run.paneId, option] as const
+  )
 }
 
 /**
@@ -143,7 +156,13 @@ const parseCapture = (stdout: string, runId: string, from: number | "-"): Captur
   const [head = "", rows, joined] = stdout.split(`${separator(runId)}\n`)
   const parsed = parseHead(lines(head).at(-1) ?? "")
   const first = from === "-" ? -parsed.history : Math.max(from, -parsed.history)
-  return { head: parsed, rows: lines(rows), joined: lines(joined), firstRow: parsed.history + first, whole: first === -parsed.history }
+  return {
+    head: parsed,
+    rows: lines(rows),
+    joined: lines(joined),
+    firstRow: parsed.history + first,
+    whole: first === -parsed.history
+  }
 }
 
 /** The pane read from relative row `from`, with the run's records: one invocation. */
@@ -181,7 +200,9 @@ const outputOf = (run: Run, capture: Capture) =>
       start = locate(current)
     }
     const record = parseEndRecord(capture.head.record)
-    const endRow = record === undefined ? capture.head.history + capture.head.cursorY : record.historySize + record.cursorY
+    const endRow = record === undefined
+      ? capture.head.history + capture.head.cursorY
+      : record.historySize + record.cursorY
     const endColumn = record === undefined ? capture.head.cursorX : record.cursorX
     const found = start ?? { row: 0, column: 0 }
     return {
@@ -194,12 +215,18 @@ const outputOf = (run: Run, capture: Capture) =>
 /** What the watcher asks tmux: the run's record and the pane's screen state, without its rows. */
 const screenOf = (run: Run) =>
   Effect.gen(function*() {
-    const stdout = yield* (yield* PaneCommand).run([["display-message", "-p", "-t", run.paneId, headFormat(run.id)]]).pipe(orPaneNotFound(run.paneId))
+    const stdout = yield* (yield* PaneCommand).run([["display-message", "-p", "-t", run.paneId, headFormat(run.id)]])
+      .pipe(orPaneNotFound(run.paneId))
     const line = stdout.split("\n")[0] ?? ""
     // A pane that closed answers with empty fields (tmux 3.3a): say which panes exist instead.
     if (line.split("|")[2] === "") yield* resolvePane(run.paneId)
     const head = parseHead(line)
-    return { recorded: parseEndRecord(head.record) !== undefined, dead: head.dead, alternate: head.alternate, program: head.program } satisfies RunScreen
+    return {
+      recorded: parseEndRecord(head.record) !== undefined,
+      dead: head.dead,
+      alternate: head.alternate,
+      program: head.program
+    } satisfies RunScreen
   })
 
 /**
@@ -211,11 +238,35 @@ const outputBehindAlternate = (run: Run, capture: Capture) =>
     const tmux = yield* PaneCommand
     const from = Math.max(relativeRow(run.promptRow, capture.head.history), -capture.head.history)
     const history = from < 0
-      ? [["capture-pane", "-p", "-N", "-t", run.paneId, "-S", String(from), "-E", "-1"], ["capture-pane", "-p", "-J", "-t", run.paneId, "-S", String(from), "-E", "-1"]] as const
+      ? [["capture-pane", "-p", "-N", "-t", run.paneId, "-S", String(from), "-E", "-1"], [
+        "capture-pane",
+        "-p",
+        "-J",
+        "-t",
+        run.paneId,
+        "-S",
+        String(from),
+        "-E",
+        "-1"
+      ]] as const
       : []
-    const screen = [["capture-pane", "-p", "-a", "-N", "-t", run.paneId, "-S", String(Math.max(0, from))], ["capture-pane", "-p", "-a", "-J", "-t", run.paneId, "-S", String(Math.max(0, from))]] as const
+    const screen = [["capture-pane", "-p", "-a", "-N", "-t", run.paneId, "-S", String(Math.max(0, from))], [
+      "capture-pane",
+      "-p",
+      "-a",
+      "-J",
+      "-t",
+      run.paneId,
+      "-S",
+      String(Math.max(0, from))
+    ]] as const
     const parts = [...history, ...screen]
-    const stdout = yield* tmux.run(parts.flatMap((part, i) => [...(i === 0 ? [] : [["display-message", "-p", "-t", run.paneId, separator(run.id)] as const]), part]))
+    const stdout = yield* tmux.run(
+      parts.flatMap((
+        part,
+        i
+      ) => [...(i === 0 ? [] : [["display-message", "-p", "-t", run.paneId, separator(run.id)] as const]), part])
+    )
       .pipe(orPaneNotFound(run.paneId))
     const [historyRows = "", historyJoined = "", screenRows = "", screenJoined = ""] = history.length === 0
       ? ["", "", ...stdout.split(`${separator(run.id)}\n`)]
@@ -251,7 +302,13 @@ const collectFinished = (run: Run) =>
  * back and collecting) raced against the watcher, until `deadline`. A finished run is collected; a
  * timed-out or blocked one is held for `resume`.
  */
-export const awaitRun = <R>(run: Run, waiter: Effect.Effect<string, ToolError, R>, from: number, deadline: number, fresh: boolean) =>
+export const awaitRun = <R>(
+  run: Run,
+  waiter: Effect.Effect<string, ToolError, R>,
+  from: number,
+  deadline: number,
+  fresh: boolean
+) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
     const kernel = yield* kernelProbe(run.tty)
@@ -263,7 +320,9 @@ export const awaitRun = <R>(run: Run, waiter: Effect.Effect<string, ToolError, R
     )
     if (Option.isNone(raced)) {
       const output = yield* outputSoFar(run)
-      if (output.status !== undefined) return { _tag: "Finished", output: yield* collectFinished(run) } satisfies RunOutcome
+      if (output.status !== undefined) {
+        return { _tag: "Finished", output: yield* collectFinished(run) } satisfies RunOutcome
+      }
       yield* runs.hold(run)
       return { _tag: "TimedOut", output } satisfies RunOutcome
     }
@@ -290,13 +349,18 @@ export const awaitRun = <R>(run: Run, waiter: Effect.Effect<string, ToolError, R
       case "Exited": {
         yield* (yield* PaneCommand).run(abandonCommands(run)).pipe(Effect.ignore)
         yield* runs.collect(run)
-        return yield* new PaneGone({ pane: run.paneId, reason: "lost its process while the command ran (the shell exited)" })
+        return yield* new PaneGone({
+          pane: run.paneId,
+          reason: "lost its process while the command ran (the shell exited)"
+        })
       }
       case "Returned": {
         const tmux = yield* PaneCommand
         const capture = yield* look(run, "-")
         const echo = findEchoEnd(capture.rows, 0, run.trailer)
-        const shown = echo === -1 ? [] : capture.rows.slice(echo + 1).map((row) => row.trimEnd()).filter((row) => row !== "")
+        const shown = echo === -1
+          ? []
+          : capture.rows.slice(echo + 1).map((row) => row.trimEnd()).filter((row) => row !== "")
         // Cancel the open input so the next command starts at a clean prompt.
         if (fresh) yield* tmux.run([["send-keys", "-t", run.paneId, "C-c"]]).pipe(Effect.ignore)
         yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
@@ -310,7 +374,8 @@ export const awaitRun = <R>(run: Run, waiter: Effect.Effect<string, ToolError, R
 
 /** Whether the shell's own `TMUX` (`path,pid,index`) names the pinned socket, the same file. */
 const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean =>
-  environmentTmux !== undefined && sameFile(environmentTmux.slice(0, environmentTmux.lastIndexOf(",", environmentTmux.lastIndexOf(",") - 1)), socketPath)
+  environmentTmux !== undefined &&
+  sameFile(environmentTmux.slice(0, environmentTmux.lastIndexOf(",", environmentTmux.lastIndexOf(",") - 1)), socketPath)
 
 /** A new run: readiness, then one invocation that types the command as a paste and waits. */
 export const startRun = (paneId: string, command: string, suppressHistory: boolean, deadline: number) =>
@@ -321,7 +386,9 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
     const { tmuxPath } = yield* Config
     const pending = yield* runs.pendingOn(paneId)
     if (pending !== undefined) {
-      if ((yield* readPane(paneId, { pane_pid: "int" })).pane_pid === pending.panePid) return yield* pendingRefusal(pending)
+      if ((yield* readPane(paneId, { pane_pid: "int" })).pane_pid === pending.panePid) {
+        return yield* pendingRefusal(pending)
+      }
       // The pane's process was replaced: nothing of that run can report any more.
       yield* runs.collect(pending)
     }
@@ -332,7 +399,8 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
     if (long !== undefined) {
       return yield* new InputInvalid({
         tool: "run_shell_command",
-        detail: `line ${long} of the command is longer than ${terminalLineLimit} bytes; ${shell} reads the terminal line by line, and ` +
+        detail:
+          `line ${long} of the command is longer than ${terminalLineLimit} bytes; ${shell} reads the terminal line by line, and ` +
           "the terminal keeps at most 4095 bytes of a line, so it would run a truncated command. Split the line (a backslash-newline continues it)"
       })
     }
@@ -342,7 +410,11 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
       command,
       runId: id,
       paneId,
-      reach: { bin: tmuxPath, socketPath: pin.resolvedPath, shellKnowsSocket: sameSocket(yield* processes.environment(state.pane_pid, "TMUX"), pin.resolvedPath) },
+      reach: {
+        bin: tmuxPath,
+        socketPath: pin.resolvedPath,
+        shellKnowsSocket: sameSocket(yield* processes.environment(state.pane_pid, "TMUX"), pin.resolvedPath)
+      },
       suppressHistory,
       markStart
     })
@@ -378,14 +450,19 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
       { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(paneId))
     // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
-    return { run, outcome: yield* awaitRun(run, waiter, from, deadline, true).pipe(Effect.onInterrupt(() => runs.hold(run))) }
+    return {
+      run,
+      outcome: yield* awaitRun(run, waiter, from, deadline, true).pipe(Effect.onInterrupt(() => runs.hold(run)))
+    }
   })
 
 const pendingRefusal = (pending: Run) =>
   new PaneNotReady({
     pane: pending.paneId,
-    reason: `run ${pending.id} typed earlier in this pane is not collected yet (it timed out or is blocked); nothing was typed`,
-    remedy: `call run_shell_command with resume "${pending.id}" to wait for it and get its exit status (it returns at once if it finished); ` +
+    reason:
+      `run ${pending.id} typed earlier in this pane is not collected yet (it timed out or is blocked); nothing was typed`,
+    remedy:
+      `call run_shell_command with resume "${pending.id}" to wait for it and get its exit status (it returns at once if it finished); ` +
       "if it waits for input, answer or quit it with send_keys first"
   })
 
@@ -396,7 +473,10 @@ export const resumeRun = (run: Run, deadline: number) =>
     const state = yield* readPane(run.paneId, { pane_pid: "int", history_size: "int" })
     if (state.pane_pid !== run.panePid) {
       yield* (yield* ShellRuns).collect(run)
-      return yield* new PaneGone({ pane: run.paneId, reason: `was respawned since run ${run.id} was typed; its status is lost` })
+      return yield* new PaneGone({
+        pane: run.paneId,
+        reason: `was respawned since run ${run.id} was typed; its status is lost`
+      })
     }
     const from = relativeRow(run.promptRow, state.history_size)
     const now = yield* Clock.currentTimeMillis

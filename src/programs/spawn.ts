@@ -22,17 +22,24 @@ export const checkDirectory = (tool: string, directory: string | undefined) =>
     if (directory === undefined) return {}
     const problem = (detail: string) => new InputInvalid({ tool, detail: `start_directory ${detail}` })
     if (!isAbsolute(directory)) return yield* problem("must be an absolute path")
-    const info = yield* Effect.tryPromise({ try: () => stat(directory), catch: () => problem("does not exist or cannot be read") })
+    const info = yield* Effect.tryPromise({
+      try: () => stat(directory),
+      catch: () => problem("does not exist or cannot be read")
+    })
     if (!info.isDirectory()) return yield* problem("is not a directory")
     return { cwd: directory }
   })
 
 /** The `-P -F` format that makes a spawn print the new objects' IDs. */
-export const spawnedFormat = ["#{session_id}", "#{session_name}", "#{window_id}", "#{window_index}", "#{pane_id}"].join(FS)
+export const spawnedFormat = ["#{session_id}", "#{session_name}", "#{window_id}", "#{window_index}", "#{pane_id}"].join(
+  FS
+)
 
 /** Decodes what `spawnedFormat` printed. */
 export const parseSpawned = (stdout: string) => {
-  const [session_id = "", session_name = "", window_id = "", window_index = "0", pane_id = ""] = stdout.trimEnd().split(FS)
+  const [session_id = "", session_name = "", window_id = "", window_index = "0", pane_id = ""] = stdout.trimEnd().split(
+    FS
+  )
   return { session_id, session_name, window_id, window_index: Number.parseInt(window_index, 10), pane_id }
 }
 

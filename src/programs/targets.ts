@@ -53,7 +53,9 @@ export const windowTargetFields = {
   window_id: Schema.optionalKey(WindowId),
   ...sessionTargetFields,
   window_index: Schema.optionalKey(
-    Schema.Int.annotate({ description: "index in the session" }).check(Schema.isBetween({ minimum: 0, maximum: 100_000 }))
+    Schema.Int.annotate({ description: "index in the session" }).check(
+      Schema.isBetween({ minimum: 0, maximum: 100_000 })
+    )
   )
 }
 
@@ -65,7 +67,8 @@ interface SessionTarget {
 const socketOf = SocketPin.useSync((pin) => formatSelector(pin.selector))
 
 /** The session one of `session_id` / `session_name` names; exactly one must be given. */
-export const resolveSession = (tool: string, target: SessionTarget) => Effect.map(findSession(tool, target), ({ session }) => session)
+export const resolveSession = (tool: string, target: SessionTarget) =>
+  Effect.map(findSession(tool, target), ({ session }) => session)
 
 /** The session a target names, with every session listed in the same read. */
 export const findSession = (tool: string, target: SessionTarget) =>
@@ -75,13 +78,21 @@ export const findSession = (tool: string, target: SessionTarget) =>
       return yield* new InputInvalid({ tool, detail: "give session_id or session_name, not both" })
     }
     if (id === undefined && name === undefined) {
-      return yield* new InputInvalid({ tool, detail: "give session_id or session_name (call list_sessions to see them)" })
+      return yield* new InputInvalid({
+        tool,
+        detail: "give session_id or session_name (call list_sessions to see them)"
+      })
     }
     const socket = yield* socketOf
     const sessions = yield* listSessionRows.pipe(
-      Effect.catchTag("ServerNotRunning", () => Effect.fail(new SessionNotFound({ target: (id ?? name)!, existing: [], socket, serverRunning: false })))
+      Effect.catchTag(
+        "ServerNotRunning",
+        () => Effect.fail(new SessionNotFound({ target: (id ?? name)!, existing: [], socket, serverRunning: false }))
+      )
     )
-    const found = sessions.find((session) => id !== undefined ? session.session_id === id : session.session_name === name)
+    const found = sessions.find((session) =>
+      id !== undefined ? session.session_id === id : session.session_name === name
+    )
     if (found !== undefined) return { session: found, sessions }
     return yield* new SessionNotFound({
       target: id ?? JSON.stringify(name),
@@ -98,26 +109,41 @@ export const optionalSession = (tool: string, target: SessionTarget) =>
     : resolveSession(tool, target)
 
 /** The window `window_id` names, or the window at `window_index` of a session. */
-export const resolveWindow = (tool: string, target: SessionTarget & { readonly window_id?: string; readonly window_index?: number }) =>
+export const resolveWindow = (
+  tool: string,
+  target: SessionTarget & { readonly window_id?: string; readonly window_index?: number }
+) =>
   Effect.gen(function*() {
     const { window_id: id, window_index: index } = target
     const bySession = target.session_id !== undefined || target.session_name !== undefined
     if (id !== undefined && (bySession || index !== undefined)) {
-      return yield* new InputInvalid({ tool, detail: "give window_id alone, or a session (session_id or session_name) with window_index" })
+      return yield* new InputInvalid({
+        tool,
+        detail: "give window_id alone, or a session (session_id or session_name) with window_index"
+      })
     }
     if (id === undefined && !(bySession && index !== undefined)) {
-      return yield* new InputInvalid({ tool, detail: "give window_id, or a session (session_id or session_name) with window_index (call list_windows to see them)" })
+      return yield* new InputInvalid({
+        tool,
+        detail:
+          "give window_id, or a session (session_id or session_name) with window_index (call list_windows to see them)"
+      })
     }
     const socket = yield* socketOf
     const session = id === undefined ? yield* resolveSession(tool, target) : undefined
     const windows = yield* listWindowRows(session?.session_id).pipe(
-      Effect.catchTag("ServerNotRunning", () => Effect.fail(new WindowNotFound({ target: id ?? `index ${index}`, existing: [], socket, serverRunning: false })))
+      Effect.catchTag("ServerNotRunning", () =>
+        Effect.fail(new WindowNotFound({ target: id ?? `index ${index}`, existing: [], socket, serverRunning: false })))
     )
-    const found = windows.find((window) => id !== undefined ? window.window_id === id : window.window_index === index)
+    const found = windows.find((window) =>
+      id !== undefined ? window.window_id === id : window.window_index === index
+    )
     if (found !== undefined) return found
     return yield* new WindowNotFound({
       target: id ?? `index ${index} of session ${session!.session_id}`,
-      existing: windows.map((window) => `${window.window_id} (${window.session_id}:${window.window_index} ${JSON.stringify(window.window_name)})`),
+      existing: windows.map((window) =>
+        `${window.window_id} (${window.session_id}:${window.window_index} ${JSON.stringify(window.window_name)})`
+      ),
       socket,
       serverRunning: true
     })
@@ -128,10 +154,17 @@ export const resolvePane = (paneId: string) =>
   Effect.gen(function*() {
     const socket = yield* socketOf
     const panes = yield* listPaneRows("all").pipe(
-      Effect.catchTag("ServerNotRunning", () => Effect.fail(new PaneNotFound({ target: paneId, existing: [], socket, serverRunning: false })))
+      Effect.catchTag("ServerNotRunning", () =>
+        Effect.fail(new PaneNotFound({ target: paneId, existing: [], socket, serverRunning: false })))
     )
-    const found = panes.find((pane) => pane.pane_id === paneId)
+    const found = panes.find((pane) =>
+      pane.pane_id === paneId
+    )
     if (found !== undefined) return found
-    return yield* new PaneNotFound({ target: paneId, existing: panes.map((pane) => pane.pane_id), socket, serverRunning: true })
+    return yield* new PaneNotFound({
+      target: paneId,
+      existing: panes.map((pane) => pane.pane_id),
+      socket,
+      serverRunning: true
+    })
   })
-

@@ -10,10 +10,10 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { rowHash } from "../domain/cursor.ts"
-import { Progress } from "../services/Progress.ts"
 import { PaneGone } from "../services/errors.ts"
-import { type LineMatcher, matchBudgetMs } from "../services/Regex.ts"
 import { PaneReader } from "../services/PaneReader.ts"
+import { Progress } from "../services/Progress.ts"
+import { type LineMatcher, matchBudgetMs } from "../services/Regex.ts"
 
 /** How a wait ended. @category models */
 export interface WaitResult {
@@ -31,7 +31,8 @@ export const pollIntervalMs = 20
 /** How many rows above the anchor are watched to notice that the pane's content moved. */
 const contextRows = 3
 
-const sameRows = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) => a.length === b.length && a.every((row, i) => row === b[i])
+const sameRows = (a: ReadonlyArray<string>, b: ReadonlyArray<string>) =>
+  a.length === b.length && a.every((row, i) => row === b[i])
 
 /** The last index at or before `limit` where `block` starts in `rows`, or -1 (an empty block is never found). */
 const lastBlockAtOrBefore = (rows: ReadonlyArray<string>, block: ReadonlyArray<string>, limit: number): number => {
@@ -65,7 +66,9 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
     const reporter = yield* Progress
     const started = yield* Clock.currentTimeMillis
     const current = yield* reader.read(paneId)
-    if (since !== undefined && since.pid !== current.pid) return yield* new PaneGone({ pane: paneId, reason: "was respawned since the cursor was issued" })
+    if (since !== undefined && since.pid !== current.pid) {
+      return yield* new PaneGone({ pane: paneId, reason: "was respawned since the cursor was issued" })
+    }
     const entry = since === undefined ? current : { ...current, firstRow: since.anchor, rows: [] }
     let anchor = entry.firstRow
     let old = (row: string, index: number) =>
@@ -82,7 +85,9 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
     const look = Effect.gen(function*() {
       const view = yield* reader.read(paneId, Math.max(0, anchor - contextRows))
       if (view.dead) return yield* new PaneGone({ pane: paneId, reason: "died while waiting for text" })
-      if (view.pid !== entry.pid) return yield* new PaneGone({ pane: paneId, reason: "was respawned while waiting for text" })
+      if (view.pid !== entry.pid) {
+        return yield* new PaneGone({ pane: paneId, reason: "was respawned while waiting for text" })
+      }
       const top = Math.max(0, anchor - contextRows)
       const above = Array.from({ length: anchor - top }, (_, i) => view.rows[top + i - view.firstRow] ?? "")
       return { view, above }
@@ -94,7 +99,9 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
       if (moved) {
         // Found again where the content moved to: up, or in place when a resize shrank the history.
         const whole = yield* reader.read(paneId, 0)
-        const at = context === undefined ? -1 : lastBlockAtOrBefore(whole.rows, context, anchor - context.length - whole.firstRow)
+        const at = context === undefined
+          ? -1
+          : lastBlockAtOrBefore(whole.rows, context, anchor - context.length - whole.firstRow)
         if (context === undefined || at === -1) {
           // Cleared, or trimmed past the anchor: whatever the pane holds now was written since.
           anchor = whole.firstRow
@@ -112,27 +119,71 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
         newLines = view.rows.filter((row, i) => view.firstRow + i >= anchor && !old(row, view.firstRow + i - anchor))
         const text = newLines.join("\n")
         if (matcher === undefined) {
-          if (newLines.length > 0) return { outcome: "any_output", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
+          if (newLines.length > 0) {
+            return {
+              outcome: "any_output",
+              matchedIndex: undefined,
+              matchedLine: undefined,
+              newLines,
+              alternateScreenSeen,
+              elapsedMs: now - started
+            } satisfies WaitResult
+          }
         } else if (newLines.length > 0 && text !== unmatched) {
           const remainingMs = timeoutMs - (now - started)
           const firsts = yield* matcher.firstMatches(newLines, Math.min(remainingMs, matchBudgetMs)).pipe(
-            Effect.catchTag("PatternTooCostly", (error) => remainingMs <= matchBudgetMs ? Effect.succeed(undefined) : Effect.fail(error))
+            Effect.catchTag(
+              "PatternTooCostly",
+              (error) => remainingMs <= matchBudgetMs ? Effect.succeed(undefined) : Effect.fail(error)
+            )
           )
           const ended = yield* Clock.currentTimeMillis
-          if (firsts === undefined) return { outcome: "timeout", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: ended - started } satisfies WaitResult
+          if (firsts === undefined) {
+            return {
+              outcome: "timeout",
+              matchedIndex: undefined,
+              matchedLine: undefined,
+              newLines,
+              alternateScreenSeen,
+              elapsedMs: ended - started
+            } satisfies WaitResult
+          }
           // The lowest pattern index that matches any line wins, with the first line it matches.
-          const index = firsts.reduce((lowest, first) => first === -1 || (lowest !== -1 && lowest <= first) ? lowest : first, -1)
+          const index = firsts.reduce(
+            (lowest, first) => first === -1 || (lowest !== -1 && lowest <= first) ? lowest : first,
+            -1
+          )
           if (index !== -1) {
             const line = newLines[firsts.indexOf(index)]
-            return { outcome: "matched", matchedIndex: index, matchedLine: line, newLines, alternateScreenSeen, elapsedMs: ended - started } satisfies WaitResult
+            return {
+              outcome: "matched",
+              matchedIndex: index,
+              matchedLine: line,
+              newLines,
+              alternateScreenSeen,
+              elapsedMs: ended - started
+            } satisfies WaitResult
           }
           unmatched = text
         }
       }
-      if (now - started >= timeoutMs) return { outcome: "timeout", matchedIndex: undefined, matchedLine: undefined, newLines, alternateScreenSeen, elapsedMs: now - started } satisfies WaitResult
+      if (now - started >= timeoutMs) {
+        return {
+          outcome: "timeout",
+          matchedIndex: undefined,
+          matchedLine: undefined,
+          newLines,
+          alternateScreenSeen,
+          elapsedMs: now - started
+        } satisfies WaitResult
+      }
       if (now - reported >= 1000) {
         reported = now
-        yield* reporter.progress((now - started) / 1000, timeoutMs / 1000, `waiting on ${paneId}: ${((now - started) / 1000).toFixed(0)}s of ${(timeoutMs / 1000).toFixed(0)}s`)
+        yield* reporter.progress(
+          (now - started) / 1000,
+          timeoutMs / 1000,
+          `waiting on ${paneId}: ${((now - started) / 1000).toFixed(0)}s of ${(timeoutMs / 1000).toFixed(0)}s`
+        )
       }
       yield* Effect.sleep(Math.min(pollIntervalMs, Math.max(1, timeoutMs - (now - started))))
     }

@@ -7,8 +7,8 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import { Progress } from "../services/Progress.ts"
 import { Config } from "../services/Config.ts"
+import { Progress } from "../services/Progress.ts"
 
 /** The optional `timeout` of a waiting tool, in seconds. @category schemas */
 export const timeoutField = Schema.optionalKey(

@@ -6,6 +6,9 @@ import * as Context from "effect/Context"
 import { randomBytes } from "node:crypto"
 
 /** The per-process secret. @category services */
-export const ProcessSecret: Context.Reference<Buffer> = Context.Reference<Buffer>("libtmux-mcp/services/ProcessSecret", {
-  defaultValue: () => randomBytes(32)
-})
+export const ProcessSecret: Context.Reference<Buffer> = Context.Reference<Buffer>(
+  "libtmux-mcp/services/ProcessSecret",
+  {
+    defaultValue: () => randomBytes(32)
+  }
+)

@@ -16,6 +16,11 @@ export interface ReadToolsShape {
 }
 
 /** Read tools for the batch; outside a registry it offers none. @category services */
-export const ReadTools: Context.Reference<ReadToolsShape> = Context.Reference<ReadToolsShape>("libtmux-mcp/services/ReadTools", {
-  defaultValue: () => ({ call: () => Effect.succeed({ ok: false, message: "no read tools here", tag: "ToolNotSelected" }) })
-})
+export const ReadTools: Context.Reference<ReadToolsShape> = Context.Reference<ReadToolsShape>(
+  "libtmux-mcp/services/ReadTools",
+  {
+    defaultValue: () => ({
+      call: () => Effect.succeed({ ok: false, message: "no read tools here", tag: "ToolNotSelected" })
+    })
+  }
+)

@@ -50,7 +50,10 @@ export interface LineMatcher {
    * For each line, the index of the first pattern that matches it, or -1. Fails when matching takes
    * longer than `budgetMs`; interrupting it stops the matching.
    */
-  readonly firstMatches: (lines: ReadonlyArray<string>, budgetMs: number) => Effect.Effect<ReadonlyArray<number>, PatternTooCostly>
+  readonly firstMatches: (
+    lines: ReadonlyArray<string>,
+    budgetMs: number
+  ) => Effect.Effect<ReadonlyArray<number>, PatternTooCostly>
 }
 
 /** The matching engine. @category services */

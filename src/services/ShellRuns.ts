@@ -35,7 +35,11 @@ export class ShellRuns extends Context.Service<ShellRuns, {
    * Runs `effect` as the only run_shell_command call working on the pane, after the calls before it
    * (first come, first served); `None` when its turn did not come within `timeoutMs`.
    */
-  exclusive<A, E, R>(paneId: string, timeoutMs: number, effect: Effect.Effect<A, E, R>): Effect.Effect<Option.Option<A>, E, R>
+  exclusive<A, E, R>(
+    paneId: string,
+    timeoutMs: number,
+    effect: Effect.Effect<A, E, R>
+  ): Effect.Effect<Option.Option<A>, E, R>
   /** The pane's uncollected run, if any. */
   pendingOn(paneId: string): Effect.Effect<Run | undefined>
   lookup(runId: string): Effect.Effect<RunLookup>

@@ -74,7 +74,14 @@ export const spawnCommands = ["new-session", "new-window", "split-window"] as co
 /** Commands that delete tmux objects or retained history. */
 export const deleteCommands = ["kill-session", "kill-window", "kill-pane", "clear-history", "display-message"] as const
 /** Commands that deliver client input to a pane's program (and read back where it went). */
-export const inputCommands = ["send-keys", "load-buffer", "paste-buffer", "delete-buffer", "display-message", "list-panes"] as const
+export const inputCommands = [
+  "send-keys",
+  "load-buffer",
+  "paste-buffer",
+  "delete-buffer",
+  "display-message",
+  "list-panes"
+] as const
 /**
  * Commands that run an authored command in a pane, or replace the pane's process, with what the
  * completion protocol needs in the same invocation: its per-run options, the paste that types it,

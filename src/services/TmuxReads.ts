@@ -20,7 +20,10 @@ export type Kind = "string" | "int" | "bool"
 export type Fields = Readonly<Record<string, Kind>>
 
 /** The decoded values of a set of fields. */
-export type Row<F extends Fields> = { readonly [K in keyof F]: F[K] extends "int" ? number : F[K] extends "bool" ? boolean : string }
+export type Row<F extends Fields> = {
+  readonly [K in keyof F]: F[K] extends "int" ? number : F[K] extends "bool" ? boolean
+  : string
+}
 
 /** The fields of a session as tools return it. */
 export const sessionFields = {
@@ -69,7 +72,12 @@ export const paneFields = {
 } as const satisfies Fields
 
 /** Server fields, read through `list-sessions` (one row per session, none when there is none). */
-export const serverFields = { pid: "int", version: "string", start_time: "int", socket_path: "string" } as const satisfies Fields
+export const serverFields = {
+  pid: "int",
+  version: "string",
+  start_time: "int",
+  socket_path: "string"
+} as const satisfies Fields
 
 /** Pane state the control-loop tools check before acting. */
 export const paneStateFields = {
@@ -90,7 +98,11 @@ export const paneStateFields = {
 export const formatOf = (fields: Fields): string => Object.keys(fields).map((key) => `#{${key}}`).join(FS) + RS
 
 /** Decodes the records a `-F` format of `fields` produced. */
-export const parseRows = <F extends Fields>(fields: F, command: string, stdout: string): Effect.Effect<ReadonlyArray<Row<F>>, TmuxCommandFailed> =>
+export const parseRows = <F extends Fields>(
+  fields: F,
+  command: string,
+  stdout: string
+): Effect.Effect<ReadonlyArray<Row<F>>, TmuxCommandFailed> =>
   Effect.suspend(() => {
     const keys = Object.keys(fields)
     // Only the end is dropped: a one-field record whose value is empty is still a record.
@@ -100,7 +112,9 @@ export const parseRows = <F extends Fields>(fields: F, command: string, stdout: 
     for (const record of records) {
       const values = record.split(FS)
       if (values.length !== keys.length) {
-        return Effect.fail(new TmuxCommandFailed({ command, exitCode: 0, stderr: "unexpected output shape; a value held a separator" }))
+        return Effect.fail(
+          new TmuxCommandFailed({ command, exitCode: 0, stderr: "unexpected output shape; a value held a separator" })
+        )
       }
       rows.push(Object.fromEntries(keys.map((key, i) => {
         const value = values[i]!
@@ -134,7 +148,11 @@ export const decode = {
  * callers' not-found mapping treats both alike.
  */
 const noSuchPane = (paneId: string) =>
-  new TmuxCommandFailed({ command: "display-message", exitCode: 0, stderr: `no such pane: ${paneId} (its fields came back empty)` })
+  new TmuxCommandFailed({
+    command: "display-message",
+    exitCode: 0,
+    stderr: `no such pane: ${paneId} (its fields came back empty)`
+  })
 
 /** The typed reads over a read authority. @category constructors */
 export const make = (observe: Authority<typeof observeCommands[number]>) => ({
@@ -143,11 +161,19 @@ export const make = (observe: Authority<typeof observeCommands[number]>) => ({
     Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions),
   /** The server's own fields, once per session (an empty list when it has no session). */
   server: (): Effect.Effect<ReadonlyArray<Row<typeof serverFields>>, TmuxError> =>
-    Effect.flatMap(observe.run([["list-sessions", "-F", formatOf(serverFields)]]), (stdout) => parseRows(serverFields, "list-sessions", stdout)),
+    Effect.flatMap(
+      observe.run([["list-sessions", "-F", formatOf(serverFields)]]),
+      (stdout) => parseRows(serverFields, "list-sessions", stdout)
+    ),
   /** Windows of one session (by ID), or of every session. */
   windows: (sessionId?: string): Effect.Effect<ReadonlyArray<Row<typeof windowFields>>, TmuxError> =>
     Effect.flatMap(
-      observe.run([["list-windows", ...(sessionId === undefined ? ["-a"] : ["-t", sessionId]), "-F", formatOf(windowFields)]]),
+      observe.run([[
+        "list-windows",
+        ...(sessionId === undefined ? ["-a"] : ["-t", sessionId]),
+        "-F",
+        formatOf(windowFields)
+      ]]),
       (stdout) => parseRows(windowFields, "list-windows", stdout)
     ),
   /** Panes of one window or session, or of the whole server. */
@@ -164,7 +190,11 @@ export const make = (observe: Authority<typeof observeCommands[number]>) => ({
       return row as Row<F>
     }),
   /** Format fields of one pane and its captured rows (`capture-pane -p` with `captureArgs`), in one invocation. */
-  paneAndCapture: <F extends Fields>(paneId: string, fields: F, captureArgs: ReadonlyArray<string>): Effect.Effect<{ readonly state: Row<F>; readonly captured: string }, TmuxError> =>
+  paneAndCapture: <F extends Fields>(
+    paneId: string,
+    fields: F,
+    captureArgs: ReadonlyArray<string>
+  ): Effect.Effect<{ readonly state: Row<F>; readonly captured: string }, TmuxError> =>
     Effect.gen(function*() {
       const stdout = yield* observe.run([
         ["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`],

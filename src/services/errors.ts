@@ -17,7 +17,9 @@ interface Missing {
 const notFound = (kind: string, missing: Missing): string =>
   !missing.serverRunning
     ? `${kind} ${missing.target} not found: no tmux server is running on socket ${missing.socket}; create_session starts one`
-    : `${kind} ${missing.target} not found; existing ${kind}s: ${missing.existing.length === 0 ? "none" : missing.existing.join(", ")}`
+    : `${kind} ${missing.target} not found; existing ${kind}s: ${
+      missing.existing.length === 0 ? "none" : missing.existing.join(", ")
+    }`
 
 /** The input did not decode, or broke a rule the schema cannot express. @category errors */
 export class InputInvalid extends Schema.TaggedError<InputInvalid>()("InputInvalid", {
@@ -111,7 +113,9 @@ export class TmuxNotFound extends Schema.TaggedError<TmuxNotFound>()("TmuxNotFou
   reason: Schema.String
 }) {
   override get message() {
-    return `cannot run tmux binary ${JSON.stringify(this.bin)}: ${this.reason}; install tmux >= 3.2 or set LIBTMUX_TMUX_BIN`
+    return `cannot run tmux binary ${
+      JSON.stringify(this.bin)
+    }: ${this.reason}; install tmux >= 3.2 or set LIBTMUX_TMUX_BIN`
   }
 }
 
@@ -168,7 +172,9 @@ export class RunIncomplete extends Schema.TaggedError<RunIncomplete>()("RunIncom
   override get message() {
     return `the shell in pane ${this.pane} did not run the command: it is incomplete (an unclosed quote, bracket, ` +
       `block or here-document) or did not parse. Nothing of it ran; its open input was cancelled with C-c, so the ` +
-      `shell is back at its prompt. Fix the command and run it again.${this.shown === "" ? "" : ` The pane showed:\n${this.shown}`}`
+      `shell is back at its prompt. Fix the command and run it again.${
+        this.shown === "" ? "" : ` The pane showed:\n${this.shown}`
+      }`
   }
 }
 

@@ -28,7 +28,12 @@ import { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn 
 export const authority = {
   common: [Config, SocketPin, ServerPane, TmuxObserve, Regex, PaneProcess, PaneReader],
   effect: { observe: [], change: [TmuxChange], delete: [TmuxDelete] },
-  reach: { "none": [], "configured-process": [TmuxSpawn], "pane-input": [PaneInput], "pane-command": [PaneInput, PaneCommand, ShellRuns] }
+  reach: {
+    "none": [],
+    "configured-process": [TmuxSpawn],
+    "pane-input": [PaneInput],
+    "pane-command": [PaneInput, PaneCommand, ShellRuns]
+  }
 } as const
 
 type Keys = typeof authority
@@ -44,19 +49,30 @@ export type AllowedServices<R extends ManifestRow> =
   | IdentifierOf<Keys["reach"][R["reach"]]>
 
 /** Every service some tool may use. @category models */
-export type ToolServices = CommonServices | IdentifierOf<Keys["effect"][keyof Keys["effect"]]> | IdentifierOf<Keys["reach"][keyof Keys["reach"]]>
+export type ToolServices =
+  | CommonServices
+  | IdentifierOf<Keys["effect"][keyof Keys["effect"]]>
+  | IdentifierOf<Keys["reach"][keyof Keys["reach"]]>
 
-type ToolKey = Context.Key<ToolServices, any>
+type ToolKey = Context.Key<ToolServices, unknown>
 
 /** Every tool service's key: what the registry takes away before it provides a row's own. */
 export const toolKeys: ReadonlyArray<ToolKey> = [
-  ...new Set<ToolKey>([...authority.common, ...Object.values(authority.effect).flat(), ...Object.values(authority.reach).flat()])
+  ...new Set<ToolKey>([
+    ...authority.common,
+    ...Object.values(authority.effect).flat(),
+    ...Object.values(authority.reach).flat()
+  ])
 ]
 
 /** The service keys a row's authority allows, for the registry to provide and nothing more. */
 export const allowedKeys = (row: ManifestRow): ReadonlyArray<ToolKey> => {
   const effects: ReadonlyArray<keyof Keys["effect"]> = row.effect
-  return [...authority.common, ...effects.flatMap((effect): ReadonlyArray<ToolKey> => authority.effect[effect]), ...authority.reach[row.reach]]
+  return [
+    ...authority.common,
+    ...effects.flatMap((effect): ReadonlyArray<ToolKey> => authority.effect[effect]),
+    ...authority.reach[row.reach]
+  ]
 }
 
 /**
@@ -117,7 +133,9 @@ interface AuthorityNames {
 }
 type NamesOf<S> = { [K in keyof AuthorityNames]: AuthorityNames[K] extends S ? K : never }[keyof AuthorityNames]
 type Named<S> = [NamesOf<S>] extends [never] ? "a service no tool is given" : NamesOf<S>
-type Joined<T> = T extends readonly [infer H extends string, ...infer Rest] ? Rest extends readonly [] ? H : `${H}+${Joined<Rest>}` : never
+type Joined<T> = T extends readonly [infer H extends string, ...infer Rest]
+  ? Rest extends readonly [] ? H : `${H}+${Joined<Rest>}`
+  : never
 type Article<T extends string> = T extends "inspect" | "execute" ? "an" : "a"
 
 /**
@@ -126,9 +144,13 @@ type Article<T extends string> = T extends "inspect" | "execute" ? "an" : "a"
  * `unknown` passes: TypeScript first checks the call with `Req` not yet inferred from a `run` that
  * takes the input (then `unknown`), and an Effect never requires `unknown` itself.
  */
-type AuthorityRule<R extends ManifestRow, Req> = unknown extends Req ? unknown : [Exclude<Req, AllowedServices<R>>] extends [never] ? unknown : {
-  readonly authority: `${Article<R["toolset"]>} ${R["toolset"]} tool may not require ${Named<Exclude<Req, AllowedServices<R>>>} (row ${R["name"]}: effect ${Joined<R["effect"]>}, reach ${R["reach"]})`
-}
+type AuthorityRule<R extends ManifestRow, Req> = unknown extends Req ? unknown :
+  [Exclude<Req, AllowedServices<R>>] extends [never] ? unknown :
+  {
+    readonly authority: `${Article<R["toolset"]>} ${R["toolset"]} tool may not require ${Named<
+      Exclude<Req, AllowedServices<R>>
+    >} (row ${R["name"]}: effect ${Joined<R["effect"]>}, reach ${R["reach"]})`
+  }
 
 /** Defines a tool against its manifest row. @category constructors */
 export const defineTool = <const R extends ManifestRow, In extends ToolSchema, Out extends ToolSchema, Req>(

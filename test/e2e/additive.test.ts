@@ -15,11 +15,22 @@ const h = harness("additive")
 
 /** Everything about the tmux server that a tool could change, one line per object. */
 const snapshot = (world: TmuxWorld): ReadonlyArray<string> => {
-  const t = (...args: ReadonlyArray<string>) => world.tmux("libtmux-mcp", ...args).trim().split("\n").filter((line) => line !== "")
+  const t = (...args: ReadonlyArray<string>) =>
+    world.tmux("libtmux-mcp", ...args).trim().split("\n").filter((line) => line !== "")
   return [
     ...t("list-sessions", "-F", "session #{session_id} #{session_name} #{session_windows}"),
-    ...t("list-windows", "-a", "-F", "window #{window_id} #{window_name} #{window_index} #{session_id} active=#{window_active}"),
-    ...t("list-panes", "-a", "-F", "pane #{pane_id} #{window_id} #{pane_pid} title=#{pane_title} mode=#{pane_in_mode} active=#{pane_active} history=#{history_size}"),
+    ...t(
+      "list-windows",
+      "-a",
+      "-F",
+      "window #{window_id} #{window_name} #{window_index} #{session_id} active=#{window_active}"
+    ),
+    ...t(
+      "list-panes",
+      "-a",
+      "-F",
+      "pane #{pane_id} #{window_id} #{pane_pid} title=#{pane_title} mode=#{pane_in_mode} active=#{pane_active} history=#{history_size}"
+    ),
     ...t("list-buffers", "-F", "buffer #{buffer_name} #{buffer_size}"),
     ...t("show-options", "-s"),
     ...t("show-options", "-g"),
@@ -36,12 +47,19 @@ describe("destructiveHint false", () => {
       const created = structured(await call(c, "create_session", { session_name: "work" }))
       await call(c, "run_shell_command", { pane_id: created.pane_id, command: "seq 1 30" })
       const before = snapshot(world)
-      const result = await call(c, tool, args({ session: created.session_id, window: created.window_id, pane: created.pane_id }))
+      const result = await call(
+        c,
+        tool,
+        args({ session: created.session_id, window: created.window_id, pane: created.pane_id })
+      )
       assert.notStrictEqual(result.isError, true, JSON.stringify(result.content))
       const after = snapshot(world)
       if (kind === "observational") assert.deepStrictEqual(after, before)
       else {
-        const kept = (lines: ReadonlyArray<string>) => lines.filter((line) => !line.startsWith("session ")).map((line) => line.replace(/ active=\d/u, "").replace(/ history=\d+/u, ""))
+        const kept = (lines: ReadonlyArray<string>) =>
+          lines.filter((line) => !line.startsWith("session ")).map((line) =>
+            line.replace(/ active=\d/u, "").replace(/ history=\d+/u, "")
+          )
         for (const line of kept(before)) assert.include(kept(after), line, `${tool} changed or removed: ${line}`)
         assert.isAbove(after.length, before.length)
       }

@@ -8,9 +8,23 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { spawn } from "node:child_process"
-import { chmodSync, chownSync, closeSync, constants, existsSync, linkSync, openSync, readdirSync, readFileSync, readSync, statSync, symlinkSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
 import { execFileSync } from "node:child_process"
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  constants,
+  existsSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
+import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { binPath, serverEnv, textOf } from "../support/mcp.ts"
@@ -23,19 +37,30 @@ const socket = "libtmux-mcp"
  * A client whose server's stderr is a pipe (a FIFO, 64 KiB, like the pipe(2) most clients make)
  * that nobody reads until `drain`; the server is started through `command`.
  */
-const connectRaw = async (world: TmuxWorld, env: Record<string, string>, command: ReadonlyArray<string> = [process.execPath, binPath]) => {
+const connectRaw = async (
+  world: TmuxWorld,
+  env: Record<string, string>,
+  command: ReadonlyArray<string> = [process.execPath, binPath]
+) => {
   const fifo = join(world.dir, `stderr-${Math.random().toString(36).slice(2)}.fifo`)
   execFileSync("mkfifo", [fifo])
   const readEnd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK)
   const writeEnd = openSync(fifo, constants.O_WRONLY)
-  const transport = new StdioClientTransport({ command: command[0]!, args: command.slice(1), env: serverEnv(world, env), cwd: world.dir, stderr: writeEnd })
+  const transport = new StdioClientTransport({
+    command: command[0]!,
+    args: command.slice(1),
+    env: serverEnv(world, env),
+    cwd: world.dir,
+    stderr: writeEnd
+  })
   const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
   try {
     await client.connect(transport)
   } finally {
     closeSync(writeEnd)
   }
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult
   /** Closes the client and returns everything the server wrote on stderr. */
   const drain = async (): Promise<string> => {
     await client.close()
@@ -62,10 +87,15 @@ const connectRaw = async (world: TmuxWorld, env: Record<string, string>, command
 const paneRunning = (world: TmuxWorld, command: string): string =>
   world.tmux(socket, "new-session", "-d", "-P", "-F", "#{pane_id}", command).trim()
 
-const records = (text: string): Array<any> => text.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
+const records = (text: string): Array<any> =>
+  text.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
 
 /** Runs the server until it exits, killing it after `ms` (a hang is a failure). */
-const exitOf = (world: TmuxWorld, env: Record<string, string>, ms = 10_000): Promise<{ code: number | null; stderr: string; hung: boolean }> =>
+const exitOf = (
+  world: TmuxWorld,
+  env: Record<string, string>,
+  ms = 10_000
+): Promise<{ code: number | null; stderr: string; hung: boolean }> =>
   new Promise((resolve) => {
     const child = spawn(process.execPath, [binPath], { env: serverEnv(world, env), cwd: world.dir })
     let stderr = ""
@@ -83,48 +113,63 @@ const exitOf = (world: TmuxWorld, env: Record<string, string>, ms = 10_000): Pro
   })
 
 describe("write-ahead audit", () => {
-  it("a client that never reads stderr: every call that reached the pane has its intent record, and after a second the records move to a 0600 file and calls succeed", async () => {
-    const world = h.world()
-    const state = join(world.dir, "state")
-    const out = join(world.dir, "out.txt")
-    const pane = paneRunning(world, `cat > ${out}`)
-    const server = await connectRaw(world, { LIBTMUX_TOOLSETS: "inspect,execute", XDG_STATE_HOME: state })
-    let failures: Array<string> = []
-    let capabilities: any
-    let stderr = ""
-    try {
-      for (let i = 0; i < 600; i++) {
-        const result = await server.call("send_keys", { pane_id: pane, keys: `k${i}` })
-        if (result.isError === true) failures.push(textOf(result))
+  it(
+    "a client that never reads stderr: every call that reached the pane has its intent record, and after a second the records move to a 0600 file and calls succeed",
+    async () => {
+      const world = h.world()
+      const state = join(world.dir, "state")
+      const out = join(world.dir, "out.txt")
+      const pane = paneRunning(world, `cat > ${out}`)
+      const server = await connectRaw(world, { LIBTMUX_TOOLSETS: "inspect,execute", XDG_STATE_HOME: state })
+      let failures: Array<string> = []
+      let capabilities: any
+      let stderr = ""
+      try {
+        for (let i = 0; i < 600; i++) {
+          const result = await server.call("send_keys", { pane_id: pane, keys: `k${i}` })
+          if (result.isError === true) failures.push(textOf(result))
+        }
+        const read = await server.client.readResource({ uri: "tmux://capabilities" })
+        capabilities = JSON.parse((read.contents[0] as { text: string }).text)
+      } finally {
+        stderr = await server.drain()
       }
-      const read = await server.client.readResource({ uri: "tmux://capabilities" })
-      capabilities = JSON.parse((read.contents[0] as { text: string }).text)
-    } finally {
-      stderr = await server.drain()
-    }
-    const deadline = Date.now() + 10_000
-    const lines = () => existsSync(out) ? readFileSync(out, "utf8").split("\n").filter((line) => line !== "").length : 0
-    while (lines() < 600 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
-    const folder = join(state, "libtmux-mcp")
-    const files = existsSync(folder) ? readdirSync(folder) : []
-    const file = join(folder, files[0] ?? "none")
-    const all = [...records(stderr), ...(files.length === 0 ? [] : records(readFileSync(file, "utf8")))]
-    const intents = all.filter((record) => record.event === "tool_call_intent" && record.tool === "send_keys")
-    // Every call that reached the pane was recorded before it acted.
-    assert.strictEqual(intents.length, lines())
-    assert.deepStrictEqual(failures, [])
-    assert.strictEqual(lines(), 600)
-    assert.deepStrictEqual(files.map((name) => /^audit-\d+\.jsonl$/.test(name)), [true])
-    assert.strictEqual(statSync(file).mode & 0o777, 0o600)
-    assert.strictEqual(statSync(folder).mode & 0o777, 0o700)
-    assert.deepStrictEqual(intents.map((record) => record.targets), intents.map(() => [pane]))
-    assert.isAbove(records(readFileSync(file, "utf8")).filter((record) => record.event === "tool_call_intent").length, 0)
-    assert.strictEqual(all.filter((record) => record.event === "tool_call_outcome" && record.outcome === "ok").length, 600)
-    assert.deepInclude(capabilities.audit, { destination: "file", path: file })
-    assert.isNotNull(capabilities.audit.moved)
-    // The move is announced on stderr too, best effort: here stderr is the full pipe, so the file says it.
-    assert.deepInclude(records(readFileSync(file, "utf8"))[0], { event: "audit_moved", from: "stderr", reason: "stderr stayed full for 1000 ms: the client does not read it" })
-  }, 120_000)
+      const deadline = Date.now() + 10_000
+      const lines = () =>
+        existsSync(out) ? readFileSync(out, "utf8").split("\n").filter((line) => line !== "").length : 0
+      while (lines() < 600 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+      const folder = join(state, "libtmux-mcp")
+      const files = existsSync(folder) ? readdirSync(folder) : []
+      const file = join(folder, files[0] ?? "none")
+      const all = [...records(stderr), ...(files.length === 0 ? [] : records(readFileSync(file, "utf8")))]
+      const intents = all.filter((record) => record.event === "tool_call_intent" && record.tool === "send_keys")
+      // Every call that reached the pane was recorded before it acted.
+      assert.strictEqual(intents.length, lines())
+      assert.deepStrictEqual(failures, [])
+      assert.strictEqual(lines(), 600)
+      assert.deepStrictEqual(files.map((name) => /^audit-\d+\.jsonl$/.test(name)), [true])
+      assert.strictEqual(statSync(file).mode & 0o777, 0o600)
+      assert.strictEqual(statSync(folder).mode & 0o777, 0o700)
+      assert.deepStrictEqual(intents.map((record) => record.targets), intents.map(() => [pane]))
+      assert.isAbove(
+        records(readFileSync(file, "utf8")).filter((record) => record.event === "tool_call_intent").length,
+        0
+      )
+      assert.strictEqual(
+        all.filter((record) => record.event === "tool_call_outcome" && record.outcome === "ok").length,
+        600
+      )
+      assert.deepInclude(capabilities.audit, { destination: "file", path: file })
+      assert.isNotNull(capabilities.audit.moved)
+      // The move is announced on stderr too, best effort: here stderr is the full pipe, so the file says it.
+      assert.deepInclude(records(readFileSync(file, "utf8"))[0], {
+        event: "audit_moved",
+        from: "stderr",
+        reason: "stderr stayed full for 1000 ms: the client does not read it"
+      })
+    },
+    120_000
+  )
 
   it("a configured audit file that fails on write: calls are refused with a clear error, and the pane receives nothing", async () => {
     const world = h.world()
@@ -150,7 +195,10 @@ describe("write-ahead audit", () => {
     for (const result of results) {
       assert.isTrue(result.isError)
       assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "AuditUnavailable")
-      assert.match(textOf(result), /did nothing: its audit record could not be written \(.*audit\.jsonl: .*\); no call acts without its record/)
+      assert.match(
+        textOf(result),
+        /did nothing: its audit record could not be written \(.*audit\.jsonl: .*\); no call acts without its record/
+      )
     }
   })
 

@@ -18,7 +18,11 @@ describe("audit record", () => {
   it("records every call with its facts and targets in a 0600 file, and payloads only as length and keyed digest", async () => {
     const world = h.world()
     const log = join(world.dir, "audit.jsonl")
-    const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_AUDIT_LOG: log, LIBTMUX_EXCLUDE_TOOLS: "kill_pane" })
+    const c = await h.connect(world, {
+      ...shellEnv(world, "/bin/bash"),
+      LIBTMUX_AUDIT_LOG: log,
+      LIBTMUX_EXCLUDE_TOOLS: "kill_pane"
+    })
     const pane = structured(await call(c, "create_session", { session_name: "a" })).pane_id
     const errors: Array<string> = []
     const calls: ReadonlyArray<[string, Record<string, unknown>]> = [
@@ -32,9 +36,14 @@ describe("audit record", () => {
       ["paste_text", { pane_id: "%99", text: marker }],
       ["respawn_pane", { pane_id: pane, command: `sleep 30 # ${marker}` }],
       ["respawn_pane", { pane_id: pane, command: marker, start_directory: "relative" }],
-      ["call_read_tools_batch", { operations: [{ tool: "list_sessions" }, { tool: "get_pane_info", arguments: { pane_id: pane } }] }],
       ["call_read_tools_batch", {
-        operations: [{ tool: "get_pane_info", arguments: { pane_id: pane, note: marker } }, { tool: "send_keys", arguments: { pane_id: pane, keys: marker } }]
+        operations: [{ tool: "list_sessions" }, { tool: "get_pane_info", arguments: { pane_id: pane } }]
+      }],
+      ["call_read_tools_batch", {
+        operations: [{ tool: "get_pane_info", arguments: { pane_id: pane, note: marker } }, {
+          tool: "send_keys",
+          arguments: { pane_id: pane, keys: marker }
+        }]
       }]
     ]
     for (const [tool, args] of calls) {
@@ -55,13 +64,20 @@ describe("audit record", () => {
     assert.strictEqual(statSync(log).mode & 0o777, 0o600)
     const intents = records.filter((record) => record.event === "tool_call_intent")
     const outcomes = records.filter((record) => record.event === "tool_call_outcome")
-    for (const intent of intents) assert.isDefined(outcomes.find((outcome) => outcome.call === intent.call), intent.tool)
+    for (const intent of intents) {
+      assert.isDefined(outcomes.find((outcome) => outcome.call === intent.call), intent.tool)
+    }
     assert.strictEqual(intents.filter((record) => record.tool === "run_shell_command").length, 2)
     const run = outcomes.find((record) => record.tool === "run_shell_command" && record.outcome === "ok")
     assert.deepStrictEqual(run.targets, [pane])
     assert.isNumber(run.duration_ms)
     const runIntent = intents.find((record) => record.call === run.call)
-    assert.deepInclude(runIntent, { toolset: "execute", process_reach: "pane-command", tmux_effect: ["change"], targets: [pane] })
+    assert.deepInclude(runIntent, {
+      toolset: "execute",
+      process_reach: "pane-command",
+      tmux_effect: ["change"],
+      targets: [pane]
+    })
     assert.strictEqual(runIntent.arguments.pane_id, pane)
     assert.deepStrictEqual(Object.keys(runIntent.arguments.command), ["length", "hmac"])
     assert.strictEqual(runIntent.arguments.command.length, marker.length + 2)

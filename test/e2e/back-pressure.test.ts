@@ -12,24 +12,50 @@ const h = harness("pressure")
 const long = { timeout: 300_000 }
 
 describe("back-pressure", () => {
-  it("serves 2,000 concurrent inspect calls beside pending wait_for_channel calls, then releases the waiters", async () => {
-    const world = h.world()
-    const c = await h.connect(world)
-    const pane: string = structured(await call(c, "create_session", {})).pane_id
-    // More waiters than the pool has permits: were they to hold permits, nothing else would run.
-    const waiters = Array.from({ length: Math.max(8, poolSize() + 1) }, () =>
-      c.client.callTool({ name: "wait_for_channel", arguments: { channel: "burst", timeout: 240 } }, undefined, long))
-    // Let every waiter reach tmux before the burst starts.
-    await new Promise((resolve) => setTimeout(resolve, 1_000))
-    const burst = Array.from({ length: 2_000 }, (_, i) =>
-      c.client.callTool(i % 2 === 0 ? { name: "list_sessions", arguments: {} } : { name: "get_pane_info", arguments: { pane_id: pane } }, undefined, long))
-    for (const waiter of waiters) waiter.catch(() => undefined)
-    const ping = c.client.ping(long)
-    const results = await Promise.all(burst)
-    const failed = results.filter((result) => result.isError === true).map((result) => textOf(result as never))
-    assert.deepStrictEqual(failed.slice(0, 3), [], `${failed.length} of 2,000 calls failed`)
-    await ping
-    structured(await c.client.callTool({ name: "signal_channel", arguments: { channel: "burst" } }, undefined, long) as never)
-    for (const waiter of await Promise.all(waiters)) assert.strictEqual(structured(waiter as never).outcome, "signalled")
-  }, 300_000)
+  it(
+    "serves 2,000 concurrent inspect calls beside pending wait_for_channel calls, then releases the waiters",
+    async () => {
+      const world = h.world()
+      const c = await h.connect(world)
+      const pane: string = structured(await call(c, "create_session", {})).pane_id
+      // More waiters than the pool has permits: were they to hold permits, nothing else would run.
+      const waiters = Array.from(
+        { length: Math.max(8, poolSize() + 1) },
+        () =>
+          c.client.callTool(
+            { name: "wait_for_channel", arguments: { channel: "burst", timeout: 240 } },
+            undefined,
+            long
+          )
+      )
+      // Let every waiter reach tmux before the burst starts.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      const burst = Array.from({ length: 2_000 }, (_, i) =>
+        c.client.callTool(
+          i % 2 === 0
+            ? { name: "list_sessions", arguments: {} }
+            : { name: "get_pane_info", arguments: { pane_id: pane } },
+          undefined,
+          long
+        ))
+      for (const waiter of waiters) {
+        waiter.catch(() => undefined)
+      }
+      const ping = c.client.ping(long)
+      const results = await Promise.all(burst)
+      const failed = results.filter((result) => result.isError === true).map((result) => textOf(result as never))
+      assert.deepStrictEqual(failed.slice(0, 3), [], `${failed.length} of 2,000 calls failed`)
+      await ping
+      structured(
+        await c.client.callTool({ name: "signal_channel", arguments: { channel: "burst" } }, undefined, long) as never
+      )
+      for (const waiter of await Promise.all(waiters)) {
+        assert.strictEqual(
+          structured(waiter as never).outcome,
+          "signalled"
+        )
+      }
+    },
+    300_000
+  )
 })

@@ -11,14 +11,28 @@ import { call, structured } from "../support/mcp.ts"
 const h = harness("capture-memory")
 
 /** The peak resident size of a process so far, in MiB. */
-const peakMiB = (pid: number): number => Number(/VmHWM:\s+(\d+) kB/u.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024
+const peakMiB = (pid: number): number =>
+  Number(/VmHWM:\s+(\d+) kB/u.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024
 
 describe("capture_pane memory", () => {
   it("keeps the server's peak resident size far below the size of a 94 MB history it was asked for", async () => {
     const world = h.world()
     const row = "x".repeat(1_999)
-    world.tmux("libtmux-mcp", "set-option", "-g", "history-limit", "50000", ";",
-      "new-session", "-d", "-x", "2000", "-y", "50", `yes ${row} | head -n 47000; exec sleep 3600`)
+    world.tmux(
+      "libtmux-mcp",
+      "set-option",
+      "-g",
+      "history-limit",
+      "50000",
+      ";",
+      "new-session",
+      "-d",
+      "-x",
+      "2000",
+      "-y",
+      "50",
+      `yes ${row} | head -n 47000; exec sleep 3600`
+    )
     const deadline = Date.now() + 60_000
     while (Number(world.tmux("libtmux-mcp", "display-message", "-p", "#{history_size}")) < 46_900) {
       if (Date.now() > deadline) throw new Error("the pane's history did not fill in time")
@@ -33,7 +47,9 @@ describe("capture_pane memory", () => {
     assert.strictEqual(result.content.split("\n")[99], row)
     assert.isAtLeast(result.truncated_lines, 46_900)
     // Far more lines allowed than bytes: the read shrinks until it stays near max_bytes.
-    const wide = structured(await call(c, "capture_pane", { pane_id: pane, start: -100_000, max_lines: 100_000, max_bytes: 4_000 }))
+    const wide = structured(
+      await call(c, "capture_pane", { pane_id: pane, start: -100_000, max_lines: 100_000, max_bytes: 4_000 })
+    )
     assert.deepStrictEqual(wide.content.split("\n"), [row, row])
     assert.isAtLeast(wide.truncated_lines, 46_900)
     const peak = peakMiB(pid)

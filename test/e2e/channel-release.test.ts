@@ -22,38 +22,66 @@ const open = async () => {
 describe("wait_for_channel releases its waiter", () => {
   it("after a timeout, the next signal_channel reaches the next wait", async () => {
     const { c } = await open()
-    assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 0.3 })).outcome, "timeout")
+    assert.strictEqual(
+      structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 0.3 })).outcome,
+      "timeout"
+    )
     // Nobody waits now: tmux keeps this signal for the next waiter.
     structured(await call(c, "signal_channel", { channel: "job.done" }))
-    assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 3 })).outcome, "signalled")
+    assert.strictEqual(
+      structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 3 })).outcome,
+      "signalled"
+    )
     // And the timeout left no extra kept signal.
-    assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 0.3 })).outcome, "timeout")
+    assert.strictEqual(
+      structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 0.3 })).outcome,
+      "timeout"
+    )
   })
 
   it("after a cancellation, the next signal_channel reaches the next wait", async () => {
     const { c } = await open()
     const controller = new AbortController()
-    const cancelled = c.client.callTool({ name: "wait_for_channel", arguments: { channel: "job.done", timeout: 30 } }, undefined, { signal: controller.signal })
+    const cancelled = c.client.callTool(
+      { name: "wait_for_channel", arguments: { channel: "job.done", timeout: 30 } },
+      undefined,
+      { signal: controller.signal }
+    )
       .then(() => "answered", () => "cancelled")
     await sleep(300)
     controller.abort()
     assert.strictEqual(await cancelled, "cancelled")
     await sleep(300)
     structured(await call(c, "signal_channel", { channel: "job.done" }))
-    assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 3 })).outcome, "signalled")
-    assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 0.3 })).outcome, "timeout")
+    assert.strictEqual(
+      structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 3 })).outcome,
+      "signalled"
+    )
+    assert.strictEqual(
+      structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 0.3 })).outcome,
+      "timeout"
+    )
   })
 
   it("a timeout also wakes another waiter of the same channel, as the description says", async () => {
     const { world, c } = await open()
-    const other = spawn("tmux", ["-L", "libtmux-mcp", "wait-for", "shared"], { env: { ...process.env, TMUX_TMPDIR: world.dir, TMUX: "", TMUX_PANE: "" }, stdio: "ignore" })
+    const other = spawn("tmux", ["-L", "libtmux-mcp", "wait-for", "shared"], {
+      env: { ...process.env, TMUX_TMPDIR: world.dir, TMUX: "", TMUX_PANE: "" },
+      stdio: "ignore"
+    })
     const otherEnded = new Promise<number | null>((resolve) => other.on("close", resolve))
     try {
       await sleep(300)
-      assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "shared", timeout: 0.3 })).outcome, "timeout")
+      assert.strictEqual(
+        structured(await call(c, "wait_for_channel", { channel: "shared", timeout: 0.3 })).outcome,
+        "timeout"
+      )
       const ended = await Promise.race([otherEnded, sleep(3000).then(() => "still waiting")])
       assert.strictEqual(ended, 0)
-      assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "shared", timeout: 0.3 })).outcome, "timeout")
+      assert.strictEqual(
+        structured(await call(c, "wait_for_channel", { channel: "shared", timeout: 0.3 })).outcome,
+        "timeout"
+      )
     } finally {
       other.kill()
     }

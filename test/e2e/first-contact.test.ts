@@ -39,7 +39,9 @@ describe("tmux://capabilities", () => {
     const tools = (await c.client.listTools()).tools
     assert.deepStrictEqual(document.tools.map((tool: { name: string }) => tool.name), tools.map((tool) => tool.name))
     for (const tool of tools) {
-      const { name: _name, title: _title, ...record } = document.tools.find((entry: { name: string }) => entry.name === tool.name)
+      const { name: _name, title: _title, ...record } = document.tools.find((entry: { name: string }) =>
+        entry.name === tool.name
+      )
       assert.deepStrictEqual(record, tool._meta?.[capabilityMetaKey], tool.name)
     }
     assert.deepStrictEqual(document.socket, {
@@ -61,7 +63,10 @@ describe("tmux://capabilities", () => {
     const c = await h.connect(world)
     const read = await c.client.readResource({ uri: "tmux://capabilities" })
     const document = JSON.parse("text" in read.contents[0]! ? read.contents[0].text : "{}")
-    assert.deepStrictEqual(document.default_applied, { toolsets: ["inspect", "manage", "execute"], reason: "existing server of unknown provenance" })
+    assert.deepStrictEqual(document.default_applied, {
+      toolsets: ["inspect", "manage", "execute"],
+      reason: "existing server of unknown provenance"
+    })
     assert.strictEqual(document.configuration_provenance, "unknown")
   })
 
@@ -82,7 +87,9 @@ describe("attach command", () => {
     structured(await call(c, "create_session", { session_name: "watched" }))
     const line = c.stderr().split("\n").find((l) => l.startsWith("libtmux-mcp ready"))!
     const attach = JSON.parse(/attach_command=(".*")$/u.exec(line)![1]!) as string
-    const listed = execFileSync("sh", ["-c", attach.replace(/ attach$/u, " list-sessions -F '#{session_name}'")], { encoding: "utf8" })
+    const listed = execFileSync("sh", ["-c", attach.replace(/ attach$/u, " list-sessions -F '#{session_name}'")], {
+      encoding: "utf8"
+    })
     assert.strictEqual(listed.trim(), "watched")
     execFileSync("sh", ["-c", attach.replace(/ attach$/u, " kill-server")])
   })
@@ -125,7 +132,14 @@ describe("--print-config", () => {
   for (const client of clients) {
     it(`prints a ${client} configuration with absolute paths and the given settings`, async () => {
       const world = h.world()
-      const result = await runToExit(world, {}, ["--print-config", client, "--toolsets", "inspect,execute", "--socket", "agents"])
+      const result = await runToExit(world, {}, [
+        "--print-config",
+        client,
+        "--toolsets",
+        "inspect,execute",
+        "--socket",
+        "agents"
+      ])
       assert.strictEqual(result.code, 0, result.stderr)
       // Where it goes is said on stderr, so stdout is nothing but the configuration.
       assert.match(result.stderr, /libtmux-mcp: (run this command|merge into \S+)/u)
@@ -146,9 +160,16 @@ describe("--print-config", () => {
   it("turns --socket inherit, run inside tmux, into the path of that tmux server, and says why", async () => {
     const world = h.world()
     const socket = join(world.dir, "outer.sock")
-    const result = await runToExit(world, { TMUX: `${socket},123,0` }, ["--print-config", "cursor", "--socket", "inherit"])
+    const result = await runToExit(world, { TMUX: `${socket},123,0` }, [
+      "--print-config",
+      "cursor",
+      "--socket",
+      "inherit"
+    ])
     assert.strictEqual(result.code, 0, result.stderr)
-    assert.deepStrictEqual(JSON.parse(result.stdout).mcpServers["libtmux-mcp"].env, { LIBTMUX_SOCKET: `path:${socket}` })
+    assert.deepStrictEqual(JSON.parse(result.stdout).mcpServers["libtmux-mcp"].env, {
+      LIBTMUX_SOCKET: `path:${socket}`
+    })
     assert.include(result.stderr, "clients do not pass TMUX")
   })
 

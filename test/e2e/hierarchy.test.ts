@@ -29,12 +29,14 @@ describe("with no tmux server on the socket", () => {
     assert.strictEqual(info.running, false)
     assert.strictEqual(info.socket, "name:libtmux-mcp")
     assert.strictEqual(info.socket_path, world.socketPath("libtmux-mcp"))
-    for (const [tool, args, tag] of [
-      ["get_session_info", { session_name: "work" }, "SessionNotFound"],
-      ["get_window_info", { window_id: "@1" }, "WindowNotFound"],
-      ["get_pane_info", { pane_id: "%0" }, "PaneNotFound"],
-      ["kill_session", { session_id: "$0" }, "SessionNotFound"]
-    ] as const) {
+    for (
+      const [tool, args, tag] of [
+        ["get_session_info", { session_name: "work" }, "SessionNotFound"],
+        ["get_window_info", { window_id: "@1" }, "WindowNotFound"],
+        ["get_pane_info", { pane_id: "%0" }, "PaneNotFound"],
+        ["kill_session", { session_id: "$0" }, "SessionNotFound"]
+      ] as const
+    ) {
       const result = await call(c, tool, args)
       assert.isTrue(result.isError, tool)
       assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], tag)
@@ -56,8 +58,15 @@ describe("create_session", () => {
     assert.strictEqual(world.tmux("libtmux-mcp", "show", "-gv", "history-limit").trim(), "50000")
 
     const sessions = structured(await call(c, "list_sessions")).sessions
-    assert.deepStrictEqual(sessions.map((s: any) => [s.session_id, s.session_name, s.session_windows]), [[created.session_id, "work", 1]])
-    assert.deepStrictEqual(structured(await call(c, "get_session_info", { session_id: created.session_id })).session_name, "work")
+    assert.deepStrictEqual(sessions.map((s: any) => [s.session_id, s.session_name, s.session_windows]), [[
+      created.session_id,
+      "work",
+      1
+    ]])
+    assert.deepStrictEqual(
+      structured(await call(c, "get_session_info", { session_id: created.session_id })).session_name,
+      "work"
+    )
     const window = structured(await call(c, "get_window_info", { session_name: "work", window_index: 0 }))
     assert.strictEqual(window.window_id, created.window_id)
     assert.strictEqual(window.window_name, "editor")
@@ -113,7 +122,12 @@ describe("create_session", () => {
 
   it("rejects names tmux would rewrite or read as IDs, naming the rule", async () => {
     const c = await fresh()
-    for (const [session_name, rule] of [["a.b", "'.' or ':'"], ["a:b", "'.' or ':'"], ["$1", "'$'"], ["%3", "'$'"], ["", "empty"], ["tab\there", "control"]] as const) {
+    for (
+      const [session_name, rule] of [["a.b", "'.' or ':'"], ["a:b", "'.' or ':'"], ["$1", "'$'"], ["%3", "'$'"], [
+        "",
+        "empty"
+      ], ["tab\there", "control"]] as const
+    ) {
       const result = await call(c, "create_session", { session_name })
       assert.isTrue(result.isError, session_name)
       assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "InputInvalid")
@@ -171,7 +185,11 @@ describe("kill_session self-kill guard", () => {
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "home")
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "other")
     const pane = world.tmux("libtmux-mcp", "list-panes", "-t", "=home", "-F", "#{pane_id}").trim()
-    const c = await open({ TMUX: `${world.socketPath("libtmux-mcp")},1,0`, TMUX_PANE: pane, LIBTMUX_TOOLSETS: "inspect,teardown" })
+    const c = await open({
+      TMUX: `${world.socketPath("libtmux-mcp")},1,0`,
+      TMUX_PANE: pane,
+      LIBTMUX_TOOLSETS: "inspect,teardown"
+    })
     const refused = await call(c, "kill_session", { session_name: "home" })
     assert.isTrue(refused.isError)
     assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "SelfKillRefused")
@@ -179,13 +197,19 @@ describe("kill_session self-kill guard", () => {
     const panes = structured(await call(c, "list_panes", { session_name: "home" })).panes
     assert.strictEqual(panes[0].is_caller, true)
     structured(await call(c, "kill_session", { session_name: "other" }))
-    assert.deepStrictEqual(structured(await call(c, "list_sessions")).sessions.map((s: any) => s.session_name), ["home"])
+    assert.deepStrictEqual(structured(await call(c, "list_sessions")).sessions.map((s: any) => s.session_name), [
+      "home"
+    ])
   })
 
   it("does not guard a pane of the same ID on another socket", async () => {
     world = h.world()
     world.tmux("elsewhere", "new-session", "-d", "-s", "mine")
-    const c = await open({ TMUX: `${world.socketPath("elsewhere")},1,0`, TMUX_PANE: "%0", LIBTMUX_TOOLSETS: "inspect,execute,teardown" })
+    const c = await open({
+      TMUX: `${world.socketPath("elsewhere")},1,0`,
+      TMUX_PANE: "%0",
+      LIBTMUX_TOOLSETS: "inspect,execute,teardown"
+    })
     const created = structured(await call(c, "create_session", { session_name: "agent" }))
     assert.strictEqual(created.pane_id, "%0")
     structured(await call(c, "kill_session", { session_name: "agent" }))

@@ -32,6 +32,8 @@ describe("hostile input", () => {
     assert.strictEqual(errorTag(window), "InputInvalid")
     const lookup = await call(c, "list_windows", { session_name: "a\\b" })
     assert.strictEqual(errorTag(lookup), "InputInvalid")
-    assert.deepStrictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim().split("\n"), ["plain"])
+    assert.deepStrictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim().split("\n"), [
+      "plain"
+    ])
   })
 })

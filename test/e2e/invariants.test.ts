@@ -16,7 +16,14 @@
  * 11. copy lint ................................................................ npm run check, unit/copyClaims
  */
 import { assert, describe, it } from "vitest"
-import { capabilityMetaKey, mandatoryLines, manifest, openers, toolNames, type ToolName } from "../../src/manifest/index.ts"
+import {
+  capabilityMetaKey,
+  mandatoryLines,
+  manifest,
+  openers,
+  type ToolName,
+  toolNames
+} from "../../src/manifest/index.ts"
 import { harness } from "../support/harness.ts"
 
 const h = harness("invariants")
@@ -37,21 +44,36 @@ describe("invariants over tools/list", () => {
       // 2
       if (row.toolset === "inspect") {
         assert.isTrue(hints.readOnlyHint, tool.name)
-        assert.strictEqual((tool._meta?.[capabilityMetaKey] as { process_reach: string }).process_reach, "none")
+        assert.strictEqual(
+          (tool._meta?.[capabilityMetaKey] as { process_reach: string } | undefined)?.process_reach,
+          "none"
+        )
       }
       if (hints.readOnlyHint === true) assert.strictEqual(row.toolset, "inspect", tool.name)
       // 3
       const record = tool._meta?.[capabilityMetaKey] as { process_reach: string }
       assert.notStrictEqual(record.process_reach, "host-command")
       const schemaText = JSON.stringify(tool.inputSchema)
-      for (const key of ["\"socket\"", "\"socket_name\"", "\"socket_path\""]) assert.notInclude(schemaText, key, tool.name)
+      for (const key of ["\"socket\"", "\"socket_name\"", "\"socket_path\""]) {
+        assert.notInclude(schemaText, key, tool.name)
+      }
       // 4
       if (record.process_reach === "pane-input" || record.process_reach === "pane-command") {
-        assert.deepStrictEqual([hints.destructiveHint, hints.idempotentHint, hints.openWorldHint], [true, false, true], tool.name)
+        assert.deepStrictEqual(
+          [hints.destructiveHint, hints.idempotentHint, hints.openWorldHint],
+          [true, false, true],
+          tool.name
+        )
       }
-      if (row.toolset === "teardown") assert.deepStrictEqual([hints.destructiveHint, hints.openWorldHint], [true, false], tool.name)
-      if ((row.output as ReadonlyArray<string>).includes("terminal-content")) assert.isTrue(hints.openWorldHint, tool.name)
-      if (hints.destructiveHint === false) assert.isTrue(row.toolset === "inspect" || row.reach === "configured-process", tool.name)
+      if (row.toolset === "teardown") {
+        assert.deepStrictEqual([hints.destructiveHint, hints.openWorldHint], [true, false], tool.name)
+      }
+      if ((row.output as ReadonlyArray<string>).includes("terminal-content")) {
+        assert.isTrue(hints.openWorldHint, tool.name)
+      }
+      if (hints.destructiveHint === false) {
+        assert.isTrue(row.toolset === "inspect" || row.reach === "configured-process", tool.name)
+      }
       // 5
       assert.isTrue(tool.description?.startsWith(`${openers[row.opener]} `), tool.name)
     }
@@ -64,21 +86,39 @@ describe("invariants over tools/list", () => {
   it("describes every input property and every output field of every tool, nested ones included", async () => {
     const c = await h.connect(h.world())
     const undescribed: Array<string> = []
-    type Node = { readonly description?: string; readonly properties?: Record<string, Node>; readonly items?: Node; readonly anyOf?: ReadonlyArray<Node>; readonly $ref?: string }
+    type Node = {
+      readonly description?: string
+      readonly properties?: Record<string, Node>
+      readonly items?: Node
+      readonly anyOf?: ReadonlyArray<Node>
+      readonly $ref?: string
+    }
     const walk = (tool: string, where: string, node: Node | undefined, defs: Record<string, Node>) => {
       if (node === undefined) return
       const resolved = node.$ref === undefined ? node : defs[node.$ref.split("/").at(-1)!]
       for (const branch of resolved?.anyOf ?? []) walk(tool, where, branch, defs)
       for (const [key, child] of Object.entries(resolved?.properties ?? {})) {
         const target = child.$ref === undefined ? child : defs[child.$ref.split("/").at(-1)!]
-        if (child.description === undefined && target?.description === undefined) undescribed.push(`${tool} ${where}${key}`)
+        if (child.description === undefined && target?.description === undefined) {
+          undescribed.push(`${tool} ${where}${key}`)
+        }
         walk(tool, `${where}${key}.`, child, defs)
       }
       if (resolved?.items !== undefined) walk(tool, `${where}[].`, resolved.items, defs)
     }
     for (const tool of (await c.client.listTools()).tools) {
-      walk(tool.name, "", tool.inputSchema as Node, ((tool.inputSchema as { $defs?: Record<string, Node> }).$defs) ?? {})
-      walk(tool.name, "output ", tool.outputSchema as Node, ((tool.outputSchema as { $defs?: Record<string, Node> } | undefined)?.$defs) ?? {})
+      walk(
+        tool.name,
+        "",
+        tool.inputSchema as Node,
+        ((tool.inputSchema as { $defs?: Record<string, Node> }).$defs) ?? {}
+      )
+      walk(
+        tool.name,
+        "output ",
+        tool.outputSchema as Node,
+        ((tool.outputSchema as { $defs?: Record<string, Node> } | undefined)?.$defs) ?? {}
+      )
     }
     assert.deepStrictEqual(undescribed, [])
   })

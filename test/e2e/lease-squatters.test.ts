@@ -46,7 +46,11 @@ describe("lease squatters", () => {
   it("shows a holder that answers free text as a process of this user, never its text", async () => {
     const world = h.world()
     mkdirSync(join(world.socketDir, "libtmux-mcp-locks"), { recursive: true, mode: 0o700 })
-    const lease = join(world.socketDir, "libtmux-mcp-locks", `lease-${hash(world.socketPath("libtmux-mcp")).slice(0, 12)}`)
+    const lease = join(
+      world.socketDir,
+      "libtmux-mcp-locks",
+      `lease-${hash(world.socketPath("libtmux-mcp")).slice(0, 12)}`
+    )
     const squatter = await squat(lease, hostile)
     try {
       const c = await h.connect(world)

@@ -14,15 +14,24 @@ const h = harness("lifecycle")
 
 describe("startup errors", () => {
   const cases: ReadonlyArray<[string, Record<string, string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
-    ["unknown toolset", { LIBTMUX_TOOLSETS: "inspect,admin" }, [], ["admin", "valid toolsets: inspect, manage, execute, teardown"]],
+    ["unknown toolset", { LIBTMUX_TOOLSETS: "inspect,admin" }, [], [
+      "admin",
+      "valid toolsets: inspect, manage, execute, teardown"
+    ]],
     ["case-sensitive toolset", { LIBTMUX_TOOLSETS: "Inspect" }, [], ["Inspect", "valid toolsets"]],
     ["empty segment", { LIBTMUX_TOOLSETS: ",inspect" }, [], ["empty segment"]],
     ["unknown tool", { LIBTMUX_TOOLS: "list_session" }, [], ["list_session", "valid tools: list_sessions"]],
     ["explicitly empty tools", { LIBTMUX_TOOLS: "" }, [], ["LIBTMUX_TOOLS is set but empty"]],
     ["explicitly empty exclusions", { LIBTMUX_EXCLUDE_TOOLS: "" }, [], ["LIBTMUX_EXCLUDE_TOOLS is set but empty"]],
     ["retired safety tiers", { LIBTMUX_SAFETY: "" }, [], ["LIBTMUX_TOOLSETS", "readonly -> inspect"]],
-    ["retired socket path variable", { LIBTMUX_SOCKET_PATH: "/tmp/agent.sock" }, [], ["LIBTMUX_SOCKET_PATH is no longer read", "LIBTMUX_SOCKET=path:/tmp/agent.sock"]],
-    ["retired prompts variable", { LIBTMUX_MCP_PROMPTS_AS_TOOLS: "0" }, [], ["LIBTMUX_MCP_PROMPTS_AS_TOOLS is no longer read", "unset it"]],
+    ["retired socket path variable", { LIBTMUX_SOCKET_PATH: "/tmp/agent.sock" }, [], [
+      "LIBTMUX_SOCKET_PATH is no longer read",
+      "LIBTMUX_SOCKET=path:/tmp/agent.sock"
+    ]],
+    ["retired prompts variable", { LIBTMUX_MCP_PROMPTS_AS_TOOLS: "0" }, [], [
+      "LIBTMUX_MCP_PROMPTS_AS_TOOLS is no longer read",
+      "unset it"
+    ]],
     ["wait ceiling out of range", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "0" }, [], ["1 to 120"]],
     ["wait ceiling not a number", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "soon" }, [], ["1 to 120"]],
     ["socket form", { LIBTMUX_SOCKET: "path:relative" }, [], ["absolute", "valid forms"]],
@@ -31,7 +40,10 @@ describe("startup errors", () => {
     ["missing tmux config file", { LIBTMUX_TMUX_CONFIG: "/nonexistent/tmux.conf" }, [], ["does not exist"]],
     ["suppress history", { LIBTMUX_SUPPRESS_HISTORY: "yes" }, [], ["1", "0"]],
     ["missing tmux binary", { LIBTMUX_TMUX_BIN: "/nonexistent/tmux" }, [], ["cannot run tmux binary"]],
-    ["a binary that is not tmux", { LIBTMUX_TMUX_BIN: "/bin/true" }, [], ["/bin/true -V printed \"\"", "tmux 3.2 or newer"]],
+    ["a binary that is not tmux", { LIBTMUX_TMUX_BIN: "/bin/true" }, [], [
+      "/bin/true -V printed \"\"",
+      "tmux 3.2 or newer"
+    ]],
     ["unknown flag", {}, ["--sockett", "x"], ["--socket"]],
     ["flag without value", {}, ["--toolsets"], ["needs a value"]]
   ]
@@ -111,7 +123,11 @@ describe("exit", () => {
       child.kill(signal)
       assert.strictEqual(await exited, 0)
       assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
-      assert.strictEqual(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}"), "", "the paste buffer left behind is deleted")
+      assert.strictEqual(
+        world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}"),
+        "",
+        "the paste buffer left behind is deleted"
+      )
     })
   }
 
@@ -122,7 +138,9 @@ describe("exit", () => {
     world.tmux("libtmux-mcp", "set-buffer", "-b", "users-own", "kept")
     const result = await runToExit(world)
     assert.strictEqual(result.code, 0)
-    assert.deepStrictEqual(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}").trim().split("\n"), ["users-own"])
+    assert.deepStrictEqual(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}").trim().split("\n"), [
+      "users-own"
+    ])
     const empty = h.world()
     assert.strictEqual((await runToExit(empty)).code, 0)
     assert.isFalse(existsSync(empty.socketPath("libtmux-mcp")), "the cleanup starts no tmux server")

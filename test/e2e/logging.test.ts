@@ -17,7 +17,10 @@ interface Received {
 
 const collect = (c: Connected): Array<Received> => {
   const received: Array<Received> = []
-  c.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void received.push(notification.params))
+  c.client.setNotificationHandler(
+    LoggingMessageNotificationSchema,
+    (notification) => void received.push(notification.params)
+  )
   return received
 }
 

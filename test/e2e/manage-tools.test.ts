@@ -31,15 +31,22 @@ describe("renames and titles are literal", () => {
   it("stores #(...), #{...} and a trailing ; as given, and runs nothing", async () => {
     const { world, c, session, pane } = await open()
     const job = `#(touch ${join(world.dir, "marker-rename")})`
-    const renamed = structured(await call(c, "rename_session", { session_id: session.session_id, new_name: `s${job};` }))
+    const renamed = structured(
+      await call(c, "rename_session", { session_id: session.session_id, new_name: `s${job};` })
+    )
     assert.strictEqual(renamed.session_name, `s${job};`)
-    const window = structured(await call(c, "rename_window", { window_id: session.window_id, new_name: "w#{pane_id}#[fg=red]" }))
+    const window = structured(
+      await call(c, "rename_window", { window_id: session.window_id, new_name: "w#{pane_id}#[fg=red]" })
+    )
     assert.strictEqual(window.window_name, "w#{pane_id}#[fg=red]")
     const titled = structured(await call(c, "set_pane_title", { pane_id: pane, title: `t${job} #{session_name} a;b;` }))
     assert.strictEqual(titled.pane_title, `t${job} #{session_name} a;b;`)
     await sleep(300)
     assert.deepStrictEqual(markers(world), [])
-    assert.include(await fails(c, "rename_session", { session_id: session.session_id, new_name: "a.b" }, "InputInvalid"), "'.'")
+    assert.include(
+      await fails(c, "rename_session", { session_id: session.session_id, new_name: "a.b" }, "InputInvalid"),
+      "'.'"
+    )
     structured(await call(c, "create_session", { session_name: "taken" }))
     await fails(c, "rename_session", { session_name: "taken", new_name: `s${job};` }, "SessionExists")
   })
@@ -49,9 +56,18 @@ describe("structure and presentation", () => {
   it("selects windows and panes, including by direction, and returns what is now active", async () => {
     const { c, session, pane } = await open()
     const second = structured(await call(c, "create_window", { session_id: session.session_id }))
-    assert.strictEqual(structured(await call(c, "select_window", { window_id: second.window_id })).window_id, second.window_id)
-    assert.strictEqual(structured(await call(c, "select_window", { session_name: "work", direction: "next" })).window_id, session.window_id)
-    assert.strictEqual(structured(await call(c, "select_window", { session_name: "work", window_index: second.window_index })).window_id, second.window_id)
+    assert.strictEqual(
+      structured(await call(c, "select_window", { window_id: second.window_id })).window_id,
+      second.window_id
+    )
+    assert.strictEqual(
+      structured(await call(c, "select_window", { session_name: "work", direction: "next" })).window_id,
+      session.window_id
+    )
+    assert.strictEqual(
+      structured(await call(c, "select_window", { session_name: "work", window_index: second.window_index })).window_id,
+      second.window_id
+    )
     await fails(c, "select_window", { session_name: "work", direction: "sideways" })
     const right = structured(await call(c, "split_window", { pane_id: pane, direction: "right" })).pane_id
     assert.strictEqual(structured(await call(c, "select_pane", { pane_id: right })).pane_id, right)
@@ -62,8 +78,15 @@ describe("structure and presentation", () => {
   it("sets layouts and sizes, zooms idempotently, moves and swaps", async () => {
     const { c, session, pane } = await open()
     const below = structured(await call(c, "split_window", { pane_id: pane })).pane_id
-    assert.include(structured(await call(c, "select_layout", { window_id: session.window_id, layout: "even-horizontal" })).window_layout, ",")
-    assert.strictEqual(structured(await call(c, "resize_window", { window_id: session.window_id, width: 90, height: 25 })).window_width, 90)
+    assert.include(
+      structured(await call(c, "select_layout", { window_id: session.window_id, layout: "even-horizontal" }))
+        .window_layout,
+      ","
+    )
+    assert.strictEqual(
+      structured(await call(c, "resize_window", { window_id: session.window_id, width: 90, height: 25 })).window_width,
+      90
+    )
     assert.strictEqual(structured(await call(c, "resize_pane", { pane_id: pane, width: 30 })).pane_width, 30)
     for (const zoom of [true, true, false, false]) {
       structured(await call(c, "resize_pane", { pane_id: pane, zoom }))
@@ -71,7 +94,9 @@ describe("structure and presentation", () => {
     await fails(c, "resize_pane", { pane_id: pane, zoom: true, width: 5 })
     await fails(c, "resize_pane", { pane_id: pane })
     const other = structured(await call(c, "create_session", { session_name: "other" }))
-    const moved = structured(await call(c, "move_window", { window_id: session.window_id, to_session_name: "other", to_index: 7 }))
+    const moved = structured(
+      await call(c, "move_window", { window_id: session.window_id, to_session_name: "other", to_index: 7 })
+    )
     assert.deepInclude(moved, { session_id: other.session_id, window_index: 7 })
     const swapped = structured(await call(c, "swap_pane", { source_pane_id: pane, target_pane_id: below }))
     assert.strictEqual(swapped.pane_index, 1)
@@ -108,7 +133,10 @@ describe("structure and presentation", () => {
     const other = structured(await call(c, "split_window", { pane_id: pane })).pane_id
     const on = structured(await call(c, "set_synchronize_panes", { window_id: session.window_id, enabled: true }))
     assert.isTrue(on.synchronize_panes)
-    assert.deepStrictEqual([...structured(await call(c, "send_keys", { pane_id: pane, keys: "true" })).targets].sort(), [pane, other].sort())
+    assert.deepStrictEqual(
+      [...structured(await call(c, "send_keys", { pane_id: pane, keys: "true" })).targets].sort(),
+      [pane, other].sort()
+    )
     structured(await call(c, "set_synchronize_panes", { window_id: session.window_id, enabled: false }))
     assert.deepStrictEqual(structured(await call(c, "send_keys", { pane_id: pane, keys: "true" })).targets, [pane])
   })
@@ -147,9 +175,15 @@ describe("teardown", () => {
     const world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "home")
     world.tmux("libtmux-mcp", "split-window", "-t", "=home:")
-    const [own, sibling] = world.tmux("libtmux-mcp", "list-panes", "-t", "=home:", "-F", "#{pane_id}").trim().split("\n")
+    const [own, sibling] = world.tmux("libtmux-mcp", "list-panes", "-t", "=home:", "-F", "#{pane_id}").trim().split(
+      "\n"
+    )
     const window = world.tmux("libtmux-mcp", "display", "-p", "-t", own!, "#{window_id}").trim()
-    const c = await h.connect(world, { TMUX: `${world.socketPath("libtmux-mcp")},1,0`, TMUX_PANE: own!, LIBTMUX_TOOLSETS: "inspect,execute,teardown" })
+    const c = await h.connect(world, {
+      TMUX: `${world.socketPath("libtmux-mcp")},1,0`,
+      TMUX_PANE: own!,
+      LIBTMUX_TOOLSETS: "inspect,execute,teardown"
+    })
     assert.include(await fails(c, "kill_pane", { pane_id: own }, "SelfKillRefused"), own!)
     await fails(c, "kill_window", { window_id: window }, "SelfKillRefused")
     await fails(c, "kill_session", { session_name: "home" }, "SelfKillRefused")
@@ -162,7 +196,9 @@ describe("teardown", () => {
 describe("configuration reads", () => {
   it("get_tmux_variables reads named variables one by one and rejects anything but names", async () => {
     const { c, pane } = await open()
-    const read = structured(await call(c, "get_tmux_variables", { pane_id: pane, names: ["session_name", "pane_id", "no_such_variable"] }))
+    const read = structured(
+      await call(c, "get_tmux_variables", { pane_id: pane, names: ["session_name", "pane_id", "no_such_variable"] })
+    )
     assert.deepStrictEqual(read.variables, { session_name: "work", pane_id: pane, no_such_variable: "" })
     for (const name of ["#{pane_id}", "pane id", "1abc", "a;b", "#(touch x)", "S"]) {
       if (name === "S") continue
@@ -174,12 +210,25 @@ describe("configuration reads", () => {
   it("show_option reads server, session, window, pane and user options, and names bad requests", async () => {
     const { world, c, session, pane } = await open()
     assert.strictEqual(structured(await call(c, "show_option", { scope: "server", name: "exit-empty" })).value, "on")
-    assert.strictEqual(structured(await call(c, "show_option", { scope: "session", name: "history-limit", session_name: "work" })).value, "50000")
-    assert.isString(structured(await call(c, "show_option", { scope: "window", name: "mode-keys", global: true })).value)
+    assert.strictEqual(
+      structured(await call(c, "show_option", { scope: "session", name: "history-limit", session_name: "work" })).value,
+      "50000"
+    )
+    assert.isString(
+      structured(await call(c, "show_option", { scope: "window", name: "mode-keys", global: true })).value
+    )
     world.tmux("libtmux-mcp", "set", "-p", "-t", pane, "@note", "hello #{x}")
-    assert.strictEqual(structured(await call(c, "show_option", { scope: "pane", name: "@note", pane_id: pane })).value, "hello #{x}")
+    assert.strictEqual(
+      structured(await call(c, "show_option", { scope: "pane", name: "@note", pane_id: pane })).value,
+      "hello #{x}"
+    )
     assert.isNull(structured(await call(c, "show_option", { scope: "pane", name: "@unset", pane_id: pane })).value)
-    await fails(c, "show_option", { scope: "session", name: "no-such-option", session_id: session.session_id }, "InputInvalid")
+    await fails(
+      c,
+      "show_option",
+      { scope: "session", name: "no-such-option", session_id: session.session_id },
+      "InputInvalid"
+    )
     await fails(c, "show_option", { scope: "session", name: "status" }, "InputInvalid")
     await fails(c, "show_option", { scope: "server", name: "#{pid}" }, "InputInvalid")
   })
@@ -191,7 +240,10 @@ describe("configuration reads", () => {
     const all = structured(await call(c, "show_environment", {})).variables
     assert.deepInclude(all, { name: "SECRET_TOKEN", value: "abc=def" })
     assert.deepInclude(all, { name: "REMOVED", value: null })
-    assert.deepStrictEqual(structured(await call(c, "show_environment", { name: "SECRET_TOKEN" })).variables, [{ name: "SECRET_TOKEN", value: "abc=def" }])
+    assert.deepStrictEqual(structured(await call(c, "show_environment", { name: "SECRET_TOKEN" })).variables, [{
+      name: "SECRET_TOKEN",
+      value: "abc=def"
+    }])
     assert.deepStrictEqual(structured(await call(c, "show_environment", { name: "NOT_SET_ANYWHERE" })).variables, [])
   })
 
@@ -208,17 +260,27 @@ describe("configuration reads", () => {
 describe("call_read_tools_batch", () => {
   it("runs read operations in order, with a status and nested result each, and honours onError", async () => {
     const { c, pane } = await open()
-    const result = structured(await call(c, "call_read_tools_batch", {
-      operations: [{ tool: "list_sessions" }, { tool: "get_pane_info", arguments: { pane_id: "%99" } }, { tool: "get_pane_info", arguments: { pane_id: pane } }]
-    }))
+    const result = structured(
+      await call(c, "call_read_tools_batch", {
+        operations: [{ tool: "list_sessions" }, { tool: "get_pane_info", arguments: { pane_id: "%99" } }, {
+          tool: "get_pane_info",
+          arguments: { pane_id: pane }
+        }]
+      })
+    )
     assert.deepStrictEqual(result.results.map((row: { status: string }) => row.status), ["ok", "error", "skipped"])
     assert.strictEqual(result.stopped_at, 1)
     assert.isTrue(result.results[1].result.isError)
     assert.include(result.results[1].result.content[0].text, "pane %99 not found")
-    const carried = structured(await call(c, "call_read_tools_batch", {
-      onError: "continue",
-      operations: [{ tool: "get_pane_info", arguments: { pane_id: "%99" } }, { tool: "get_pane_info", arguments: { pane_id: pane } }]
-    }))
+    const carried = structured(
+      await call(c, "call_read_tools_batch", {
+        onError: "continue",
+        operations: [{ tool: "get_pane_info", arguments: { pane_id: "%99" } }, {
+          tool: "get_pane_info",
+          arguments: { pane_id: pane }
+        }]
+      })
+    )
     assert.deepStrictEqual([carried.succeeded, carried.failed], [1, 1])
     assert.strictEqual(carried.results[1].result.structuredContent.pane_id, pane)
   })
@@ -226,33 +288,59 @@ describe("call_read_tools_batch", () => {
   it("offers only the eligible reads of the selection, never itself, waits or show_environment unless named", async () => {
     const { c } = await open()
     const batch = (await c.client.listTools()).tools.find((tool) => tool.name === "call_read_tools_batch")!
-    const nested = (batch._meta?.["com.git-pull.libtmux-mcp/capability"] as { nestedAuthority: Array<string> }).nestedAuthority
-    for (const excluded of ["call_read_tools_batch", "wait_for_text", "show_environment", "run_shell_command"]) assert.notInclude(nested, excluded)
+    const nested =
+      (batch._meta?.["com.git-pull.libtmux-mcp/capability"] as { nestedAuthority: Array<string> } | undefined)
+        ?.nestedAuthority ?? []
+    for (const excluded of ["call_read_tools_batch", "wait_for_text", "show_environment", "run_shell_command"]) {
+      assert.notInclude(nested, excluded)
+    }
     assert.include(nested, "capture_pane")
-    const schema = batch.inputSchema as unknown as { properties: { operations: { items: { properties: { tool: { enum: Array<string> } } } } } }
+    const schema = batch.inputSchema as unknown as {
+      properties: { operations: { items: { properties: { tool: { enum: Array<string> } } } } }
+    }
     assert.deepStrictEqual(schema.properties.operations.items.properties.tool.enum, nested)
     for (const tool of ["show_environment", "wait_for_text", "kill_session", "call_read_tools_batch"]) {
       await fails(c, "call_read_tools_batch", { operations: [{ tool }] }, "InputInvalid")
     }
     await fails(c, "call_read_tools_batch", { operations: [] }, "InputInvalid")
-    await fails(c, "call_read_tools_batch", { operations: Array.from({ length: 17 }, () => ({ tool: "list_sessions" })) }, "InputInvalid")
+    await fails(c, "call_read_tools_batch", {
+      operations: Array.from({ length: 17 }, () => ({ tool: "list_sessions" }))
+    }, "InputInvalid")
   })
 
   it("includes show_environment only when named in LIBTMUX_TOOLS, drops excluded tools, and disappears with nothing to call", async () => {
-    const named = await open({ LIBTMUX_TOOLSETS: "inspect,execute", LIBTMUX_TOOLS: "show_environment", LIBTMUX_EXCLUDE_TOOLS: "capture_pane" })
-    const record = (await named.c.client.listTools()).tools.find((tool) => tool.name === "call_read_tools_batch")!._meta?.["com.git-pull.libtmux-mcp/capability"] as { nestedAuthority: Array<string> }
+    const named = await open({
+      LIBTMUX_TOOLSETS: "inspect,execute",
+      LIBTMUX_TOOLS: "show_environment",
+      LIBTMUX_EXCLUDE_TOOLS: "capture_pane"
+    })
+    const record = (await named.c.client.listTools()).tools.find((tool) => tool.name === "call_read_tools_batch")!._meta
+      ?.["com.git-pull.libtmux-mcp/capability"] as { nestedAuthority: Array<string> }
     assert.include(record.nestedAuthority, "show_environment")
     assert.notInclude(record.nestedAuthority, "capture_pane")
-    await fails(named.c, "call_read_tools_batch", { operations: [{ tool: "capture_pane", arguments: { pane_id: "%0" } }] }, "InputInvalid")
-    const alone = await open({ LIBTMUX_TOOLSETS: "", LIBTMUX_TOOLS: "call_read_tools_batch,create_session,run_shell_command" })
+    await fails(named.c, "call_read_tools_batch", {
+      operations: [{ tool: "capture_pane", arguments: { pane_id: "%0" } }]
+    }, "InputInvalid")
+    const alone = await open({
+      LIBTMUX_TOOLSETS: "",
+      LIBTMUX_TOOLS: "call_read_tools_batch,create_session,run_shell_command"
+    })
     assert.notInclude((await alone.c.client.listTools()).tools.map((tool) => tool.name), "call_read_tools_batch")
   })
 
   it("omits nested payloads, first row first, to stay within its size bound, and says so", async () => {
     const { c, pane } = await open()
-    await call(c, "run_shell_command", { pane_id: pane, command: "head -c 300000 /dev/zero | tr '\\0' y | fold -w 200" })
-    const big = { tool: "capture_pane", arguments: { pane_id: pane, start: -2000, max_lines: 100000, max_bytes: 4000000 } }
-    const result = structured(await call(c, "call_read_tools_batch", { operations: [big, big, big, { tool: "list_sessions" }] }))
+    await call(c, "run_shell_command", {
+      pane_id: pane,
+      command: "head -c 300000 /dev/zero | tr '\\0' y | fold -w 200"
+    })
+    const big = {
+      tool: "capture_pane",
+      arguments: { pane_id: pane, start: -2000, max_lines: 100000, max_bytes: 4000000 }
+    }
+    const result = structured(
+      await call(c, "call_read_tools_batch", { operations: [big, big, big, { tool: "list_sessions" }] })
+    )
     assert.isAbove(result.payloads_omitted, 0)
     assert.isTrue(result.results[0].payload_omitted)
     assert.isNull(result.results[0].result)

@@ -22,7 +22,11 @@ const retarget = (args: Record<string, unknown>): Record<string, unknown> | unde
       return missing[value]
     }
     if (Array.isArray(value)) return value.map(replace)
-    if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === "tool" ? item : replace(item)]))
+    if (value !== null && typeof value === "object") {
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [key, key === "tool" ? item : replace(item)])
+      )
+    }
     return value
   }
   const replaced = replace(args) as Record<string, unknown>
@@ -49,7 +53,7 @@ describe("missing targets", () => {
           continue
         }
         const tag = String(result._meta?.["com.git-pull.libtmux-mcp/error"])
-        if (result.isError !== true || !/NotFound$/u.test(tag) || !/existing \w+s: /u.test(textOf(result))) {
+        if (result.isError !== true || !tag.endsWith("NotFound") || !/existing \w+s: /u.test(textOf(result))) {
           problems.push(`${name} ${JSON.stringify(args)}: ${tag}: ${textOf(result).slice(0, 160)}`)
         }
       }

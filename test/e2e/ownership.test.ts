@@ -35,12 +35,19 @@ describe("serialized creation", () => {
       writeFileSync(path, `set -s exit-empty on\nset -g history-limit ${limit}\n`)
       return path
     })
-    const clients = await Promise.all(configs.map((config) => h.connect(world, { LIBTMUX_TMUX_CONFIG: config, LIBTMUX_TOOLSETS: "inspect,execute" })))
-    const results = await Promise.all(clients.map((c, i) => call(c, "create_session", { session_name: `racer${i}` }).then(structured)))
+    const clients = await Promise.all(
+      configs.map((config) => h.connect(world, { LIBTMUX_TMUX_CONFIG: config, LIBTMUX_TOOLSETS: "inspect,execute" }))
+    )
+    const results = await Promise.all(
+      clients.map((c, i) => call(c, "create_session", { session_name: `racer${i}` }).then(structured))
+    )
     const starters = results.filter((result) => result.server_started)
     assert.strictEqual(starters.length, 1)
     const winner = results.indexOf(starters[0]!)
-    assert.strictEqual(world.tmux("libtmux-mcp", "show", "-gv", "history-limit").trim(), String([1111, 2222, 3333, 4444][winner]))
+    assert.strictEqual(
+      world.tmux("libtmux-mcp", "show", "-gv", "history-limit").trim(),
+      String([1111, 2222, 3333, 4444][winner])
+    )
     const record = world.tmux("libtmux-mcp", "show", "-sv", "@libtmux-mcp-started-by").trim()
     assert.strictEqual(record, `libtmux-mcp path:${configs[winner]}`)
     for (const [i, result] of results.entries()) {
@@ -71,7 +78,9 @@ describe("adoption and provenance", () => {
     assert.include(names, "kill_session")
     assert.include(second.stderr(), "configuration_provenance=recorded")
     assert.include(second.stderr(), "recorded as started by libtmux-mcp with the minimal configuration")
-    const document = JSON.parse(((await second.client.readResource({ uri: "tmux://capabilities" })).contents[0] as { text: string }).text)
+    const document = JSON.parse(
+      ((await second.client.readResource({ uri: "tmux://capabilities" })).contents[0] as { text: string }).text
+    )
     assert.deepInclude(document, { configuration_provenance: "recorded", provenance_record: "libtmux-mcp minimal" })
   })
 })
@@ -83,7 +92,10 @@ describe("advisory lease", () => {
     assert.include(holder.stderr(), "lease=held")
     const sharing = await h.connect(world)
     assert.include(sharing.stderr(), "lease=shared")
-    assert.match(sharing.stderr(), new RegExp(`libtmux-mcp warning: lease=shared holder="pid ${holder.child.pid} \\(libtmux-mcp`))
+    assert.match(
+      sharing.stderr(),
+      new RegExp(`libtmux-mcp warning: lease=shared holder="pid ${holder.child.pid} \\(libtmux-mcp`)
+    )
     const exclusive = await runToExit(world, { LIBTMUX_LEASE: "exclusive" })
     assert.strictEqual(exclusive.code, 1)
     assert.include(exclusive.stderr, "holds the lease")
@@ -101,15 +113,27 @@ describe("life cycle", () => {
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
     const { child } = await startRaw(world)
     const send = (message: object) => child.stdin!.write(`${JSON.stringify(message)}\n`)
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } } })
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "0" } }
+    })
     send({ jsonrpc: "2.0", method: "notifications/initialized" })
-    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "wait_for_channel", arguments: { channel: "never", timeout: 20 } } })
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "wait_for_channel", arguments: { channel: "never", timeout: 20 } }
+    })
     await sleep(600)
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
     child.stdin!.end()
     assert.strictEqual(await exited, 0)
     await sleep(200)
-    const waiting = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("wait-for never"))
+    const waiting = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) =>
+      line.includes("wait-for never")
+    )
     assert.deepStrictEqual(waiting, [])
     assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
   })
@@ -129,6 +153,9 @@ describe("life cycle", () => {
     }
     const fresh = structured(await call(c, "create_session", { session_name: "again" }))
     assert.isTrue(fresh.server_started)
-    assert.strictEqual(structured(await call(c, "run_shell_command", { pane_id: fresh.pane_id, command: "echo alive" })).output, "alive")
+    assert.strictEqual(
+      structured(await call(c, "run_shell_command", { pane_id: fresh.pane_id, command: "echo alive" })).output,
+      "alive"
+    )
   })
 })

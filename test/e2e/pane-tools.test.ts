@@ -20,16 +20,33 @@ const open = async () => {
   return { world, c, session, pane: session.pane_id as string }
 }
 
-const run = (c: Connected, pane: string, command: string) => call(c, "run_shell_command", { pane_id: pane, command }).then(structured)
+const run = (c: Connected, pane: string, command: string) =>
+  call(c, "run_shell_command", { pane_id: pane, command }).then(structured)
 
 describe("create_window and split_window", () => {
   it("spawn windows and panes with the configured shell, literal names and a start directory that never reaches formats", async () => {
     const { world, c, session } = await open()
     const dir = join(world.dir, "#(touch marker-split)")
     mkdirSync(dir)
-    const window = structured(await call(c, "create_window", { session_id: session.session_id, window_name: "#(touch marker-win)#{pane_id}", start_directory: dir }))
-    assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", window.window_id, "#{window_name}").trim(), "#(touch marker-win)#{pane_id}")
-    const split = structured(await call(c, "split_window", { pane_id: window.pane_id, direction: "right", size_percent: 25, start_directory: dir }))
+    const window = structured(
+      await call(c, "create_window", {
+        session_id: session.session_id,
+        window_name: "#(touch marker-win)#{pane_id}",
+        start_directory: dir
+      })
+    )
+    assert.strictEqual(
+      world.tmux("libtmux-mcp", "display", "-p", "-t", window.window_id, "#{window_name}").trim(),
+      "#(touch marker-win)#{pane_id}"
+    )
+    const split = structured(
+      await call(c, "split_window", {
+        pane_id: window.pane_id,
+        direction: "right",
+        size_percent: 25,
+        start_directory: dir
+      })
+    )
     assert.strictEqual(split.window_id, window.window_id)
     const panes = structured(await call(c, "list_panes", { window_id: window.window_id })).panes
     assert.strictEqual(panes.length, 2)
@@ -43,7 +60,12 @@ describe("create_window and split_window", () => {
 
   it("validates direction and size, and refuses both sizes at once", async () => {
     const { c, pane } = await open()
-    for (const args of [{ direction: "diagonal" }, { size_percent: 0 }, { size_percent: 100 }, { size_cells: 0 }, { size_percent: 10, size_cells: 5 }]) {
+    for (
+      const args of [{ direction: "diagonal" }, { size_percent: 0 }, { size_percent: 100 }, { size_cells: 0 }, {
+        size_percent: 10,
+        size_cells: 5
+      }]
+    ) {
       const result = await call(c, "split_window", { pane_id: pane, ...args })
       assert.isTrue(result.isError, JSON.stringify(args))
     }
@@ -74,10 +96,19 @@ describe("input", () => {
   it("send_keys_batch sends in order, and a missing pane sends nothing", async () => {
     const { world, c, pane } = await open()
     await run(c, pane, "true")
-    const missing = await call(c, "send_keys_batch", { operations: [{ pane_id: pane, keys: "echo should-not-appear" }, { pane_id: "%99", keys: "x" }] })
+    const missing = await call(c, "send_keys_batch", {
+      operations: [{ pane_id: pane, keys: "echo should-not-appear" }, { pane_id: "%99", keys: "x" }]
+    })
     assert.isTrue(missing.isError)
     assert.strictEqual(missing._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotFound")
-    const result = structured(await call(c, "send_keys_batch", { operations: [{ pane_id: pane, keys: "echo first", enter: false }, { pane_id: pane, keys: "Enter" }, { pane_id: pane, keys: "echo second" }] }))
+    const result = structured(
+      await call(c, "send_keys_batch", {
+        operations: [{ pane_id: pane, keys: "echo first", enter: false }, { pane_id: pane, keys: "Enter" }, {
+          pane_id: pane,
+          keys: "echo second"
+        }]
+      })
+    )
     assert.deepStrictEqual(result.targets, [pane])
     await sleep(300)
     const screen = world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane)
@@ -174,7 +205,9 @@ describe("search and wait", () => {
     const none = structured(await call(c, "search_panes", { pattern: "abc" }))
     assert.strictEqual(none.panes_matched, 0)
     // Linear matching answers within a bound that backtracking over 5,000 characters would exceed by far (bench/regex-stall.ts measures it).
-    const catastrophic = structured(await call(c, "search_panes", { pattern: "(a+)+$", regex: true }, { timeout: 10_000 }))
+    const catastrophic = structured(
+      await call(c, "search_panes", { pattern: "(a+)+$", regex: true }, { timeout: 10_000 })
+    )
     assert.isNumber(catastrophic.panes_searched)
     const bad = await call(c, "search_panes", { pattern: "(?=x)", regex: true })
     assert.strictEqual(bad._meta?.["com.git-pull.libtmux-mcp/error"], "PatternInvalid")
@@ -197,9 +230,16 @@ describe("search and wait", () => {
   it("wait_for_text waits for new output, ignores what was already there, and times out cleanly", async () => {
     const { world, c, pane } = await open()
     await run(c, pane, "echo already-here")
-    const stale = structured(await call(c, "wait_for_text", { pane_id: pane, patterns: ["already-here"], timeout: 0.5 }))
+    const stale = structured(
+      await call(c, "wait_for_text", { pane_id: pane, patterns: ["already-here"], timeout: 0.5 })
+    )
     assert.strictEqual(stale.outcome, "timeout")
-    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["nope", "build (ok|done)"], regex: true, timeout: 10 })
+    const waiting = call(c, "wait_for_text", {
+      pane_id: pane,
+      patterns: ["nope", "build (ok|done)"],
+      regex: true,
+      timeout: 10
+    })
     await sleep(300)
     // The typed line itself must not match: only the command's output does.
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "echo build $(echo done)", "Enter")
@@ -215,7 +255,8 @@ describe("search and wait", () => {
     const right = structured(await call(c, "split_window", { pane_id: pane, direction: "right" })).pane_id
     const bottomLeft = structured(await call(c, "split_window", { pane_id: pane, direction: "below" })).pane_id
     const bottomRight = structured(await call(c, "split_window", { pane_id: right, direction: "below" })).pane_id
-    const at = async (position: string) => structured(await call(c, "find_pane_by_position", { window_id: session.window_id, position })).pane_id
+    const at = async (position: string) =>
+      structured(await call(c, "find_pane_by_position", { window_id: session.window_id, position })).pane_id
     assert.deepStrictEqual(
       [await at("top-left"), await at("top-right"), await at("bottom-left"), await at("bottom-right")],
       [pane, right, bottomLeft, bottomRight]
@@ -231,8 +272,14 @@ describe("channels", () => {
     structured(await call(c, "signal_channel", { channel: "build.done" }))
     assert.strictEqual(structured(await waiting).outcome, "signalled")
     structured(await call(c, "signal_channel", { channel: "early" }))
-    assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "early", timeout: 2 })).outcome, "signalled")
-    assert.strictEqual(structured(await call(c, "wait_for_channel", { channel: "early", timeout: 0.3 })).outcome, "timeout")
+    assert.strictEqual(
+      structured(await call(c, "wait_for_channel", { channel: "early", timeout: 2 })).outcome,
+      "signalled"
+    )
+    assert.strictEqual(
+      structured(await call(c, "wait_for_channel", { channel: "early", timeout: 0.3 })).outcome,
+      "timeout"
+    )
   })
 
   it("validates channel names and reserves the prefix of run_shell_command's channels", async () => {

@@ -3,9 +3,9 @@
  * delivered whole, what tmux cannot carry (NUL) is refused before anything is sent, and no path
  * prints a payload on stderr.
  */
+import * as Cause from "effect/Cause"
 import { assert, describe, it } from "vitest"
 import { defectSummary } from "../../src/layers/McpServer.ts"
-import * as Cause from "effect/Cause"
 import { call, type Connected, textOf } from "../support/mcp.ts"
 import { run, runHarness } from "../support/runs.ts"
 
@@ -19,14 +19,17 @@ const open = async () => {
   await run(opened.c, opened.pane, "true")
   return opened
 }
-const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) => result._meta?.["com.git-pull.libtmux-mcp/error"]
+const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
+  result._meta?.["com.git-pull.libtmux-mcp/error"]
 
 /** The pane's rows once one of them is `row` (the shell takes a while to echo thousands of wide characters). */
 const rowsOnceShown = async (c: Connected, pane: string, row: string) => {
   let rows: Array<string> = []
   for (let tries = 0; tries < 250 && !rows.includes(row); tries++) {
     await new Promise((resolve) => setTimeout(resolve, 100))
-    rows = ((await call(c, "capture_pane", { pane_id: pane, start: -1000, max_lines: 5000 })).structuredContent as { content: string }).content.split("\n")
+    rows = ((await call(c, "capture_pane", { pane_id: pane, start: -1000, max_lines: 5000 })).structuredContent as {
+      content: string
+    }).content.split("\n")
   }
   return rows
 }
@@ -42,13 +45,21 @@ describe("multi-byte payloads", () => {
 
   it("send_keys_batch sends nothing when an operation cannot be carried, and every operation when all can", async () => {
     const { c, pane } = await open()
-    const refused = await call(c, "send_keys_batch", { operations: [{ pane_id: pane, keys: "echo first-op", literal: true }, { pane_id: pane, keys: "a\u0000b" }] })
+    const refused = await call(c, "send_keys_batch", {
+      operations: [{ pane_id: pane, keys: "echo first-op", literal: true }, { pane_id: pane, keys: "a\u0000b" }]
+    })
     assert.strictEqual(tag(refused), "InputInvalid")
     assert.include(textOf(refused), "NUL")
     const screen = await call(c, "capture_pane", { pane_id: pane })
     assert.notInclude(textOf(screen), "first-op")
     const big = "語".repeat(6_000)
-    const sent = await call(c, "send_keys_batch", { operations: [{ pane_id: pane, keys: `echo ${big} | wc -c`, literal: true }, { pane_id: pane, keys: "echo second-op", literal: true }] })
+    const sent = await call(c, "send_keys_batch", {
+      operations: [{ pane_id: pane, keys: `echo ${big} | wc -c`, literal: true }, {
+        pane_id: pane,
+        keys: "echo second-op",
+        literal: true
+      }]
+    })
     assert.isNotTrue(sent.isError, textOf(sent))
     const rows = await rowsOnceShown(c, pane, "second-op")
     // The second line is typed ahead while the first runs: the terminal may echo it on the row the
@@ -62,10 +73,12 @@ describe("NUL and defects", () => {
   it("refuses NUL in keys and in respawn_pane's command, naming it, and prints no payload on stderr", async () => {
     const { c, pane } = await open()
     const secret = "s3cret-payload"
-    for (const [name, args] of [
-      ["send_keys", { pane_id: pane, keys: `${secret}\u0000x` }],
-      ["respawn_pane", { pane_id: pane, command: `${secret}\u0000x`, kill: true }]
-    ] as const) {
+    for (
+      const [name, args] of [
+        ["send_keys", { pane_id: pane, keys: `${secret}\u0000x` }],
+        ["respawn_pane", { pane_id: pane, command: `${secret}\u0000x`, kill: true }]
+      ] as const
+    ) {
       const result = await call(c, name, args)
       assert.strictEqual(tag(result), "InputInvalid", name)
       assert.include(textOf(result), "NUL")

@@ -19,18 +19,30 @@ const costly = "[xy]{0,900}x[xy]{15}z"
 /** Costly on short rows too (~20 ms a row of 200 characters), for wait_for_text, which matches screen rows. */
 const costlyPerRow = "([xy]{0,60}x){12}z"
 let seed = 7
-const noise = Array.from({ length: 2000 }, () => (seed = (seed * 1103515245 + 12345) % 2147483648) < 1073741824 ? "x" : "y").join("")
+const noise = Array.from(
+  { length: 2000 },
+  () => (seed = (seed * 1103515245 + 12345) % 2147483648) < 1073741824 ? "x" : "y"
+).join("")
 
 const open = async () => {
   const world = h.world()
   const c = await h.connect(world, shellEnv(world, "/bin/bash"))
-  const pane = structured(await call(c, "create_session", { session_name: "work", width: 200, height: 50 })).pane_id as string
+  const pane = structured(await call(c, "create_session", { session_name: "work", width: 200, height: 50 }))
+    .pane_id as string
   return { world, c, pane }
 }
 
 /** Prints `rows` long lines of x and y (each wraps over 10 screen rows; capture -J joins them). */
 const printNoise = (world: ReturnType<typeof h.world>, pane: string, rows: number) =>
-  world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", "--", `clear; for i in $(seq ${rows}); do echo ${noise}; done\r`)
+  world.tmux(
+    "libtmux-mcp",
+    "send-keys",
+    "-t",
+    pane,
+    "-l",
+    "--",
+    `clear; for i in $(seq ${rows}); do echo ${noise}; done\r`
+  )
 
 /**
  * Pings under a generous bound: the answer, not its latency, is the point (bench/regex-stall.ts
@@ -48,7 +60,15 @@ const cpuSeconds = (c: Connected) => {
 describe("costly regular expressions", () => {
   it("search_panes and wait_for_text refuse the reported pattern by its program size, at once", async () => {
     const { world, c, pane } = await open()
-    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", "--", "for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r")
+    world.tmux(
+      "libtmux-mcp",
+      "send-keys",
+      "-t",
+      pane,
+      "-l",
+      "--",
+      "for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r"
+    )
     await sleep(500)
     // Refused before any matching: the answer comes well within a bound that a search over the
     // pane would exceed (16-20 s before the bound; bench/regex-stall.ts measures it).
@@ -59,7 +79,12 @@ describe("costly regular expressions", () => {
     assert.isTrue(refused.isError)
     assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "PatternInvalid")
     assert.match(textOf(refused), /compiles to a program of 110003 instructions, more than the 2000 allowed/u)
-    const waited = await call(c, "wait_for_text", { pane_id: pane, patterns: ["ok", reported], regex: true, timeout: 1 }, { timeout: 8_000 })
+    const waited = await call(c, "wait_for_text", {
+      pane_id: pane,
+      patterns: ["ok", reported],
+      regex: true,
+      timeout: 1
+    }, { timeout: 8_000 })
     assert.strictEqual(waited._meta?.["com.git-pull.libtmux-mcp/error"], "PatternInvalid")
     assert.match(textOf(waited), /^invalid pattern: pattern 2: it compiles to a program of 110003 instructions/u)
   })
@@ -69,19 +94,24 @@ describe("costly regular expressions", () => {
     printNoise(world, pane, 10)
     await sleep(1000)
     let searchEnded = false
-    const search = call(c, "search_panes", { pattern: costly, regex: true, history_lines: 200 }).finally(() => (searchEnded = true))
+    const search = call(c, "search_panes", { pattern: costly, regex: true, history_lines: 200 }).finally(
+      () => (searchEnded = true)
+    )
     await sleep(500)
     await ping(c)
     assert.isFalse(searchEnded, "the ping was answered while the search was still running")
     const result = await search
-    if (result.isError === true) assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "PatternTooCostly")
-    else assert.strictEqual(structured(result).panes_matched, 0)
+    if (result.isError === true) {
+      assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "PatternTooCostly")
+    } else assert.strictEqual(structured(result).panes_matched, 0)
   })
 
   it("wait_for_text ends at its timeout while a costly pattern is being matched", async () => {
     const { world, c, pane } = await open()
     // A timeout of 1 s answered within 8 s: matching that ran on would take 14 s (bench/regex-stall.ts measures it).
-    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: [costlyPerRow], regex: true, timeout: 1 }, { timeout: 8_000 })
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: [costlyPerRow], regex: true, timeout: 1 }, {
+      timeout: 8_000
+    })
     await sleep(300)
     printNoise(world, pane, 20)
     const result = structured(await waiting)
@@ -93,7 +123,11 @@ describe("costly regular expressions", () => {
     printNoise(world, pane, 10)
     await sleep(1000)
     const controller = new AbortController()
-    const search = c.client.callTool({ name: "search_panes", arguments: { pattern: costly, regex: true, history_lines: 200 } }, undefined, { signal: controller.signal })
+    const search = c.client.callTool(
+      { name: "search_panes", arguments: { pattern: costly, regex: true, history_lines: 200 } },
+      undefined,
+      { signal: controller.signal }
+    )
       .catch(() => undefined)
     await sleep(700)
     controller.abort()

@@ -13,7 +13,12 @@ const { open } = runHarness("run")
 describe("output and status", () => {
   it("returns exactly the command's output and exit status, back to back in one pane", async () => {
     const { world, c, pane } = await open()
-    assert.deepInclude(await run(c, pane, "echo hello; echo world"), { output: "hello\nworld", exit_status: 0, timed_out: false, shell: "bash" })
+    assert.deepInclude(await run(c, pane, "echo hello; echo world"), {
+      output: "hello\nworld",
+      exit_status: 0,
+      timed_out: false,
+      shell: "bash"
+    })
     assert.deepInclude(await run(c, pane, "printf 'no newline'"), { output: "no newline", exit_status: 0 })
     assert.deepInclude(await run(c, pane, "false"), { output: "", exit_status: 1 })
     assert.deepInclude(await run(c, pane, "echo out; exit 7"), { output: "out", exit_status: 7 })
@@ -50,7 +55,10 @@ describe("output and status", () => {
 
   it("returns a 1 MB output whole when the bounds allow it", async () => {
     const { c, pane } = await open()
-    const result = await run(c, pane, "head -c 1000000 /dev/zero | tr '\\0' x | fold -w 100", { max_lines: 100000, max_bytes: 4194304 })
+    const result = await run(c, pane, "head -c 1000000 /dev/zero | tr '\\0' x | fold -w 100", {
+      max_lines: 100000,
+      max_bytes: 4194304
+    })
     const lines = (result.output as string).split("\n")
     assert.strictEqual(lines.length, 10000)
     assert.isTrue(lines.every((line) => line === "x".repeat(100)))
@@ -70,7 +78,14 @@ describe("timeouts", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
     const latched = (() => {
       try {
-        execFileSync("timeout", ["1", "tmux", "-S", world.socketPath("libtmux-mcp"), "wait-for", `lmcp_${result.run_id}`])
+        execFileSync("timeout", [
+          "1",
+          "tmux",
+          "-S",
+          world.socketPath("libtmux-mcp"),
+          "wait-for",
+          `lmcp_${result.run_id}`
+        ])
         return true
       } catch {
         return false
@@ -87,7 +102,9 @@ describe("timeouts", () => {
     assert.deepInclude(again, { timed_out: true, run_id: first.run_id, exit_status: null })
     await new Promise((resolve) => setTimeout(resolve, 1500))
     // A finished run answers at once: well within a request bound a third of its 30 s timeout.
-    const finished = structured(await call(c, "run_shell_command", { pane_id: pane, resume: first.run_id, timeout: 30 }, { timeout: 10_000 }))
+    const finished = structured(
+      await call(c, "run_shell_command", { pane_id: pane, resume: first.run_id, timeout: 30 }, { timeout: 10_000 })
+    )
     assert.deepInclude(finished, { exit_status: 0, output: "done" })
   })
 
@@ -154,13 +171,22 @@ describe("cancellation and progress", () => {
   it("stops waiting at once on cancellation, kills its wait-for child, and keeps the run for resume", async () => {
     const { world, c, pane } = await open()
     const controller = new AbortController()
-    const pending = c.client.callTool({ name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 4; echo slept" } }, undefined, { signal: controller.signal })
+    const pending = c.client.callTool(
+      { name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 4; echo slept" } },
+      undefined,
+      { signal: controller.signal }
+    )
     await new Promise((resolve) => setTimeout(resolve, 700))
     controller.abort()
     await pending.catch(() => undefined)
     // The wait-for child goes well before the command would release it (4 s).
-    const waiting = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("wait-for lmcp_") && line.includes(world.dir))
-    for (let polls = 0; polls < 25 && waiting().length > 0; polls++) await new Promise((resolve) => setTimeout(resolve, 100))
+    const waiting = () =>
+      execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) =>
+        line.includes("wait-for lmcp_") && line.includes(world.dir)
+      )
+    for (let polls = 0; polls < 25 && waiting().length > 0; polls++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
     assert.deepStrictEqual(waiting(), [])
     const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
     assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotReady")
@@ -172,10 +198,14 @@ describe("cancellation and progress", () => {
   it("reports progress about once a second when asked", async () => {
     const { c, pane } = await open()
     const reports: Array<number> = []
-    await c.client.callTool({ name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 2.5" } }, undefined, {
-      onprogress: (progress) => void reports.push(progress.progress),
-      timeout: 20_000
-    })
+    await c.client.callTool(
+      { name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 2.5" } },
+      undefined,
+      {
+        onprogress: (progress) => void reports.push(progress.progress),
+        timeout: 20_000
+      }
+    )
     assert.isAtLeast(reports.length, 2)
     assert.isAtMost(reports.length, 4)
   })

@@ -13,9 +13,11 @@ import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const { open } = runHarness("field")
-const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) => result._meta?.["com.git-pull.libtmux-mcp/error"]
+const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
+  result._meta?.["com.git-pull.libtmux-mcp/error"]
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const screen = (world: TmuxWorld, pane: string) => world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane)
+const screen = (world: TmuxWorld, pane: string) =>
+  world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane)
 
 /** Startup files that take `seconds` before the first prompt, for each shell's login or interactive start. */
 const slowStart = (shell: string, body: string) => (world: TmuxWorld) => {
@@ -32,22 +34,37 @@ const present = (shell: string) => existsSync(shell) || process.env.CI === "true
 
 describe("a shell still starting", () => {
   for (const shell of shells) {
-    it.skipIf(!present(shell))(`types nothing into ${shell} until its slow startup file is done, and runs the command once`, async () => {
-      const { world, c, pane } = await open(shell, {}, slowStart(shell, "sleep 2"))
-      const early = await call(c, "run_shell_command", { pane_id: pane, command: "echo marker-xy | tr xy 42", timeout: 0.5 })
-      assert.strictEqual(tag(early), "PaneNotReady")
-      assert.include(textOf(early), "still starting")
-      assert.include(textOf(early), "nothing was typed")
-      const late = await run(c, pane, "echo marker-xy | tr xy 42", { timeout: 20 })
-      assert.deepInclude(late, { output: "marker-42", exit_status: 0, timed_out: false })
-      await sleep(300)
-      // dash prints its continuation prompts before the output, on the same row.
-      assert.strictEqual(screen(world, pane).split("\n").filter((line) => line.endsWith("marker-42")).length, 1, "the command ran exactly once")
-    })
+    it.skipIf(!present(shell))(
+      `types nothing into ${shell} until its slow startup file is done, and runs the command once`,
+      async () => {
+        const { world, c, pane } = await open(shell, {}, slowStart(shell, "sleep 2"))
+        const early = await call(c, "run_shell_command", {
+          pane_id: pane,
+          command: "echo marker-xy | tr xy 42",
+          timeout: 0.5
+        })
+        assert.strictEqual(tag(early), "PaneNotReady")
+        assert.include(textOf(early), "still starting")
+        assert.include(textOf(early), "nothing was typed")
+        const late = await run(c, pane, "echo marker-xy | tr xy 42", { timeout: 20 })
+        assert.deepInclude(late, { output: "marker-42", exit_status: 0, timed_out: false })
+        await sleep(300)
+        // dash prints its continuation prompts before the output, on the same row.
+        assert.strictEqual(
+          screen(world, pane).split("\n").filter((line) => line.endsWith("marker-42")).length,
+          1,
+          "the command ran exactly once"
+        )
+      }
+    )
   }
 
   it("waits out a startup file that busy-loops in the shell itself (the foreground check alone calls it ready)", async () => {
-    const { c, pane } = await open("/bin/bash", {}, slowStart("/bin/bash", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done"))
+    const { c, pane } = await open(
+      "/bin/bash",
+      {},
+      slowStart("/bin/bash", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done")
+    )
     const result = await run(c, pane, "echo ready", { timeout: 30 })
     assert.deepInclude(result, { output: "ready", exit_status: 0 })
     assert.isAbove(result.elapsed_seconds, 0.2, "elapsed_seconds counts the wait for the prompt")
@@ -64,7 +81,11 @@ describe("targets and output", () => {
 
   it("returns the whole output when the command prints the run's own protocol: process listings and tmux options", async () => {
     const { c, pane } = await open()
-    const listing = await run(c, pane, "echo before; ps -eo args | grep -e wait-for -e lmcp; tmux -S \"${TMUX%%,*}\" show -p; echo after")
+    const listing = await run(
+      c,
+      pane,
+      "echo before; ps -eo args | grep -e wait-for -e lmcp; tmux -S \"${TMUX%%,*}\" show -p; echo after"
+    )
     assert.isTrue((listing.output as string).startsWith("before\n"), listing.output)
     assert.isTrue((listing.output as string).endsWith("\nafter"), listing.output)
   })
@@ -112,7 +133,10 @@ describe("programs that wait for the terminal", () => {
     assert.deepInclude(await resume(c, pane, less.run_id, 10), { exit_status: 0, output: "before\nafter" })
 
     const repo = join(world.dir, "repo")
-    execFileSync("sh", ["-c", `git init -q ${repo} && cd ${repo} && for i in $(seq 1 60); do git -c user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`])
+    execFileSync("sh", [
+      "-c",
+      `git init -q ${repo} && cd ${repo} && for i in $(seq 1 60); do git -c user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
+    ])
     const git = await blocked(c, pane, `git -C ${repo} log --oneline; echo logged`)
     assert.include(git.output, "change 60")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
@@ -171,7 +195,8 @@ describe("programs that wait for the terminal", () => {
   })
 })
 
-const structuredPane = (result: Awaited<ReturnType<typeof call>>) => (result.structuredContent as { pane_id: string }).pane_id
+const structuredPane = (result: Awaited<ReturnType<typeof call>>) =>
+  (result.structuredContent as { pane_id: string }).pane_id
 
 describe("input that never runs", () => {
   it("cancels an incomplete command, says so, and leaves the shell at a clean prompt", async () => {
@@ -187,7 +212,12 @@ describe("input that never runs", () => {
 describe("parallel calls and a dying server", () => {
   it("takes turns on one pane: every success carries its own output", async () => {
     const { c, pane } = await open()
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(c, "run_shell_command", { pane_id: pane, command: `echo call-${i}; sleep 0.05`, timeout: 60 })))
+    const results = await Promise.all(
+      Array.from(
+        { length: 10 },
+        (_, i) => call(c, "run_shell_command", { pane_id: pane, command: `echo call-${i}; sleep 0.05`, timeout: 60 })
+      )
+    )
     results.forEach((result, i) => {
       assert.isNotTrue(result.isError, textOf(result))
       assert.deepInclude(result.structuredContent, { output: `call-${i}`, exit_status: 0 })
@@ -239,10 +269,20 @@ describe("waiting after typing", () => {
     await sleep(500)
     const missed = await call(c, "wait_for_text", { pane_id: pane, patterns: ["race-2"], timeout: 0.5 })
     assert.strictEqual((missed.structuredContent as { outcome: string }).outcome, "timeout")
-    const caught = await call(c, "wait_for_text", { pane_id: pane, patterns: ["race-2"], since: cursor.cursor, timeout: 10 })
+    const caught = await call(c, "wait_for_text", {
+      pane_id: pane,
+      patterns: ["race-2"],
+      since: cursor.cursor,
+      timeout: 10
+    })
     assert.deepInclude(caught.structuredContent, { outcome: "matched", matched_line: "race-2" })
     const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
-    const foreign = await call(c, "wait_for_text", { pane_id: other, patterns: ["x"], since: cursor.cursor, timeout: 1 })
+    const foreign = await call(c, "wait_for_text", {
+      pane_id: other,
+      patterns: ["x"],
+      since: cursor.cursor,
+      timeout: 1
+    })
     assert.strictEqual(tag(foreign), "CursorInvalid")
   })
 })
@@ -259,7 +299,9 @@ describe("what a run reads", () => {
     await run(c, pane, "seq 1 5000", { max_lines: 1 })
     writeFileSync(log(world), "")
     for (let i = 0; i < 5; i++) assert.strictEqual((await run(c, pane, `echo line-${i}`)).output, `line-${i}`)
-    const invocations = readFileSync(log(world), "utf8").split("\n").filter((line) => line.includes(" -L ") || line.startsWith("-u"))
+    const invocations = readFileSync(log(world), "utf8").split("\n").filter((line) =>
+      line.includes(" -L ") || line.startsWith("-u")
+    )
     assert.strictEqual(invocations.filter((line) => line.includes("capture-pane")).length, 5, "one read per run")
     assert.isFalse(invocations.some((line) => / -S - /u.test(line)), "no run read the whole history")
   })

@@ -16,9 +16,22 @@ describe("self-kill guard", () => {
     const world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "home")
     const own = world.tmux("libtmux-mcp", "display-message", "-p", "-t", "=home:", "#{pane_id}").trim()
-    const c = await h.connect(world, { TMUX: `${world.socketPath("libtmux-mcp")},1,0`, TMUX_PANE: own, LIBTMUX_TOOLSETS: "inspect,manage,teardown" })
+    const c = await h.connect(world, {
+      TMUX: `${world.socketPath("libtmux-mcp")},1,0`,
+      TMUX_PANE: own,
+      LIBTMUX_TOOLSETS: "inspect,manage,teardown"
+    })
     for (let round = 0; round < 8; round++) {
-      const [window, other] = world.tmux("libtmux-mcp", "new-window", "-d", "-t", "=home:", "-P", "-F", "#{window_id} #{pane_id}").trim().split(" ")
+      const [window, other] = world.tmux(
+        "libtmux-mcp",
+        "new-window",
+        "-d",
+        "-t",
+        "=home:",
+        "-P",
+        "-F",
+        "#{window_id} #{pane_id}"
+      ).trim().split(" ")
       // Stagger the swap a little differently each round, so that it lands between the kill's check and act.
       const kill = call(c, "kill_window", { window_id: window })
       await new Promise((resolve) => setTimeout(resolve, round))
@@ -27,7 +40,10 @@ describe("self-kill guard", () => {
       const panes = world.tmux("libtmux-mcp", "list-panes", "-a", "-F", "#{pane_id}").trim().split("\n")
       assert.include(panes, own, `round ${round}: kill_window ${textOf(killed)}; swap_pane ${textOf(swapped)}`)
       // Exactly one of them went first: the kill refused after the swap, or the swap found its target gone.
-      assert.isTrue(errorTag(killed) === "SelfKillRefused" || errorTag(swapped) === "PaneNotFound", `round ${round}: ${textOf(killed)} / ${textOf(swapped)}`)
+      assert.isTrue(
+        errorTag(killed) === "SelfKillRefused" || errorTag(swapped) === "PaneNotFound",
+        `round ${round}: ${textOf(killed)} / ${textOf(swapped)}`
+      )
       if (errorTag(killed) === "SelfKillRefused") world.tmux("libtmux-mcp", "kill-window", "-t", window!)
     }
   }, 60_000)

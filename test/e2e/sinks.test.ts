@@ -19,7 +19,9 @@ const h = harness("sinks")
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const markersUnder = (dir: string): ReadonlyArray<string> =>
-  readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.name.startsWith("marker")).map((entry) => join(entry.parentPath, entry.name))
+  readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.name.startsWith("marker")).map((
+    entry
+  ) => join(entry.parentPath, entry.name))
 
 /** Every way to put `payload` into one string slot of `args`, top level or inside arrays of objects. */
 const variants = (args: Record<string, unknown>, payload: string): Array<Record<string, unknown>> => {
@@ -48,7 +50,13 @@ describe("format and command sinks", () => {
       const session = structured(await call(c, "create_session", { session_name: "work" }))
       structured(await call(c, "run_shell_command", { pane_id: session.pane_id, command: "true" }))
       const job = (tag: string) => `#(touch ${join(world.dir, `marker-${tag}`)})`
-      const payloads = [job("plain"), `x#{pane_id}${job("nested")}`, "semi;", `;${job("after")}`, `#{E:${job("expand")}}`]
+      const payloads = [
+        job("plain"),
+        `x#{pane_id}${job("nested")}`,
+        "semi;",
+        `;${job("after")}`,
+        `#{E:${job("expand")}}`
+      ]
       for (const base of samples[tool as keyof typeof samples] ?? []) {
         for (const payload of payloads) {
           for (const args of variants(base, payload)) {

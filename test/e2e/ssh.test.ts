@@ -85,40 +85,49 @@ const startSshd = async (): Promise<Remote> => {
   execFileSync("cp", [join(dir, "client_key.pub"), join(dir, "authorized_keys")])
   // sshd refuses to start without its privilege-separation folder (made by the service otherwise).
   if (process.getuid?.() === 0) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 })
-  writeFileSync(join(dir, "sshd_config"), [
-    `Port ${port}`,
-    "ListenAddress 127.0.0.1",
-    `HostKey ${join(dir, "host_key")}`,
-    `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-    `PidFile ${join(dir, "sshd.pid")}`,
-    "StrictModes no",
-    "UsePAM no",
-    "PasswordAuthentication no",
-    "KbdInteractiveAuthentication no",
-    "PubkeyAuthentication yes",
-    "PermitRootLogin prohibit-password",
-    ""
-  ].join("\n"))
+  writeFileSync(
+    join(dir, "sshd_config"),
+    [
+      `Port ${port}`,
+      "ListenAddress 127.0.0.1",
+      `HostKey ${join(dir, "host_key")}`,
+      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
+      `PidFile ${join(dir, "sshd.pid")}`,
+      "StrictModes no",
+      "UsePAM no",
+      "PasswordAuthentication no",
+      "KbdInteractiveAuthentication no",
+      "PubkeyAuthentication yes",
+      "PermitRootLogin prohibit-password",
+      ""
+    ].join("\n")
+  )
   const sshConfig = join(dir, "ssh_config")
-  writeFileSync(sshConfig, [
-    "Host testhost",
-    "  HostName 127.0.0.1",
-    `  Port ${port}`,
-    `  User ${userInfo().username}`,
-    `  IdentityFile ${join(dir, "client_key")}`,
-    "  IdentitiesOnly yes",
-    `  UserKnownHostsFile ${join(dir, "known_hosts")}`,
-    "  StrictHostKeyChecking accept-new",
-    "  LogLevel ERROR",
-    ""
-  ].join("\n"))
+  writeFileSync(
+    sshConfig,
+    [
+      "Host testhost",
+      "  HostName 127.0.0.1",
+      `  Port ${port}`,
+      `  User ${userInfo().username}`,
+      `  IdentityFile ${join(dir, "client_key")}`,
+      "  IdentitiesOnly yes",
+      `  UserKnownHostsFile ${join(dir, "known_hosts")}`,
+      "  StrictHostKeyChecking accept-new",
+      "  LogLevel ERROR",
+      ""
+    ].join("\n")
+  )
   const daemon = spawn(sshd, ["-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] })
   let log = ""
   daemon.stderr?.on("data", (chunk: Buffer) => void (log += chunk.toString()))
   // Ready once a command goes through.
-  for (let tries = 0; ; tries++) {
+  for (let tries = 0;; tries++) {
     try {
-      execFileSync("ssh", ["-F", sshConfig, "-o", "BatchMode=yes", "testhost", "true"], { stdio: "pipe", timeout: 5_000 })
+      execFileSync("ssh", ["-F", sshConfig, "-o", "BatchMode=yes", "testhost", "true"], {
+        stdio: "pipe",
+        timeout: 5_000
+      })
       break
     } catch (error) {
       if (tries > 40 || daemon.exitCode !== null) throw new Error(`sshd did not start: ${log} ${String(error)}`)
@@ -130,7 +139,12 @@ const startSshd = async (): Promise<Remote> => {
 
 /** Connects through the entry `--print-config cursor --ssh` printed. */
 const connectThrough = async (entry: { readonly command: string; readonly args: ReadonlyArray<string> }) => {
-  const transport = new StdioClientTransport({ command: entry.command, args: [...entry.args], env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" })
+  const transport = new StdioClientTransport({
+    command: entry.command,
+    args: [...entry.args],
+    env: { PATH: process.env.PATH ?? "" },
+    stderr: "pipe"
+  })
   let stderr = ""
   transport.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString()))
   const client = new Client({ name: "ssh-test", version: "0" })
@@ -139,58 +153,86 @@ const connectThrough = async (entry: { readonly command: string; readonly args: 
   return { client, transport, stderr: () => stderr }
 }
 
-const call = async (client: Client, name: string, args: Record<string, unknown>) => structured(await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 }) as never)
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  structured(await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 }) as never)
 
 describe("the server on another host over ssh", () => {
   const title = "serves through the printed ssh command, survives a dropped connection, and is found again"
-  it.skipIf(skip)(skip ? `${title} (skipped: no /usr/sbin/sshd; install openssh-server to run it)` : title, async () => {
-    remote = await startSshd()
-    const home = join(remote.world.dir, "home")
-    mkdirSync(home)
-    // The remote panes get a HOME of their own, so no shell touches the account's files.
-    const tmuxConfig = join(remote.world.dir, "remote.conf")
-    writeFileSync(tmuxConfig, `set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment -g HOME ${home}\nset-environment -g HISTFILE /dev/null\n`)
-    const printed = await runToExit(remote.world, {}, [
-      "--print-config", "cursor",
-      "--ssh", "testhost",
-      "--ssh-config", remote.sshConfig,
-      "--remote-node", process.execPath,
-      "--remote-bin", realpathSync(binPath),
-      "--socket", `path:${remote.socket}`,
-      "--tmux-config", tmuxConfig,
-      "--toolsets", "inspect,execute"
-    ])
-    assert.strictEqual(printed.code, 0, printed.stderr)
-    assert.include(printed.stderr, "ssh -t testhost tmux -S <socket> attach")
-    const entry = JSON.parse(printed.stdout).mcpServers["libtmux-mcp-testhost"]
-    assert.strictEqual(entry.command, "ssh")
-    assert.includeMembers(entry.args, ["-T", "BatchMode=yes", "-F", remote.sshConfig])
+  it.skipIf(skip)(
+    skip ? `${title} (skipped: no /usr/sbin/sshd; install openssh-server to run it)` : title,
+    async () => {
+      remote = await startSshd()
+      const home = join(remote.world.dir, "home")
+      mkdirSync(home)
+      // The remote panes get a HOME of their own, so no shell touches the account's files.
+      const tmuxConfig = join(remote.world.dir, "remote.conf")
+      writeFileSync(
+        tmuxConfig,
+        `set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment -g HOME ${home}\nset-environment -g HISTFILE /dev/null\n`
+      )
+      const printed = await runToExit(remote.world, {}, [
+        "--print-config",
+        "cursor",
+        "--ssh",
+        "testhost",
+        "--ssh-config",
+        remote.sshConfig,
+        "--remote-node",
+        process.execPath,
+        "--remote-bin",
+        realpathSync(binPath),
+        "--socket",
+        `path:${remote.socket}`,
+        "--tmux-config",
+        tmuxConfig,
+        "--toolsets",
+        "inspect,execute"
+      ])
+      assert.strictEqual(printed.code, 0, printed.stderr)
+      assert.include(printed.stderr, "ssh -t testhost tmux -S <socket> attach")
+      const entry = JSON.parse(printed.stdout).mcpServers["libtmux-mcp-testhost"]
+      assert.strictEqual(entry.command, "ssh")
+      assert.includeMembers(entry.args, ["-T", "BatchMode=yes", "-F", remote.sshConfig])
 
-    const first = await connectThrough(entry)
-    const socket = remote.socket
-    assert.include((await first.client.listTools()).tools.map((tool) => tool.name), "run_shell_command")
-    const pane = (await call(first.client, "create_session", { session_name: "remote" })).pane_id as string
-    const ran = await call(first.client, "run_shell_command", { pane_id: pane, command: "echo from-$(hostname -s 2>/dev/null || echo host); exit 3" })
-    assert.strictEqual(ran.exit_status, 3)
-    assert.match(ran.output as string, /^from-/u)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    assert.include(first.stderr(), `-S ${remote.socket} attach`, "the remote server prints its attach command")
+      const first = await connectThrough(entry)
+      const socket = remote.socket
+      assert.include((await first.client.listTools()).tools.map((tool) => tool.name), "run_shell_command")
+      const pane = (await call(first.client, "create_session", { session_name: "remote" })).pane_id as string
+      const ran = await call(first.client, "run_shell_command", {
+        pane_id: pane,
+        command: "echo from-$(hostname -s 2>/dev/null || echo host); exit 3"
+      })
+      assert.strictEqual(ran.exit_status, 3)
+      assert.match(ran.output as string, /^from-/u)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.include(first.stderr(), `-S ${remote.socket} attach`, "the remote server prints its attach command")
 
-    // Drop the connection: kill the local ssh client. The remote server ends; tmux and the session stay.
-    // This test's remote server: other files' servers run the same command, so it is told by the
-    // socket its environment names.
-    const serverPids = () =>
-      execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).split("\n")
-        .filter((line) => line.includes(realpathSync(binPath)) && line.includes(process.execPath) && !line.includes(" ssh "))
-        .filter((line) => environOf(line.trim().split(" ")[0]!).includes(socket))
-    assert.isAbove(serverPids().length, 0)
-    first.transport.pid !== null && process.kill(first.transport.pid!, "SIGKILL")
-    for (let tries = 0; tries < 50 && serverPids().length > 0; tries++) await new Promise((resolve) => setTimeout(resolve, 100))
-    assert.deepStrictEqual(serverPids(), [], "the remote server exits with its connection")
-    assert.include(execFileSync("tmux", ["-S", remote.socket, "list-sessions", "-F", "#{session_name}"], { encoding: "utf8" }), "remote")
+      // Drop the connection: kill the local ssh client. The remote server ends; tmux and the session stay.
+      // This test's remote server: other files' servers run the same command, so it is told by the
+      // socket its environment names.
+      const serverPids = () =>
+        execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).split("\n")
+          .filter((line) =>
+            line.includes(realpathSync(binPath)) && line.includes(process.execPath) && !line.includes(" ssh ")
+          )
+          .filter((line) => environOf(line.trim().split(" ")[0]!).includes(socket))
+      assert.isAbove(serverPids().length, 0)
+      if (first.transport.pid !== null) process.kill(first.transport.pid, "SIGKILL")
+      for (let tries = 0; tries < 50 && serverPids().length > 0; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      assert.deepStrictEqual(serverPids(), [], "the remote server exits with its connection")
+      assert.include(
+        execFileSync("tmux", ["-S", remote.socket, "list-sessions", "-F", "#{session_name}"], { encoding: "utf8" }),
+        "remote"
+      )
 
-    const second = await connectThrough(entry)
-    const sessions = await call(second.client, "list_sessions", {})
-    assert.include((sessions.sessions as Array<{ session_name: string }>).map((session) => session.session_name), "remote")
-  })
+      const second = await connectThrough(entry)
+      const sessions = await call(second.client, "list_sessions", {})
+      assert.include(
+        (sessions.sessions as Array<{ session_name: string }>).map((session) => session.session_name),
+        "remote"
+      )
+    }
+  )
 })

@@ -13,7 +13,11 @@ import { runToExit } from "../support/mcp.ts"
 
 const h = harness("refusals")
 
-const refused = async (world: ReturnType<typeof h.world>, env: Record<string, string>, expected: ReadonlyArray<string>) => {
+const refused = async (
+  world: ReturnType<typeof h.world>,
+  env: Record<string, string>,
+  expected: ReadonlyArray<string>
+) => {
   const result = await runToExit(world, env)
   assert.strictEqual(result.code, 1, result.stderr)
   assert.strictEqual(result.stdout, "")
@@ -37,7 +41,9 @@ describe("socket path", () => {
     await refused(world, { LIBTMUX_SOCKET: `path:${join(world.dir, "link")}` }, ["is a symbolic link, not a socket"])
     await refused(world, { LIBTMUX_SOCKET: `path:${world.dir}` }, ["is a folder, not a socket"])
     await refused(world, { LIBTMUX_SOCKET: `path:${join(target, "agent.sock")}` }, [`${target} is not a folder`])
-    await refused(world, { LIBTMUX_SOCKET: `path:${join(world.dir, "missing", "agent.sock")}` }, [`${join(world.dir, "missing")} does not exist`])
+    await refused(world, { LIBTMUX_SOCKET: `path:${join(world.dir, "missing", "agent.sock")}` }, [
+      `${join(world.dir, "missing")} does not exist`
+    ])
     assert.strictEqual(readFileSync(target, "utf8"), "keep")
   })
 
@@ -52,7 +58,9 @@ describe("socket path", () => {
   it("accepts path: naming the socket of a running tmux server", async () => {
     const world = h.world()
     const socket = join(world.dir, "live.sock")
-    execFileSync("tmux", ["-S", socket, "-f", "/dev/null", "new-session", "-d"], { env: { ...process.env, TMUX: undefined } })
+    execFileSync("tmux", ["-S", socket, "-f", "/dev/null", "new-session", "-d"], {
+      env: { ...process.env, TMUX: undefined }
+    })
     try {
       const c = await h.connect(world, { LIBTMUX_SOCKET: `path:${socket}` })
       assert.include(c.stderr(), "server_state=existing")
@@ -85,13 +93,20 @@ describe("TMUX_TMPDIR set but empty", () => {
     // No server runs on that name, so tmux names the path it tried, without starting one.
     let tmuxSays = ""
     try {
-      execFileSync("tmux", ["-L", name, "list-sessions"], { cwd: world.dir, env: { ...process.env, TMUX_TMPDIR: "", TMUX: undefined }, stdio: ["ignore", "pipe", "pipe"] })
+      execFileSync("tmux", ["-L", name, "list-sessions"], {
+        cwd: world.dir,
+        env: { ...process.env, TMUX_TMPDIR: "", TMUX: undefined },
+        stdio: ["ignore", "pipe", "pipe"]
+      })
     } catch (error) {
       tmuxSays = String((error as { stderr: Buffer }).stderr)
     }
     const match = /(?:no server running on|error connecting to) (\S+)/u.exec(tmuxSays)
     assert.isNotNull(match, tmuxSays)
     assert.strictEqual(document.socket.resolved_socket_path, match![1])
-    assert.strictEqual(document.socket.resolved_socket_path, `${realpathSync("/tmp")}/tmux-${process.getuid?.() ?? 0}/${name}`)
+    assert.strictEqual(
+      document.socket.resolved_socket_path,
+      `${realpathSync("/tmp")}/tmux-${process.getuid?.() ?? 0}/${name}`
+    )
   })
 })

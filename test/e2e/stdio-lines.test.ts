@@ -13,7 +13,10 @@ const h = harness("stdio")
 /** The server as a child, with its answers collected by id. */
 const start = () => {
   const world = h.world()
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [binPath], { env: serverEnv(world), cwd: world.dir })
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [binPath], {
+    env: serverEnv(world),
+    cwd: world.dir
+  })
   const answers: Array<{ id: unknown; result?: unknown; error?: { code: number; message: string } }> = []
   let pending = ""
   let stderr = ""
@@ -42,11 +45,25 @@ describe("stdio lines", () => {
   it("answers an oversized line, text that is not JSON and JSON that is not JSON-RPC with errors, and keeps serving", async () => {
     const server = start()
     try {
-      server.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }))
+      server.send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } }
+        })
+      )
       assert.property(await server.answer(1), "result")
       server.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))
       // As the SDK client writes it: the id last.
-      server.send(JSON.stringify({ method: "tools/call", params: { name: "list_sessions", arguments: { padding: "a".repeat(11 * 1024 * 1024) } }, jsonrpc: "2.0", id: 7 }))
+      server.send(
+        JSON.stringify({
+          method: "tools/call",
+          params: { name: "list_sessions", arguments: { padding: "a".repeat(11 * 1024 * 1024) } },
+          jsonrpc: "2.0",
+          id: 7
+        })
+      )
       const oversized = await server.answer(7)
       assert.strictEqual(oversized.error?.code, -32600)
       assert.include(oversized.error?.message, "at most 10485760 bytes")
@@ -56,7 +73,14 @@ describe("stdio lines", () => {
       assert.strictEqual((await server.answer(9)).error?.code, -32600)
       server.send(JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" }))
       assert.deepStrictEqual((await server.answer(10)).result, {})
-      server.send(JSON.stringify({ jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "list_sessions", arguments: {} } }))
+      server.send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 11,
+          method: "tools/call",
+          params: { name: "list_sessions", arguments: {} }
+        })
+      )
       assert.property(await server.answer(11), "result")
       assert.strictEqual(server.stderr().match(/refused a JSON-RPC line/gu)?.length, 3)
       assert.notInclude(server.stderr(), "aaaa")

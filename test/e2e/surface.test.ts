@@ -7,7 +7,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js"
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
-import { capabilityMetaKey, manifest, openers, toolNames, type ToolName } from "../../src/manifest/index.ts"
+import { capabilityMetaKey, manifest, openers, type ToolName, toolNames } from "../../src/manifest/index.ts"
 import { registeredNames } from "../../src/tools/index.ts"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, textOf } from "../support/mcp.ts"
@@ -37,7 +37,11 @@ describe("tools/list", () => {
     for (let mask = 0; mask < 16; mask++) {
       const chosen = ["inspect", "manage", "execute", "teardown"].filter((_, i) => (mask & (1 << i)) !== 0)
       const c = await open({ LIBTMUX_TOOLSETS: chosen.join(",") })
-      assert.deepStrictEqual(await names(c), built.filter((name) => chosen.includes(manifest[name as ToolName].toolset)), chosen.join(","))
+      assert.deepStrictEqual(
+        await names(c),
+        built.filter((name) => chosen.includes(manifest[name as ToolName].toolset)),
+        chosen.join(",")
+      )
     }
   })
 
@@ -95,7 +99,11 @@ describe("tools/list", () => {
   })
 
   it("applies exclusions last, even over an explicit inclusion", async () => {
-    const c = await open({ LIBTMUX_TOOLSETS: "inspect", LIBTMUX_TOOLS: "kill_session", LIBTMUX_EXCLUDE_TOOLS: "kill_session,list_panes" })
+    const c = await open({
+      LIBTMUX_TOOLSETS: "inspect",
+      LIBTMUX_TOOLS: "kill_session",
+      LIBTMUX_EXCLUDE_TOOLS: "kill_session,list_panes"
+    })
     assert.deepStrictEqual(await names(c), inToolset("inspect").filter((name) => name !== "list_panes"))
   })
 

@@ -17,14 +17,21 @@ describe("toolsnap", () => {
     const c = await h.connect(h.world(), { LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" })
     const live = JSON.parse(JSON.stringify((await c.client.listTools()).tools))
     const snapshot = JSON.parse(readFileSync(new URL("../toolsnap.json", import.meta.url), "utf8")).tools
-    assert.deepStrictEqual(live, snapshot, "tools/list changed: run `npm run toolsnap` and commit test/toolsnap.json if the change is meant")
+    assert.deepStrictEqual(
+      live,
+      snapshot,
+      "tools/list changed: run `npm run toolsnap` and commit test/toolsnap.json if the change is meant"
+    )
   })
 
   it("keeps name, description and input schema of the default selection within 28 KiB", async () => {
     const c = await h.connect(h.world())
     const tools = (await c.client.listTools()).tools
     assert.strictEqual(tools.length, 47, "a fresh dedicated server's default is all four toolsets")
-    const bytes = Buffer.byteLength(JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))), "utf8")
+    const bytes = Buffer.byteLength(
+      JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))),
+      "utf8"
+    )
     assert.isAtMost(bytes, budgetBytes, `${bytes} bytes`)
   })
 })

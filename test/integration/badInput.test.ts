@@ -5,13 +5,13 @@
  * too long, an unknown property) is refused as invalid input naming that property, before any
  * tmux command; and the server answers the valid call the same way afterwards.
  */
+import { assert, describe, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
-import { assert, describe, it } from "@effect/vitest"
 import * as RegistryLayer from "../../src/layers/Registry.ts"
 import { advertisedSchemas } from "../../src/layers/toolSchemas.generated.ts"
 import { definitionOf, registeredNames } from "../../src/tools/index.ts"
@@ -47,20 +47,38 @@ const intoTheWorld = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(intoTheWorld)
   if (value !== null && typeof value === "object") {
     // Waits poll the fake every 20 virtual ms: a short timeout keeps the run count affordable.
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === "timeout" && typeof item === "number" ? Math.min(item, 0.5) : intoTheWorld(item)]))
+    return Object.fromEntries(
+      Object.entries(value).map((
+        [key, item]
+      ) => [key, key === "timeout" && typeof item === "number" ? Math.min(item, 0.5) : intoTheWorld(item)])
+    )
   }
   return value
 }
 
 const wrongTypeFor = (schema: PropertySchema): unknown =>
-  schema.type === "string" ? 7 : schema.type === "object" ? "text" : schema.type === "array" ? { not: "a list" } : schema.type === "boolean" ? "true" : "7"
+  schema.type === "string"
+    ? 7
+    : schema.type === "object"
+    ? "text"
+    : schema.type === "array"
+    ? { not: "a list" }
+    : schema.type === "boolean"
+    ? "true"
+    : "7"
 
 /** The mutated call and the property it breaks; a mutation that does not apply falls back to an unknown property. */
-const mutate = (input: Record<string, unknown>, schema: InputSchema, { kind, pick }: Mutation): { args: Record<string, unknown>; property: string } => {
+const mutate = (
+  input: Record<string, unknown>,
+  schema: InputSchema,
+  { kind, pick }: Mutation
+): { args: Record<string, unknown>; property: string } => {
   const properties = Object.entries(schema.properties ?? {})
   const choose = <A>(from: ReadonlyArray<A>) => from[pick % from.length]
   const required = (schema.required ?? []).filter((name) => name in input)
-  const numeric = properties.filter(([, p]) => p.maximum !== undefined || p.minimum !== undefined || p.exclusiveMinimum !== undefined)
+  const numeric = properties.filter(([, p]) =>
+    p.maximum !== undefined || p.minimum !== undefined || p.exclusiveMinimum !== undefined
+  )
   const bounded = properties.filter(([, p]) => p.type === "string" && p.maxLength !== undefined)
   if (kind === "drop required" && required.length > 0) {
     const property = choose(required)!
@@ -87,7 +105,12 @@ const mutate = (input: Record<string, unknown>, schema: InputSchema, { kind, pic
 const serve = (name: string) =>
   Effect.gen(function*() {
     const fake = makeFake()
-    const registry = yield* Effect.provide(Effect.gen(function*() { return yield* RegistryLayer.Registry }), RegistryLayer.layer.pipe(Layer.provide(fake.layer)))
+    const registry = yield* Effect.provide(
+      Effect.gen(function*() {
+        return yield* RegistryLayer.Registry
+      }),
+      RegistryLayer.layer.pipe(Layer.provide(fake.layer))
+    )
     const call = (args: unknown) =>
       Effect.gen(function*() {
         const fiber = yield* Effect.forkChild(registry.call(name, args))
@@ -98,7 +121,8 @@ const serve = (name: string) =>
   })
 
 type Served = Effect.Success<ReturnType<typeof serve>>
-const outcomeOf = (outcome: Effect.Success<ReturnType<Served["call"]>>) => outcome._tag === "Success" ? "Success" : outcome.error._tag
+const outcomeOf = (outcome: Effect.Success<ReturnType<Served["call"]>>) =>
+  outcome._tag === "Success" ? "Success" : outcome.error._tag
 
 const refusesMutations = (name: string, mutateWith = mutate) => ([value, mutation]: readonly [unknown, Mutation]) =>
   Effect.gen(function*() {
@@ -115,20 +139,35 @@ const refusesMutations = (name: string, mutateWith = mutate) => ([value, mutatio
     const detail = refused._tag === "Failure" ? refused.error.message.split("\nvalid properties")[0]! : ""
     assert.include(detail, `"${property}"`, "the refusal names the property")
     assert.strictEqual(server.log.length, before, "a refused call ran a tmux command")
-    assert.strictEqual(outcomeOf(yield* server.call(valid)), outcomeOf(first), "the server answers the same after a refusal")
+    assert.strictEqual(
+      outcomeOf(yield* server.call(valid)),
+      outcomeOf(first),
+      "the server answers the same after a refusal"
+    )
   })
 
-const drawn = (name: string) => Arbitrary.all([Arbitrary.schema(definitionOf(name as never).input as Schema.Codec<unknown>), Arbitrary.schema(Mutation)])
+const drawn = (name: string) =>
+  Arbitrary.all([
+    Arbitrary.schema(definitionOf(name as never).input as Schema.Codec<unknown>),
+    Arbitrary.schema(Mutation)
+  ])
 
 describe("bad input", () => {
   for (const name of registeredNames) {
-    it.effect.prop(`${name}: valid calls drawn from its schema succeed or fail typed; mutated, they are refused naming the property`, [drawn(name)], ([input]) =>
-      refusesMutations(name)(input), { arbitrary: { runs: 25 } })
+    it.effect.prop(
+      `${name}: valid calls drawn from its schema succeed or fail typed; mutated, they are refused naming the property`,
+      [drawn(name)],
+      ([input]) => refusesMutations(name)(input),
+      { arbitrary: { runs: 25 } }
+    )
   }
 
   it.effect("the property catches a mutation that leaves the call valid", () =>
     Effect.gen(function*() {
       const unchanged: typeof mutate = (input) => ({ args: input, property: "pane_id" })
-      assert.strictEqual(yield* checkProperty(drawn("get_pane_info"), refusesMutations("get_pane_info", unchanged), 10), "Falsified")
+      assert.strictEqual(
+        yield* checkProperty(drawn("get_pane_info"), refusesMutations("get_pane_info", unchanged), 10),
+        "Falsified"
+      )
     }))
 })

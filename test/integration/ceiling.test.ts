@@ -7,7 +7,14 @@ import * as Layer from "effect/Layer"
 import { assert, describe, it } from "vitest"
 import * as RegistryLayer from "../../src/layers/Registry.ts"
 import { manifest, type ManifestRow } from "../../src/manifest/index.ts"
-import { changeCommands, commandCommands, deleteCommands, inputCommands, observeCommands, spawnCommands } from "../../src/services/Tmux.ts"
+import {
+  changeCommands,
+  commandCommands,
+  deleteCommands,
+  inputCommands,
+  observeCommands,
+  spawnCommands
+} from "../../src/services/Tmux.ts"
 import { registeredNames } from "../../src/tools/index.ts"
 import { makeFake } from "../support/fakeTmux.ts"
 import { samples } from "../support/samples.ts"
@@ -50,7 +57,11 @@ describe("authority ceiling", () => {
       const allowed = allowedAuthorities(manifest[name])
       for (const args of samples[name] ?? []) {
         const { outcome, log } = await run(name, args)
-        assert.strictEqual(outcome._tag, "Success", `${name} ${JSON.stringify(args)}: ${outcome._tag === "Failure" ? outcome.error.message : ""}`)
+        assert.strictEqual(
+          outcome._tag,
+          "Success",
+          `${name} ${JSON.stringify(args)}: ${outcome._tag === "Failure" ? outcome.error.message : ""}`
+        )
         assert.isAbove(log.length, 0, `${name} ran no tmux command`)
         for (const entry of log) {
           assert.include(allowed, entry.authority, `${name} used ${entry.authority}`)

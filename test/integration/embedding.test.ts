@@ -2,37 +2,47 @@
  * An Effect agent host using the tools in process: same selection, same decoding, same typed
  * errors as over MCP, against a real tmux on an isolated socket.
  */
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
-import * as ConfigProvider from "effect/ConfigProvider"
-import * as Layer from "effect/Layer"
 import { Audit, callTool, layer } from "../../src/index.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 let world: TmuxWorld
 afterEach(() => world.dispose())
 
-const hostEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH, HOME: process.env.HOME, TMUX_TMPDIR: world.dir, ...extra })
+const hostEnv = (extra: Record<string, string>) => ({
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  TMUX_TMPDIR: world.dir,
+  ...extra
+})
 
 describe("in-process tools", () => {
   it("takes its configuration from an Effect ConfigProvider, and a host's own Audit sink", async () => {
     world = makeWorld("embed")
     const records: Array<string> = []
-    const sink = Layer.succeed(Audit, Audit.of({
-      intent: (record) => Effect.sync(() => (records.push(`intent ${record.tool}`), records.length)),
-      outcome: (record) => Effect.sync(() => void records.push(`outcome ${record.tool}`)),
-      rejection: (record) => Effect.sync(() => void records.push(`rejected ${record.tool}`)),
-      status: Effect.succeed({ destination: "stderr", path: null, fallback_path: null, moved: null })
-    }))
+    const sink = Layer.succeed(
+      Audit,
+      Audit.of({
+        intent: (record) => Effect.sync(() => (records.push(`intent ${record.tool}`), records.length)),
+        outcome: (record) => Effect.sync(() => void records.push(`outcome ${record.tool}`)),
+        rejection: (record) => Effect.sync(() => void records.push(`rejected ${record.tool}`)),
+        status: Effect.succeed({ destination: "stderr", path: null, fallback_path: null, moved: null })
+      })
+    )
     const provider = ConfigProvider.fromUnknown({ ...hostEnv({ LIBTMUX_TOOLSETS: "inspect" }) })
     const program = Effect.gen(function*() {
       const sessions = yield* callTool("list_sessions", {})
       const refused = yield* Effect.flip(callTool("create_session", { session_name: "nope" }))
       return { sessions, refused }
     })
-    const result = await Effect.runPromise(program.pipe(Effect.provide(layer({ configProvider: provider, services: { audit: sink } }))))
+    const result = await Effect.runPromise(
+      program.pipe(Effect.provide(layer({ configProvider: provider, services: { audit: sink } })))
+    )
     assert.deepStrictEqual(result.sessions.sessions, [])
     assert.strictEqual(result.refused._tag, "ToolNotSelected", "the selection came from the provider")
     assert.deepStrictEqual(records, ["intent list_sessions", "outcome list_sessions", "rejected create_session"])
@@ -45,7 +55,9 @@ describe("in-process tools", () => {
       const panes = yield* callTool("list_panes", { session_id: created.session_id })
       return { created, panes: panes.panes }
     })
-    const result = await Effect.runPromise(program.pipe(Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "inspect,execute" }) }))))
+    const result = await Effect.runPromise(
+      program.pipe(Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "inspect,execute" }) })))
+    )
     assert.strictEqual(result.created.session_name, "host")
     assert.deepStrictEqual(result.panes.map((pane) => pane.pane_id), [result.created.pane_id])
     assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "host")
@@ -55,7 +67,9 @@ describe("in-process tools", () => {
     world = makeWorld("embed")
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
     const error = await Effect.runPromise(
-      Effect.flip(callTool("kill_session", { session_name: "keep" })).pipe(Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "inspect" }) })))
+      Effect.flip(callTool("kill_session", { session_name: "keep" })).pipe(
+        Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "inspect" }) }))
+      )
     )
     assert.strictEqual(error._tag, "ToolNotSelected")
     assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
@@ -74,7 +88,9 @@ describe("in-process tools", () => {
   it("stops with a StartupError naming the valid set for a bad configuration", async () => {
     world = makeWorld("embed")
     const error = await Effect.runPromise(
-      Effect.flip(callTool("list_sessions", {}).pipe(Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "everything" }) }))))
+      Effect.flip(
+        callTool("list_sessions", {}).pipe(Effect.provide(layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "everything" }) })))
+      )
     )
     assert.strictEqual(error._tag, "StartupError")
     assert.include(error.message, "valid toolsets")

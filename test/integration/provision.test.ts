@@ -14,7 +14,9 @@ import { allowedKeys, toolKeys, type ToolServices } from "../../src/tools/define
 import { makeFake } from "../support/fakeTmux.ts"
 
 /** A program that asks for TmuxDelete whatever row it runs under; only a cast lets a tool hold it. */
-const killsSession = TmuxDelete.use((tmux) => tmux.run([["kill-session", "-t", "$0"]])).pipe(Effect.as({ sessions: [] }))
+const killsSession = TmuxDelete.use((tmux) => tmux.run([["kill-session", "-t", "$0"]])).pipe(
+  Effect.as({ sessions: [] })
+)
 
 // list_sessions' definition with that program: an inspect tool that escaped its type.
 vi.mock("../../src/tools/index.ts", async (importOriginal) => {
@@ -25,7 +27,10 @@ vi.mock("../../src/tools/index.ts", async (importOriginal) => {
     ...original.definitionOf("list_sessions"),
     run: () => as(Delete.use((tmux) => tmux.run([["kill-session", "-t", "$0"]])), { sessions: [] })
   }
-  return { ...original, definitionOf: (name: string) => (name === "list_sessions" ? rogue : original.definitionOf(name as never)) }
+  return {
+    ...original,
+    definitionOf: (name: string) => (name === "list_sessions" ? rogue : original.definitionOf(name as never))
+  }
 })
 
 describe("run-time provision", () => {
@@ -60,14 +65,18 @@ describe("run-time provision", () => {
   })
 
   it("allows each row exactly its effect's and reach's services beyond the common ones", () => {
-    const names = (row: Parameters<typeof allowedKeys>[0]) => allowedKeys(row).map((key) => key.key.split("/").at(-1)).sort()
+    const names = (row: Parameters<typeof allowedKeys>[0]) =>
+      allowedKeys(row).map((key) => key.key.split("/").at(-1)).sort()
     const common = ["Config", "PaneProcess", "PaneReader", "Regex", "ServerPane", "SocketPin", "TmuxObserve"]
     assert.deepStrictEqual(names(manifest.capture_pane), common)
     assert.deepStrictEqual(names(manifest.rename_window), [...common, "TmuxChange"].sort())
     assert.deepStrictEqual(names(manifest.kill_pane), [...common, "TmuxDelete"].sort())
     assert.deepStrictEqual(names(manifest.create_window), [...common, "TmuxChange", "TmuxSpawn"].sort())
     assert.deepStrictEqual(names(manifest.send_keys), [...common, "PaneInput", "TmuxChange"].sort())
-    assert.deepStrictEqual(names(manifest.respawn_pane), [...common, "PaneCommand", "PaneInput", "ShellRuns", "TmuxChange", "TmuxDelete"].sort())
+    assert.deepStrictEqual(
+      names(manifest.respawn_pane),
+      [...common, "PaneCommand", "PaneInput", "ShellRuns", "TmuxChange", "TmuxDelete"].sort()
+    )
     assert.strictEqual(toolKeys.length, 13)
   })
 })

@@ -20,7 +20,9 @@ afterEach(() => {
 })
 
 /** A model that answers each request with the next scripted tool call, then stops. */
-const scriptedModel = (calls: Array<(previous: ReadonlyArray<unknown>) => { readonly name: string; readonly params: unknown }>) => {
+const scriptedModel = (
+  calls: Array<(previous: ReadonlyArray<unknown>) => { readonly name: string; readonly params: unknown }>
+) => {
   const results: Array<unknown> = []
   let step = 0
   return {
@@ -33,8 +35,14 @@ const scriptedModel = (calls: Array<(previous: ReadonlyArray<unknown>) => { read
             const next = calls[step]?.(results)
             step++
             return [
-              ...(next === undefined ? [] : [{ type: "tool-call" as const, id: `call-${step}`, name: next.name, params: next.params }]),
-              { type: "finish" as const, reason: "tool-calls" as const, usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } } }
+              ...(next === undefined
+                ? []
+                : [{ type: "tool-call" as const, id: `call-${step}`, name: next.name, params: next.params }]),
+              {
+                type: "finish" as const,
+                reason: "tool-calls" as const,
+                usage: { inputTokens: { total: 1 }, outputTokens: { total: 1 } }
+              }
             ]
           }),
         streamText: () => Stream.empty
@@ -57,10 +65,19 @@ describe("toolkit", () => {
 
   it("gives an Effect agent the selected tools, with results and typed failures from real tmux", async () => {
     world = makeWorld("toolkit")
-    const env = { PATH: process.env.PATH, HOME: world.dir, TMUX_TMPDIR: world.dir, LIBTMUX_TOOLSETS: "inspect,execute", SHELL: "/bin/bash" }
+    const env = {
+      PATH: process.env.PATH,
+      HOME: world.dir,
+      TMUX_TMPDIR: world.dir,
+      LIBTMUX_TOOLSETS: "inspect,execute",
+      SHELL: "/bin/bash"
+    }
     const model = scriptedModel([
       () => ({ name: "create_session", params: { session_name: "agent" } }),
-      (previous) => ({ name: "run_shell_command", params: { pane_id: (previous[0] as { pane_id: string }).pane_id, command: "echo from-the-toolkit; exit 4" } }),
+      (previous) => ({
+        name: "run_shell_command",
+        params: { pane_id: (previous[0] as { pane_id: string }).pane_id, command: "echo from-the-toolkit; exit 4" }
+      }),
       () => ({ name: "get_pane_info", params: { pane_id: "%99" } }),
       () => ({ name: "list_sessions", params: { unexpected: true } })
     ])
@@ -70,16 +87,27 @@ describe("toolkit", () => {
       assert.notInclude(Object.keys(kit.tools), "kill_session", "tools outside the selection are absent")
       const parts: Array<{ readonly isFailure: boolean; readonly result: unknown }> = []
       for (let turn = 0; turn < 3; turn++) {
-        const response = yield* LanguageModel.generateText({ prompt: "work in tmux", toolkit: kit }).pipe(Effect.provide(handlers))
+        const response = yield* LanguageModel.generateText({ prompt: "work in tmux", toolkit: kit }).pipe(
+          Effect.provide(handlers)
+        )
         for (const part of response.toolResults) {
           parts.push(part)
           model.results.push(part.result)
         }
       }
       // Parameters the schema refuses never reach a handler: the model is told what was wrong.
-      const strict = yield* LanguageModel.generateText({ prompt: "work in tmux", toolkit: kit }).pipe(Effect.provide(handlers), Effect.result)
+      const strict = yield* LanguageModel.generateText({ prompt: "work in tmux", toolkit: kit }).pipe(
+        Effect.provide(handlers),
+        Effect.result
+      )
       return { parts, strict }
-    }).pipe(Effect.scoped, Effect.provide(model.layer)) as Effect.Effect<{ parts: Array<{ readonly isFailure: boolean; readonly result: unknown }>; strict: Result.Result<unknown, unknown> }, unknown>
+    }).pipe(Effect.scoped, Effect.provide(model.layer)) as Effect.Effect<
+      {
+        parts: Array<{ readonly isFailure: boolean; readonly result: unknown }>
+        strict: Result.Result<unknown, unknown>
+      },
+      unknown
+    >
     const { parts: [created, ran, refused], strict } = await Effect.runPromise(program)
     assert.isFalse(created!.isFailure)
     assert.match((created!.result as { pane_id: string }).pane_id, /^%\d+$/u)
@@ -87,7 +115,9 @@ describe("toolkit", () => {
     assert.deepInclude(ran!.result as object, { exit_status: 4, output: "from-the-toolkit" })
     assert.isTrue(refused!.isFailure, "a missing pane is the tool's typed failure")
     assert.strictEqual((refused!.result as { _tag?: string })._tag, "PaneNotFound")
-    const told = strict._tag === "Failure" ? String(strict.failure) : JSON.stringify((strict.success as { toolResults: unknown }).toolResults)
+    const told = strict._tag === "Failure"
+      ? String(strict.failure)
+      : JSON.stringify((strict.success as { toolResults: unknown }).toolResults)
     assert.include(told, "unexpected")
   })
 })

@@ -14,7 +14,10 @@ export interface Scene {
 }
 
 /** For each non-destructive tool: what it must be, and a call to make. */
-export const nonDestructive: Record<string, { readonly kind: Kind; readonly args: (scene: Scene) => Record<string, unknown> }> = {
+export const nonDestructive: Record<
+  string,
+  { readonly kind: Kind; readonly args: (scene: Scene) => Record<string, unknown> }
+> = {
   list_sessions: { kind: "observational", args: () => ({}) },
   list_windows: { kind: "observational", args: (s) => ({ session_id: s.session }) },
   list_panes: { kind: "observational", args: () => ({}) },
@@ -32,7 +35,10 @@ export const nonDestructive: Record<string, { readonly kind: Kind; readonly args
   show_option: { kind: "observational", args: () => ({ scope: "server", name: "exit-empty" }) },
   show_environment: { kind: "observational", args: () => ({}) },
   show_hooks: { kind: "observational", args: () => ({}) },
-  call_read_tools_batch: { kind: "observational", args: (s) => ({ operations: [{ tool: "list_panes" }, { tool: "capture_pane", arguments: { pane_id: s.pane } }] }) },
+  call_read_tools_batch: {
+    kind: "observational",
+    args: (s) => ({ operations: [{ tool: "list_panes" }, { tool: "capture_pane", arguments: { pane_id: s.pane } }] })
+  },
   create_session: { kind: "additive", args: () => ({ session_name: "added" }) },
   create_window: { kind: "additive", args: (s) => ({ session_id: s.session, window_name: "added" }) },
   split_window: { kind: "additive", args: (s) => ({ pane_id: s.pane }) }

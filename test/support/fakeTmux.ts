@@ -7,14 +7,15 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { Selection } from "../../src/domain/selection.ts"
 import * as PaneReaderLive from "../../src/layers/PaneReaderLive.ts"
-import { testConfig } from "./config.ts"
 import * as RegexLive from "../../src/layers/RegexLive.ts"
 import * as ShellRunsLive from "../../src/layers/ShellRunsLive.ts"
+import { manifest, toolNames } from "../../src/manifest/index.ts"
 import { Audit } from "../../src/services/Audit.ts"
+import { Config } from "../../src/services/Config.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
 import { ServerPane } from "../../src/services/ServerPane.ts"
-import { Config } from "../../src/services/Config.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
 import {
   type Authority,
@@ -31,8 +32,7 @@ import {
   TmuxObserve,
   TmuxSpawn
 } from "../../src/services/Tmux.ts"
-import type { Selection } from "../../src/domain/selection.ts"
-import { manifest, toolNames } from "../../src/manifest/index.ts"
+import { testConfig } from "./config.ts"
 
 /** One recorded tmux command and the authority that issued it. */
 export interface Recorded {
@@ -42,30 +42,79 @@ export interface Recorded {
 
 type Fields = Record<string, string | number>
 
-const session: Fields = { session_id: "$0", session_name: "work", session_windows: 1, session_attached: 0, session_created: 1, session_path: "/tmp" }
+const session: Fields = {
+  session_id: "$0",
+  session_name: "work",
+  session_windows: 1,
+  session_attached: 0,
+  session_created: 1,
+  session_path: "/tmp"
+}
 const window: Fields = {
-  window_id: "@0", window_index: 0, window_name: "sh", window_active: 1, window_panes: 2, window_width: 80, window_height: 24,
-  window_layout: "b25d,80x24,0,0,0", session_id: "$0", session_name: "work"
+  window_id: "@0",
+  window_index: 0,
+  window_name: "sh",
+  window_active: 1,
+  window_panes: 2,
+  window_width: 80,
+  window_height: 24,
+  window_layout: "b25d,80x24,0,0,0",
+  session_id: "$0",
+  session_name: "work"
 }
 const pane: Fields = {
-  pane_id: "%0", pane_index: 0, pane_active: 1, pane_width: 40, pane_height: 24, pane_left: 0, pane_top: 0, pane_title: "t",
-  pane_current_command: "sh", pane_current_path: "/tmp", pane_pid: 42, pane_tty: "/dev/pts/0", pane_dead: 0, pane_in_mode: 0,
-  window_id: "@0", window_index: 0, session_id: "$0", session_name: "work",
-  pid: 7, version: "3.3a", start_time: 1, socket_path: "/tmp/tmux-0/libtmux-mcp",
-  cursor_x: 2, cursor_y: 1, history_size: 0, history_limit: 2000, alternate_on: 0, pane_mode: "", scroll_position: "",
+  pane_id: "%0",
+  pane_index: 0,
+  pane_active: 1,
+  pane_width: 40,
+  pane_height: 24,
+  pane_left: 0,
+  pane_top: 0,
+  pane_title: "t",
+  pane_current_command: "sh",
+  pane_current_path: "/tmp",
+  pane_pid: 42,
+  pane_tty: "/dev/pts/0",
+  pane_dead: 0,
+  pane_in_mode: 0,
+  window_id: "@0",
+  window_index: 0,
+  session_id: "$0",
+  session_name: "work",
+  pid: 7,
+  version: "3.3a",
+  start_time: 1,
+  socket_path: "/tmp/tmux-0/libtmux-mcp",
+  cursor_x: 2,
+  cursor_y: 1,
+  history_size: 0,
+  history_limit: 2000,
+  alternate_on: 0,
+  pane_mode: "",
+  scroll_position: "",
   "synchronize-panes": 0
 }
 
 /** The window's second pane, to its right: swap_pane needs two. */
-const rightPane: Fields = { ...pane, pane_id: "%1", pane_index: 1, pane_active: 0, pane_width: 39, pane_left: 41, pane_pid: 43 }
+const rightPane: Fields = {
+  ...pane,
+  pane_id: "%1",
+  pane_index: 1,
+  pane_active: 0,
+  pane_width: 39,
+  pane_left: 41,
+  pane_pid: 43
+}
 
 /** The pane a command targets with `-t`: the second pane when named, else the first. */
-const targeted = (command: ReadonlyArray<string>): Fields => command[command.indexOf("-t") + 1] === "%1" ? rightPane : pane
+const targeted = (command: ReadonlyArray<string>): Fields =>
+  command[command.indexOf("-t") + 1] === "%1" ? rightPane : pane
 
 /** Renders a `-F` format for one object of the scripted world. */
 const render = (format: string, fields: Fields): string =>
   // A run_shell_command run's end record: at the prompt row, status 0.
-  format.replace(/#\{([a-z0-9_@-]+)\}/gu, (_, key: string) => key.startsWith("@lmcp_end_") ? "0 1 0 0" : String(fields[key] ?? ""))
+  format.replace(/#\{([a-z0-9_@-]+)\}/gu, (_, key: string) =>
+    key.startsWith("@lmcp_end_") ? "0 1 0 0" : String(fields[key] ?? ""))
 
 const answer = (command: ReadonlyArray<string>): string => {
   const format = command[command.indexOf("-F") + 1] ?? ""
@@ -83,7 +132,16 @@ const answer = (command: ReadonlyArray<string>): string => {
     case "new-session":
     case "new-window":
     case "split-window":
-      return `${render(format, { ...session, session_id: "$1", session_name: "new", window_id: "@1", window_index: 1, pane_id: "%1" })}\n`
+      return `${
+        render(format, {
+          ...session,
+          session_id: "$1",
+          session_name: "new",
+          window_id: "@1",
+          window_index: 1,
+          pane_id: "%1"
+        })
+      }\n`
     default:
       return ""
   }
@@ -111,7 +169,10 @@ export const makeFake = () => {
     Context.add(TmuxSpawn, {
       ...authority("TmuxSpawn", spawnCommands),
       create: (commands) =>
-        Effect.map(authority("TmuxSpawn", spawnCommands).run(commands), (stdout) => ({ stdout, startedServer: false, provenance: "unknown" }))
+        Effect.map(
+          authority("TmuxSpawn", spawnCommands).run(commands),
+          (stdout) => ({ stdout, startedServer: false, provenance: "unknown" })
+        )
     }),
     Context.add(TmuxDelete, authority("TmuxDelete", deleteCommands)),
     Context.add(PaneInput, authority("PaneInput", inputCommands)),
@@ -135,7 +196,8 @@ export const makeFake = () => {
       status: Effect.succeed({ destination: "stderr" as const, path: null, fallback_path: null, moved: null })
     }),
     Context.add(PaneProcess, {
-      shell: () => Effect.succeed({ comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 42 }),
+      shell: () =>
+        Effect.succeed({ comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 42 }),
       terminalReader: () => Effect.succeed(undefined),
       foregroundProgram: () => Effect.succeed(undefined),
       environment: () => Effect.succeed(undefined)
@@ -147,5 +209,11 @@ export const makeFake = () => {
       tmuxPath: "/usr/bin/tmux"
     })
   )
-  return { log, layer: Layer.mergeAll(PaneReaderLive.layer, ShellRunsLive.layer, RegexLive.layer).pipe(Layer.provideMerge(Layer.succeedContext(context))), manifest }
+  return {
+    log,
+    layer: Layer.mergeAll(PaneReaderLive.layer, ShellRunsLive.layer, RegexLive.layer).pipe(
+      Layer.provideMerge(Layer.succeedContext(context))
+    ),
+    manifest
+  }
 }

@@ -21,7 +21,11 @@ export const harness = (label: string) => {
       return world
     },
     /** The built server in a world, connected through the SDK client. */
-    connect: async (world: TmuxWorld, env: Readonly<Record<string, string | undefined>> = {}, args: ReadonlyArray<string> = []) => {
+    connect: async (
+      world: TmuxWorld,
+      env: Readonly<Record<string, string | undefined>> = {},
+      args: ReadonlyArray<string> = []
+    ) => {
       const client = await connectServer(world, env, args)
       clients.push(client)
       return client

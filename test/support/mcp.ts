@@ -16,7 +16,10 @@ import type { TmuxWorld } from "./tmux.ts"
 export const binPath = fileURLToPath(new URL("../../dist/libtmux-mcp.js", import.meta.url))
 
 /** The environment of a server process in a world, plus overrides (undefined removes a variable). */
-export const serverEnv = (world: TmuxWorld, overrides: Readonly<Record<string, string | undefined>> = {}): Record<string, string> => {
+export const serverEnv = (
+  world: TmuxWorld,
+  overrides: Readonly<Record<string, string | undefined>> = {}
+): Record<string, string> => {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -38,7 +41,11 @@ export interface Connected {
 }
 
 /** Starts the built server and connects a client to it. */
-export const connect = async (world: TmuxWorld, overrides: Readonly<Record<string, string | undefined>> = {}, args: ReadonlyArray<string> = []): Promise<Connected> => {
+export const connect = async (
+  world: TmuxWorld,
+  overrides: Readonly<Record<string, string | undefined>> = {},
+  args: ReadonlyArray<string> = []
+): Promise<Connected> => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [binPath, ...args],
@@ -59,7 +66,12 @@ export const connect = async (world: TmuxWorld, overrides: Readonly<Record<strin
  * Calls a tool and returns the raw result. `options.timeout` bounds a call whose latency is the
  * point: the request fails when no answer comes within it (a generous bound, not a measurement).
  */
-export const call = async (connected: Connected, name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> =>
+export const call = async (
+  connected: Connected,
+  name: string,
+  args: Record<string, unknown> = {},
+  options?: RequestOptions
+): Promise<CallToolResult> =>
   (await connected.client.callTool({ name, arguments: args }, undefined, options)) as CallToolResult
 
 /** The text of a result's first content block. */

@@ -19,7 +19,8 @@ export const checkProperty = <A>(
   Effect.map(
     Arbitrary.checkEffect(
       Arbitrary.isArbitrary(input) ? input as Arbitrary.Arbitrary<A> : Arbitrary.schema(input as Schema.Schema<A>),
-      (value) => Effect.map(Effect.exit(property(value).pipe(Effect.scoped, Effect.provide(TestClock.layer()))), Exit.isSuccess),
+      (value) =>
+        Effect.map(Effect.exit(property(value).pipe(Effect.scoped, Effect.provide(TestClock.layer()))), Exit.isSuccess),
       { runs, maxShrinks: 0 }
     ),
     (result) => result._tag

@@ -19,7 +19,8 @@ export const runHarness = (label: string) => {
     const env = { ...shellEnv(world, shell), ...extra }
     prepare(world, env)
     const c = await h.connect(world, env)
-    const pane = structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 })).pane_id as string
+    const pane = structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 }))
+      .pane_id as string
     return { world, c, pane }
   }
   return { ...h, open }
@@ -35,5 +36,8 @@ export const resume = async (c: Connected, pane: string, runId: string, timeout:
 
 /** Server and pane options a run may have left behind. */
 export const leftovers = (world: TmuxWorld, pane: string) =>
-  [...world.tmux("libtmux-mcp", "show", "-s").split("\n"), ...world.tmux("libtmux-mcp", "show", "-p", "-t", pane).split("\n")]
+  [
+    ...world.tmux("libtmux-mcp", "show", "-s").split("\n"),
+    ...world.tmux("libtmux-mcp", "show", "-p", "-t", pane).split("\n")
+  ]
     .filter((line) => line.includes("lmcp") || /^@(lx|[lm][0-9a-f]{6}) /u.test(line))

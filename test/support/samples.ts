@@ -18,9 +18,18 @@ export const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unkn
   split_window: [{ pane_id: "%0" }, { pane_id: "%0", direction: "left", size_percent: 30 }],
   run_shell_command: [{ pane_id: "%0", command: "echo hi", timeout: 1 }],
   send_keys: [{ pane_id: "%0", keys: "C-c", enter: false }, { pane_id: "%0", keys: "ls", literal: true }],
-  send_keys_batch: [{ operations: [{ pane_id: "%0", keys: "a" }, { pane_id: "%0", keys: "Enter", literal: false, enter: false }] }],
+  send_keys_batch: [{
+    operations: [{ pane_id: "%0", keys: "a" }, { pane_id: "%0", keys: "Enter", literal: false, enter: false }]
+  }],
   paste_text: [{ pane_id: "%0", text: "pasted" }],
-  capture_pane: [{ pane_id: "%0" }, { pane_id: "%0", start: -10, end: 5, escapes: true, join_wrapped: true, max_lines: 3 }],
+  capture_pane: [{ pane_id: "%0" }, {
+    pane_id: "%0",
+    start: -10,
+    end: 5,
+    escapes: true,
+    join_wrapped: true,
+    max_lines: 3
+  }],
   capture_since: [{ pane_id: "%0" }],
   snapshot_pane: [{ pane_id: "%0" }],
   search_panes: [{ pattern: "hi" }, { pattern: "h.", regex: true, session_name: "work", history_lines: 10 }],
@@ -29,13 +38,23 @@ export const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unkn
   wait_for_channel: [{ channel: "c", timeout: 0.05 }],
   signal_channel: [{ channel: "c" }],
   get_tmux_variables: [{ pane_id: "%0", names: ["pane_current_path", "session_name"] }],
-  show_option: [{ scope: "server", name: "exit-empty" }, { scope: "session", name: "status", session_name: "work" }, { scope: "pane", name: "@x", pane_id: "%0" }],
+  show_option: [{ scope: "server", name: "exit-empty" }, { scope: "session", name: "status", session_name: "work" }, {
+    scope: "pane",
+    name: "@x",
+    pane_id: "%0"
+  }],
   show_environment: [{}, { session_id: "$0", name: "PATH" }],
   show_hooks: [{}, { session_name: "work", name: "after-new-window" }],
-  call_read_tools_batch: [{ operations: [{ tool: "list_sessions" }, { tool: "get_pane_info", arguments: { pane_id: "%0" } }], onError: "continue" }],
+  call_read_tools_batch: [{
+    operations: [{ tool: "list_sessions" }, { tool: "get_pane_info", arguments: { pane_id: "%0" } }],
+    onError: "continue"
+  }],
   rename_session: [{ session_id: "$0", new_name: "other" }],
   rename_window: [{ window_id: "@0", new_name: "w" }],
-  select_window: [{ window_id: "@0" }, { session_name: "work", direction: "next" }, { session_name: "work", window_index: 0 }],
+  select_window: [{ window_id: "@0" }, { session_name: "work", direction: "next" }, {
+    session_name: "work",
+    window_index: 0
+  }],
   select_pane: [{ pane_id: "%0" }, { pane_id: "%0", direction: "up" }, { pane_id: "%0", direction: "next" }],
   select_layout: [{ window_id: "@0", layout: "tiled" }],
   resize_window: [{ window_id: "@0", width: 100 }],
@@ -54,4 +73,3 @@ export const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unkn
   kill_window: [{ window_id: "@0" }],
   kill_session: [{ session_id: "$0" }, { session_name: "work" }]
 }
-

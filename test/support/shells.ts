@@ -9,7 +9,15 @@ import type { TmuxWorld } from "./tmux.ts"
 /** The environment for a server whose new panes run `shell`. */
 export const shellEnv = (world: TmuxWorld, shell: string): Record<string, string> => {
   const config = join(world.dir, `tmux-${shell.replaceAll("/", "_")}.conf`)
-  writeFileSync(config, ["set -s exit-empty on", "set -g history-limit 50000", `set -g default-shell ${shell}`, ""].join("\n"))
+  writeFileSync(
+    config,
+    ["set -s exit-empty on", "set -g history-limit 50000", `set -g default-shell ${shell}`, ""].join("\n")
+  )
   for (const file of [".zshrc", ".bashrc", ".profile"]) writeFileSync(join(world.dir, file), "")
-  return { LIBTMUX_TMUX_CONFIG: config, HOME: world.dir, SHELL: shell, LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" }
+  return {
+    LIBTMUX_TMUX_CONFIG: config,
+    HOME: world.dir,
+    SHELL: shell,
+    LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown"
+  }
 }

@@ -29,7 +29,11 @@ export const makeWorld = (label = "world"): TmuxWorld => {
   const socketDir = join(dir, `tmux-${process.getuid?.() ?? 0}`)
   const env = { ...process.env, TMUX_TMPDIR: dir, TMUX: undefined, TMUX_PANE: undefined }
   const tmux = (socket: string, ...args: ReadonlyArray<string>) =>
-    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+    execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"]
+    })
   return {
     dir,
     socketDir,

@@ -3,9 +3,9 @@
  * (cmd-parse.y, cmd_parse_from_arguments): an argument ending in `;` ends the command there, and
  * a trailing `\;` stands for a literal `;`.
  */
+import { prop } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { prop } from "@effect/vitest"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -31,7 +31,15 @@ const splitModel = (argv: ReadonlyArray<string>): Array<Array<string>> => {
 
 describe("buildArgv", () => {
   it("forces UTF-8 output, then the pinning flags, then the commands", () => {
-    assert.deepStrictEqual(buildArgv(["-L", "x"], [["list-sessions"], ["list-windows", "-a"]]), ["-u", "-L", "x", "list-sessions", ";", "list-windows", "-a"])
+    assert.deepStrictEqual(buildArgv(["-L", "x"], [["list-sessions"], ["list-windows", "-a"]]), [
+      "-u",
+      "-L",
+      "x",
+      "list-sessions",
+      ";",
+      "list-windows",
+      "-a"
+    ])
   })
 
   it("escapes a trailing ; so a value never starts another command", () => {
@@ -39,7 +47,9 @@ describe("buildArgv", () => {
     assert.strictEqual(escapeArgument("a;b"), "a;b")
   })
 
-  prop("keeps every argument of every command intact through tmux's splitting", [Schema.Array(Schema.Array(Schema.String).check(Schema.isMinLength(1)))], ([args]) => {
+  prop("keeps every argument of every command intact through tmux's splitting", [
+    Schema.Array(Schema.Array(Schema.String).check(Schema.isMinLength(1)))
+  ], ([args]) => {
     const commands = args.map((rest) => ["cmd", ...rest])
     const argv = buildArgv([], commands).slice(1)
     assert.deepStrictEqual(splitModel(argv), commands)
@@ -52,11 +62,20 @@ describe("execTmux failure types", () => {
     const dir = mkdtempSync(join(tmpdir(), "lmcp-fake-tmux-"))
     const bin = join(dir, "tmux")
     writeFileSync(bin, `#!/bin/sh\nprintf '%s\\n' ${JSON.stringify(stderr)} >&2\nexit 1\n`, { mode: 0o755 })
-    return Effect.runPromise(Effect.flip(execTmux(bin, ["list-sessions"], "-L t"))).finally(() => rmSync(dir, { recursive: true, force: true }))
+    return Effect.runPromise(Effect.flip(execTmux(bin, ["list-sessions"], "-L t"))).finally(() =>
+      rmSync(dir, { recursive: true, force: true })
+    )
   }
 
   it("types a server that is absent, or went away mid-command, as ServerNotRunning", async () => {
-    for (const text of ["no server running on /tmp/x", "error connecting to /tmp/x (Connection refused)", "server exited unexpectedly", "lost server"]) {
+    for (
+      const text of [
+        "no server running on /tmp/x",
+        "error connecting to /tmp/x (Connection refused)",
+        "server exited unexpectedly",
+        "lost server"
+      ]
+    ) {
       assert.strictEqual((await failingWith(text))._tag, "ServerNotRunning", text)
     }
   })

@@ -9,14 +9,25 @@ const bytes = (line: string) => Buffer.byteLength(line, "utf8")
 
 describe("auditLine", () => {
   it("keeps a record that fits as one JSON line", () => {
-    const record = { event: "tool_call_intent", call: 1, tool: "send_keys", targets: ["%1"], arguments: { pane_id: "%1" } }
+    const record = {
+      event: "tool_call_intent",
+      call: 1,
+      tool: "send_keys",
+      targets: ["%1"],
+      arguments: { pane_id: "%1" }
+    }
     const line = auditLine(record)
     assert.isTrue(line.endsWith("\n"))
     assert.deepStrictEqual(JSON.parse(line), record)
   })
 
   it("replaces arguments too long for one line with a hash of their summary", () => {
-    const record = { event: "tool_call_intent", call: 2, tool: "send_keys_batch", arguments: { operations: Array.from({ length: 32 }, () => "x".repeat(200)) } }
+    const record = {
+      event: "tool_call_intent",
+      call: 2,
+      tool: "send_keys_batch",
+      arguments: { operations: Array.from({ length: 32 }, () => "x".repeat(200)) }
+    }
     const line = auditLine(record)
     assert.isAtMost(bytes(line), maxAuditLineBytes)
     const parsed = JSON.parse(line)
@@ -27,7 +38,15 @@ describe("auditLine", () => {
   it("stays within 4,096 bytes whatever the caller's strings hold (long, multi-byte, control characters)", () => {
     for (const unit of ["a", "\u0001", "\u{1F600}", "é\"\\"]) {
       const long = unit.repeat(5000)
-      const record = { event: "tool_call_rejected", call: 3, tool: long, client_id: long, request_id: long, targets: Array.from({ length: 500 }, () => long), arguments: { keys: long } }
+      const record = {
+        event: "tool_call_rejected",
+        call: 3,
+        tool: long,
+        client_id: long,
+        request_id: long,
+        targets: Array.from({ length: 500 }, () => long),
+        arguments: { keys: long }
+      }
       const line = auditLine(record)
       assert.isAtMost(bytes(line), maxAuditLineBytes, JSON.stringify(unit))
       assert.strictEqual(line.indexOf("\n"), line.length - 1)

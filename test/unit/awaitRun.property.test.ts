@@ -12,12 +12,12 @@ import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
 import { protocolNames } from "../../src/domain/shellProtocol.ts"
-import { awaitRun } from "../../src/programs/shellRun.ts"
 import { timings } from "../../src/programs/runWatch.ts"
+import { awaitRun } from "../../src/programs/shellRun.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
 import { ServerPane } from "../../src/services/ServerPane.ts"
-import { SocketPin } from "../../src/services/SocketPin.ts"
 import { type Run, ShellRuns } from "../../src/services/ShellRuns.ts"
+import { SocketPin } from "../../src/services/SocketPin.ts"
 import { PaneCommand, TmuxObserve } from "../../src/services/Tmux.ts"
 import { checkProperty } from "../support/property.ts"
 
@@ -26,13 +26,24 @@ const Timeline = Schema.Struct({
   /** When the trailer records the end and signals (absent: never). */
   recordedAt: Schema.optionalKey(Time),
   /** When something else happens to the run instead, if ever. */
-  otherwise: Schema.optionalKey(Schema.Struct({ at: Time, what: Schema.Literals(["back at the prompt", "reads the terminal", "shell exited"]) })),
+  otherwise: Schema.optionalKey(
+    Schema.Struct({ at: Time, what: Schema.Literals(["back at the prompt", "reads the terminal", "shell exited"]) })
+  ),
   deadline: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5_000 })),
   fresh: Schema.Boolean
 })
 type Timeline = typeof Timeline.Type
 
-const run: Run = { id: "a1b2c3", paneId: "%1", panePid: 10, tty: "/dev/pts/1", shell: "bash", promptRow: 0, trailer: "lmcp_a1b2c3", markStart: false }
+const run: Run = {
+  id: "a1b2c3",
+  paneId: "%1",
+  panePid: 10,
+  tty: "/dev/pts/1",
+  shell: "bash",
+  promptRow: 0,
+  trailer: "lmcp_a1b2c3",
+  markStart: false
+}
 const names = protocolNames(run.id)
 
 const now = Effect.clockWith((clock) => clock.currentTimeMillis)
@@ -44,7 +55,8 @@ const scripted = (timeline: Timeline) => {
   const at = (t: number, event: number | undefined) => event !== undefined && t >= event
   const other = (t: number, what: string) => timeline.otherwise?.what === what && at(t, timeline.otherwise.at)
   // The run's record, its start mark, then history size, cursor, alternate screen, dead, command.
-  const head = (t: number) => `${at(t, timeline.recordedAt) ? "0 2 2 0" : ""}||0|2|2|0|${other(t, "shell exited") ? 1 : 0}|bash\n`
+  const head = (t: number) =>
+    `${at(t, timeline.recordedAt) ? "0 2 2 0" : ""}||0|2|2|0|${other(t, "shell exited") ? 1 : 0}|bash\n`
   const answer = (t: number) => (command: ReadonlyArray<string>): string => {
     commands.push(command)
     if (command[0] === "capture-pane") return `$ ${run.trailer}\nout\n$ \n`
@@ -53,30 +65,46 @@ const scripted = (timeline: Timeline) => {
     if (!format.startsWith("#{")) return `${format}\n`
     return head(t)
   }
-  const tmux = { commands: [], run: (list: ReadonlyArray<ReadonlyArray<string>>) => Effect.map(now, (t) => list.map(answer(t)).join("")) }
+  const tmux = {
+    commands: [],
+    run: (list: ReadonlyArray<ReadonlyArray<string>>) => Effect.map(now, (t) => list.map(answer(t)).join(""))
+  }
   const idle = { comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 10, ageMs: 0 }
   const busy = { ...idle, reading: false, inForeground: false, foreground: "sleep", foregroundGroup: 20 }
   const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     effect.pipe(
       Effect.provideService(PaneCommand, tmux as never),
       Effect.provideService(TmuxObserve, tmux as never),
-      Effect.provideService(SocketPin, { resolvedPath: "/test/socket", selector: { form: "name", name: "test" } } as SocketPin["Service"]),
+      Effect.provideService(
+        SocketPin,
+        { resolvedPath: "/test/socket", selector: { form: "name", name: "test" } } as SocketPin["Service"]
+      ),
       Effect.provideService(ServerPane, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
-      Effect.provideService(ShellRuns, {
-        hold: (held) => Effect.sync(() => void registry.push(`hold ${held.id}`)),
-        collect: (collected) => Effect.sync(() => void registry.push(`collect ${collected.id}`))
-      } as ShellRuns["Service"]),
-      Effect.provideService(PaneProcess, {
-        shell: () => Effect.map(now, (t) => other(t, "shell exited") ? undefined : other(t, "back at the prompt") ? idle : busy),
-        terminalReader: () => Effect.map(now, (t) => other(t, "reads the terminal") ? "vim" : undefined),
-        foregroundProgram: () => Effect.succeed(undefined),
-        environment: () => Effect.succeed(undefined)
-      } as PaneProcess["Service"])
+      Effect.provideService(
+        ShellRuns,
+        {
+          hold: (held) => Effect.sync(() => void registry.push(`hold ${held.id}`)),
+          collect: (collected) => Effect.sync(() => void registry.push(`collect ${collected.id}`))
+        } as ShellRuns["Service"]
+      ),
+      Effect.provideService(
+        PaneProcess,
+        {
+          shell: () =>
+            Effect.map(now, (t) => other(t, "shell exited") ? undefined : other(t, "back at the prompt") ? idle : busy),
+          terminalReader: () => Effect.map(now, (t) => other(t, "reads the terminal") ? "vim" : undefined),
+          foregroundProgram: () => Effect.succeed(undefined),
+          environment: () => Effect.succeed(undefined)
+        } as PaneProcess["Service"]
+      )
     )
   // The invocation blocked on the run's channel: it returns the read once the trailer signals.
   const waiter = timeline.recordedAt === undefined
     ? Effect.never
-    : Effect.andThen(Effect.sleep(timeline.recordedAt), Effect.map(now, (t) => `${head(t)}lmcp-sep-a1b2c3\n$ \nlmcp-sep-a1b2c3\n$ \n`))
+    : Effect.andThen(
+      Effect.sleep(timeline.recordedAt),
+      Effect.map(now, (t) => `${head(t)}lmcp-sep-a1b2c3\n$ \nlmcp-sep-a1b2c3\n$ \n`)
+    )
   return { commands, registry, provide, waiter }
 }
 
@@ -85,13 +113,20 @@ const releases = (command: ReadonlyArray<string>) =>
   (command[0] === "set-option" && command.includes("-pu")) || (command[0] === "wait-for" && command.includes("-S"))
 
 type Needs = PaneCommand | TmuxObserve | ShellRuns | PaneProcess | SocketPin | ServerPane
-type Wait = (run: Run, waiter: Effect.Effect<string>, from: number, deadline: number, fresh: boolean) =>
-  Effect.Effect<{ readonly _tag: string }, { readonly _tag: string }, Needs>
+type Wait = (
+  run: Run,
+  waiter: Effect.Effect<string>,
+  from: number,
+  deadline: number,
+  fresh: boolean
+) => Effect.Effect<{ readonly _tag: string }, { readonly _tag: string }, Needs>
 
 const leavesWhatResumeNeeds = (wait: Wait) => (timeline: Timeline) =>
   Effect.gen(function*() {
     const pane = scripted(timeline)
-    const fiber = yield* Effect.forkChild(Effect.result(pane.provide(wait(run, pane.waiter, 0, timeline.deadline, timeline.fresh))))
+    const fiber = yield* Effect.forkChild(
+      Effect.result(pane.provide(wait(run, pane.waiter, 0, timeline.deadline, timeline.fresh)))
+    )
     yield* TestClock.adjust(timeline.deadline + timings.watchPoll)
     assert.isDefined(fiber.pollUnsafe(), "still waiting past the deadline")
     const result = yield* Fiber.join(fiber)
@@ -99,7 +134,11 @@ const leavesWhatResumeNeeds = (wait: Wait) => (timeline: Timeline) =>
     const unset = pane.commands.filter((command) => command[0] === "set-option").map((command) => command.at(-1))
     if (outcome === "TimedOut" || outcome === "Blocked") {
       assert.deepStrictEqual(pane.registry, [`hold ${run.id}`], "held for resume")
-      assert.deepStrictEqual(pane.commands.filter((command) => releases(command) || typed(command)), [], "a held run keeps its templates, records and channel; nothing typed")
+      assert.deepStrictEqual(
+        pane.commands.filter((command) => releases(command) || typed(command)),
+        [],
+        "a held run keeps its templates, records and channel; nothing typed"
+      )
     } else if (outcome === "Finished") {
       assert.isTrue(at(timeline.recordedAt), "finished without its record")
       assert.deepStrictEqual(pane.registry, [`collect ${run.id}`])
@@ -107,9 +146,19 @@ const leavesWhatResumeNeeds = (wait: Wait) => (timeline: Timeline) =>
       // Withdrawn: never run (RunIncomplete, RunUnreported) or its shell gone (PaneGone).
       assert.include(["RunIncomplete", "RunUnreported", "PaneGone"], outcome)
       assert.deepStrictEqual(pane.registry, [`collect ${run.id}`], "forgotten")
-      assert.includeMembers(unset, [names.template, names.markTemplate, names.end, names.start], "no option left behind")
-      assert.isTrue(pane.commands.some((command) => command[0] === "wait-for" && command.includes(names.channel)), "its waiting client released")
-      assert.isTrue(pane.commands.filter(typed).every((command) => command.join(" ") === `send-keys -t ${run.paneId} C-c`), "only C-c typed")
+      assert.includeMembers(
+        unset,
+        [names.template, names.markTemplate, names.end, names.start],
+        "no option left behind"
+      )
+      assert.isTrue(
+        pane.commands.some((command) => command[0] === "wait-for" && command.includes(names.channel)),
+        "its waiting client released"
+      )
+      assert.isTrue(
+        pane.commands.filter(typed).every((command) => command.join(" ") === `send-keys -t ${run.paneId} C-c`),
+        "only C-c typed"
+      )
     }
     function at(time: number | undefined) {
       return time !== undefined && time <= timeline.deadline + timings.watchPoll
@@ -120,13 +169,19 @@ const leavesWhatResumeNeeds = (wait: Wait) => (timeline: Timeline) =>
 const tidyAtTimeout: Wait = (held, waiter, from, deadline, fresh) =>
   Effect.gen(function*() {
     const outcome = yield* awaitRun(held, waiter, from, deadline, fresh)
-    if (outcome._tag === "TimedOut") yield* Effect.ignore((yield* PaneCommand).run([["set-option", "-pu", "-t", held.paneId, names.end]]))
+    if (outcome._tag === "TimedOut") {
+      yield* Effect.ignore((yield* PaneCommand).run([["set-option", "-pu", "-t", held.paneId, names.end]]))
+    }
     return outcome
   })
 
 describe("awaitRun over generated timelines", () => {
-  it.effect.prop("holds a timed-out or blocked run untouched for resume, leaves nothing of a withdrawn one", [Timeline], ([timeline]) =>
-    leavesWhatResumeNeeds(awaitRun)(timeline), { arbitrary: { runs: 100 } })
+  it.effect.prop(
+    "holds a timed-out or blocked run untouched for resume, leaves nothing of a withdrawn one",
+    [Timeline],
+    ([timeline]) => leavesWhatResumeNeeds(awaitRun)(timeline),
+    { arbitrary: { runs: 100 } }
+  )
 
   it.effect("the property catches a wait that tidies away a timed-out run", () =>
     Effect.gen(function*() {

@@ -42,10 +42,15 @@ describe("boundary check", () => {
   })
 
   it("refuses a helper not imported from its home module, and a caller's text in any format position", () => {
-    assert.deepStrictEqual(rules("import { formatOf } from \"./mine.ts\"\nrun([[\"list-panes\", \"-F\", formatOf(f)]])"), ["caller-built-format"])
+    assert.deepStrictEqual(
+      rules("import { formatOf } from \"./mine.ts\"\nrun([[\"list-panes\", \"-F\", formatOf(f)]])"),
+      ["caller-built-format"]
+    )
     assert.deepStrictEqual(rules("run([[\"select-pane\", \"-t\", id, \"-T\", input.title]])"), ["caller-built-format"])
     assert.deepStrictEqual(rules("run([[\"new-window\", \"-n\", `w-${input.name}`]])"), ["caller-built-format"])
-    assert.deepStrictEqual(rules("run([[\"display-message\", \"-p\", \"-t\", id, ...formats]])"), ["caller-built-format"])
+    assert.deepStrictEqual(rules("run([[\"display-message\", \"-p\", \"-t\", id, ...formats]])"), [
+      "caller-built-format"
+    ])
   })
 
   it("reads -s as a format only where the file issues new-session (elsewhere it names a source target)", () => {

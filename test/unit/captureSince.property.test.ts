@@ -9,7 +9,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { FS, RS } from "../../src/services/TmuxReads.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
 import { TmuxObserve } from "../../src/services/Tmux.ts"
 import { capture_since } from "../../src/tools/inspect/capture_since.ts"
@@ -20,7 +19,9 @@ const historyLimit = 30
 
 // Blank lines are left out: a blank line written onto a blank row leaves no trace to find.
 const Step = Schema.Union([
-  Schema.Struct({ write: Schema.Array(Schema.Literals(["$ ls", "a", "b", "$"])).check(Schema.isMinLength(1), Schema.isMaxLength(6)) }),
+  Schema.Struct({
+    write: Schema.Array(Schema.Literals(["$ ls", "a", "b", "$"])).check(Schema.isMinLength(1), Schema.isMaxLength(6))
+  }),
   Schema.Literals(["call", "clear history", "clear"])
 ])
 const History = Schema.Struct({
@@ -73,8 +74,18 @@ class Pane {
   answer(command: ReadonlyArray<string>): string {
     if (command[0] === "display-message") {
       const fields: Record<string, string | number> = {
-        pane_id: "%1", pane_pid: 10, pane_dead: 0, pane_in_mode: 0, alternate_on: 0, cursor_x: 0, cursor_y: this.cursorY,
-        history_size: this.history.length, history_limit: historyLimit, pane_height: height, pane_width: 80, pane_current_command: "bash"
+        pane_id: "%1",
+        pane_pid: 10,
+        pane_dead: 0,
+        pane_in_mode: 0,
+        alternate_on: 0,
+        cursor_x: 0,
+        cursor_y: this.cursorY,
+        history_size: this.history.length,
+        history_limit: historyLimit,
+        pane_height: height,
+        pane_width: 80,
+        pane_current_command: "bash"
       }
       return `${command.at(-1)!.replace(/#\{(\w+)\}/gu, (_, key: string) => String(fields[key]))}\n`
     }
@@ -85,19 +96,23 @@ class Pane {
   }
 }
 
-const served = (pane: Pane) =>
-  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    effect.pipe(
-      Effect.provideService(TmuxObserve, { commands: [], run: (commands) => Effect.succeed(commands.map((command) => pane.answer(command)).join("")) }),
-      Effect.provideService(SocketPin, { resolvedPath: "/test/socket" } as SocketPin["Service"])
-    )
+const served = (pane: Pane) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.provideService(TmuxObserve, {
+      commands: [],
+      run: (commands) => Effect.succeed(commands.map((command) => pane.answer(command)).join(""))
+    }),
+    Effect.provideService(SocketPin, { resolvedPath: "/test/socket" } as SocketPin["Service"])
+  )
 
 interface Result {
   readonly cursor: string
   readonly output: string
   readonly lines_missed: boolean
 }
-type Capture = (input: { readonly pane_id: string; readonly cursor?: string }) => Effect.Effect<Result, unknown, TmuxObserve | SocketPin>
+type Capture = (
+  input: { readonly pane_id: string; readonly cursor?: string }
+) => Effect.Effect<Result, unknown, TmuxObserve | SocketPin>
 
 const capture: Capture = (input) => capture_since.run(input) as Effect.Effect<Result, unknown, TmuxObserve | SocketPin>
 
@@ -123,8 +138,15 @@ const returnsWhatWasWritten = (call: Capture) => (history: History) =>
         const result = yield* serve(call({ pane_id: "%1", cursor }))
         const output = result.output === "" ? [] : result.output.split("\n")
         if (result.lines_missed) {
-          assert.isTrue(pane.lost || nearLimit, `lines_missed though nothing was cleared or trimmed; written: ${JSON.stringify(pane.fresh())}`)
-          assert.deepStrictEqual(output, pane.screen.slice(0, pane.cursorY).map((row) => row.text), "a call that missed lines returns the screen")
+          assert.isTrue(
+            pane.lost || nearLimit,
+            `lines_missed though nothing was cleared or trimmed; written: ${JSON.stringify(pane.fresh())}`
+          )
+          assert.deepStrictEqual(
+            output,
+            pane.screen.slice(0, pane.cursorY).map((row) => row.text),
+            "a call that missed lines returns the screen"
+          )
         } else {
           assert.deepStrictEqual(output, pane.fresh())
         }
@@ -142,19 +164,32 @@ const returnsWhatWasWritten = (call: Capture) => (history: History) =>
 const forgetful: Capture = ({ pane_id }) => capture({ pane_id })
 
 describe("capture_since over generated histories", () => {
-  it.effect.prop("returns exactly the lines written since the last cursor, or says it missed some, only when it may have", [History], ([history]) =>
-    returnsWhatWasWritten(capture)(history), { arbitrary: { runs: 300 } })
+  it.effect.prop(
+    "returns exactly the lines written since the last cursor, or says it missed some, only when it may have",
+    [History],
+    ([history]) => returnsWhatWasWritten(capture)(history),
+    { arbitrary: { runs: 300 } }
+  )
 
   const lines = (count: number) => Array.from({ length: count }, (_, i) => (["a", "b", "$"] as const)[i % 3]!)
 
   it.effect("says lines were missed, or returns what followed, when the screen was cleared on a pane without history", () =>
-    returnsWhatWasWritten(capture)({ steps: [{ write: ["b"] }, "call", "clear", { write: ["$"] }, "call"], repeats: false }))
+    returnsWhatWasWritten(capture)({
+      steps: [{ write: ["b"] }, "call", "clear", { write: ["$"] }, "call"],
+      repeats: false
+    }))
 
   it.effect("finds the cursor again when history was cleared and grew back past its size", () =>
-    returnsWhatWasWritten(capture)({ steps: [{ write: ["b", "$", "a", "$", "a"] }, "call", "clear history", { write: ["b"] }, "call"], repeats: false }))
+    returnsWhatWasWritten(capture)({
+      steps: [{ write: ["b", "$", "a", "$", "a"] }, "call", "clear history", { write: ["b"] }, "call"],
+      repeats: false
+    }))
 
   it.effect("does not take the blank cursor row for the cursor's blank anchor when history is near its limit", () =>
-    returnsWhatWasWritten(capture)({ steps: [{ write: lines(20) }, "call", { write: lines(11) }, "call"], repeats: true }))
+    returnsWhatWasWritten(capture)({
+      steps: [{ write: lines(20) }, "call", { write: lines(11) }, "call"],
+      repeats: true
+    }))
 
   it.effect("the property catches a capture_since that ignores its cursor", () =>
     Effect.gen(function*() {

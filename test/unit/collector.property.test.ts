@@ -61,21 +61,34 @@ const keepsItsPromises = (timings = collectorTimings) => (calls: Calls) => {
   for (const at of collections) {
     assert.isFalse(spans.some(({ start, end }) => start <= at && at < end), `collected at ${at} while a call ran`)
     const idle = !ends.some((end) => end > at - idleMs && end <= at)
-    assert.isTrue(at - previous > spacingMs || idle, `collected at ${at}, ${at - previous} ms after the last, while calls kept ending`)
+    assert.isTrue(
+      at - previous > spacingMs || idle,
+      `collected at ${at}, ${at - previous} ms after the last, while calls kept ending`
+    )
     previous = at
   }
   // Once the calls stop, a collection follows within the idle time.
   const last = Math.max(0, ...spans.map(({ end }) => end))
-  if (spans.length > 0) assert.isTrue(collections.some((at) => at >= last && at <= last + idleMs), `no collection after the last call ended at ${last}`)
+  if (spans.length > 0) {
+    assert.isTrue(
+      collections.some((at) => at >= last && at <= last + idleMs),
+      `no collection after the last call ended at ${last}`
+    )
+  }
 }
 
 describe("garbage collection between calls", () => {
-  prop("never during a call, at most every two seconds while calls keep ending, and once idle for a second", [Calls], ([calls]) =>
-    keepsItsPromises()(calls), { arbitrary: { runs: 100 } })
+  prop(
+    "never during a call, at most every two seconds while calls keep ending, and once idle for a second",
+    [Calls],
+    ([calls]) => keepsItsPromises()(calls),
+    { arbitrary: { runs: 100 } }
+  )
 
   it.effect("the property catches a collector without spacing, and one that does not wait for idleness", () =>
     Effect.gen(function*() {
-      const check = (timings: typeof collectorTimings) => checkProperty(Calls, (calls) => Effect.sync(() => keepsItsPromises(timings)(calls)), 100)
+      const check = (timings: typeof collectorTimings) =>
+        checkProperty(Calls, (calls) => Effect.sync(() => keepsItsPromises(timings)(calls)), 100)
       assert.strictEqual(yield* check({ ...collectorTimings, spacingMs: 0 }), "Falsified")
       assert.strictEqual(yield* check({ ...collectorTimings, idleMs: 300 }), "Falsified")
     }))

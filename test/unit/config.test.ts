@@ -35,7 +35,21 @@ describe("flags", () => {
   it("mirrors every variable with a flag, in both --flag value and --flag=value forms, and lets the flag win", () => {
     const config = serve(
       { LIBTMUX_SOCKET: "a", LIBTMUX_TOOLSETS: "inspect", LIBTMUX_MCP_WAIT_MAX_SECONDS: "5" },
-      ["--socket", "b", "--toolsets=", "--tools", "list_sessions", "--exclude-tools=list_windows", "--wait-max-seconds", "120", "--suppress-history=0", "--tmux-bin", "/usr/bin/tmux", "--tmux-config", "user"]
+      [
+        "--socket",
+        "b",
+        "--toolsets=",
+        "--tools",
+        "list_sessions",
+        "--exclude-tools=list_windows",
+        "--wait-max-seconds",
+        "120",
+        "--suppress-history=0",
+        "--tmux-bin",
+        "/usr/bin/tmux",
+        "--tmux-config",
+        "user"
+      ]
     )
     assert.deepStrictEqual(config.socket, { form: "name", name: "b" })
     assert.deepStrictEqual(config.selection, { toolsets: "", tools: "list_sessions", excludeTools: "list_windows" })
@@ -80,7 +94,10 @@ describe("values", () => {
   })
 
   it("takes minimal, user or an absolute path for LIBTMUX_TMUX_CONFIG, and refuses it with inherit", () => {
-    assert.deepStrictEqual(serve({ LIBTMUX_TMUX_CONFIG: "/etc/tmux.agent.conf" }).tmuxConfig, { kind: "path", path: "/etc/tmux.agent.conf" })
+    assert.deepStrictEqual(serve({ LIBTMUX_TMUX_CONFIG: "/etc/tmux.agent.conf" }).tmuxConfig, {
+      kind: "path",
+      path: "/etc/tmux.agent.conf"
+    })
     assert.include(error({ LIBTMUX_TMUX_CONFIG: "relative.conf" }), "minimal, user, or an absolute path")
     assert.include(error({ LIBTMUX_SOCKET: "inherit", LIBTMUX_TMUX_CONFIG: "minimal" }), "unset LIBTMUX_TMUX_CONFIG")
   })

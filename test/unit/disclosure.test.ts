@@ -6,10 +6,17 @@
 import { execFileSync } from "node:child_process"
 import { assert, describe, it } from "vitest"
 import { recordPair, shellQuote } from "../../src/domain/quote.ts"
-import { attachCommand, capabilitiesDocument, instructions, instructionsBudget, readyLine, warningLines } from "../../src/layers/Disclosure.ts"
+import {
+  attachCommand,
+  capabilitiesDocument,
+  instructions,
+  instructionsBudget,
+  readyLine,
+  warningLines
+} from "../../src/layers/Disclosure.ts"
 import type { StartupFacts } from "../../src/layers/Startup.ts"
-import { testConfig } from "../support/config.ts"
 import { manifest, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
+import { testConfig } from "../support/config.ts"
 
 const longPath = `/${"d".repeat(60)}/tmux-4294967294/${"s".repeat(40)}`.slice(0, 107)
 
@@ -25,7 +32,17 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
     batchOperations: chosen.includes("inspect") ? toolNames.filter((name) => manifest[name].batchEligible) : [],
     defaultApplied: null
   },
-  pin: { selector: { form: "path", path: longPath }, flags: ["-S", longPath], resolvedPath: longPath, serverStateAtStartup: "existing", provenanceAtStartup: "unknown", provenanceRecord: undefined, lease: { state: "held" }, configFlags: [], environment: {} },
+  pin: {
+    selector: { form: "path", path: longPath },
+    flags: ["-S", longPath],
+    resolvedPath: longPath,
+    serverStateAtStartup: "existing",
+    provenanceAtStartup: "unknown",
+    provenanceRecord: undefined,
+    lease: { state: "held" },
+    configFlags: [],
+    environment: {}
+  },
   caller: { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
   tmuxVersion: "tmux 3.3a",
   tmuxPath: "/usr/bin/tmux",
@@ -45,8 +62,15 @@ describe("instructions", () => {
       const chosen = toolsets.filter((_, i) => (mask & (1 << i)) !== 0)
       for (const caller of callers) {
         const shared = facts(chosen, { caller })
-        const text = instructions({ ...shared, pin: { ...shared.pin, lease: { state: "shared", holder: "pid 4294967295 (libtmux-mcp 0.1.0)" } } })
-        assert.isAtMost(Buffer.byteLength(text, "utf8"), instructionsBudget, `${chosen.join(",")} ${JSON.stringify(caller)}`)
+        const text = instructions({
+          ...shared,
+          pin: { ...shared.pin, lease: { state: "shared", holder: "pid 4294967295 (libtmux-mcp 0.1.0)" } }
+        })
+        assert.isAtMost(
+          Buffer.byteLength(text, "utf8"),
+          instructionsBudget,
+          `${chosen.join(",")} ${JSON.stringify(caller)}`
+        )
       }
     }
   })
@@ -73,7 +97,13 @@ describe("instructions", () => {
     assert.include(instructions(facts(toolsets)), "run_shell_command folds")
     assert.include(instructions(facts(toolsets)), "send_keys_batch folds")
     const without = facts(toolsets)
-    const narrowed = { ...without, selection: { ...without.selection, tools: without.selection.tools.filter((name) => name !== "run_shell_command" && name !== "send_keys_batch") } }
+    const narrowed = {
+      ...without,
+      selection: {
+        ...without.selection,
+        tools: without.selection.tools.filter((name) => name !== "run_shell_command" && name !== "send_keys_batch")
+      }
+    }
     for (const name of ["run_shell_command", "send_keys_batch"]) assert.notInclude(instructions(narrowed), name)
   })
 })
@@ -83,7 +113,9 @@ describe("attach command", () => {
     const path = `/tmp/it's a "dir"/tmux-0/libtmux-mcp`
     const command = attachCommand(facts(["inspect"], { pin: { ...facts([]).pin, resolvedPath: path } }))
     assert.isTrue(command.startsWith("tmux -N -S "))
-    const echoed = execFileSync("sh", ["-c", command.replace(/^tmux -N -S /u, "printf %s ").replace(/ attach$/u, "")], { encoding: "utf8" })
+    const echoed = execFileSync("sh", ["-c", command.replace(/^tmux -N -S /u, "printf %s ").replace(/ attach$/u, "")], {
+      encoding: "utf8"
+    })
     assert.strictEqual(echoed, path)
   })
 
@@ -116,7 +148,10 @@ describe("startup record", () => {
 describe("capabilities document", () => {
   it("reports the startup-filtered surface, never the whole catalogue", () => {
     const document = capabilitiesDocument(facts(["inspect"]))
-    assert.deepStrictEqual(document.tools.map((tool) => tool.name), toolNames.filter((name) => manifest[name].toolset === "inspect"))
+    assert.deepStrictEqual(
+      document.tools.map((tool) => tool.name),
+      toolNames.filter((name) => manifest[name].toolset === "inspect")
+    )
     assert.strictEqual(document.host_command_tools, 0)
     assert.strictEqual(document.configuration_provenance, "unknown")
     assert.deepStrictEqual(document.pane_observation.environment_tools, ["show_environment"])

@@ -7,7 +7,10 @@ import { describeHolder } from "../../src/layers/Lease.ts"
 describe("lease holder", () => {
   it("names the pid and version of a holder record", () => {
     assert.strictEqual(describeHolder(JSON.stringify({ pid: 42, version: "0.1.0" })), "pid 42 (libtmux-mcp 0.1.0)")
-    assert.strictEqual(describeHolder(JSON.stringify({ version: "1.2.3-rc.1+b5", pid: 7 })), "pid 7 (libtmux-mcp 1.2.3-rc.1+b5)")
+    assert.strictEqual(
+      describeHolder(JSON.stringify({ version: "1.2.3-rc.1+b5", pid: 7 })),
+      "pid 7 (libtmux-mcp 1.2.3-rc.1+b5)"
+    )
   })
 
   it("never repeats anything else", () => {

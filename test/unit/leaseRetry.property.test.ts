@@ -48,8 +48,13 @@ const takesExactlyWhenFree = (take: Take) => (holder: Holder) =>
     assert.strictEqual(result !== undefined, shouldHold, `attempts at ${starts.join(", ")}`)
     // Retries keep coming until the deadline: a release before it is never missed by more than a retry.
     const freeBefore = Math.min(holder.releasedAtMs, holder.unusableAtMs)
-    if (freeBefore + holder.attemptMs + creationLockTimings.retryMs < waitMs) assert.isDefined(deciding, "gave up before the deadline")
-    assert.isTrue(starts.every((at) => at < waitMs), "an attempt started after the deadline")
+    if (freeBefore + holder.attemptMs + creationLockTimings.retryMs < waitMs) {
+      assert.isDefined(deciding, "gave up before the deadline")
+    }
+    assert.isTrue(
+      starts.every((at) => at < waitMs),
+      "an attempt started after the deadline"
+    )
   })
 
 /** Five attempts and no deadline: what the comment in Lease.ts warns against. */
@@ -65,8 +70,12 @@ const counted: Take = (attempt) =>
   })
 
 describe("waiting for the creation lock", () => {
-  it.effect.prop("takes the lock exactly when it is free before the deadline, and ends by then", [Holder], ([holder]) =>
-    takesExactlyWhenFree(takeWithin)(holder), { arbitrary: { runs: 100 } })
+  it.effect.prop(
+    "takes the lock exactly when it is free before the deadline, and ends by then",
+    [Holder],
+    ([holder]) => takesExactlyWhenFree(takeWithin)(holder),
+    { arbitrary: { runs: 100 } }
+  )
 
   it.effect("the property catches a wait that counts attempts instead of keeping a deadline", () =>
     Effect.gen(function*() {

@@ -3,17 +3,30 @@
  */
 import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
-import { mandatoryLines, manifest, openers, sinkKinds, toolNames, toolsOf, type ToolName } from "../../src/manifest/index.ts"
-import { nonDestructive } from "../support/additive.ts"
-import { registry, registeredNames } from "../../src/tools/index.ts"
+import {
+  mandatoryLines,
+  manifest,
+  openers,
+  sinkKinds,
+  type ToolName,
+  toolNames,
+  toolsOf
+} from "../../src/manifest/index.ts"
+import { registeredNames, registry } from "../../src/tools/index.ts"
 import { version } from "../../src/version.ts"
+import { nonDestructive } from "../support/additive.ts"
 
 const rows = toolNames.map((name) => manifest[name])
 
 describe("inventory", () => {
   it("has the design's 47 tools in four toolsets of 18, 16, 9 and 4", () => {
     assert.strictEqual(toolNames.length, 47)
-    assert.deepStrictEqual([toolsOf("inspect").length, toolsOf("manage").length, toolsOf("execute").length, toolsOf("teardown").length], [18, 16, 9, 4])
+    assert.deepStrictEqual([
+      toolsOf("inspect").length,
+      toolsOf("manage").length,
+      toolsOf("execute").length,
+      toolsOf("teardown").length
+    ], [18, 16, 9, 4])
   })
 
   it("keys every row by its own name, and titles every tool", () => {
@@ -24,7 +37,9 @@ describe("inventory", () => {
   })
 
   it("takes exactly the design's values for the thirteen rows it gives", () => {
-    const given: ReadonlyArray<[ToolName, string, ReadonlyArray<string>, string, ReadonlyArray<string>, [boolean, boolean, boolean, boolean]]> = [
+    const given: ReadonlyArray<
+      [ToolName, string, ReadonlyArray<string>, string, ReadonlyArray<string>, [boolean, boolean, boolean, boolean]]
+    > = [
       ["run_shell_command", "execute", ["change"], "pane-command", ["terminal-content"], [false, true, false, true]],
       ["send_keys", "execute", ["change"], "pane-input", ["tmux-metadata"], [false, true, false, true]],
       ["create_window", "execute", ["change"], "configured-process", ["tmux-metadata"], [false, false, false, true]],
@@ -35,14 +50,29 @@ describe("inventory", () => {
       ["clear_pane_scrollback", "teardown", ["delete"], "none", ["tmux-metadata"], [false, true, false, false]],
       ["kill_session", "teardown", ["delete"], "none", ["tmux-metadata"], [false, true, false, false]],
       ["capture_pane", "inspect", ["observe"], "none", ["terminal-content"], [true, false, true, true]],
-      ["snapshot_pane", "inspect", ["observe"], "none", ["terminal-content", "tmux-metadata"], [true, false, true, true]],
+      ["snapshot_pane", "inspect", ["observe"], "none", ["terminal-content", "tmux-metadata"], [
+        true,
+        false,
+        true,
+        true
+      ]],
       ["show_environment", "inspect", ["observe"], "none", ["process-environment"], [true, false, true, false]],
-      ["get_tmux_variables", "inspect", ["observe"], "none", ["tmux-metadata", "configured-command"], [true, false, true, false]]
+      ["get_tmux_variables", "inspect", ["observe"], "none", ["tmux-metadata", "configured-command"], [
+        true,
+        false,
+        true,
+        false
+      ]]
     ]
     for (const [name, toolset, effect, reach, output, hints] of given) {
       const row = manifest[name]
       assert.deepStrictEqual(
-        [row.toolset, row.effect, row.reach, row.output, [row.hints.readOnly, row.hints.destructive, row.hints.idempotent, row.hints.openWorld]],
+        [row.toolset, row.effect, row.reach, row.output, [
+          row.hints.readOnly,
+          row.hints.destructive,
+          row.hints.idempotent,
+          row.hints.openWorld
+        ]],
         [toolset, effect, reach, output, hints],
         name
       )
@@ -68,20 +98,32 @@ describe("hint rules", () => {
 
   it("makes pane-input and pane-command tools destructive, not idempotent and open-world", () => {
     for (const row of rows.filter((r) => r.reach === "pane-input" || r.reach === "pane-command")) {
-      assert.deepStrictEqual([row.hints.destructive, row.hints.idempotent, row.hints.openWorld], [true, false, true], row.name)
+      assert.deepStrictEqual(
+        [row.hints.destructive, row.hints.idempotent, row.hints.openWorld],
+        [true, false, true],
+        row.name
+      )
     }
   })
 
   it("makes teardown destructive and closed-world, and every non-inspect tool except additive spawns destructive", () => {
     for (const row of rows) {
-      if (row.toolset === "teardown") assert.deepStrictEqual([row.hints.destructive, row.hints.openWorld], [true, false], row.name)
-      if (row.toolset !== "inspect") assert.strictEqual(row.hints.destructive, row.reach !== "configured-process", row.name)
+      if (row.toolset === "teardown") {
+        assert.deepStrictEqual([row.hints.destructive, row.hints.openWorld], [true, false], row.name)
+      }
+      if (row.toolset !== "inspect") {
+        assert.strictEqual(row.hints.destructive, row.reach !== "configured-process", row.name)
+      }
     }
   })
 
   it("marks every tool that returns terminal content open-world, secret-bearing and untrusted", () => {
     for (const row of rows.filter((r) => (r.output as ReadonlyArray<string>).includes("terminal-content"))) {
-      assert.deepStrictEqual([row.hints.openWorld, row.mayExposeSecrets, row.mayReturnUntrustedContent], [true, true, true], row.name)
+      assert.deepStrictEqual([row.hints.openWorld, row.mayExposeSecrets, row.mayReturnUntrustedContent], [
+        true,
+        true,
+        true
+      ], row.name)
     }
   })
 })
@@ -90,7 +132,11 @@ it("links every destructiveHint false to a test that shows the tool observationa
   const nonDestructiveTools = toolNames.filter((name) => !manifest[name].hints.destructive)
   assert.deepStrictEqual(Object.keys(nonDestructive).sort(), [...nonDestructiveTools].sort())
   for (const name of nonDestructiveTools) {
-    assert.strictEqual(nonDestructive[name]!.kind, manifest[name].toolset === "inspect" ? "observational" : "additive", name)
+    assert.strictEqual(
+      nonDestructive[name]!.kind,
+      manifest[name].toolset === "inspect" ? "observational" : "additive",
+      name
+    )
   }
 })
 
@@ -111,7 +157,12 @@ describe("openers", () => {
       return "inspect-metadata"
     }
     if (row.toolset === "teardown") return "teardown"
-    return { "none": "manage", "configured-process": "spawn", "pane-input": "pane-input", "pane-command": "pane-command" }[row.reach]
+    return {
+      "none": "manage",
+      "configured-process": "spawn",
+      "pane-input": "pane-input",
+      "pane-command": "pane-command"
+    }[row.reach]
   }
 
   it("derives each row's opener from its toolset, reach and worst output class", () => {
@@ -141,7 +192,9 @@ describe("sinks and batch eligibility", () => {
 
   it("makes the batch-eligible set the inspect tools minus the batch, the self-bounded tools and show_environment", () => {
     const eligible = toolNames.filter((name) => manifest[name].batchEligible)
-    const expected = toolsOf("inspect").filter((name) => name !== "call_read_tools_batch" && !manifest[name].selfBounded && name !== "show_environment")
+    const expected = toolsOf("inspect").filter((name) =>
+      name !== "call_read_tools_batch" && !manifest[name].selfBounded && name !== "show_environment"
+    )
     assert.deepStrictEqual(eligible, expected)
   })
 })

@@ -3,9 +3,9 @@
  * expansion (format.c, format_expand1): `##` gives `#`, a run of `#` before `[` is kept, `#(`
  * runs a job, `#{` expands a variable, `#` and a letter may expand an alias.
  */
+import { prop } from "@effect/vitest"
 import * as Schema from "effect/Schema"
 import { assert, describe, it } from "vitest"
-import { prop } from "@effect/vitest"
 import { literalizeFormat, nameProblem } from "../../src/domain/names.ts"
 
 /** What tmux's expansion yields, or "JOB"/"VARIABLE"/"ALIAS" when it would run or expand something. */
@@ -45,12 +45,28 @@ const expandModel = (format: string): string => {
 
 describe("literalizeFormat", () => {
   it("round-trips examples through tmux's expansion rules", () => {
-    for (const text of ["plain", "#(touch x)", "#{session_id}", "a#", "##", "#[fg=red]", "##[x", "#S#W", "x#,y#}", "#(unclosed", "#{"]) {
+    for (
+      const text of [
+        "plain",
+        "#(touch x)",
+        "#{session_id}",
+        "a#",
+        "##",
+        "#[fg=red]",
+        "##[x",
+        "#S#W",
+        "x#,y#}",
+        "#(unclosed",
+        "#{"
+      ]
+    ) {
       assert.strictEqual(expandModel(literalizeFormat(text)), text, text)
     }
   })
 
-  prop("round-trips any text made of format-significant characters", [Schema.Array(Schema.Literals(["#", "(", ")", "{", "}", "[", "S", ",", "a", " "]))], ([chars]) => {
+  prop("round-trips any text made of format-significant characters", [
+    Schema.Array(Schema.Literals(["#", "(", ")", "{", "}", "[", "S", ",", "a", " "]))
+  ], ([chars]) => {
     const text = chars.join("")
     assert.strictEqual(expandModel(literalizeFormat(text)), text)
   })
@@ -68,7 +84,9 @@ describe("nameProblem", () => {
   })
 
   it("rejects empty, over-long, control-character, dotted, coloned, backslashed and ID-like names", () => {
-    for (const name of ["", "x".repeat(129), "a\nb", "a\u0000b", "a\u001fb", "a.b", "a:b", "a\\b", "\\", "$1", "@2", "%3"]) {
+    for (
+      const name of ["", "x".repeat(129), "a\nb", "a\u0000b", "a\u001fb", "a.b", "a:b", "a\\b", "\\", "$1", "@2", "%3"]
+    ) {
       assert.isString(nameProblem(name), JSON.stringify(name))
     }
   })

@@ -10,14 +10,22 @@ import { assert, describe, it } from "vitest"
 const root = join(import.meta.dirname, "..")
 const testFiles = (dir: string): Array<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? testFiles(join(dir, entry.name)) : entry.name.endsWith(".test.ts") ? [join(dir, entry.name)] : [])
+    entry.isDirectory()
+      ? testFiles(join(dir, entry.name))
+      : entry.name.endsWith(".test.ts")
+      ? [join(dir, entry.name)]
+      : []
+  )
 
 describe("tests measure no wall-clock time", () => {
   it("no test file reads a stopwatch", () => {
     // Spelled in pieces, so that this file does not find itself.
     const clocks = ["performance" + ".now(", "hr" + "time"]
     const found = testFiles(root).flatMap((file) =>
-      clocks.filter((clock) => readFileSync(file, "utf8").includes(clock)).map((clock) => `${relative(root, file)}: ${clock}`))
+      clocks.filter((clock) => readFileSync(file, "utf8").includes(clock)).map((clock) =>
+        `${relative(root, file)}: ${clock}`
+      )
+    )
     assert.deepStrictEqual(found, [])
   })
 })

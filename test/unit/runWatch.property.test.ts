@@ -36,13 +36,27 @@ const phaseAt = (timeline: Timeline, t: number): Is => {
   return timeline.phases.at(-1)!.is
 }
 
-const idle: ShellProcess = { comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 10, ageMs: 0 }
+const idle: ShellProcess = {
+  comm: "bash",
+  inForeground: true,
+  reading: true,
+  foreground: "bash",
+  foregroundGroup: 10,
+  ageMs: 0
+}
 const shells: Record<Is, ShellProcess> = {
   "spawning": { ...idle, comm: "tmux: server", reading: false },
   "starting": { ...idle, reading: false },
   "idle": idle,
   "young job": { ...idle, reading: false, inForeground: false, foreground: "sleep", foregroundGroup: 20 },
-  "old job": { ...idle, reading: false, inForeground: false, foreground: "make", foregroundGroup: 20, ageMs: 3_600_000 },
+  "old job": {
+    ...idle,
+    reading: false,
+    inForeground: false,
+    foreground: "make",
+    foregroundGroup: 20,
+    ageMs: 3_600_000
+  },
   "asks": { ...idle, reading: false, inForeground: false, foreground: "ssh", foregroundGroup: 20, ageMs: 3_600_000 },
   "copy mode": idle
 }
@@ -57,11 +71,12 @@ interface Seen {
 
 /** The pane and kernel as the timeline says, recording every look at them. */
 const scripted = (timeline: Timeline, seen: Array<Seen>) => {
-  const observe = (by: Seen["by"]) => Effect.map(now, (at) => {
-    const is = phaseAt(timeline, at)
-    seen.push({ at, is, by })
-    return is
-  })
+  const observe = (by: Seen["by"]) =>
+    Effect.map(now, (at) => {
+      const is = phaseAt(timeline, at)
+      seen.push({ at, is, by })
+      return is
+    })
   return {
     kernel: {
       shell: () => Effect.map(observe("kernel"), (is) => shells[is]),
@@ -69,7 +84,11 @@ const scripted = (timeline: Timeline, seen: Array<Seen>) => {
       program: () => Effect.succeed(undefined)
     } satisfies KernelProbe,
     look: Effect.map(observe("look"), (is): PaneLook => ({
-      pane_pid: 10, pane_dead: false, pane_in_mode: is === "copy mode", alternate_on: false, pane_current_command: "bash"
+      pane_pid: 10,
+      pane_dead: false,
+      pane_in_mode: is === "copy mode",
+      alternate_on: false,
+      pane_current_command: "bash"
     }))
   }
 }
@@ -102,18 +121,27 @@ const readyOnlyAtThePrompt = (ready: typeof awaitReady) => (timeline: Timeline) 
     // Sitting at the prompt for two polls before the refusal is always seen.
     let start = 0
     for (const phase of timeline.phases) {
-      const missed = phase.is === "idle" && phase.forMs > 2 * timings.readyPoll && start + 2 * timings.readyPoll < last.at
-      assert.isFalse(missed, `refused (${reason}) at ${last.at} though the shell sat at its prompt from ${start} for ${phase.forMs} ms`)
+      const missed = phase.is === "idle" && phase.forMs > 2 * timings.readyPoll &&
+        start + 2 * timings.readyPoll < last.at
+      assert.isFalse(
+        missed,
+        `refused (${reason}) at ${last.at} though the shell sat at its prompt from ${start} for ${phase.forMs} ms`
+      )
       start += phase.forMs
     }
   })
 
 /** Ready as soon as asked: what the property must catch. */
-const eager: typeof awaitReady = (_pane, look) => Effect.map(look, (state) => ({ state, shell: state.pane_current_command }))
+const eager: typeof awaitReady = (_pane, look) =>
+  Effect.map(look, (state) => ({ state, shell: state.pane_current_command }))
 
 describe("awaitReady over generated timelines", () => {
-  it.effect.prop("declares readiness only at the prompt, refuses only for what the pane shows, never misses a prompt", [Timeline], ([timeline]) =>
-    readyOnlyAtThePrompt(awaitReady)(timeline), { arbitrary: { runs: 100 } })
+  it.effect.prop(
+    "declares readiness only at the prompt, refuses only for what the pane shows, never misses a prompt",
+    [Timeline],
+    ([timeline]) => readyOnlyAtThePrompt(awaitReady)(timeline),
+    { arbitrary: { runs: 100 } }
+  )
 
   it.effect("the property catches a readiness that does not wait for the prompt", () =>
     Effect.gen(function*() {

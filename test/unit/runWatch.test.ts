@@ -8,23 +8,52 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
+import {
+  awaitReady,
+  type KernelProbe,
+  type PaneLook,
+  type RunScreen,
+  timings,
+  watchRun
+} from "../../src/programs/runWatch.ts"
 import type { ShellProcess } from "../../src/services/PaneProcess.ts"
-import { awaitReady, type KernelProbe, type PaneLook, type RunScreen, timings, watchRun } from "../../src/programs/runWatch.ts"
 
 const now = Effect.clockWith((clock) => clock.currentTimeMillis)
 
-const reading: ShellProcess = { comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 10, ageMs: 0 }
+const reading: ShellProcess = {
+  comm: "bash",
+  inForeground: true,
+  reading: true,
+  foreground: "bash",
+  foregroundGroup: 10,
+  ageMs: 0
+}
 const running: ShellProcess = { ...reading, reading: false }
-const job = (name: string, ageMs = 0): ShellProcess => ({ ...reading, reading: false, inForeground: false, foreground: name, foregroundGroup: 20, ageMs })
+const job = (name: string, ageMs = 0): ShellProcess => ({
+  ...reading,
+  reading: false,
+  inForeground: false,
+  foreground: name,
+  foregroundGroup: 20,
+  ageMs
+})
 
-const kernel = (shell: (t: number) => ShellProcess, reader: (t: number) => string | undefined = () => undefined): KernelProbe => ({
+const kernel = (
+  shell: (t: number) => ShellProcess,
+  reader: (t: number) => string | undefined = () => undefined
+): KernelProbe => ({
   shell: () => Effect.map(now, shell),
   reader: () => Effect.map(now, reader),
   program: () => Effect.succeed("vim")
 })
 
 const pane = (extra: Partial<PaneLook> = {}): PaneLook => ({
-  pane_pid: 10, pane_dead: false, pane_in_mode: false, alternate_on: false, pane_current_command: "bash", ...extra
+  pane_pid: 10,
+  pane_dead: false,
+  pane_in_mode: false,
+  alternate_on: false,
+  pane_current_command: "bash",
+  ...extra
 })
 
 /** A tmux look that counts how often it was asked and when. */
@@ -40,7 +69,9 @@ describe("awaitReady", () => {
   it.effect("types nothing while the shell runs its startup files, and reads the prompt row again once it is idle", () =>
     Effect.gen(function*() {
       const tmux = looks()
-      const fiber = yield* Effect.forkChild(awaitReady("%1", tmux.look, kernel((t) => t < 3_000 ? running : reading), 10_000))
+      const fiber = yield* Effect.forkChild(
+        awaitReady("%1", tmux.look, kernel((t) => t < 3_000 ? running : reading), 10_000)
+      )
       yield* TestClock.adjust(2_990)
       assert.isUndefined(fiber.pollUnsafe())
       yield* TestClock.adjust(30)
@@ -51,14 +82,18 @@ describe("awaitReady", () => {
 
   it.effect("waits for a pane created a moment ago whose process is still tmux's own child", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.forkChild(awaitReady("%1", looks().look, kernel((t) => t < 200 ? { ...running, comm: "tmux: server" } : reading), 10_000))
+      const fiber = yield* Effect.forkChild(
+        awaitReady("%1", looks().look, kernel((t) => t < 200 ? { ...running, comm: "tmux: server" } : reading), 10_000)
+      )
       yield* TestClock.adjust(300)
       assert.strictEqual((yield* Fiber.join(fiber)).shell, "bash")
     }))
 
   it.effect("refuses at the deadline a shell still starting, saying nothing was typed", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.forkChild(Effect.flip(awaitReady("%1", looks().look, kernel(() => job("sleep")), 1_000)))
+      const fiber = yield* Effect.forkChild(
+        Effect.flip(awaitReady("%1", looks().look, kernel(() => job("sleep")), 1_000))
+      )
       yield* TestClock.adjust(1_100)
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "PaneNotReady")
@@ -68,12 +103,14 @@ describe("awaitReady", () => {
 
   it.effect("refuses at once what waiting cannot fix: a mode, the alternate screen, an unsupported program, a program reading the terminal", () =>
     Effect.gen(function*() {
-      for (const [state, probe, words] of [
-        [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode"],
-        [pane({ alternate_on: true, pane_current_command: "vim" }), kernel(() => reading), "alternate screen"],
-        [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive"],
-        [pane(), kernel(() => job("ssh"), () => "ssh"), "waiting for terminal input"]
-      ] as const) {
+      for (
+        const [state, probe, words] of [
+          [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode"],
+          [pane({ alternate_on: true, pane_current_command: "vim" }), kernel(() => reading), "alternate screen"],
+          [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive"],
+          [pane(), kernel(() => job("ssh"), () => "ssh"), "waiting for terminal input"]
+        ] as const
+      ) {
         const error = yield* Effect.flip(awaitReady("%1", Effect.succeed(state), probe, 60_000))
         assert.include(error.message, words)
       }
@@ -81,7 +118,9 @@ describe("awaitReady", () => {
 
   it.effect("gives an older shell's foreground job a short grace, then refuses", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.forkChild(Effect.flip(awaitReady("%1", looks().look, kernel(() => job("make", 3_600_000)), 60_000)))
+      const fiber = yield* Effect.forkChild(
+        Effect.flip(awaitReady("%1", looks().look, kernel(() => job("make", 3_600_000)), 60_000))
+      )
       yield* TestClock.adjust(timings.foregroundGrace + 50)
       const error = yield* Fiber.join(fiber)
       assert.include(error.message, "make is running in the foreground")
@@ -89,21 +128,32 @@ describe("awaitReady", () => {
 
   it.effect.prop(
     "for any startup time and timeout: ready exactly when the shell reached its prompt before the deadline, and never before",
-    [Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5_000 })), Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5_000 }))],
+    [
+      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5_000 })),
+      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5_000 }))
+    ],
     ([readyAt, deadline]) =>
       Effect.gen(function*() {
-        const fiber = yield* Effect.forkChild(Effect.result(awaitReady("%1", looks().look, kernel((t) => t < readyAt ? running : reading), deadline)))
+        const fiber = yield* Effect.forkChild(
+          Effect.result(awaitReady("%1", looks().look, kernel((t) => t < readyAt ? running : reading), deadline))
+        )
         yield* TestClock.adjust(6_000)
         const result = yield* Fiber.join(fiber)
         const finished = yield* now
-        if (result._tag === "Success") assert.isAtMost(readyAt, deadline + timings.readyPoll, "ready only once the shell was")
-        else assert.isAbove(readyAt, deadline - timings.readyPoll, `refused though ready at ${readyAt} before ${deadline} (now ${finished})`)
+        if (result._tag === "Success") {
+          assert.isAtMost(readyAt, deadline + timings.readyPoll, "ready only once the shell was")
+        } else {assert.isAbove(
+            readyAt,
+            deadline - timings.readyPoll,
+            `refused though ready at ${readyAt} before ${deadline} (now ${finished})`
+          )}
       })
   )
 })
 
 describe("watchRun", () => {
-  const watch = (probe: KernelProbe, seen: (t: number) => Partial<RunScreen> = () => ({})) => watchRun(10, probe, screen(seen))
+  const watch = (probe: KernelProbe, seen: (t: number) => Partial<RunScreen> = () => ({})) =>
+    watchRun(10, probe, screen(seen))
 
   it.effect("reports a program blocked reading the terminal after about half a second, naming it", () =>
     Effect.gen(function*() {
@@ -119,7 +169,9 @@ describe("watchRun", () => {
       const returned = yield* Effect.forkChild(watch(kernel((t) => t < 1_000 ? job("sh") : reading)))
       yield* TestClock.adjust(1_500)
       assert.deepStrictEqual(yield* Fiber.join(returned), { _tag: "Returned" })
-      const recorded = yield* Effect.forkChild(watch(kernel((t) => t < 1_000 ? job("sh") : reading), (t) => ({ recorded: t >= 900 })))
+      const recorded = yield* Effect.forkChild(
+        watch(kernel((t) => t < 1_000 ? job("sh") : reading), (t) => ({ recorded: t >= 900 }))
+      )
       yield* TestClock.adjust(1_500)
       assert.deepStrictEqual(yield* Fiber.join(recorded), { _tag: "Recorded" })
     }))

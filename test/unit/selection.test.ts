@@ -3,12 +3,28 @@
  */
 import * as Result from "effect/Result"
 import { assert, describe, it } from "vitest"
-import { defaultToolsets, type EndpointFacts, resolveSelection, type SelectionInput, splitList } from "../../src/domain/selection.ts"
-import { manifest, toolNames, type ToolName, type Toolset, toolsets } from "../../src/manifest/index.ts"
+import {
+  defaultToolsets,
+  type EndpointFacts,
+  resolveSelection,
+  type SelectionInput,
+  splitList
+} from "../../src/domain/selection.ts"
+import { manifest, type ToolName, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
 
 const all = new Set<ToolName>(toolNames)
-const dedicatedNew: EndpointFacts = { socketExplicit: false, tmuxConfig: "minimal", serverState: "absent", provenance: "none" }
-const input = (partial: Partial<SelectionInput>): SelectionInput => ({ toolsets: undefined, tools: undefined, excludeTools: undefined, ...partial })
+const dedicatedNew: EndpointFacts = {
+  socketExplicit: false,
+  tmuxConfig: "minimal",
+  serverState: "absent",
+  provenance: "none"
+}
+const input = (partial: Partial<SelectionInput>): SelectionInput => ({
+  toolsets: undefined,
+  tools: undefined,
+  excludeTools: undefined,
+  ...partial
+})
 
 const select = (partial: Partial<SelectionInput>, facts = dedicatedNew, available: ReadonlySet<ToolName> = all) => {
   const result = resolveSelection(input(partial), facts, available)
@@ -20,7 +36,8 @@ const failure = (partial: Partial<SelectionInput>, available: ReadonlySet<ToolNa
   assert.isTrue(Result.isFailure(result), JSON.stringify(partial))
   return Result.isFailure(result) ? result.failure.message : ""
 }
-const inToolsets = (chosen: ReadonlyArray<Toolset>) => toolNames.filter((name) => chosen.includes(manifest[name].toolset))
+const inToolsets = (chosen: ReadonlyArray<Toolset>) =>
+  toolNames.filter((name) => chosen.includes(manifest[name].toolset))
 
 describe("groups", () => {
   it("produces exactly the member tools, in manifest order, for all sixteen toolset combinations", () => {
@@ -40,15 +57,23 @@ describe("groups", () => {
   })
 
   it("rejects empty segments, unknown names and other cases, naming the valid set", () => {
-    for (const value of ["inspect,,manage", ",inspect", "inspect,", " , "]) assert.include(failure({ toolsets: value }), "empty segment")
-    for (const value of ["Inspect", "readonly", "inspect,all"]) assert.include(failure({ toolsets: value }), "valid toolsets: inspect, manage, execute, teardown")
+    for (const value of ["inspect,,manage", ",inspect", "inspect,", " , "]) {
+      assert.include(failure({ toolsets: value }), "empty segment")
+    }
+    for (const value of ["Inspect", "readonly", "inspect,all"]) {
+      assert.include(failure({ toolsets: value }), "valid toolsets: inspect, manage, execute, teardown")
+    }
   })
 })
 
 describe("named tools", () => {
   it("adds inclusions after the groups and applies exclusions last, even over an inclusion", () => {
-    assert.deepStrictEqual(select({ toolsets: "", tools: "list_windows,list_sessions" }).tools, ["list_sessions", "list_windows"])
-    const mixed = select({ toolsets: "inspect", tools: "kill_session", excludeTools: "kill_session,show_environment" }).tools
+    assert.deepStrictEqual(select({ toolsets: "", tools: "list_windows,list_sessions" }).tools, [
+      "list_sessions",
+      "list_windows"
+    ])
+    const mixed =
+      select({ toolsets: "inspect", tools: "kill_session", excludeTools: "kill_session,show_environment" }).tools
     assert.notInclude(mixed, "kill_session")
     assert.notInclude(mixed, "show_environment")
     assert.include(mixed, "list_sessions")
@@ -73,14 +98,46 @@ describe("named tools", () => {
 
 describe("defaults when LIBTMUX_TOOLSETS is absent", () => {
   const rows: ReadonlyArray<[EndpointFacts, ReadonlyArray<Toolset>, string]> = [
-    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "absent", provenance: "none" }, toolsets, "new dedicated server, minimal configuration"],
-    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "unknown" }, ["inspect", "manage", "execute"], "existing server of unknown provenance"],
-    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-other" }, ["inspect", "manage", "execute"], "existing server of unknown provenance"],
-    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-minimal" }, toolsets, "existing dedicated server recorded as started by libtmux-mcp with the minimal configuration"],
-    [{ socketExplicit: true, tmuxConfig: "minimal", serverState: "absent", provenance: "none" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
-    [{ socketExplicit: true, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-minimal" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
-    [{ socketExplicit: false, tmuxConfig: "user", serverState: "absent", provenance: "none" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"],
-    [{ socketExplicit: false, tmuxConfig: "path", serverState: "existing", provenance: "unknown" }, ["inspect", "manage", "execute"], "explicitly configured endpoint"]
+    [
+      { socketExplicit: false, tmuxConfig: "minimal", serverState: "absent", provenance: "none" },
+      toolsets,
+      "new dedicated server, minimal configuration"
+    ],
+    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "unknown" }, [
+      "inspect",
+      "manage",
+      "execute"
+    ], "existing server of unknown provenance"],
+    [{ socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-other" }, [
+      "inspect",
+      "manage",
+      "execute"
+    ], "existing server of unknown provenance"],
+    [
+      { socketExplicit: false, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-minimal" },
+      toolsets,
+      "existing dedicated server recorded as started by libtmux-mcp with the minimal configuration"
+    ],
+    [{ socketExplicit: true, tmuxConfig: "minimal", serverState: "absent", provenance: "none" }, [
+      "inspect",
+      "manage",
+      "execute"
+    ], "explicitly configured endpoint"],
+    [{ socketExplicit: true, tmuxConfig: "minimal", serverState: "existing", provenance: "recorded-minimal" }, [
+      "inspect",
+      "manage",
+      "execute"
+    ], "explicitly configured endpoint"],
+    [{ socketExplicit: false, tmuxConfig: "user", serverState: "absent", provenance: "none" }, [
+      "inspect",
+      "manage",
+      "execute"
+    ], "explicitly configured endpoint"],
+    [{ socketExplicit: false, tmuxConfig: "path", serverState: "existing", provenance: "unknown" }, [
+      "inspect",
+      "manage",
+      "execute"
+    ], "explicitly configured endpoint"]
   ]
   it("follows every row of the defaults table and reports the reason", () => {
     for (const [facts, expected, reason] of rows) {

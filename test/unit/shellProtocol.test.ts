@@ -61,7 +61,10 @@ describe("typedText", () => {
 
   it("keeps the trailer's template out of the typed text: the server stores it in the pane", () => {
     const { end, mark } = templates("a1b2c3", "%4")
-    assert.strictEqual(end, `set -pFt%4 @lmcp_end_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x} #{@lx}" ; set -su @lx ; wait-for -S lmcp_a1b2c3`)
+    assert.strictEqual(
+      end,
+      `set -pFt%4 @lmcp_end_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x} #{@lx}" ; set -su @lx ; wait-for -S lmcp_a1b2c3`
+    )
     assert.strictEqual(mark, `set -pFt%4 @lmcp_start_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x}"`)
   })
 
@@ -95,7 +98,9 @@ describe("typedText", () => {
 
   it("gives run IDs a strict pattern", () => {
     assert.isTrue(runIdPattern.test("a1b2c3"))
-    for (const forged of ["A1B2C3", "a1b2c", "a1b2c3d", "a1b2c}", "#{pid}", ""]) assert.isFalse(runIdPattern.test(forged), forged)
+    for (const forged of ["A1B2C3", "a1b2c", "a1b2c3d", "a1b2c}", "#{pid}", ""]) {
+      assert.isFalse(runIdPattern.test(forged), forged)
+    }
   })
 })
 
@@ -104,7 +109,13 @@ describe("findEchoEnd", () => {
   const trailer = trailerLine(typed)
 
   it("finds the row where the echo of the trailer ends, even wrapped, indented or split mid-word", () => {
-    const rows = ["$ ( echo hi", `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;#{@la1`, `b2c3}"`, "hi", "$ "]
+    const rows = [
+      "$ ( echo hi",
+      `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;#{@la1`,
+      `b2c3}"`,
+      "hi",
+      "$ "
+    ]
     assert.strictEqual(findEchoEnd(rows, 0, trailer), 2)
     const indented = ["$ ( echo hi", `      ${trailer}`, "hi"]
     assert.strictEqual(findEchoEnd(indented, 0, trailer), 1)
@@ -120,7 +131,9 @@ describe("findEchoEnd", () => {
   })
 
   // Output lines drawn from arbitrary text, the trailer itself, and protocol-looking lines with the run's ID.
-  const Printed = Schema.Array(Schema.Union([Schema.String, Schema.Literals([trailer, `lmcp_a1b2c3 ${typed}`, "@lmcp_end_a1b2c3 0 1 0 0"])]))
+  const Printed = Schema.Array(
+    Schema.Union([Schema.String, Schema.Literals([trailer, `lmcp_a1b2c3 ${typed}`, "@lmcp_end_a1b2c3 0 1 0 0"])])
+  )
   prop("for any output, cutting after the echo returns exactly what the command printed", [Printed], ([printed]) => {
     const lines = printed.map((line) => line.replace(/[\n\r]/gu, " "))
     const rows = ["$ ( echo hi", trailer, ...lines, "$ "]

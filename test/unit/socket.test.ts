@@ -3,13 +3,26 @@
  */
 import * as Result from "effect/Result"
 import { assert, describe, it } from "vitest"
-import { formatSelector, parseSocketSelector, resolveSocketPath, type ResolveEnvironment, socketFlags } from "../../src/domain/socket.ts"
+import {
+  formatSelector,
+  parseSocketSelector,
+  type ResolveEnvironment,
+  resolveSocketPath,
+  socketFlags
+} from "../../src/domain/socket.ts"
 
 const parse = (raw: string) => Result.getOrThrow(parseSocketSelector(raw))
 const env = (partial: Partial<ResolveEnvironment>): ResolveEnvironment => ({
   uid: 1000,
   // Like Node's realpath: an empty path resolves to the working folder.
-  realpath: (path) => path === "" ? "/exists/cwd" : path === "/tmp/" ? "/tmp" : path.startsWith("/exists") ? path.replace(/\/$/u, "") : undefined,
+  realpath: (path) =>
+    path === ""
+      ? "/exists/cwd"
+      : path === "/tmp/"
+      ? "/tmp"
+      : path.startsWith("/exists")
+      ? path.replace(/\/$/u, "")
+      : undefined,
   ...partial
 })
 
@@ -40,19 +53,32 @@ describe("selectors", () => {
 
 describe("resolution", () => {
   it("puts a name under the realpath of TMUX_TMPDIR, then tmux-<uid>", () => {
-    assert.strictEqual(resolveSocketPath(parse("work"), env({ TMUX_TMPDIR: "/exists/dir/" })), "/exists/dir/tmux-1000/work")
+    assert.strictEqual(
+      resolveSocketPath(parse("work"), env({ TMUX_TMPDIR: "/exists/dir/" })),
+      "/exists/dir/tmux-1000/work"
+    )
   })
 
   it("falls back to /tmp when TMUX_TMPDIR is unset, empty or does not resolve, as tmux does", () => {
     for (const dir of [undefined, "", "/missing"]) {
-      assert.strictEqual(resolveSocketPath(parse("work"), env({ TMUX_TMPDIR: dir })), "/tmp/tmux-1000/work", String(dir))
+      assert.strictEqual(
+        resolveSocketPath(parse("work"), env({ TMUX_TMPDIR: dir })),
+        "/tmp/tmux-1000/work",
+        String(dir)
+      )
     }
   })
 
   it("resolves inherit to the socket in $TMUX, or to the default name outside tmux", () => {
-    assert.strictEqual(resolveSocketPath(parse("inherit"), env({ TMUX: "/tmp/tmux-1000/default,123,0" })), "/tmp/tmux-1000/default")
+    assert.strictEqual(
+      resolveSocketPath(parse("inherit"), env({ TMUX: "/tmp/tmux-1000/default,123,0" })),
+      "/tmp/tmux-1000/default"
+    )
     assert.strictEqual(resolveSocketPath(parse("inherit"), env({ TMUX: "" })), "/tmp/tmux-1000/default")
-    assert.strictEqual(resolveSocketPath(parse("inherit"), env({ TMUX_TMPDIR: "/exists/x" })), "/exists/x/tmux-1000/default")
+    assert.strictEqual(
+      resolveSocketPath(parse("inherit"), env({ TMUX_TMPDIR: "/exists/x" })),
+      "/exists/x/tmux-1000/default"
+    )
   })
 
   it("keeps an explicit path as given", () => {

@@ -7,7 +7,11 @@ const setup = (limit: number) => {
   const input = new PassThrough()
   const output = new PassThrough()
   const written: Array<unknown> = []
-  output.on("data", (chunk: Buffer) => chunk.toString("utf8").split("\n").filter((line) => line !== "").forEach((line) => written.push(JSON.parse(line))))
+  output.on(
+    "data",
+    (chunk: Buffer) =>
+      chunk.toString("utf8").split("\n").filter((line) => line !== "").forEach((line) => written.push(JSON.parse(line)))
+  )
   const received: Array<unknown> = []
   const transport = new LineTransport(input, output, limit)
   transport.onmessage = (message) => void received.push(message)
@@ -36,7 +40,14 @@ describe("LineTransport", () => {
     input.write(long.slice(100) + "\n")
     input.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) + "\n")
     await settle()
-    assert.deepStrictEqual(written, [{ jsonrpc: "2.0", id: "r-1", error: { code: -32600, message: "Invalid Request: a message may be at most 64 bytes; this line was longer and was discarded" } }])
+    assert.deepStrictEqual(written, [{
+      jsonrpc: "2.0",
+      id: "r-1",
+      error: {
+        code: -32600,
+        message: "Invalid Request: a message may be at most 64 bytes; this line was longer and was discarded"
+      }
+    }])
     assert.deepStrictEqual(received, [{ jsonrpc: "2.0", id: 2, method: "ping" }])
   })
 })

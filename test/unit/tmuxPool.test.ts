@@ -15,7 +15,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 const log = join(dir, "log")
 // A stand-in tmux: logs its start and end; a `wait-for` client stays 3 s, anything else 0.3 s.
 const bin = join(dir, "tmux")
-writeFileSync(bin, `#!/bin/sh\necho start >> ${log}\ncase "$*" in *wait-for*) sleep 3 ;; *) sleep 0.3 ;; esac\necho end >> ${log}\n`, { mode: 0o755 })
+writeFileSync(
+  bin,
+  `#!/bin/sh\necho start >> ${log}\ncase "$*" in *wait-for*) sleep 3 ;; *) sleep 0.3 ;; esac\necho end >> ${log}\n`,
+  { mode: 0o755 }
+)
 
 /** The most invocations that ran at once, from the log. */
 const mostAtOnce = (): number => {
@@ -49,7 +53,8 @@ describe("makePool", () => {
     writeFileSync(log, "")
     await Effect.runPromise(Effect.gen(function*() {
       const pooled = yield* makePool(2)
-      const short = (i: number) => pooled([["list-sessions"]], execTmux(bin, [`call-${i}`], "-L t", { timeoutMs: 1_000 }))
+      const short = (i: number) =>
+        pooled([["list-sessions"]], execTmux(bin, [`call-${i}`], "-L t", { timeoutMs: 1_000 }))
       // Twelve 0.3 s invocations through two permits take 1.8 s: the last waits 1.5 s for a permit,
       // and its 1 s timeout still holds because it counts from then.
       const results = yield* Effect.all(Array.from({ length: 12 }, (_, i) => short(i)), { concurrency: "unbounded" })

@@ -8,7 +8,7 @@ import * as Exit from "effect/Exit"
 import { assert, describe, it } from "vitest"
 import type { TmuxError } from "../../src/services/errors.ts"
 import { type Authority, observeCommands, type TmuxCommand } from "../../src/services/Tmux.ts"
-import { FS, formatOf, make, paneFields, RS, readBack, sessionFields } from "../../src/services/TmuxReads.ts"
+import { formatOf, FS, make, paneFields, readBack, RS, sessionFields } from "../../src/services/TmuxReads.ts"
 
 type Observe = typeof observeCommands[number]
 
@@ -26,20 +26,29 @@ const record = (...values: ReadonlyArray<string>) => `${values.join(FS)}${RS}\n`
 
 describe("typed reads", () => {
   it("formats are fixed field references, one per field, ended by the record separator", () => {
-    assert.strictEqual(formatOf({ session_id: "string", session_windows: "int" }), `#{session_id}${FS}#{session_windows}${RS}`)
+    assert.strictEqual(
+      formatOf({ session_id: "string", session_windows: "int" }),
+      `#{session_id}${FS}#{session_windows}${RS}`
+    )
     for (const fields of [sessionFields, paneFields]) {
+      // oxlint-disable-next-line no-control-regex -- the separators are control characters
       assert.match(formatOf(fields), /^(#\{[a-z_]+\}[\u001e\u001f])+$/u)
     }
     assert.deepStrictEqual(readBack.panes("%3"), ["list-panes", "-t", "%3", "-F", formatOf(paneFields)])
   })
 
   it("decodes sessions by kind from one list-sessions", async () => {
-    const { reads, issued } = scripted(record("$1", "work space", "2", "0", "1700000000", "/tmp") + record("$2", "b", "1", "1", "1700000001", "/"))
+    const { reads, issued } = scripted(
+      record("$1", "work space", "2", "0", "1700000000", "/tmp") + record("$2", "b", "1", "1", "1700000001", "/")
+    )
     const rows = await Effect.runPromise(reads.sessions())
-    assert.deepStrictEqual(rows.map((row) => [row.session_id, row.session_name, row.session_windows, row.session_attached]), [
-      ["$1", "work space", 2, 0],
-      ["$2", "b", 1, 1]
-    ])
+    assert.deepStrictEqual(
+      rows.map((row) => [row.session_id, row.session_name, row.session_windows, row.session_attached]),
+      [
+        ["$1", "work space", 2, 0],
+        ["$2", "b", 1, 1]
+      ]
+    )
     assert.deepStrictEqual(issued, [[["list-sessions", "-F", formatOf(sessionFields)]]])
   })
 
@@ -52,21 +61,36 @@ describe("typed reads", () => {
 
   it("reads one pane's fields, and says no such pane when tmux printed empty fields", async () => {
     const found = scripted(`%3${FS}${record("1", "bash")}`)
-    assert.deepStrictEqual(await Effect.runPromise(found.reads.pane("%3", { pane_dead: "bool", pane_current_command: "string" })), {
-      pane_dead: true,
-      pane_current_command: "bash"
-    })
-    assert.deepStrictEqual(found.issued, [[["display-message", "-p", "-t", "%3", `#{pane_id}${FS}#{pane_dead}${FS}#{pane_current_command}${RS}`]]])
+    assert.deepStrictEqual(
+      await Effect.runPromise(found.reads.pane("%3", { pane_dead: "bool", pane_current_command: "string" })),
+      {
+        pane_dead: true,
+        pane_current_command: "bash"
+      }
+    )
+    assert.deepStrictEqual(found.issued, [[[
+      "display-message",
+      "-p",
+      "-t",
+      "%3",
+      `#{pane_id}${FS}#{pane_dead}${FS}#{pane_current_command}${RS}`
+    ]]])
     const empty = scripted(`%3${FS}${record("")}`)
-    assert.deepStrictEqual(await Effect.runPromise(empty.reads.pane("%3", { pane_title: "string" })), { pane_title: "" })
+    assert.deepStrictEqual(await Effect.runPromise(empty.reads.pane("%3", { pane_title: "string" })), {
+      pane_title: ""
+    })
     const missing = scripted(`${FS}${record("", "")}`)
-    const exit = await Effect.runPromiseExit(missing.reads.pane("%99", { pane_dead: "bool", pane_current_command: "string" }))
+    const exit = await Effect.runPromiseExit(
+      missing.reads.pane("%99", { pane_dead: "bool", pane_current_command: "string" })
+    )
     assert.match(String(Exit.isFailure(exit) && exit.cause), /no such pane: %99/u)
   })
 
   it("reads state and capture in one invocation and splits them", async () => {
     const { reads, issued } = scripted(`%3${FS}${record("7")}line 1\nline 2\n`)
-    const { state, captured } = await Effect.runPromise(reads.paneAndCapture("%3", { history_size: "int" }, ["-S", "-2"]))
+    const { state, captured } = await Effect.runPromise(
+      reads.paneAndCapture("%3", { history_size: "int" }, ["-S", "-2"])
+    )
     assert.deepStrictEqual(state, { history_size: 7 })
     assert.strictEqual(captured, "line 1\nline 2\n")
     assert.deepStrictEqual(issued[0]?.map((command) => command[0]), ["display-message", "capture-pane"])

@@ -9,7 +9,9 @@ describe("schemas converted at build time", () => {
     expect(Object.keys(advertisedSchemas)).toEqual([...toolNames])
     for (const name of toolNames) {
       const definition = definitionOf(name)
-      expect(JSON.stringify(toolEntry(definition, ["list_sessions"], advertisedSchemas)), name).toBe(JSON.stringify(toolEntry(definition, ["list_sessions"])))
+      expect(JSON.stringify(toolEntry(definition, ["list_sessions"], advertisedSchemas)), name).toBe(
+        JSON.stringify(toolEntry(definition, ["list_sessions"]))
+      )
     }
   })
 })

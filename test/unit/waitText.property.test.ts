@@ -57,14 +57,20 @@ interface Pane {
 const paneAt = (timeline: Timeline, t: number): Pane => {
   let serial = 0
   const text = (written: string) => timeline.moves ? `${written}#${serial++}` : written
-  const pane: Pane = { rows: timeline.entry.map((written) => ({ text: text(written), fresh: false })), dead: false, gone: false }
+  const pane: Pane = {
+    rows: timeline.entry.map((written) => ({ text: text(written), fresh: false })),
+    dead: false,
+    gone: false
+  }
   for (const { at, does } of [...timeline.events].sort((a, b) => a.at - b.at)) {
     if (at > t) break
     if (does === "clear") pane.rows = timeline.moves ? [] : pane.rows
     else if (does === "die") pane.dead = true
     else if (does === "server gone") pane.gone = true
     else if (!pane.dead) {
-      if (timeline.moves && pane.rows.length - height >= historyLimit) pane.rows.splice(0, Math.max(1, Math.floor(historyLimit / 10)))
+      if (timeline.moves && pane.rows.length - height >= historyLimit) {
+        pane.rows.splice(0, Math.max(1, Math.floor(historyLimit / 10)))
+      }
       pane.rows.push({ text: text(does.write), fresh: true })
     }
   }
@@ -97,7 +103,7 @@ const matchesText: LineMatcher = {
 
 /** What the call must end with: the first poll that sees a fresh match, a dead pane or no server, else the deadline. */
 const expected = (timeline: Timeline): { readonly outcome: string; readonly atMs: number } => {
-  for (let poll = 0; ; poll = Math.min(poll + pollIntervalMs, timeline.timeoutMs)) {
+  for (let poll = 0;; poll = Math.min(poll + pollIntervalMs, timeline.timeoutMs)) {
     const pane = paneAt(timeline, poll)
     if (pane.gone) return { outcome: "ServerNotRunning", atMs: poll }
     if (pane.dead) return { outcome: "PaneGone", atMs: poll }
@@ -110,10 +116,12 @@ type Wait = typeof waitForText
 
 const endsAsThePaneSays = (wait: Wait) => (timeline: Timeline) =>
   Effect.gen(function*() {
-    const fiber = yield* Effect.forkChild(wait("%1", matchesText, timeline.timeoutMs).pipe(
-      Effect.provideService(PaneReader, scriptedReader(timeline)),
-      Effect.result
-    ))
+    const fiber = yield* Effect.forkChild(
+      wait("%1", matchesText, timeline.timeoutMs).pipe(
+        Effect.provideService(PaneReader, scriptedReader(timeline)),
+        Effect.result
+      )
+    )
     // The call never outlives its deadline by more than one poll.
     yield* TestClock.adjust(timeline.timeoutMs + pollIntervalMs)
     const ended = fiber.pollUnsafe()
@@ -130,7 +138,8 @@ const endsAsThePaneSays = (wait: Wait) => (timeline: Timeline) =>
 
 /** Reports progress into `seen`, with the virtual time of each report. */
 const progressInto = (seen: Array<number>) => ({
-  progress: () => Effect.asVoid(Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (now) => seen.push(now)))
+  progress: () =>
+    Effect.asVoid(Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (now) => seen.push(now)))
 })
 
 const QuietTimeout = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 20_000 }))
@@ -139,42 +148,60 @@ const progressIsSpaced = (wait: Wait) => (timeoutMs: number) =>
   Effect.gen(function*() {
     const seen: Array<number> = []
     const quiet: Timeline = { entry: ["$"], events: [], timeoutMs, moves: false }
-    const fiber = yield* Effect.forkChild(wait("%1", matchesText, timeoutMs).pipe(
-      Effect.provideService(PaneReader, scriptedReader(quiet)),
-      Effect.provideService(Progress, progressInto(seen))
-    ))
+    const fiber = yield* Effect.forkChild(
+      wait("%1", matchesText, timeoutMs).pipe(
+        Effect.provideService(PaneReader, scriptedReader(quiet)),
+        Effect.provideService(Progress, progressInto(seen))
+      )
+    )
     yield* TestClock.adjust(timeoutMs + pollIntervalMs)
     yield* Fiber.join(fiber)
     // About once a second for any call length: never closer than a second, never more than the call's seconds.
     seen.forEach((at, i) => assert.isAtLeast(at - (seen[i - 1] ?? 0), 1_000))
     assert.isAtMost(seen.length, Math.floor(timeoutMs / 1_000))
-    if (timeoutMs >= 1_000 + pollIntervalMs) assert.isAbove(seen.length, 0, "no progress in a call longer than a second")
+    if (timeoutMs >= 1_000 + pollIntervalMs) {
+      assert.isAbove(seen.length, 0, "no progress in a call longer than a second")
+    }
   })
 
 /** Broken waits the properties must catch. */
 const broken = {
   /** Counts rows present at entry as new. */
-  acceptsOldRows: ((pane, matcher, timeoutMs) =>
-    waitForText(pane, matcher, timeoutMs, { pid: 10, anchor: 0, hashes: [] })) satisfies Wait,
+  acceptsOldRows:
+    ((pane, matcher, timeoutMs) =>
+      waitForText(pane, matcher, timeoutMs, { pid: 10, anchor: 0, hashes: [] })) satisfies Wait,
   /** Waits three polls past its deadline. */
-  lateDeadline: ((pane, matcher, timeoutMs) => waitForText(pane, matcher, timeoutMs + 3 * pollIntervalMs)) satisfies Wait,
+  lateDeadline:
+    ((pane, matcher, timeoutMs) => waitForText(pane, matcher, timeoutMs + 3 * pollIntervalMs)) satisfies Wait,
   /** Reports progress on every poll. */
   chattyProgress: ((pane, matcher, timeoutMs) =>
     Effect.gen(function*() {
       const reporter = yield* Progress
       const reader = yield* PaneReader
       return yield* waitForText(pane, matcher, timeoutMs).pipe(
-        Effect.provideService(PaneReader, PaneReader.of({ read: (id, from) => Effect.andThen(reporter.progress(0, 0, ""), reader.read(id, from)) }))
+        Effect.provideService(
+          PaneReader,
+          PaneReader.of({ read: (id, from) => Effect.andThen(reporter.progress(0, 0, ""), reader.read(id, from)) })
+        )
       )
     })) satisfies Wait
 }
 
 describe("waitForText over generated timelines", () => {
-  it.effect.prop("matches exactly the fresh output seen at a poll before the deadline, and ends within a poll of it", [Timeline], ([timeline]) =>
-    endsAsThePaneSays(waitForText)(timeline), { arbitrary: { runs: 400 } })
+  it.effect.prop(
+    "matches exactly the fresh output seen at a poll before the deadline, and ends within a poll of it",
+    [Timeline],
+    ([timeline]) => endsAsThePaneSays(waitForText)(timeline),
+    { arbitrary: { runs: 400 } }
+  )
 
   it.effect("finds output written after the screen and history were cleared", () =>
-    endsAsThePaneSays(waitForText)({ entry: ["$", "$"], events: [{ at: 5, does: "clear" }, { at: 5, does: { write: "MATCH" } }], timeoutMs: 100, moves: true }))
+    endsAsThePaneSays(waitForText)({
+      entry: ["$", "$"],
+      events: [{ at: 5, does: "clear" }, { at: 5, does: { write: "MATCH" } }],
+      timeoutMs: 100,
+      moves: true
+    }))
 
   it.effect("finds output written just after tmux trimmed the history at its limit, though the history size is back where it was", () =>
     endsAsThePaneSays(waitForText)({
@@ -184,8 +211,12 @@ describe("waitForText over generated timelines", () => {
       moves: true
     }))
 
-  it.effect.prop("reports progress about once a second, for any call length", [QuietTimeout], ([timeoutMs]) =>
-    progressIsSpaced(waitForText)(timeoutMs), { arbitrary: { runs: 50 } })
+  it.effect.prop(
+    "reports progress about once a second, for any call length",
+    [QuietTimeout],
+    ([timeoutMs]) => progressIsSpaced(waitForText)(timeoutMs),
+    { arbitrary: { runs: 50 } }
+  )
 
   it.effect("the properties catch a wait that counts old rows, one that overruns its deadline, and a chatty ticker", () =>
     Effect.gen(function*() {

@@ -6,13 +6,20 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { TestClock } from "effect/testing"
-import { Progress } from "../../src/services/Progress.ts"
-import { PaneReader, type PaneView } from "../../src/services/PaneReader.ts"
-import { type LineMatcher, matchBudgetMs, PatternTooCostly } from "../../src/services/Regex.ts"
 import { waitForText } from "../../src/programs/waitText.ts"
+import { PaneReader, type PaneView } from "../../src/services/PaneReader.ts"
+import { Progress } from "../../src/services/Progress.ts"
+import { type LineMatcher, matchBudgetMs, PatternTooCostly } from "../../src/services/Regex.ts"
 
 const view = (rows: ReadonlyArray<string>, extra: Partial<PaneView> = {}): PaneView => ({
-  pid: 10, dead: false, alternate: false, historySize: 0, cursorY: 0, firstRow: 5, rows, ...extra
+  pid: 10,
+  dead: false,
+  alternate: false,
+  historySize: 0,
+  cursorY: 0,
+  firstRow: 5,
+  rows,
+  ...extra
 })
 
 /** A reader whose pane shows `entry` first, then whatever `script` says for the current virtual time. */
@@ -35,7 +42,12 @@ const matcherOf = (predicates: ReadonlyArray<(line: string) => boolean>): LineMa
   firstMatches: (lines) => Effect.succeed(lines.map((line) => predicates.findIndex((matches) => matches(line))))
 })
 
-const run = (reader: PaneReader["Service"], matchers: ReadonlyArray<(line: string) => boolean> | undefined, timeoutMs: number, progress: Array<number> = []) =>
+const run = (
+  reader: PaneReader["Service"],
+  matchers: ReadonlyArray<(line: string) => boolean> | undefined,
+  timeoutMs: number,
+  progress: Array<number> = []
+) =>
   waitForText("%1", matchers === undefined ? undefined : matcherOf(matchers), timeoutMs).pipe(
     Effect.provideService(PaneReader, reader),
     Effect.provideService(Progress, { progress: (done) => Effect.sync(() => void progress.push(done)) })
@@ -60,7 +72,9 @@ describe("waitForText", () => {
     Effect.gen(function*() {
       const entry = view(["$ "])
       const progress: Array<number> = []
-      const fiber = yield* Effect.forkChild(run(scripted(entry, () => entry), [(line) => line.includes("never")], 3_000, progress))
+      const fiber = yield* Effect.forkChild(
+        run(scripted(entry, () => entry), [(line) => line.includes("never")], 3_000, progress)
+      )
       yield* TestClock.adjust(3_100)
       const result = yield* Fiber.join(fiber)
       assert.strictEqual(result.outcome, "timeout")
@@ -72,7 +86,9 @@ describe("waitForText", () => {
   it.effect("ends on any new output when no pattern is given, and a changed row counts as new", () =>
     Effect.gen(function*() {
       const entry = view(["$ "])
-      const fiber = yield* Effect.forkChild(run(scripted(entry, (t) => t < 100 ? entry : view(["$ ls"])), undefined, 5_000))
+      const fiber = yield* Effect.forkChild(
+        run(scripted(entry, (t) => t < 100 ? entry : view(["$ ls"])), undefined, 5_000)
+      )
       yield* TestClock.adjust(150)
       const result = yield* Fiber.join(fiber)
       assert.deepStrictEqual([result.outcome, result.newLines], ["any_output", ["$ ls"]])
@@ -81,7 +97,9 @@ describe("waitForText", () => {
   it.effect("matches nothing while the alternate screen is up, and says it saw it", () =>
     Effect.gen(function*() {
       const entry = view(["$ "])
-      const fiber = yield* Effect.forkChild(run(scripted(entry, () => view(["match me"], { alternate: true })), [(line) => line.includes("match")], 1_000))
+      const fiber = yield* Effect.forkChild(
+        run(scripted(entry, () => view(["match me"], { alternate: true })), [(line) => line.includes("match")], 1_000)
+      )
       yield* TestClock.adjust(1_100)
       const result = yield* Fiber.join(fiber)
       assert.deepStrictEqual([result.outcome, result.alternateScreenSeen], ["timeout", true])
@@ -99,7 +117,9 @@ describe("waitForText", () => {
   it.effect("prefers the first pattern in order when several match the same output", () =>
     Effect.gen(function*() {
       const entry = view(["$ "])
-      const fiber = yield* Effect.forkChild(run(scripted(entry, () => view(["$ ", "error: warning"])), [(l) => l.includes("warning"), (l) => l.includes("error")], 5_000))
+      const fiber = yield* Effect.forkChild(run(scripted(entry, () => view(["$ ", "error: warning"])), [(l) =>
+        l.includes("warning"), (l) =>
+        l.includes("error")], 5_000))
       yield* TestClock.adjust(60)
       const result = yield* Fiber.join(fiber)
       assert.strictEqual(result.matchedIndex, 0)
@@ -108,7 +128,13 @@ describe("waitForText", () => {
   it.effect("the lowest pattern index that matches any line wins, with the first line it matches", () =>
     Effect.gen(function*() {
       const entry = view(["$ "])
-      const fiber = yield* Effect.forkChild(run(scripted(entry, () => view(["b1", "a1", "a2"])), [(l) => l.startsWith("a"), (l) => l.startsWith("b")], 5_000))
+      const fiber = yield* Effect.forkChild(
+        run(
+          scripted(entry, () => view(["b1", "a1", "a2"])),
+          [(l) => l.startsWith("a"), (l) => l.startsWith("b")],
+          5_000
+        )
+      )
       yield* TestClock.adjust(60)
       const result = yield* Fiber.join(fiber)
       assert.deepStrictEqual([result.matchedIndex, result.matchedLine], [0, "a1"])
@@ -121,12 +147,17 @@ describe("waitForText", () => {
       // Matching that never finishes within its budget, as a costly pattern on long lines.
       const stalled: LineMatcher = {
         firstMatches: (_lines, budgetMs) =>
-          Effect.andThen(Effect.sync(() => budgets.push(budgetMs)), Effect.andThen(Effect.sleep(budgetMs), Effect.fail(new PatternTooCostly({ reason: "test" }))))
+          Effect.andThen(
+            Effect.sync(() => budgets.push(budgetMs)),
+            Effect.andThen(Effect.sleep(budgetMs), Effect.fail(new PatternTooCostly({ reason: "test" })))
+          )
       }
-      const fiber = yield* Effect.forkChild(waitForText("%1", stalled, 1_000).pipe(
-        Effect.provideService(PaneReader, scripted(entry, (t) => t < 100 ? entry : view(["x".repeat(80)]))),
-        Effect.provideService(Progress, { progress: () => Effect.void })
-      ))
+      const fiber = yield* Effect.forkChild(
+        waitForText("%1", stalled, 1_000).pipe(
+          Effect.provideService(PaneReader, scripted(entry, (t) => t < 100 ? entry : view(["x".repeat(80)]))),
+          Effect.provideService(Progress, { progress: () => Effect.void })
+        )
+      )
       yield* TestClock.adjust(1_050)
       const result = yield* Fiber.join(fiber)
       assert.strictEqual(result.outcome, "timeout")
@@ -139,12 +170,15 @@ describe("waitForText", () => {
     Effect.gen(function*() {
       const entry = view(["$ "])
       const stalled: LineMatcher = {
-        firstMatches: (_lines, budgetMs) => Effect.andThen(Effect.sleep(budgetMs), Effect.fail(new PatternTooCostly({ reason: "test" })))
+        firstMatches: (_lines, budgetMs) =>
+          Effect.andThen(Effect.sleep(budgetMs), Effect.fail(new PatternTooCostly({ reason: "test" })))
       }
-      const fiber = yield* Effect.forkChild(Effect.flip(waitForText("%1", stalled, 600_000).pipe(
-        Effect.provideService(PaneReader, scripted(entry, () => view(["x"]))),
-        Effect.provideService(Progress, { progress: () => Effect.void })
-      )))
+      const fiber = yield* Effect.forkChild(Effect.flip(
+        waitForText("%1", stalled, 600_000).pipe(
+          Effect.provideService(PaneReader, scripted(entry, () => view(["x"]))),
+          Effect.provideService(Progress, { progress: () => Effect.void })
+        )
+      ))
       yield* TestClock.adjust(matchBudgetMs + 100)
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "PatternTooCostly")

@@ -18,8 +18,12 @@ const now = Effect.clockWith((clock) => clock.currentTimeMillis)
 const rateIsBounded = (ticking: typeof withProgress) => (lengthMs: number) =>
   Effect.gen(function*() {
     const reports: Array<{ readonly at: number; readonly progress: number }> = []
-    const reporter = { progress: (progress: number) => Effect.asVoid(Effect.map(now, (at) => reports.push({ at, progress }))) }
-    const fiber = yield* Effect.forkChild(ticking(30, "waiting", Effect.sleep(lengthMs)).pipe(Effect.provideService(Progress, reporter)))
+    const reporter = {
+      progress: (progress: number) => Effect.asVoid(Effect.map(now, (at) => reports.push({ at, progress })))
+    }
+    const fiber = yield* Effect.forkChild(
+      ticking(30, "waiting", Effect.sleep(lengthMs)).pipe(Effect.provideService(Progress, reporter))
+    )
     yield* TestClock.adjust(lengthMs)
     yield* Fiber.join(fiber)
     const during = reports.length
@@ -37,13 +41,19 @@ const rateIsBounded = (ticking: typeof withProgress) => (lengthMs: number) =>
 const hasty: typeof withProgress = (total, label, wait) =>
   Effect.gen(function*() {
     const reporter = yield* Progress
-    const ticker = yield* Effect.forkChild(Effect.forever(Effect.andThen(reporter.progress(0, total, label), Effect.sleep(100))))
+    const ticker = yield* Effect.forkChild(
+      Effect.forever(Effect.andThen(reporter.progress(0, total, label), Effect.sleep(100)))
+    )
     return yield* wait.pipe(Effect.ensuring(Fiber.interrupt(ticker)))
   })
 
 describe("withProgress", () => {
-  it.effect.prop("reports about once a second for any call length, and stops with the call", [CallLength], ([lengthMs]) =>
-    rateIsBounded(withProgress)(lengthMs), { arbitrary: { runs: 50 } })
+  it.effect.prop(
+    "reports about once a second for any call length, and stops with the call",
+    [CallLength],
+    ([lengthMs]) => rateIsBounded(withProgress)(lengthMs),
+    { arbitrary: { runs: 50 } }
+  )
 
   it.effect("the property catches a ticker that reports too often", () =>
     Effect.gen(function*() {

@@ -3,19 +3,20 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
-import { SessionExists, type TmuxCommandFailed } from "../../services/errors.ts"
-import { TmuxSpawn } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { emptyWhenNoServer, listSessionRows } from "../../programs/hierarchy.ts"
 import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../../programs/spawn.ts"
 import { Name } from "../../programs/targets.ts"
+import { SessionExists, type TmuxCommandFailed } from "../../services/errors.ts"
+import { TmuxSpawn } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 const Size = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: 2, maximum: 2000 })).annotate({ description: `${what} in cells` })
 
 /** @category tools */
 export const create_session = defineTool(manifest.create_session, {
-  description: "Create a detached session (and the tmux server when none runs). Its pane runs the default shell in this MCP server's working directory unless start_directory is given; use run_shell_command next. Names are stored literally.",
+  description:
+    "Create a detached session (and the tmux server when none runs). Its pane runs the default shell in this MCP server's working directory unless start_directory is given; use run_shell_command next. Names are stored literally.",
   input: Schema.Struct({
     session_name: Schema.optionalKey(Name("default: tmux picks one")),
     window_name: Schema.optionalKey(Name("name for the first window")),
@@ -25,9 +26,12 @@ export const create_session = defineTool(manifest.create_session, {
   }),
   output: Schema.Struct({
     ...Spawned.fields,
-    server_started: Schema.Boolean.annotate({ description: "whether this call started the tmux server (with this server's configuration)" }),
+    server_started: Schema.Boolean.annotate({
+      description: "whether this call started the tmux server (with this server's configuration)"
+    }),
     server_provenance: Schema.String.annotate({
-      description: "who started the tmux server and with which configuration, as recorded on it (a record anyone on the socket could write), or unknown"
+      description:
+        "who started the tmux server and with which configuration, as recorded on it (a record anyone on the socket could write), or unknown"
     })
   }),
   run: (input) =>
@@ -51,8 +55,14 @@ export const create_session = defineTool(manifest.create_session, {
       const tmux = yield* TmuxSpawn
       const created = yield* tmux.create([["new-session", ...args]], cwd).pipe(
         Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<never, SessionExists | TmuxCommandFailed> =>
-          name !== undefined && error.stderr.includes("duplicate session") ? Effect.fail(new SessionExists({ name })) : Effect.fail(error))
+          name !== undefined && error.stderr.includes("duplicate session")
+            ? Effect.fail(new SessionExists({ name }))
+            : Effect.fail(error))
       )
-      return { ...parseSpawned(created.stdout), server_started: created.startedServer, server_provenance: created.provenance }
+      return {
+        ...parseSpawned(created.stdout),
+        server_started: created.startedServer,
+        server_provenance: created.provenance
+      }
     })
 })

@@ -3,14 +3,15 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
-import { TmuxSpawn } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../../programs/spawn.ts"
 import { Name, resolveSession, sessionTargetFields } from "../../programs/targets.ts"
+import { TmuxSpawn } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const create_window = defineTool(manifest.create_window, {
-  description: "Create a window in a session. Its pane runs the default shell in this MCP server's working directory (not the session's) unless start_directory is given.",
+  description:
+    "Create a window in a session. Its pane runs the default shell in this MCP server's working directory (not the session's) unless start_directory is given.",
   input: Schema.Struct({
     ...sessionTargetFields,
     window_name: Schema.optionalKey(Name("name for the new window")),

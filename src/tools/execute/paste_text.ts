@@ -3,21 +3,28 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import { manifest } from "../../manifest/index.ts"
-import { PaneInput, pasteBufferPrefix } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
+import { PaneInput, pasteBufferPrefix } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const paste_text = defineTool(manifest.paste_text, {
   description: "Paste text into a pane's program as one paste (bracketed if asked for), without Enter or waiting.",
   input: Schema.Struct({
     pane_id: PaneId,
-    text: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1_000_000)).annotate({ description: "the text" }),
-    bracketed: Schema.optionalKey(Schema.Boolean.annotate({ description: "bracketed paste if the program enabled it (default true)" }))
+    text: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1_000_000)).annotate({
+      description: "the text"
+    }),
+    bracketed: Schema.optionalKey(
+      Schema.Boolean.annotate({ description: "bracketed paste if the program enabled it (default true)" })
+    )
   }),
-  output: Schema.Struct({ pane_id: stringVariable("pane_id"), characters: Schema.Int.annotate({ description: "characters pasted" }) }),
+  output: Schema.Struct({
+    pane_id: stringVariable("pane_id"),
+    characters: Schema.Int.annotate({ description: "characters pasted" })
+  }),
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* PaneInput

@@ -3,27 +3,32 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
-import { InputInvalid } from "../../services/errors.ts"
-import { PaneCommand } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
-import { noNul } from "../../programs/keys.ts"
 import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
 import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
-import { readBack } from "../../services/TmuxReads.ts"
+import { noNul } from "../../programs/keys.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { StartDirectory } from "../../programs/spawn.ts"
 import { PaneId } from "../../programs/targets.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { PaneCommand } from "../../services/Tmux.ts"
+import { readBack } from "../../services/TmuxReads.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const respawn_pane = defineTool(manifest.respawn_pane, {
-  description: "Replace a pane's process with the default shell or command, killing the running one unless kill is false; history and screen are discarded. Refuses this MCP server's own pane.",
+  description:
+    "Replace a pane's process with the default shell or command, killing the running one unless kill is false; history and screen are discarded. Refuses this MCP server's own pane.",
   input: Schema.Struct({
     pane_id: PaneId,
     // One tmux message carries it: 4,000 characters are at most 12,000 UTF-8 bytes.
-    command: Schema.optionalKey(Schema.String.annotate({
-      description: "the pane's new process"
-    }).check(Schema.isMinLength(1), Schema.isMaxLength(4_000), noNul)),
-    kill: Schema.optionalKey(Schema.Boolean.annotate({ description: "kill the running process first (default true; false needs a dead pane)" })),
+    command: Schema.optionalKey(
+      Schema.String.annotate({
+        description: "the pane's new process"
+      }).check(Schema.isMinLength(1), Schema.isMaxLength(4_000), noNul)
+    ),
+    kill: Schema.optionalKey(
+      Schema.Boolean.annotate({ description: "kill the running process first (default true; false needs a dead pane)" })
+    ),
     start_directory: Schema.optionalKey(StartDirectory)
   }),
   output: PaneInfo,

@@ -6,15 +6,15 @@ import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
+import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
+import { resumeRun, type RunOutcome, startRun } from "../../programs/shellRun.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
+import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
 import { Config } from "../../services/Config.ts"
 import { InputInvalid, PaneNotReady } from "../../services/errors.ts"
 import { ShellRuns } from "../../services/ShellRuns.ts"
-import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { defineTool } from "../define.ts"
-import { resumeRun, type RunOutcome, startRun } from "../../programs/shellRun.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
-import { stringVariable } from "../../programs/variables.ts"
 
 const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
   description: "instead of command: a run_id of this pane to wait for again"
@@ -22,12 +22,15 @@ const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
 
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
-  description: "Type one shell command into a pane's shell, wait for it, and return its exit status and own output (scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once the shell is at its prompt; copy mode or another program in front is refused. On timeout: timed_out, a run_id and the output so far; the command keeps running, and its exit status comes only from calling again with resume set to run_id (not `echo $?`). A command waiting for input (pager, prompt, full-screen program) returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (q for a pager), then resume. Avoid pagers: `git --no-pager`, PAGER=cat. Shells: bash, zsh, dash/sh, ksh, fish.",
+  description:
+    "Type one shell command into a pane's shell, wait for it, and return its exit status and own output (scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once the shell is at its prompt; copy mode or another program in front is refused. On timeout: timed_out, a run_id and the output so far; the command keeps running, and its exit status comes only from calling again with resume set to run_id (not `echo $?`). A command waiting for input (pager, prompt, full-screen program) returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (q for a pager), then resume. Avoid pagers: `git --no-pager`, PAGER=cat. Shells: bash, zsh, dash/sh, ksh, fish.",
   input: Schema.Struct({
     pane_id: PaneId,
-    command: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
-      description: "the shell command (lines allowed); give command or resume"
-    })),
+    command: Schema.optionalKey(
+      Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
+        description: "the shell command (lines allowed); give command or resume"
+      })
+    ),
     resume: Schema.optionalKey(RunId),
     timeout: timeoutField,
     ...boundFields,
@@ -37,26 +40,47 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
   }),
   output: Schema.Struct({
     pane_id: stringVariable("pane_id"),
-    exit_status: Schema.NullOr(Schema.Int).annotate({ description: "the command's exit status; null when it timed out or is blocked" }),
-    timed_out: Schema.Boolean.annotate({ description: "the timeout passed first; the command keeps running (see run_id)" }),
+    exit_status: Schema.NullOr(Schema.Int).annotate({
+      description: "the command's exit status; null when it timed out or is blocked"
+    }),
+    timed_out: Schema.Boolean.annotate({
+      description: "the timeout passed first; the command keeps running (see run_id)"
+    }),
     blocked_by: Schema.optionalKey(Schema.String.annotate({
-      description: "the program waiting for terminal input (a pager, a prompt, a full-screen program); answer or quit it with send_keys, then resume"
+      description:
+        "the program waiting for terminal input (a pager, a prompt, a full-screen program); answer or quit it with send_keys, then resume"
     })),
-    run_id: Schema.optionalKey(Schema.String.annotate({ description: "present when the run is not finished: pass it as resume to wait for it again" })),
-    elapsed_seconds: Schema.Finite.annotate({ description: "seconds since the call began, including waiting for the shell's prompt and for other calls on the pane" }),
-    effective_timeout: Schema.Finite.annotate({ description: "the timeout actually used, in seconds, after the ceiling" }),
+    run_id: Schema.optionalKey(
+      Schema.String.annotate({
+        description: "present when the run is not finished: pass it as resume to wait for it again"
+      })
+    ),
+    elapsed_seconds: Schema.Finite.annotate({
+      description:
+        "seconds since the call began, including waiting for the shell's prompt and for other calls on the pane"
+    }),
+    effective_timeout: Schema.Finite.annotate({
+      description: "the timeout actually used, in seconds, after the ceiling"
+    }),
     output: Schema.String.annotate({ description: "the command's own output" }),
-    output_start_lost: Schema.Boolean.annotate({ description: "true when the output outgrew the pane's history and its beginning is gone" }),
+    output_start_lost: Schema.Boolean.annotate({
+      description: "true when the output outgrew the pane's history and its beginning is gone"
+    }),
     ...truncationFields,
     shell: Schema.String.annotate({ description: "the shell the command ran in" })
   }),
   run: (input) =>
     Effect.gen(function*() {
       if ((input.command === undefined) === (input.resume === undefined)) {
-        return yield* new InputInvalid({ tool: "run_shell_command", detail: "give exactly one of command (a new run) and resume (a run_id to wait for again)" })
+        return yield* new InputInvalid({
+          tool: "run_shell_command",
+          detail: "give exactly one of command (a new run) and resume (a run_id to wait for again)"
+        })
       }
       const problem = input.command === undefined ? undefined : commandProblem(input.command)
-      if (problem !== undefined) return yield* new InputInvalid({ tool: "run_shell_command", detail: `command ${problem}` })
+      if (problem !== undefined) {
+        return yield* new InputInvalid({ tool: "run_shell_command", detail: `command ${problem}` })
+      }
       const { config } = yield* Config
       const runs = yield* ShellRuns
       const timeout = yield* effectiveTimeout(input.timeout)
@@ -74,7 +98,11 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       const work = held?._tag === "Pending"
         ? Effect.map(resumeRun(held.run, deadline), (outcome) => ({ run: held.run, outcome }))
         : startRun(input.pane_id, input.command!, input.suppress_history ?? config.suppressHistory, deadline)
-      const turn = yield* withProgress(timeout, `running in ${input.pane_id}`, runs.exclusive(input.pane_id, deadline - started, work))
+      const turn = yield* withProgress(
+        timeout,
+        `running in ${input.pane_id}`,
+        runs.exclusive(input.pane_id, deadline - started, work)
+      )
       if (Option.isNone(turn)) {
         return yield* new PaneNotReady({
           pane: input.pane_id,
@@ -82,9 +110,16 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           remedy: "call again (it is safe), or use another pane for parallel work"
         })
       }
-      const { run, outcome } = turn.value as { readonly run: { readonly id: string; readonly shell: string }; readonly outcome: RunOutcome }
+      const { run, outcome } = turn.value as {
+        readonly run: { readonly id: string; readonly shell: string }
+        readonly outcome: RunOutcome
+      }
       const finished = yield* Clock.currentTimeMillis
-      const bounded = tailBound(outcome.output.lines, input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
+      const bounded = tailBound(
+        outcome.output.lines,
+        input.max_lines ?? outputLimits.maxLines,
+        input.max_bytes ?? outputLimits.maxBytes
+      )
       return {
         pane_id: input.pane_id,
         exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,

@@ -2,14 +2,15 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { defineTool } from "../define.ts"
 import { keysFields, sendTo, targetFields } from "../../programs/keys.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const send_keys = defineTool(manifest.send_keys, {
-  description: "Type text or one key (C-c, Enter, Up ...) into a pane's program, then Enter unless enter is false. No wait, no read: for a command's output use run_shell_command; to wait after typing, see wait_for_text's since.",
+  description:
+    "Type text or one key (C-c, Enter, Up ...) into a pane's program, then Enter unless enter is false. No wait, no read: for a command's output use run_shell_command; to wait after typing, see wait_for_text's since.",
   input: Schema.Struct({ pane_id: PaneId, ...keysFields }),
   output: Schema.Struct({ pane_id: stringVariable("pane_id"), ...targetFields }),
   run: (input) =>

@@ -2,16 +2,19 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { TmuxChange } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { listPaneRows } from "../../programs/hierarchy.ts"
 import { resolveWindow, windowTargetFields } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, {
   description: "Turn a window's synchronize-panes on or off.",
-  input: Schema.Struct({ ...windowTargetFields, enabled: Schema.Boolean.annotate({ description: "on (true) or off" }) }),
+  input: Schema.Struct({
+    ...windowTargetFields,
+    enabled: Schema.Boolean.annotate({ description: "on (true) or off" })
+  }),
   output: Schema.Struct({
     window_id: stringVariable("window_id"),
     synchronize_panes: Schema.Boolean.annotate({ description: "the option afterwards" }),
@@ -20,7 +23,14 @@ export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, 
   run: (input) =>
     Effect.gen(function*() {
       const window = yield* resolveWindow("set_synchronize_panes", input)
-      yield* (yield* TmuxChange).run([["set-option", "-w", "-t", window.window_id, "synchronize-panes", input.enabled ? "on" : "off"]])
+      yield* (yield* TmuxChange).run([[
+        "set-option",
+        "-w",
+        "-t",
+        window.window_id,
+        "synchronize-panes",
+        input.enabled ? "on" : "off"
+      ]])
       const panes = yield* listPaneRows({ windowId: window.window_id })
       return { window_id: window.window_id, synchronize_panes: input.enabled, panes: panes.map((pane) => pane.pane_id) }
     })

@@ -15,21 +15,29 @@ const operationsOf = (tool: Schema.Top) =>
   Schema.Struct({
     operations: Schema.Array(Schema.Struct({
       tool: (tool as typeof Schema.String).annotate({ description: "a read tool" }),
-      arguments: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's own arguments" }))
+      arguments: Schema.optionalKey(
+        Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's own arguments" })
+      )
     })).check(Schema.isMinLength(1), Schema.isMaxLength(maxBatchOperations)).annotate({ description: "run in order" }),
-    onError: Schema.optionalKey(Schema.Literals(["stop", "continue"]).annotate({ description: "stop (default) or continue after a failure" }))
+    onError: Schema.optionalKey(
+      Schema.Literals(["stop", "continue"]).annotate({ description: "stop (default) or continue after a failure" })
+    )
   })
 
 const Row = Schema.Struct({
   index: Schema.Int.annotate({ description: "the operation's position, from 0" }),
   tool: Schema.String.annotate({ description: "the tool called" }),
-  status: Schema.Literals(["ok", "error", "skipped"]).annotate({ description: "skipped: not run after a failure with onError stop" }),
+  status: Schema.Literals(["ok", "error", "skipped"]).annotate({
+    description: "skipped: not run after a failure with onError stop"
+  }),
   result: Schema.NullOr(Schema.Struct({
     content: Schema.Array(Schema.Struct({
       type: Schema.Literal("text").annotate({ description: "always text" }),
       text: Schema.String.annotate({ description: "the text" })
     })).annotate({ description: "the result's content blocks" }),
-    structuredContent: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's structured result" })),
+    structuredContent: Schema.optionalKey(
+      Schema.Record(Schema.String, Schema.Unknown).annotate({ description: "the tool's structured result" })
+    ),
     isError: Schema.Boolean.annotate({ description: "whether the tool failed" })
   })).annotate({ description: "the nested MCP result; null when skipped or omitted to fit the size bound" }),
   payload_omitted: Schema.Boolean.annotate({ description: "result omitted to keep the batch under its size bound" })
@@ -37,14 +45,18 @@ const Row = Schema.Struct({
 
 /** @category tools */
 export const call_read_tools_batch = defineTool(manifest.call_read_tools_batch, {
-  description: `Run up to ${maxBatchOperations} reads (this server's inspect tools) in order; returns each status and result. It aggregates authority under its own name: a client that allows this tool allows every tool in its operations list (see nestedAuthority in its capability record), whatever its rules for those tools by name. Check each status. Results past ${maxBatchBytes} bytes in all are omitted and marked.`,
+  description:
+    `Run up to ${maxBatchOperations} reads (this server's inspect tools) in order; returns each status and result. It aggregates authority under its own name: a client that allows this tool allows every tool in its operations list (see nestedAuthority in its capability record), whatever its rules for those tools by name. Check each status. Results past ${maxBatchBytes} bytes in all are omitted and marked.`,
   input: operationsOf(Schema.String),
-  specialize: (selection: Selection) => operationsOf(Schema.Literals(selection.batchOperations as ReadonlyArray<string>)),
+  specialize: (selection: Selection) =>
+    operationsOf(Schema.Literals(selection.batchOperations as ReadonlyArray<string>)),
   output: Schema.Struct({
     results: Schema.Array(Row).annotate({ description: "one per operation, in order" }),
     succeeded: Schema.Int.annotate({ description: "operations that succeeded" }),
     failed: Schema.Int.annotate({ description: "operations that failed" }),
-    stopped_at: Schema.NullOr(Schema.Int).annotate({ description: "index of the failure that stopped the batch, else null" }),
+    stopped_at: Schema.NullOr(Schema.Int).annotate({
+      description: "index of the failure that stopped the batch, else null"
+    }),
     payloads_omitted: Schema.Int.annotate({ description: "results omitted for size" })
   }),
   run: (input) =>
@@ -58,9 +70,27 @@ export const call_read_tools_batch = defineTool(manifest.call_read_tools_batch, 
           continue
         }
         const outcome = yield* reads.call(operation.tool, operation.arguments ?? {})
-        results.push(outcome.ok
-          ? { index, tool: operation.tool, status: "ok", payload_omitted: false, result: { content: [{ type: "text", text: JSON.stringify(outcome.structured) }], structuredContent: outcome.structured, isError: false } }
-          : { index, tool: operation.tool, status: "error", payload_omitted: false, result: { content: [{ type: "text", text: outcome.message }], isError: true } })
+        results.push(
+          outcome.ok
+            ? {
+              index,
+              tool: operation.tool,
+              status: "ok",
+              payload_omitted: false,
+              result: {
+                content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
+                structuredContent: outcome.structured,
+                isError: false
+              }
+            }
+            : {
+              index,
+              tool: operation.tool,
+              status: "error",
+              payload_omitted: false,
+              result: { content: [{ type: "text", text: outcome.message }], isError: true }
+            }
+        )
         if (!outcome.ok && input.onError !== "continue") stopped = index
       }
       let omitted = 0

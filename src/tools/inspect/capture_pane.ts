@@ -3,13 +3,13 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { firstRowToRead, tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
-import { InputInvalid, type ToolError } from "../../services/errors.ts"
-import { TmuxObserve } from "../../services/Tmux.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
-import { defineTool } from "../define.ts"
 import { capturedRows, orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
+import { InputInvalid, type ToolError } from "../../services/errors.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 const Row = (what: string) =>
   Schema.Int.check(Schema.isBetween({ minimum: -1_000_000, maximum: 10_000 })).annotate({
@@ -32,7 +32,8 @@ const countLines = (text: string): number => {
 
 /** @category tools */
 export const capture_pane = defineTool(manifest.capture_pane, {
-  description: "A pane's text: the screen, or rows start to end. Keeps the newest rows within max_lines/max_bytes and counts the rest. To follow output use capture_since.",
+  description:
+    "A pane's text: the screen, or rows start to end. Keeps the newest rows within max_lines/max_bytes and counts the rest. To follow output use capture_since.",
   input: Schema.Struct({
     pane_id: PaneId,
     start: Schema.optionalKey(Row("first")),
@@ -43,9 +44,12 @@ export const capture_pane = defineTool(manifest.capture_pane, {
   }),
   output: Schema.Struct({
     pane_id: stringVariable("pane_id"),
-    content: Schema.String.annotate({ description: "the rows' text, one line per row (per joined line with join_wrapped)" }),
+    content: Schema.String.annotate({
+      description: "the rows' text, one line per row (per joined line with join_wrapped)"
+    }),
     lines: Schema.Int.annotate({ description: "number of lines in content" }),
-    ...truncationFields }),
+    ...truncationFields
+  }),
   run: (input) =>
     Effect.gen(function*() {
       if (input.start !== undefined && input.end !== undefined && input.start > input.end) {
@@ -61,8 +65,13 @@ export const capture_pane = defineTool(manifest.capture_pane, {
         const first = firstRowToRead(input.start, input.end, historyRows)
         const low = input.end === undefined ? input.start ?? 0 : Math.min(input.start ?? 0, input.end)
         if (first === low) {
-          const range = [...(input.start === undefined ? [] : ["-S", String(input.start)]), ...(input.end === undefined ? [] : ["-E", String(input.end)])]
-          return tmux.run([["capture-pane", "-p", "-t", input.pane_id, ...range, ...flags]], { maxOutputBytes: readLimit(maxBytes) }).pipe(
+          const range = [
+            ...(input.start === undefined ? [] : ["-S", String(input.start)]),
+            ...(input.end === undefined ? [] : ["-E", String(input.end)])
+          ]
+          return tmux.run([["capture-pane", "-p", "-t", input.pane_id, ...range, ...flags]], {
+            maxOutputBytes: readLimit(maxBytes)
+          }).pipe(
             Effect.map((stdout) => ({ stdout, skipped: 0 })),
             orPaneNotFound(input.pane_id)
           )
@@ -86,7 +95,13 @@ export const capture_pane = defineTool(manifest.capture_pane, {
         capture(historyRows).pipe(Effect.catchTag("TmuxOutputTooLarge", (error) =>
           historyRows > 1
             ? read(Math.floor(historyRows / 4) || 1)
-            : Effect.fail(new InputInvalid({ tool: "capture_pane", detail: `the screen rows asked for hold more than ${error.limitBytes} bytes; ask for fewer rows with start and end` }))))
+            : Effect.fail(
+              new InputInvalid({
+                tool: "capture_pane",
+                detail:
+                  `the screen rows asked for hold more than ${error.limitBytes} bytes; ask for fewer rows with start and end`
+              })
+            )))
       const { stdout, skipped } = yield* read(maxLines)
       const text = stdout.replace(/\s+$/u, "")
       const lines = countLines(text)

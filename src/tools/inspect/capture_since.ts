@@ -4,14 +4,14 @@ import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { type CursorState, decodeCursor, encodeCursor, rowHash } from "../../domain/cursor.ts"
 import { manifest } from "../../manifest/index.ts"
-import { CursorInvalid, PaneGone } from "../../services/errors.ts"
-import { ProcessSecret } from "../../services/ProcessSecret.ts"
-import { SocketPin } from "../../services/SocketPin.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
-import { defineTool } from "../define.ts"
 import { readAndCapture, stateFields } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
+import { CursorInvalid, PaneGone } from "../../services/errors.ts"
+import { ProcessSecret } from "../../services/ProcessSecret.ts"
+import { SocketPin } from "../../services/SocketPin.ts"
+import { defineTool } from "../define.ts"
 
 /** Reads the pane's state and rows from relative row `from` to the bottom, in one invocation. */
 const look = (paneId: string, from: number | "-") =>
@@ -33,7 +33,11 @@ const blankHash = rowHash("")
  * whole run [anchor, below...]. Blank runs identify nothing (a blank anchor would match the blank
  * cursor row), nor does a run cut off by the last row.
  */
-const findAnchor = (rows: ReadonlyArray<string>, cursor: CursorState, fits: (row: number) => boolean): number | undefined => {
+const findAnchor = (
+  rows: ReadonlyArray<string>,
+  cursor: CursorState,
+  fits: (row: number) => boolean
+): number | undefined => {
   const hashes = rows.map(rowHash)
   const unique = (run: ReadonlyArray<string>, offset: number) => {
     if (run.every((hash) => hash === blankHash)) return undefined
@@ -54,17 +58,24 @@ export const verifyCursor = (token: string, paneId: string) =>
     const state = decodeCursor(secret, token)
     if (typeof state === "string") return yield* new CursorInvalid({ reason: state })
     if (state.pane !== paneId || state.socket !== pin.resolvedPath) {
-      return yield* new CursorInvalid({ reason: `it was issued for pane ${state.pane}${state.socket !== pin.resolvedPath ? " on another tmux server" : ""}` })
+      return yield* new CursorInvalid({
+        reason: `it was issued for pane ${state.pane}${
+          state.socket !== pin.resolvedPath ? " on another tmux server" : ""
+        }`
+      })
     }
     return state
   })
 
 /** @category tools */
 export const capture_since = defineTool(manifest.capture_since, {
-  description: "Follow a pane's output: without cursor, the screen and a cursor; with the last cursor, only rows written or rewritten since, and a new cursor.",
+  description:
+    "Follow a pane's output: without cursor, the screen and a cursor; with the last cursor, only rows written or rewritten since, and a new cursor.",
   input: Schema.Struct({
     pane_id: PaneId,
-    cursor: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(16_384)).annotate({ description: "the previous call's cursor" })),
+    cursor: Schema.optionalKey(
+      Schema.String.check(Schema.isMaxLength(16_384)).annotate({ description: "the previous call's cursor" })
+    ),
     ...boundFields
   }),
   output: Schema.Struct({
@@ -72,8 +83,12 @@ export const capture_since = defineTool(manifest.capture_since, {
     cursor: Schema.String.annotate({ description: "pass it to the next call on this pane" }),
     output: Schema.String.annotate({ description: "the rows written since the cursor (the screen on a first call)" }),
     lines: Schema.Int.annotate({ description: "number of lines in output" }),
-    lines_missed: Schema.Boolean.annotate({ description: "history was cleared or trimmed past the cursor; output is the screen" }),
-    alternate_screen: Schema.Boolean.annotate({ description: "a full-screen program has the alternate screen; output is its whole screen" }),
+    lines_missed: Schema.Boolean.annotate({
+      description: "history was cleared or trimmed past the cursor; output is the screen"
+    }),
+    alternate_screen: Schema.Boolean.annotate({
+      description: "a full-screen program has the alternate screen; output is its whole screen"
+    }),
     ...truncationFields
   }),
   run: (input) =>
@@ -82,9 +97,18 @@ export const capture_since = defineTool(manifest.capture_since, {
       const pin = yield* SocketPin
       const previous = input.cursor === undefined ? undefined : yield* verifyCursor(input.cursor, input.pane_id)
       let { state, rows } = yield* look(input.pane_id, 0)
-      if (state.pane_dead) return yield* new PaneGone({ pane: input.pane_id, reason: "is dead (its process exited); capture_pane still shows what it left" })
+      if (state.pane_dead) {
+        return yield* new PaneGone({
+          pane: input.pane_id,
+          reason: "is dead (its process exited); capture_pane still shows what it left"
+        })
+      }
       if (previous !== undefined && previous.pid !== state.pane_pid) {
-        return yield* new PaneGone({ pane: input.pane_id, reason: `was respawned (process ${previous.pid} became ${state.pane_pid}); call capture_since without a cursor` })
+        return yield* new PaneGone({
+          pane: input.pane_id,
+          reason:
+            `was respawned (process ${previous.pid} became ${state.pane_pid}); call capture_since without a cursor`
+        })
       }
       let fresh: ReadonlyArray<string>
       let missed = false
@@ -93,7 +117,8 @@ export const capture_since = defineTool(manifest.capture_since, {
         fresh = state.alternate_on ? rows : rows.slice(0, state.cursor_y + 1)
       } else {
         const band = Math.max(1, Math.floor(state.history_limit / 10))
-        const nearLimit = state.history_size >= state.history_limit - band || previous.historySize >= state.history_limit - band
+        const nearLimit = state.history_size >= state.history_limit - band ||
+          previous.historySize >= state.history_limit - band
         const cleared = state.history_size < previous.historySize && state.pane_height <= previous.height
         let start: number | undefined
         if (!cleared && !nearLimit && previous.anchor >= 0) {
@@ -103,7 +128,8 @@ export const capture_since = defineTool(manifest.capture_since, {
           const from = previous.anchor - above - state.history_size
           ;({ state, rows } = yield* look(input.pane_id, from))
           firstRow = state.history_size + from
-          const stayed = previous.anchor - above === firstRow && previous.aboveHashes.every((hash, k) => rowHash(rows[k] ?? "") === hash)
+          const stayed = previous.anchor - above === firstRow &&
+            previous.aboveHashes.every((hash, k) => rowHash(rows[k] ?? "") === hash)
           start = stayed ? above : undefined
           if (!stayed) {
             ;({ state, rows } = yield* look(input.pane_id, "-"))
@@ -148,7 +174,11 @@ export const capture_since = defineTool(manifest.capture_since, {
       })
       const lines = [...fresh]
       if (!state.alternate_on && lines.length > 0 && lines.at(-1) === "") lines.pop()
-      const bounded = tailBound(lines, input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
+      const bounded = tailBound(
+        lines,
+        input.max_lines ?? outputLimits.maxLines,
+        input.max_bytes ?? outputLimits.maxBytes
+      )
       return {
         pane_id: input.pane_id,
         cursor,

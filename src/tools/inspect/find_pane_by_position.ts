@@ -2,9 +2,9 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { defineTool } from "../define.ts"
 import { listPaneRows, PaneInfo } from "../../programs/hierarchy.ts"
 import { resolveWindow, sessionTargetFields, WindowId, windowTargetFields } from "../../programs/targets.ts"
+import { defineTool } from "../define.ts"
 
 const positions = ["top-left", "top-right", "bottom-left", "bottom-right", "center"] as const
 

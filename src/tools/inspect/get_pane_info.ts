@@ -1,9 +1,9 @@
 /** get_pane_info: one pane, by ID. */
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { defineTool } from "../define.ts"
 import { PaneInfo } from "../../programs/hierarchy.ts"
 import { PaneId, resolvePane } from "../../programs/targets.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const get_pane_info = defineTool(manifest.get_pane_info, {

@@ -29,6 +29,14 @@ export const get_server_info = defineTool(manifest.get_server_info, {
       if (rows === undefined) return { ...base, running: false, session_count: 0 }
       const [first] = rows
       if (first === undefined) return { ...base, running: true, session_count: 0 }
-      return { ...base, socket_path: first.socket_path, running: true, session_count: rows.length, pid: first.pid, version: first.version, start_time: first.start_time }
+      return {
+        ...base,
+        socket_path: first.socket_path,
+        running: true,
+        session_count: rows.length,
+        pid: first.pid,
+        version: first.version,
+        start_time: first.start_time
+      }
     })
 })

@@ -1,10 +1,9 @@
 /** get_session_info: one session, by exact ID or name. */
-import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { defineTool } from "../define.ts"
 import { SessionInfo } from "../../programs/hierarchy.ts"
 import { resolveSession, sessionTargetFields } from "../../programs/targets.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const get_session_info = defineTool(manifest.get_session_info, {

@@ -2,12 +2,12 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { TmuxObserve } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
+import { variableFormat, variableNamePattern } from "../../programs/formats.ts"
 import { orPaneNotFound, readPane } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
-import { variableFormat, variableNamePattern } from "../../programs/formats.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
@@ -15,12 +15,17 @@ export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
   input: Schema.Struct({
     pane_id: PaneId,
     names: Schema.Array(
-      Schema.String.annotate({ description: "e.g. pane_current_path" }).check(Schema.isMaxLength(64), Schema.isPattern(variableNamePattern))
+      Schema.String.annotate({ description: "e.g. pane_current_path" }).check(
+        Schema.isMaxLength(64),
+        Schema.isPattern(variableNamePattern)
+      )
     ).annotate({ description: "variable names" }).check(Schema.isMinLength(1), Schema.isMaxLength(32))
   }),
   output: Schema.Struct({
     pane_id: stringVariable("pane_id"),
-    variables: Schema.Record(Schema.String, Schema.String).annotate({ description: "each name asked for and its value (empty when unknown)" })
+    variables: Schema.Record(Schema.String, Schema.String).annotate({
+      description: "each name asked for and its value (empty when unknown)"
+    })
   }),
   run: (input) =>
     Effect.gen(function*() {
@@ -29,7 +34,13 @@ export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
       yield* readPane(input.pane_id, { pane_id: "string" })
       const values = yield* Effect.forEach(
         input.names,
-        (name) => Effect.map(tmux.run([["display-message", "-p", "-t", input.pane_id, variableFormat(name)]]).pipe(orPaneNotFound(input.pane_id)), (stdout) => [name, stdout.replace(/\n$/u, "")] as const),
+        (name) =>
+          Effect.map(
+            tmux.run([["display-message", "-p", "-t", input.pane_id, variableFormat(name)]]).pipe(
+              orPaneNotFound(input.pane_id)
+            ),
+            (stdout) => [name, stdout.replace(/\n$/u, "")] as const
+          ),
         { concurrency: 4 }
       )
       return { pane_id: input.pane_id, variables: Object.fromEntries(values) }

@@ -2,10 +2,10 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { InputInvalid } from "../../services/errors.ts"
-import { defineTool } from "../define.ts"
 import { emptyWhenNoServer, listPaneRows, PaneInfo } from "../../programs/hierarchy.ts"
 import { optionalSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const list_panes = defineTool(manifest.list_panes, {
@@ -23,7 +23,9 @@ export const list_panes = defineTool(manifest.list_panes, {
         return { panes: yield* listPaneRows({ windowId: window.window_id }) }
       }
       const target = yield* optionalSession("list_panes", session)
-      const panes = yield* emptyWhenNoServer(listPaneRows(target === undefined ? "all" : { sessionId: target.session_id }))
+      const panes = yield* emptyWhenNoServer(
+        listPaneRows(target === undefined ? "all" : { sessionId: target.session_id })
+      )
       return { panes }
     })
 })

@@ -4,13 +4,13 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { cellsOf } from "../../domain/cells.ts"
 import { manifest } from "../../manifest/index.ts"
-import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
-import { TmuxObserve } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { uniqueMarker } from "../../programs/formats.ts"
 import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../../programs/hierarchy.ts"
 import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 import { intVariable, stringVariable } from "../../programs/variables.ts"
+import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
+import { TmuxObserve } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** Panes captured per tmux invocation (a client message must stay under 16 KiB). */
 const panesPerInvocation = 100
@@ -21,7 +21,7 @@ const panesPerInvocation = 100
  * fill at the pane's width.
  */
 export const startRows = (lines: ReadonlyArray<string>, width: number, height: number): ReadonlyArray<number> => {
-  const rows = new Array<number>(lines.length)
+  const rows = Array.from({ length: lines.length }, () => 0)
   let next = height
   for (let j = lines.length - 1; j >= 0; j--) {
     next -= Math.max(1, Math.ceil(cellsOf(lines[j]!) / Math.max(1, width)))
@@ -32,7 +32,10 @@ export const startRows = (lines: ReadonlyArray<string>, width: number, height: n
 
 /** @category tools */
 export const search_panes = defineTool(manifest.search_panes, {
-  description: `Find a literal (default) or RE2 pattern in every pane, or one session's. Match rows are capture_pane start/end values, to read around a hit. Searches the screen plus history_lines rows of history (wrapped lines joined), within what the pane kept (its history-limit). Patterns over ${maxProgramSize} RE2 instructions are refused; matching stops after ${matchBudgetMs / 1000} s.`,
+  description:
+    `Find a literal (default) or RE2 pattern in every pane, or one session's. Match rows are capture_pane start/end values, to read around a hit. Searches the screen plus history_lines rows of history (wrapped lines joined), within what the pane kept (its history-limit). Patterns over ${maxProgramSize} RE2 instructions are refused; matching stops after ${
+      matchBudgetMs / 1000
+    } s.`,
   input: Schema.Struct({
     pattern: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength)).annotate({
       description: "text, or RE2 with regex"
@@ -40,13 +43,21 @@ export const search_panes = defineTool(manifest.search_panes, {
     regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "RE2 syntax (default false: literal)" })),
     match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "case-sensitive (default false)" })),
     ...sessionTargetFields,
-    history_lines: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000 })).annotate({
-      description: "rows of history to search too (default 0)"
-    })),
-    max_panes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({ description: "matching panes kept (default 50)" })),
-    max_lines_per_pane: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({
-      description: "newest matching lines kept per pane (default 20)"
-    }))
+    history_lines: Schema.optionalKey(
+      Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 10_000 })).annotate({
+        description: "rows of history to search too (default 0)"
+      })
+    ),
+    max_panes: Schema.optionalKey(
+      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({
+        description: "matching panes kept (default 50)"
+      })
+    ),
+    max_lines_per_pane: Schema.optionalKey(
+      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 500 })).annotate({
+        description: "newest matching lines kept per pane (default 20)"
+      })
+    )
   }),
   output: Schema.Struct({
     matches: Schema.Array(Schema.Struct({
@@ -56,9 +67,16 @@ export const search_panes = defineTool(manifest.search_panes, {
       window_id: stringVariable("window_id"),
       window_index: intVariable("window_index"),
       pane_index: intVariable("pane_index"),
-      lines: Schema.Array(Schema.String).annotate({ description: "the matching lines, oldest first (wrapped lines joined)" }),
-      rows: Schema.Array(Schema.Int).annotate({ description: "the row each line starts on, as capture_pane's start and end count rows (0 is the top of the screen, negative is history)" }),
-      truncated_lines: Schema.Int.annotate({ description: "matching lines left out by max_lines_per_pane (the oldest)" })
+      lines: Schema.Array(Schema.String).annotate({
+        description: "the matching lines, oldest first (wrapped lines joined)"
+      }),
+      rows: Schema.Array(Schema.Int).annotate({
+        description:
+          "the row each line starts on, as capture_pane's start and end count rows (0 is the top of the screen, negative is history)"
+      }),
+      truncated_lines: Schema.Int.annotate({
+        description: "matching lines left out by max_lines_per_pane (the oldest)"
+      })
     })).annotate({ description: "the matching panes, in tmux's order" }),
     panes_searched: Schema.Int.annotate({ description: "panes searched" }),
     panes_matched: Schema.Int.annotate({ description: "panes that matched, including those left out by max_panes" }),
@@ -67,13 +85,20 @@ export const search_panes = defineTool(manifest.search_panes, {
   run: (input) =>
     Effect.gen(function*() {
       const regex = yield* Regex
-      const matcher = yield* regex.compile([input.pattern], { regex: input.regex ?? false, matchCase: input.match_case ?? false })
+      const matcher = yield* regex.compile([input.pattern], {
+        regex: input.regex ?? false,
+        matchCase: input.match_case ?? false
+      })
       const session = yield* optionalSession("search_panes", input)
-      const panes = yield* emptyWhenNoServer(listPaneRows(session === undefined ? "all" : { sessionId: session.session_id }))
+      const panes = yield* emptyWhenNoServer(
+        listPaneRows(session === undefined ? "all" : { sessionId: session.session_id })
+      )
       const tmux = yield* TmuxObserve
       const marker = uniqueMarker("search")
       const history = input.history_lines ?? 0
-      const found: Array<{ readonly pane: PaneInfo; readonly lines: ReadonlyArray<string>; readonly rows: ReadonlyArray<number> }> = []
+      const found: Array<
+        { readonly pane: PaneInfo; readonly lines: ReadonlyArray<string>; readonly rows: ReadonlyArray<number> }
+      > = []
       let matchingMs = 0
       for (let offset = 0; offset < panes.length; offset += panesPerInvocation) {
         const chunk = panes.slice(offset, offset + panesPerInvocation)

@@ -2,22 +2,30 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
+import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const show_environment = defineTool(manifest.show_environment, {
   description: "The environment tmux gives new panes, global or one session's, values as stored.",
   input: Schema.Struct({
     ...sessionTargetFields,
-    name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256), Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/u)).annotate({ description: "one variable name" }))
+    name: Schema.optionalKey(
+      Schema.String.check(Schema.isMaxLength(256), Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/u)).annotate({
+        description: "one variable name"
+      })
+    )
   }),
   output: Schema.Struct({
-    session_id: Schema.NullOr(Schema.String).annotate({ description: "the session read, or null for the global environment" }),
+    session_id: Schema.NullOr(Schema.String).annotate({
+      description: "the session read, or null for the global environment"
+    }),
     variables: Schema.Array(Schema.Struct({
       name: Schema.String.annotate({ description: "variable name" }),
-      value: Schema.NullOr(Schema.String).annotate({ description: "its value as stored; null when marked to be removed from new panes" })
+      value: Schema.NullOr(Schema.String).annotate({
+        description: "its value as stored; null when marked to be removed from new panes"
+      })
     })).annotate({ description: "the variables, in tmux's order" })
   }),
   run: (input) =>
@@ -28,9 +36,12 @@ export const show_environment = defineTool(manifest.show_environment, {
         ...(session === undefined ? ["-g"] : ["-t", session.session_id]),
         ...(input.name === undefined ? [] : ["--", input.name])
       ]]).pipe(
-        Effect.catchTag("TmuxCommandFailed", (error) => /unknown variable/u.test(error.stderr) ? Effect.succeed("") : Effect.fail(error))
+        Effect.catchTag("TmuxCommandFailed", (error) =>
+          /unknown variable/u.test(error.stderr) ? Effect.succeed("") : Effect.fail(error))
       )
-      const variables = stdout.split("\n").filter((line) => line !== "").map((line) => {
+      const variables = stdout.split("\n").filter((line) =>
+        line !== ""
+      ).map((line) => {
         if (line.startsWith("-")) return { name: line.slice(1), value: null }
         const eq = line.indexOf("=")
         return { name: line.slice(0, eq), value: line.slice(eq + 1) }

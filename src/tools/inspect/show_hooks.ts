@@ -2,16 +2,20 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
+import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 
 /** @category tools */
 export const show_hooks = defineTool(manifest.show_hooks, {
   description: "Hooks set, global or one session's: commands tmux runs on events, so a call elsewhere can trigger one.",
   input: Schema.Struct({
     ...sessionTargetFields,
-    name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/^[a-z][a-z-]*$/u)).annotate({ description: "one hook name, e.g. after-new-window" }))
+    name: Schema.optionalKey(
+      Schema.String.check(Schema.isMaxLength(64), Schema.isPattern(/^[a-z][a-z-]*$/u)).annotate({
+        description: "one hook name, e.g. after-new-window"
+      })
+    )
   }),
   output: Schema.Struct({
     session_id: Schema.NullOr(Schema.String).annotate({ description: "the session read, or null for global hooks" }),
@@ -27,16 +31,27 @@ export const show_hooks = defineTool(manifest.show_hooks, {
       const tmux = yield* TmuxObserve
       const read = (flags: ReadonlyArray<string>) =>
         tmux.run([["show-hooks", ...flags, ...(input.name === undefined ? [] : ["--", input.name])]]).pipe(
-          Effect.catchTag("TmuxCommandFailed", (error) => /too many arguments|invalid option|unknown hook/u.test(error.stderr) && input.name !== undefined ? Effect.succeed("") : Effect.fail(error))
+          Effect.catchTag("TmuxCommandFailed", (error) =>
+            /too many arguments|invalid option|unknown hook/u.test(error.stderr) && input.name !== undefined
+              ? Effect.succeed("")
+              : Effect.fail(error))
         )
       // tmux keeps global hooks in two trees: session and window hooks.
       const stdout = session === undefined
         ? `${yield* read(["-g"])}${yield* read(["-gw"])}`
         : yield* read(["-t", session.session_id])
-      const lines = [...new Set(stdout.split("\n").filter((line) => line !== ""))]
+      const lines = [
+        ...new Set(
+          stdout.split("\n").filter((line) =>
+            line !== ""
+          )
+        )
+      ]
       const hooks = lines.flatMap((line) => {
         const match = /^([a-z-]+)(?:\[(\d+)\])? (.*)$/u.exec(line)
-        return match === null ? [] : [{ name: match[1]!, index: match[2] === undefined ? null : Number(match[2]), command: match[3]! }]
+        return match === null
+          ? []
+          : [{ name: match[1]!, index: match[2] === undefined ? null : Number(match[2]), command: match[3]! }]
       })
       return { session_id: session?.session_id ?? null, hooks }
     })

@@ -2,21 +2,24 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
+import { PaneId, resolveSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
 import { InputInvalid, type TmuxCommandFailed } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { orPaneNotFound } from "../../programs/pane.ts"
-import { PaneId, resolveSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
 
 /** @category tools */
 export const show_option = defineTool(manifest.show_option, {
   description: "One tmux option's value (@options too), global or as a session, window or pane sees it.",
   input: Schema.Struct({
     scope: Schema.Literals(["server", "session", "window", "pane"]).annotate({ description: "where the option lives" }),
-    name: Schema.String.check(Schema.isMaxLength(128), Schema.isPattern(/^@?[A-Za-z][A-Za-z0-9_-]*(\[\d{1,5}\])?$/u)).annotate({
-      description: "e.g. history-limit, @my_option, terminal-features[0]"
-    }),
-    global: Schema.optionalKey(Schema.Boolean.annotate({ description: "the scope's global value (server options always are)" })),
+    name: Schema.String.check(Schema.isMaxLength(128), Schema.isPattern(/^@?[A-Za-z][A-Za-z0-9_-]*(\[\d{1,5}\])?$/u))
+      .annotate({
+        description: "e.g. history-limit, @my_option, terminal-features[0]"
+      }),
+    global: Schema.optionalKey(
+      Schema.Boolean.annotate({ description: "the scope's global value (server options always are)" })
+    ),
     ...sessionTargetFields,
     window_id: Schema.optionalKey(WindowId),
     pane_id: Schema.optionalKey(PaneId)
@@ -24,14 +27,24 @@ export const show_option = defineTool(manifest.show_option, {
   output: Schema.Struct({
     scope: Schema.String.annotate({ description: "the scope asked for" }),
     name: Schema.String.annotate({ description: "the option's name" }),
-    value: Schema.NullOr(Schema.String).annotate({ description: "null when the option is not set" }) }),
+    value: Schema.NullOr(Schema.String).annotate({ description: "null when the option is not set" })
+  }),
   run: (input) =>
     Effect.gen(function*() {
-      const given = [input.session_id ?? input.session_name, input.window_id, input.pane_id].filter((target) => target !== undefined).length
+      const given = [input.session_id ?? input.session_name, input.window_id, input.pane_id].filter((target) =>
+        target !== undefined
+      ).length
       const wanted = input.scope === "server" || input.global === true ? 0 : 1
-      const problem = (detail: string) => new InputInvalid({ tool: "show_option", detail })
+      const problem = (detail: string) =>
+        new InputInvalid({ tool: "show_option", detail })
       if (given !== wanted) {
-        return yield* problem(wanted === 0 ? "server options and global values take no target" : `give the ${input.scope} to read from (${input.scope === "session" ? "session_id or session_name" : `${input.scope}_id`}), or global true`)
+        return yield* problem(
+          wanted === 0
+            ? "server options and global values take no target"
+            : `give the ${input.scope} to read from (${
+              input.scope === "session" ? "session_id or session_name" : `${input.scope}_id`
+            }), or global true`
+        )
       }
       let target: ReadonlyArray<string> = []
       if (wanted === 1) {

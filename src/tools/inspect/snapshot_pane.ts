@@ -3,13 +3,13 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
-import { ServerPane } from "../../services/ServerPane.ts"
-import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
-import { defineTool } from "../define.ts"
-import { paneFields } from "../../services/TmuxReads.ts"
 import { PaneInfo } from "../../programs/hierarchy.ts"
+import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { capturedRows, readAndCapture } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
+import { ServerPane } from "../../services/ServerPane.ts"
+import { paneFields } from "../../services/TmuxReads.ts"
+import { defineTool } from "../define.ts"
 
 const snapshotFields = {
   ...paneFields,
@@ -32,7 +32,9 @@ export const snapshot_pane = defineTool(manifest.snapshot_pane, {
     history_size: Schema.Int.annotate({ description: "rows of history above the screen" }),
     alternate_on: Schema.Boolean.annotate({ description: "a full-screen program has the alternate screen" }),
     pane_mode: Schema.String.annotate({ description: "the tmux mode the pane is in (copy-mode ...), or empty" }),
-    scroll_position: Schema.NullOr(Schema.Int).annotate({ description: "rows scrolled back in copy mode, or null outside it" }),
+    scroll_position: Schema.NullOr(Schema.Int).annotate({
+      description: "rows scrolled back in copy mode, or null outside it"
+    }),
     content: Schema.String.annotate({ description: "the visible screen's text" }),
     ...truncationFields
   }),
@@ -40,7 +42,11 @@ export const snapshot_pane = defineTool(manifest.snapshot_pane, {
     Effect.gen(function*() {
       const caller = yield* ServerPane
       const { state, captured } = yield* readAndCapture(input.pane_id, snapshotFields, [])
-      const bounded = tailBound(capturedRows(captured), input.max_lines ?? outputLimits.maxLines, input.max_bytes ?? outputLimits.maxBytes)
+      const bounded = tailBound(
+        capturedRows(captured),
+        input.max_lines ?? outputLimits.maxLines,
+        input.max_bytes ?? outputLimits.maxBytes
+      )
       const { scroll_position, ...rest } = state
       return {
         ...rest,

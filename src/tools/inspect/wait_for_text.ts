@@ -3,38 +3,50 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
-import { maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
+import { PaneId } from "../../programs/targets.ts"
+import { stringVariable } from "../../programs/variables.ts"
+import { effectiveTimeout, timeoutField } from "../../programs/waiting.ts"
+import { waitForText } from "../../programs/waitText.ts"
+import { maxPatternLength, Regex } from "../../services/Regex.ts"
 import { defineTool } from "../define.ts"
 import { verifyCursor } from "./capture_since.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { pollIntervalMs, waitForText } from "../../programs/waitText.ts"
-import { effectiveTimeout, timeoutField } from "../../programs/waiting.ts"
-import { stringVariable } from "../../programs/variables.ts"
 
 /** @category tools */
 export const wait_for_text = defineTool(manifest.wait_for_text, {
-  description: "Wait for new output in a pane to match one of patterns (or any new output without them); returns the match and its line. Output written before the call never counts: to wait race-free after typing, call capture_since first and pass its cursor as since. Rows match unjoined, trailing spaces removed; nothing matches on the alternate screen.",
+  description:
+    "Wait for new output in a pane to match one of patterns (or any new output without them); returns the match and its line. Output written before the call never counts: to wait race-free after typing, call capture_since first and pass its cursor as since. Rows match unjoined, trailing spaces removed; nothing matches on the alternate screen.",
   input: Schema.Struct({
     pane_id: PaneId,
     patterns: Schema.optionalKey(
-      Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength))).check(Schema.isMinLength(1), Schema.isMaxLength(16)).annotate({
+      Schema.Array(Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength))).check(
+        Schema.isMinLength(1),
+        Schema.isMaxLength(16)
+      ).annotate({
         description: "texts or RE2 patterns; the first that matches wins. Omit for any new output"
       })
     ),
     regex: Schema.optionalKey(Schema.Boolean.annotate({ description: "RE2 syntax (default false: literal)" })),
     match_case: Schema.optionalKey(Schema.Boolean.annotate({ description: "case-sensitive (default false)" })),
-    since: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(65_536)).annotate({
-      description: "a capture_since cursor: output after it counts, even before this call"
-    })),
+    since: Schema.optionalKey(
+      Schema.String.check(Schema.isMaxLength(65_536)).annotate({
+        description: "a capture_since cursor: output after it counts, even before this call"
+      })
+    ),
     timeout: timeoutField
   }),
   output: Schema.Struct({
     pane_id: stringVariable("pane_id"),
     outcome: Schema.Literals(["matched", "any_output", "timeout"]).annotate({ description: "what ended the wait" }),
-    matched_index: Schema.NullOr(Schema.Int).annotate({ description: "index in patterns of the pattern that matched, else null" }),
+    matched_index: Schema.NullOr(Schema.Int).annotate({
+      description: "index in patterns of the pattern that matched, else null"
+    }),
     matched_line: Schema.NullOr(Schema.String).annotate({ description: "the line that matched, else null" }),
-    new_lines: Schema.Array(Schema.String).annotate({ description: "the newest lines written since the call started (at most 20)" }),
-    alternate_screen: Schema.Boolean.annotate({ description: "a full-screen program had the alternate screen at some point" }),
+    new_lines: Schema.Array(Schema.String).annotate({
+      description: "the newest lines written since the call started (at most 20)"
+    }),
+    alternate_screen: Schema.Boolean.annotate({
+      description: "a full-screen program had the alternate screen at some point"
+    }),
     elapsed_seconds: Schema.Finite.annotate({ description: "seconds waited" }),
     effective_timeout: Schema.Finite.annotate({ description: "the timeout used, in seconds, after the ceiling" })
   }),
@@ -45,7 +57,9 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
       const matcher = input.patterns === undefined ? undefined : yield* regex.compile(input.patterns, options)
       const timeout = yield* effectiveTimeout(input.timeout)
       const cursor = input.since === undefined ? undefined : yield* verifyCursor(input.since, input.pane_id)
-      const since = cursor === undefined ? undefined : { pid: cursor.pid, anchor: cursor.anchor, hashes: [cursor.anchorHash, ...cursor.belowHashes] }
+      const since = cursor === undefined
+        ? undefined
+        : { pid: cursor.pid, anchor: cursor.anchor, hashes: [cursor.anchorHash, ...cursor.belowHashes] }
       const result = yield* waitForText(input.pane_id, matcher, timeout * 1000, since)
       return {
         pane_id: input.pane_id,

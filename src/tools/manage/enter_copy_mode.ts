@@ -2,19 +2,24 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { TmuxChange } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
-import { readBack } from "../../services/TmuxReads.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { readBack } from "../../services/TmuxReads.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {
-  description: "Put a pane in copy mode (keys go to it), optionally scrolled up. run_shell_command refuses such a pane; exit_copy_mode leaves it.",
+  description:
+    "Put a pane in copy mode (keys go to it), optionally scrolled up. run_shell_command refuses such a pane; exit_copy_mode leaves it.",
   input: Schema.Struct({
     pane_id: PaneId,
-    scroll_up: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 })).annotate({ description: "lines to scroll back" }))
+    scroll_up: Schema.optionalKey(
+      Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 })).annotate({
+        description: "lines to scroll back"
+      })
+    )
   }),
   output: PaneInfo,
   run: (input) =>
@@ -22,7 +27,9 @@ export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {
       // One invocation: a missing pane fails it at copy-mode, before anything else runs.
       const stdout = yield* (yield* TmuxChange).run([
         ["copy-mode", "-t", input.pane_id],
-        ...(input.scroll_up === undefined ? [] : [["send-keys", "-X", "-N", String(input.scroll_up), "-t", input.pane_id, "scroll-up"] as const]),
+        ...(input.scroll_up === undefined
+          ? []
+          : [["send-keys", "-X", "-N", String(input.scroll_up), "-t", input.pane_id, "scroll-up"] as const]),
         readBack.panes(input.pane_id)
       ]).pipe(orPaneNotFound(input.pane_id))
       return yield* paneOf(input.pane_id, stdout)

@@ -2,10 +2,10 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { TmuxChange } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { PaneInfo } from "../../programs/hierarchy.ts"
 import { PaneId, resolvePane } from "../../programs/targets.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const exit_copy_mode = defineTool(manifest.exit_copy_mode, {

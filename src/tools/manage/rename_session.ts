@@ -3,12 +3,12 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
-import { SessionExists } from "../../services/errors.ts"
-import { TmuxChange } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
-import { decode, readBack } from "../../services/TmuxReads.ts"
 import { SessionInfo } from "../../programs/hierarchy.ts"
 import { findSession, Name, resolveSession, sessionTargetFields } from "../../programs/targets.ts"
+import { SessionExists } from "../../services/errors.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { decode, readBack } from "../../services/TmuxReads.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const rename_session = defineTool(manifest.rename_session, {

@@ -3,10 +3,10 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
-import { TmuxChange } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { WindowInfo } from "../../programs/hierarchy.ts"
 import { Name, resolveWindow, windowTargetFields } from "../../programs/targets.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const rename_window = defineTool(manifest.rename_window, {
@@ -16,7 +16,13 @@ export const rename_window = defineTool(manifest.rename_window, {
   run: (input) =>
     Effect.gen(function*() {
       const window = yield* resolveWindow("rename_window", input)
-      yield* (yield* TmuxChange).run([["rename-window", "-t", window.window_id, "--", literalizeFormat(input.new_name)]])
+      yield* (yield* TmuxChange).run([[
+        "rename-window",
+        "-t",
+        window.window_id,
+        "--",
+        literalizeFormat(input.new_name)
+      ]])
       return yield* resolveWindow("rename_window", { window_id: window.window_id })
     })
 })

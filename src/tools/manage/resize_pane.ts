@@ -2,15 +2,16 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { InputInvalid } from "../../services/errors.ts"
-import { TmuxChange } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
-import { readBack } from "../../services/TmuxReads.ts"
 import { orPaneNotFound, readPane } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { readBack } from "../../services/TmuxReads.ts"
+import { defineTool } from "../define.ts"
 
-const Cells = (what: string) => Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: `${what} in cells` })
+const Cells = (what: string) =>
+  Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })).annotate({ description: `${what} in cells` })
 
 /** @category tools */
 export const resize_pane = defineTool(manifest.resize_pane, {
@@ -26,7 +27,10 @@ export const resize_pane = defineTool(manifest.resize_pane, {
     Effect.gen(function*() {
       const sized = input.width !== undefined || input.height !== undefined
       if (sized === (input.zoom !== undefined)) {
-        return yield* new InputInvalid({ tool: "resize_pane", detail: "give width and/or height, or zoom, but not both" })
+        return yield* new InputInvalid({
+          tool: "resize_pane",
+          detail: "give width and/or height, or zoom, but not both"
+        })
       }
       const tmux = yield* TmuxChange
       const pane = input.pane_id

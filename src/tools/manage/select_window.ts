@@ -2,11 +2,11 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
+import { listWindowRows, WindowInfo } from "../../programs/hierarchy.ts"
+import { resolveSession, resolveWindow, windowTargetFields } from "../../programs/targets.ts"
 import { InputInvalid } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
-import { listWindowRows, WindowInfo } from "../../programs/hierarchy.ts"
-import { resolveSession, resolveWindow, windowTargetFields } from "../../programs/targets.ts"
 
 const moves = { next: "next-window", previous: "previous-window", last: "last-window" } as const
 
@@ -15,7 +15,9 @@ export const select_window = defineTool(manifest.select_window, {
   description: "Make a window its session's current one, by target or direction (next/previous move on each call).",
   input: Schema.Struct({
     ...windowTargetFields,
-    direction: Schema.optionalKey(Schema.Literals(["next", "previous", "last"]).annotate({ description: "move within the session instead" }))
+    direction: Schema.optionalKey(
+      Schema.Literals(["next", "previous", "last"]).annotate({ description: "move within the session instead" })
+    )
   }),
   output: WindowInfo,
   run: (input) =>
@@ -24,7 +26,10 @@ export const select_window = defineTool(manifest.select_window, {
       let sessionId: string
       if (input.direction !== undefined) {
         if (input.window_id !== undefined || input.window_index !== undefined) {
-          return yield* new InputInvalid({ tool: "select_window", detail: "give direction with a session, or a window, not both" })
+          return yield* new InputInvalid({
+            tool: "select_window",
+            detail: "give direction with a session, or a window, not both"
+          })
         }
         sessionId = (yield* resolveSession("select_window", input)).session_id
         yield* tmux.run([[moves[input.direction], "-t", sessionId]])

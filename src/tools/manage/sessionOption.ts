@@ -4,8 +4,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { InputInvalid } from "../../services/errors.ts"
 import { resolveSession, sessionTargetFields } from "../../programs/targets.ts"
+import { InputInvalid } from "../../services/errors.ts"
 
 /** Target fields of a session-option setter. @category schemas */
 export const optionTargetFields = {
@@ -14,11 +14,17 @@ export const optionTargetFields = {
 }
 
 /** The `set-option` target flags: `-t <session>` or `-g`. */
-export const optionTarget = (tool: string, input: { readonly session_id?: string; readonly session_name?: string; readonly global?: boolean }) =>
+export const optionTarget = (
+  tool: string,
+  input: { readonly session_id?: string; readonly session_name?: string; readonly global?: boolean }
+) =>
   Effect.gen(function*() {
     const bySession = input.session_id !== undefined || input.session_name !== undefined
     if (bySession === (input.global === true)) {
-      return yield* new InputInvalid({ tool, detail: "give a session (session_id or session_name) or global true, one of them" })
+      return yield* new InputInvalid({
+        tool,
+        detail: "give a session (session_id or session_name) or global true, one of them"
+      })
     }
     if (!bySession) return { flags: ["-g"], session_id: null }
     const session = yield* resolveSession(tool, input)

@@ -11,7 +11,9 @@ export const set_history_limit = defineTool(manifest.set_history_limit, {
   description: "Set history-limit (lines of history a pane keeps), for a session or globally.",
   input: Schema.Struct({
     ...optionTargetFields,
-    lines: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })).annotate({ description: "lines of history" })
+    lines: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1_000_000 })).annotate({
+      description: "lines of history"
+    })
   }),
   output: Schema.Struct({
     session_id: Schema.NullOr(Schema.String).annotate({ description: "the session set, or null when set globally" }),

@@ -9,7 +9,10 @@ import { optionTarget, optionTargetFields } from "./sessionOption.ts"
 /** @category tools */
 export const set_mouse_enabled = defineTool(manifest.set_mouse_enabled, {
   description: "Turn tmux's mouse option on or off, for a session or globally.",
-  input: Schema.Struct({ ...optionTargetFields, enabled: Schema.Boolean.annotate({ description: "on (true) or off" }) }),
+  input: Schema.Struct({
+    ...optionTargetFields,
+    enabled: Schema.Boolean.annotate({ description: "on (true) or off" })
+  }),
   output: Schema.Struct({
     session_id: Schema.NullOr(Schema.String).annotate({ description: "the session set, or null when set globally" }),
     mouse: Schema.Boolean.annotate({ description: "the mouse option afterwards" })

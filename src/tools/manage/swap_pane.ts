@@ -2,12 +2,12 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { InputInvalid } from "../../services/errors.ts"
-import { TmuxChange } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { oneAtATime } from "../../programs/guard.ts"
 import { PaneInfo } from "../../programs/hierarchy.ts"
 import { PaneId, resolvePane } from "../../programs/targets.ts"
+import { InputInvalid } from "../../services/errors.ts"
+import { TmuxChange } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const swap_pane = defineTool(manifest.swap_pane, {

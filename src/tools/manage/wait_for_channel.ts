@@ -15,12 +15,12 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
+import { Channel } from "../../programs/channel.ts"
+import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
 import type { TmuxError } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { reads } from "../../services/TmuxReads.ts"
-import { Channel } from "../../programs/channel.ts"
 import { defineTool } from "../define.ts"
-import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
 
 /** How much longer than the call our wait-for client may live, so that it is alive to be released. */
 const releaseGraceMs = 5_000
@@ -36,7 +36,8 @@ const release = (tmux: TmuxChange["Service"], channel: string, waiting: Fiber.Fi
 
 /** @category tools */
 export const wait_for_channel = defineTool(manifest.wait_for_channel, {
-  description: "Wait for a tmux wait-for channel signal (from a typed `; tmux wait-for -S NAME` or signal_channel). tmux keeps a signal sent before the wait; this consumes it. On timeout or cancel it signals once to release its waiter, waking other waiters too.",
+  description:
+    "Wait for a tmux wait-for channel signal (from a typed `; tmux wait-for -S NAME` or signal_channel). tmux keeps a signal sent before the wait; this consumes it. On timeout or cancel it signals once to release its waiter, waking other waiters too.",
   input: Schema.Struct({
     channel: Channel,
     timeout: timeoutField
@@ -52,7 +53,9 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
       const timeout = yield* effectiveTimeout(input.timeout)
       const started = yield* Clock.currentTimeMillis
       const tmux = yield* TmuxChange
-      const waiting = yield* Effect.forkChild(tmux.run([["wait-for", input.channel]], { timeoutMs: timeout * 1000 + releaseGraceMs }))
+      const waiting = yield* Effect.forkChild(
+        tmux.run([["wait-for", input.channel]], { timeoutMs: timeout * 1000 + releaseGraceMs })
+      )
       const ended = yield* withProgress(timeout, `waiting for channel ${input.channel}`, Fiber.await(waiting)).pipe(
         Effect.timeoutOption(timeout * 1000),
         Effect.onInterrupt(() => release(tmux, input.channel, waiting))

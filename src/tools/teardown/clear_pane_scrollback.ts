@@ -2,17 +2,20 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { TmuxDelete } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
+import { TmuxDelete } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const clear_pane_scrollback = defineTool(manifest.clear_pane_scrollback, {
   description: "Discard a pane's history for good; the screen stays.",
   input: Schema.Struct({ pane_id: PaneId }),
-  output: Schema.Struct({ pane_id: stringVariable("pane_id"), lines_discarded: Schema.Int.annotate({ description: "history rows discarded" }) }),
+  output: Schema.Struct({
+    pane_id: stringVariable("pane_id"),
+    lines_discarded: Schema.Int.annotate({ description: "history rows discarded" })
+  }),
   run: (input) =>
     Effect.gen(function*() {
       const stdout = yield* (yield* TmuxDelete).run([

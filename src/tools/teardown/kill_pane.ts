@@ -2,17 +2,22 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
-import { TmuxDelete } from "../../services/Tmux.ts"
-import { defineTool } from "../define.ts"
 import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
 import { PaneId, resolvePane } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
+import { TmuxDelete } from "../../services/Tmux.ts"
+import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const kill_pane = defineTool(manifest.kill_pane, {
-  description: "Kill a pane and its process; irreversible. A window losing its last pane goes too. Refuses this MCP server's own pane.",
+  description:
+    "Kill a pane and its process; irreversible. A window losing its last pane goes too. Refuses this MCP server's own pane.",
   input: Schema.Struct({ pane_id: PaneId }),
-  output: Schema.Struct({ pane_id: stringVariable("pane_id"), window_id: stringVariable("window_id"), session_id: stringVariable("session_id") }),
+  output: Schema.Struct({
+    pane_id: stringVariable("pane_id"),
+    window_id: stringVariable("window_id"),
+    session_id: stringVariable("session_id")
+  }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
       const pane = yield* resolvePane(input.pane_id)

@@ -2,4 +2,7 @@
 import { manifest, type ManifestRow } from "../../../src/manifest/index.ts"
 
 // A teardown row without the destructive hint.
-export const row = { ...manifest.kill_pane, hints: { ...manifest.kill_pane.hints, destructive: false } } as const satisfies ManifestRow
+export const row = {
+  ...manifest.kill_pane,
+  hints: { ...manifest.kill_pane.hints, destructive: false }
+} as const satisfies ManifestRow
