@@ -4,9 +4,11 @@
  * prints a payload on stderr.
  */
 import * as Cause from "effect/Cause"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { defectSummary } from "../../src/layers/McpServer.ts"
-import { call, type Connected, textOf } from "../support/mcp.ts"
+import { call, textOf } from "../support/mcp.ts"
 import { run, runHarness } from "../support/runs.ts"
 
 const { open: openPane } = runHarness("payloads")
@@ -22,50 +24,66 @@ const open = async () => {
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 
-/** The pane's rows once one of them is `row` (the shell takes a while to echo thousands of wide characters). */
-const rowsOnceShown = async (c: Connected, pane: string, row: string) => {
-  let rows: Array<string> = []
-  for (let tries = 0; tries < 250 && !rows.includes(row); tries++) {
+/**
+ * A pane whose program writes every byte it receives to a file: the terminal in raw mode, so no
+ * line editor or line buffer stands between what tmux sends and what arrives.
+ */
+const rawSink = async () => {
+  const { world, c } = await openPane()
+  const file = join(world.dir, "received")
+  const pane = world.tmux(
+    "libtmux-mcp",
+    "new-session",
+    "-d",
+    "-P",
+    "-F",
+    "#{pane_id}",
+    `stty raw -echo; exec cat > ${file}`
+  )
+    .trim()
+  return { c, pane, received: () => existsSync(file) ? readFileSync(file, "utf8") : "" }
+}
+
+/** What the sink received once it holds `bytes` bytes, or when it stops growing for 5 s. */
+const receivedOnce = async (received: () => string, bytes: number) => {
+  let text = received()
+  for (let quiet = 0; Buffer.byteLength(text) < bytes && quiet < 50; quiet++) {
     await new Promise((resolve) => setTimeout(resolve, 100))
-    rows = ((await call(c, "capture_pane", { pane_id: pane, start: -1000, max_lines: 5000 })).structuredContent as {
-      content: string
-    }).content.split("\n")
+    const now = received()
+    if (now !== text) quiet = 0
+    text = now
   }
-  return rows
+  return text
 }
 
 describe("multi-byte payloads", () => {
   it("send_keys delivers the 10,000 characters its schema allows, three-byte ones included", async () => {
-    const { c, pane } = await open()
-    const text = "二".repeat(9_970)
-    const sent = await call(c, "send_keys", { pane_id: pane, keys: `printf %s '${text}' | wc -c`, literal: true })
+    const { c, pane, received } = await rawSink()
+    const text = "二".repeat(9_990) + "0123456789"
+    const sent = await call(c, "send_keys", { pane_id: pane, keys: text, literal: true, enter: false })
     assert.isNotTrue(sent.isError, textOf(sent))
-    assert.include(await rowsOnceShown(c, pane, "29910"), "29910")
+    assert.strictEqual(await receivedOnce(received, Buffer.byteLength(text)), text)
   })
 
   it("send_keys_batch sends nothing when an operation cannot be carried, and every operation when all can", async () => {
-    const { c, pane } = await open()
+    const { c, pane, received } = await rawSink()
     const refused = await call(c, "send_keys_batch", {
-      operations: [{ pane_id: pane, keys: "echo first-op", literal: true }, { pane_id: pane, keys: "a\u0000b" }]
+      operations: [{ pane_id: pane, keys: "first-op", literal: true, enter: false }, {
+        pane_id: pane,
+        keys: "a\u0000b"
+      }]
     })
     assert.strictEqual(tag(refused), "InputInvalid")
     assert.include(textOf(refused), "NUL")
-    const screen = await call(c, "capture_pane", { pane_id: pane })
-    assert.notInclude(textOf(screen), "first-op")
     const big = "語".repeat(6_000)
     const sent = await call(c, "send_keys_batch", {
-      operations: [{ pane_id: pane, keys: `echo ${big} | wc -c`, literal: true }, {
-        pane_id: pane,
-        keys: "echo second-op",
-        literal: true
-      }]
+      operations: [
+        { pane_id: pane, keys: big, literal: true, enter: false },
+        { pane_id: pane, keys: "second-op", literal: true, enter: false }
+      ]
     })
     assert.isNotTrue(sent.isError, textOf(sent))
-    const rows = await rowsOnceShown(c, pane, "second-op")
-    // The second line is typed ahead while the first runs: the terminal may echo it on the row the
-    // first command's output then completes.
-    assert.isTrue(rows.some((row) => row.endsWith("18001")), rows.slice(-10).join("\n"))
-    assert.include(rows, "second-op")
+    assert.strictEqual(await receivedOnce(received, Buffer.byteLength(big + "second-op")), big + "second-op")
   })
 })
 
