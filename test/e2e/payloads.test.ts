@@ -43,7 +43,7 @@ describe("multi-byte payloads", () => {
     assert.include(await rowsOnceShown(c, pane, "29910"), "29910")
   })
 
-  it("send_keys_batch sends nothing when an operation cannot be carried, and every operation when all can", async () => {
+  it("send_keys_batch sends nothing when an operation can't be carried, and every operation when all can", async () => {
     const { c, pane } = await open()
     const refused = await call(c, "send_keys_batch", {
       operations: [{ pane_id: pane, keys: "echo first-op", literal: true }, { pane_id: pane, keys: "a\u0000b" }]
