@@ -4,7 +4,10 @@
  */
 import { fileURLToPath } from "node:url"
 
-/** The SDK's ajv validator checks elicited input, which this server never asks for: a stub keeps ajv out of the bundle. */
+/**
+ * The SDK's ajv validator checks elicited input, which this server never asks for:
+ * a stub keeps ajv out of the bundle.
+ */
 const withoutAjv = {
   name: "without-ajv",
   resolveId(source, importer) {

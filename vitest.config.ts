@@ -13,7 +13,8 @@ export default defineConfig({
     // than cores run at once (the default would be one worker on two cores).
     maxWorkers: 3,
     projects: [
-      // Files in one worker share their imports: loading Effect and the SDK once per file was a third of the suite's CPU.
+      // Files in one worker share their imports: loading Effect and the SDK once per file
+      // was a third of the suite's CPU.
       { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: ownModules, isolate: false } },
       { extends: true, test: { name: "isolated", include: ownModules } }
     ]

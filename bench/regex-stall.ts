@@ -11,13 +11,14 @@
  *
  * Measured on a shared 2-core VM, before (matching on the main thread) and after (program-size bound,
  * worker threads, time budget):
- * | case | before | after |
- * | --- | --- | --- |
- * | reported pattern, search_panes over 40 rows | 16.6-20.0 s, ping waited 15.7-19.0 s | refused (110,003 instructions) in 1.1-1.2 s, ping 0.02 s |
- * | reported pattern, wait_for_text timeout 2 s | returned after 10.8 s | refused in 1.2 s |
- * | bounded pattern, search_panes 10 rows x 2,000 chars | 4.9-5.2 s, ping waited 3.9-4.2 s | 3.8 s, ping 0.00 s |
- * | SIGTERM during that search | exit after 3.8-5.3 s | exit after 0.03 s |
- * | wait_for_text timeout 1 s, 200 costly new rows (test/e2e/regex-cost) | returned after 14.5 s | 1.5 s |
+ * - reported pattern, search_panes over 40 rows: before 16.6-20.0 s, ping waited 15.7-19.0 s;
+ *   after refused (110,003 instructions) in 1.1-1.2 s, ping 0.02 s
+ * - reported pattern, wait_for_text timeout 2 s: before returned after 10.8 s; after refused in 1.2 s
+ * - bounded pattern, search_panes 10 rows x 2,000 chars: before 4.9-5.2 s, ping waited 3.9-4.2 s;
+ *   after 3.8 s, ping 0.00 s
+ * - SIGTERM during that search: before exit after 3.8-5.3 s; after exit after 0.03 s
+ * - wait_for_text timeout 1 s, 200 costly new rows (test/e2e/regex-cost): before returned after 14.5 s;
+ *   after 1.5 s
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"

@@ -163,8 +163,8 @@ const main = async () => {
     if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`)
     return performance.now() - started
   }
-  const format =
-    "#{session_id}\u001f#{session_name}\u001f#{session_windows}\u001f#{session_attached}\u001f#{session_created}\u001f#{session_path}\u001e"
+  const format = "#{session_id}\u001f#{session_name}\u001f#{session_windows}\u001f" +
+    "#{session_attached}\u001f#{session_created}\u001f#{session_path}\u001e"
   await roundTrip("list_sessions", "target <= 1.25x", tmux(["list-sessions", "-F", format]), tool("list_sessions", {}))
   await roundTrip(
     "send_keys",

@@ -41,7 +41,8 @@ for (const path of filesUnder("test/boundaries/pass")) {
 }
 if (failures > 0) {
   console.log(
-    `${failures} boundary failure(s): tools reach tmux only through their row's services, with fixed or literalized formats`
+    `${failures} boundary failure(s): tools reach tmux only through ` +
+      "their row's services, with fixed or literalized formats"
   )
   process.exit(1)
 }

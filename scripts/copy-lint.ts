@@ -25,7 +25,8 @@ for (const path of files) {
 }
 if (found > 0) {
   console.log(
-    `${found} affirmative sandbox or containment claim(s); rephrase as what the code does, or as a boundary it does not provide`
+    `${found} affirmative sandbox or containment claim(s); rephrase ` +
+      "as what the code does, or as a boundary it does not provide"
   )
   process.exit(1)
 }

@@ -36,7 +36,8 @@ if (process.argv.includes("--check")) {
   }
   if (current !== text) {
     process.stderr.write(
-      "src/layers/toolSchemas.generated.ts is stale: run `npm run build` (or `node scripts/tool-list.ts`) and commit it\n"
+      "src/layers/toolSchemas.generated.ts is stale: run `npm run " +
+        "build` (or `node scripts/tool-list.ts`) and commit it\n"
     )
     process.exit(1)
   }

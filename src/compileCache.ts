@@ -7,7 +7,10 @@
 import { enableCompileCache } from "node:module"
 import { isAbsolute, join } from "node:path"
 
-/** `$XDG_CACHE_HOME/libtmux-mcp/compile-cache`, else `~/.cache/libtmux-mcp/compile-cache`; none without an absolute base. */
+/**
+ * `$XDG_CACHE_HOME/libtmux-mcp/compile-cache`, else `~/.cache/libtmux-mcp/compile-cache`;
+ * none without an absolute base.
+ */
 export const compileCacheFolder = (env: Readonly<Record<string, string | undefined>>): string | undefined => {
   const cache = env.XDG_CACHE_HOME
   if (cache !== undefined && isAbsolute(cache)) return join(cache, "libtmux-mcp", "compile-cache")

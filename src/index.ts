@@ -10,7 +10,9 @@
  *   const created = yield* callTool("create_session", { session_name: "work" })
  *   return yield* callTool("list_panes", { session_id: created.session_id })
  * })
- * Effect.runPromise(program.pipe(Effect.provide(layer({ env: { ...process.env, LIBTMUX_TOOLSETS: "inspect,execute" } }))))
+ * Effect.runPromise(
+ *   program.pipe(Effect.provide(layer({ env: { ...process.env, LIBTMUX_TOOLSETS: "inspect,execute" } })))
+ * )
  * ```
  */
 import * as Effect from "effect/Effect"

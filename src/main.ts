@@ -67,7 +67,8 @@ const program = Effect.gen(function*() {
   if (process.stdin.isTTY) {
     logLine(
       "info",
-      "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); this is a server for MCP clients: see --help and --print-config"
+      "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); " +
+        "this is a server for MCP clients: see --help and --print-config"
     )
   }
   logLine("info", readyLine(facts))

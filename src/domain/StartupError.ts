@@ -52,8 +52,10 @@ export class AdoptionRefused extends Schema.TaggedError<AdoptionRefused>()("Adop
   socket: Schema.String
 }) {
   override get message() {
-    return `a tmux server is already running on socket ${this.socket} and it does not record that libtmux-mcp started it; ` +
-      "LIBTMUX_ADOPT=refuse stops here: stop that server (tmux kill-server), choose another socket, or set LIBTMUX_ADOPT=adopt"
+    return `a tmux server is already running on socket ${this.socket} ` +
+      "and it does not record that libtmux-mcp started it; " +
+      "LIBTMUX_ADOPT=refuse stops here: stop that server (tmux " +
+      "kill-server), choose another socket, or set LIBTMUX_ADOPT=adopt"
   }
 }
 

@@ -33,19 +33,20 @@ export const clientConfigNotes = (
 ): Array<string> => [
   `libtmux-mcp: ${clients[client]}`,
   ...(host === undefined ? [] : [
-    `libtmux-mcp: the entry starts the server on ${host.destination} through ssh (no password prompt: use a key or agent); the remote needs Node >= 22.19 and this package (${
-      host.command.join(" ")
-    })`,
+    `libtmux-mcp: the entry starts the server on ${host.destination} through ssh (no password prompt: use a key ` +
+    `or agent); the remote needs Node >= 22.19 and this package (${host.command.join(" ")})`,
     `libtmux-mcp: to watch there: ssh -t ${
       host.port === undefined ? "" : `-p ${host.port} `
     }${host.destination} tmux -S <socket> attach (the remote server prints the exact command on its stderr)`
   ]),
   ...(inheritedSocket === undefined ? [] : [
-    `libtmux-mcp: --socket inherit became path:${inheritedSocket}, the tmux server this shell runs in: clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead`
+    `libtmux-mcp: --socket inherit became path:${inheritedSocket}, the tmux server this shell runs in: ` +
+    "clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead"
   ]),
   ...(host === undefined && /[\\/]\.cache[\\/]|[\\/]_npx[\\/]/u.test(node) ?
     [
-      `libtmux-mcp: the Node path ${node} is in a cache folder: cleaning that cache removes it and the client can no longer start the server; prefer a Node installed for good`
+      `libtmux-mcp: the Node path ${node} is in a cache folder: cleaning that cache removes ` +
+      "it and the client can no longer start the server; prefer a Node installed for good"
     ] :
     [])
 ]

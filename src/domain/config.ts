@@ -84,8 +84,8 @@ export const settings = [
   {
     variable: "LIBTMUX_AUDIT_LOG",
     flag: "--audit-log",
-    help:
-      "absolute path of a regular file of yours to append audit records to, created or set to mode 0600 (default: stderr)"
+    help: "absolute path of a regular file of yours to append audit " +
+      "records to, created or set to mode 0600 (default: stderr)"
   },
   {
     variable: "LIBTMUX_ADOPT",
@@ -303,7 +303,8 @@ const printConfigInvocation = (
       return yield* Result.fail(
         settingInvalid(
           "--socket",
-          "--socket inherit cannot cross ssh: the remote server gets no TMUX; name the socket there (name:NAME or path:/PATH), or keep the default"
+          "--socket inherit cannot cross ssh: the remote server gets no TMUX; " +
+            "name the socket there (name:NAME or path:/PATH), or keep the default"
         )
       )
     }
@@ -357,7 +358,8 @@ export const retiredVariables: ReadonlyArray<readonly [string, (value: string) =
   [
     "LIBTMUX_MCP_PROMPTS_AS_TOOLS",
     () =>
-      "LIBTMUX_MCP_PROMPTS_AS_TOOLS is no longer read: prompts were removed (pane content flows through tools), so there is nothing to replace it; unset it"
+      "LIBTMUX_MCP_PROMPTS_AS_TOOLS is no longer read: prompts were removed (pane " +
+      "content flows through tools), so there is nothing to replace it; unset it"
   ]
 ]
 

@@ -5,13 +5,13 @@
  *
  * The default toolsets, used only when LIBTMUX_TOOLSETS is absent, depend on the endpoint:
  *
- * | socket        | tmux config        | server at startup | default                           |
- * |---------------|--------------------|-------------------|-----------------------------------|
- * | unset         | unset or minimal   | absent            | inspect, manage, execute, teardown |
- * | unset         | unset or minimal   | existing, recorded as libtmux-mcp's with the minimal configuration | all four |
- * | unset         | unset or minimal   | existing otherwise | inspect, manage, execute          |
- * | set (any)     | any                | any               | inspect, manage, execute           |
- * | any           | user or a path     | any               | inspect, manage, execute           |
+ * | socket      | tmux config        | server at startup | default                           |
+ * |-------------|--------------------|-------------------|-----------------------------------|
+ * | unset       | unset or minimal   | absent            | inspect, manage, execute, teardown |
+ * | unset       | unset or minimal   | existing, recorded as libtmux-mcp's with the minimal configuration | all four |
+ * | unset       | unset or minimal   | existing otherwise | inspect, manage, execute          |
+ * | set (any)   | any                | any               | inspect, manage, execute           |
+ * | any         | user or a path     | any               | inspect, manage, execute           |
  */
 import * as Result from "effect/Result"
 import { isToolset, manifest, rowFor, type ToolName, toolNames, type Toolset, toolsets } from "../manifest/index.ts"

@@ -61,8 +61,8 @@ export const templates = (runId: string, paneId: string) => {
   const names = protocolNames(runId)
   const position = "#{history_size} #{cursor_y} #{cursor_x}"
   return {
-    end:
-      `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ; set -su ${statusOption} ; wait-for -S ${names.channel}`,
+    end: `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ` +
+      `; set -su ${statusOption} ; wait-for -S ${names.channel}`,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
 }

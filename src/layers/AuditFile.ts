@@ -103,7 +103,10 @@ export const fallbackAuditFolder = (env: Readonly<Record<string, string | undefi
   return home !== undefined && isAbsolute(home) ? join(home, ".local", "state", "libtmux-mcp") : undefined
 }
 
-/** Creates the fallback folder (mode 0700, enforced) and opens `audit-<pid>.jsonl` in it; throws `AuditFileRefused` when it cannot. */
+/**
+ * Creates the fallback folder (mode 0700, enforced) and opens `audit-<pid>.jsonl` in it;
+ * throws `AuditFileRefused` when it cannot.
+ */
 export const openFallbackAuditFile = (path: string, uid: number): number => {
   const folder = join(path, "..")
   try {

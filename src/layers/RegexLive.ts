@@ -97,7 +97,8 @@ const rejection = (patterns: ReadonlyArray<string>, reply: Extract<MatchReply, {
   return new PatternInvalid({
     reason: "invalid" in reply
       ? `${which}${reply.invalid} (RE2 syntax: no backreferences or lookaround)`
-      : `${which}it compiles to a program of ${reply.programSize} instructions, more than the ${maxProgramSize} allowed ` +
+      : `${which}it compiles to a program of ${reply.programSize} ` +
+        `instructions, more than the ${maxProgramSize} allowed ` +
         "(repetition counts multiply: x{0,1000} is about 2,000); use smaller or fewer counted repetitions"
   })
 }

@@ -30,7 +30,8 @@ export class ToolNotSelected extends Schema.TaggedError<ToolNotSelected>()("Tool
 }) {
   override get message() {
     return this.known
-      ? `tool ${this.name} is not in this server's selection (see LIBTMUX_TOOLSETS, LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS)`
+      ? `tool ${this.name} is not in this server's selection (see ` +
+        "LIBTMUX_TOOLSETS, LIBTMUX_TOOLS and LIBTMUX_EXCLUDE_TOOLS)"
       : `unknown tool ${this.name}; call tools/list for this server's tools`
   }
 }
@@ -156,7 +157,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>
       })
 
-    /** The arguments as the record shows them; a batch's operations are redacted by the sinks of the tools they name. */
+    /**
+     * The arguments as the record shows them; a batch's operations are redacted by the sinks
+     * of the tools they name.
+     */
     const summaryOf = (row: ToolDefinition["row"], args: unknown): unknown =>
       row.name === "call_read_tools_batch"
         ? summarizeBatchArguments(secret, row.sinks, sinksOf, args)

@@ -22,7 +22,10 @@ export interface ServiceReplacements {
   readonly audit?: Layer.Layer<Audit>
 }
 
-/** The registry with every live service it needs, and the audit sink (whose status the capabilities show). @category layers */
+/**
+ * The registry with every live service it needs, and the audit sink (whose status the capabilities show).
+ * @category layers
+ */
 export const layer = (
   facts: StartupFacts,
   replacements: ServiceReplacements = {}

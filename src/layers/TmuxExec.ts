@@ -71,8 +71,12 @@ export const makePool = (size: number) =>
 
 // Nothing listens on the socket (no file, or a stale file from a dead server), or the server
 // went away while the command was in flight.
-const absentPattern =
-  /no server running on|error connecting to .*\((No such file or directory|Connection refused)\)|server exited unexpectedly|lost server/u
+const absentPatterns = [
+  /no server running on/u,
+  /error connecting to .*\((No such file or directory|Connection refused)\)/u,
+  /server exited unexpectedly/u,
+  /lost server/u
+]
 
 /** Runs tmux with the given argv; resolves with stdout or a typed failure. */
 export const execTmux = (
@@ -112,7 +116,9 @@ export const execTmux = (
           )
         }
         const text = stderr.trim()
-        if (absentPattern.test(text)) return resume(Effect.fail(new ServerNotRunning({ socket })))
+        if (absentPatterns.some((pattern) => pattern.test(text))) {
+          return resume(Effect.fail(new ServerNotRunning({ socket })))
+        }
         return resume(
           Effect.fail(new TmuxCommandFailed({ command, exitCode: typeof code === "number" ? code : 1, stderr: text }))
         )

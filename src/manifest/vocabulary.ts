@@ -50,8 +50,8 @@ export const openers = {
     "Read pane output; accepts no client-supplied executable input. Returned content may be sensitive or untrusted.",
   "inspect-environment":
     "Read the tmux environment; accepts no client-supplied executable input. Returned values may contain secrets.",
-  "inspect-configuration":
-    "Read configured tmux commands; accepts no client-supplied executable input. Returned values may contain executable configuration.",
+  "inspect-configuration": "Read configured tmux commands; accepts no client-supplied executable " +
+    "input. Returned values may contain executable configuration.",
   "manage": "Change tmux state; no client-supplied executable input.",
   "spawn": "Start a pane's configured process; accepts no command payload.",
   "pane-input": "Send input to a pane's program; a shell that receives it runs it with your user's permissions.",
@@ -65,6 +65,6 @@ export type OpenerKey = keyof typeof openers
 export const mandatoryLines = {
   set_synchronize_panes:
     "While enabled, it duplicates subsequent input to every pane in the window, so one send_keys reaches all of them.",
-  set_history_limit:
-    "It applies to panes created after the change: existing panes keep their history and their own limit, so lowering it discards nothing already kept (tested on tmux 3.3a)."
+  set_history_limit: "It applies to panes created after the change: existing panes keep their history and " +
+    "their own limit, so lowering it discards nothing already kept (tested on tmux 3.3a)."
 } as const

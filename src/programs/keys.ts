@@ -54,7 +54,10 @@ export const sendCommands = (
   ]
 }
 
-/** Groups commands, in order, into invocations of at most `invocationBytes` each (sizes checked before anything is sent). */
+/**
+ * Groups commands, in order, into invocations of at most `invocationBytes` each
+ * (sizes checked before anything is sent).
+ */
 export const invocations = <C extends readonly [string, ...Array<string>]>(
   commands: ReadonlyArray<C>
 ): Array<Array<C>> => {

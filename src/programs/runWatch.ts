@@ -80,10 +80,10 @@ export const awaitReady = <S extends PaneLook, R>(
       if (state.alternate_on) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason:
-            `a full-screen program (${state.pane_current_command}) is showing on the alternate screen; nothing was typed`,
-          remedy:
-            "quit it first (for example send_keys \"q\" or C-c with enter false), or run the command in another pane (split_window)"
+          reason: `a full-screen program (${state.pane_current_command}) ` +
+            "is showing on the alternate screen; nothing was typed",
+          remedy: "quit it first (for example send_keys \"q\" or C-c with enter " +
+            "false), or run the command in another pane (split_window)"
         })
       }
       const shell = yield* kernel.shell(state.pane_pid)
@@ -129,15 +129,15 @@ export const awaitReady = <S extends PaneLook, R>(
         return yield* new PaneNotReady({
           pane: paneId,
           reason: `${busy}, not the shell at its prompt (perhaps an earlier command still running); nothing was typed`,
-          remedy:
-            "wait for it (wait_for_text or capture_since), interrupt it (send_keys C-c with enter false), or use another pane"
+          remedy: "wait for it (wait_for_text or capture_since), interrupt " +
+            "it (send_keys C-c with enter false), or use another pane"
         })
       }
       if (now >= deadline) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason:
-            `its shell is still starting or busy for the whole timeout (${busy}); nothing was typed, so calling again is safe`,
+          reason: "its shell is still starting or busy for the whole timeout " +
+            `(${busy}); nothing was typed, so calling again is safe`,
           remedy: "call again, with a longer timeout if its startup files are slow"
         })
       }

@@ -76,7 +76,8 @@ const separator = (runId: string) => `lmcp-sep-${runId}`
 /** The head of every read: the run's records, then the pane's position and screen. */
 const headFormat = (runId: string) => {
   const names = protocolNames(runId)
-  return `#{${names.end}}|#{${names.start}}|#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_current_command}`
+  return `#{${names.end}}|#{${names.start}}|#{history_size}|#{cursor_y}|#{cursor_x}|` +
+    "#{alternate_on}|#{pane_dead}|#{pane_current_command}"
 }
 
 interface Head {
@@ -399,9 +400,9 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
     if (long !== undefined) {
       return yield* new InputInvalid({
         tool: "run_shell_command",
-        detail:
-          `line ${long} of the command is longer than ${terminalLineLimit} bytes; ${shell} reads the terminal line by line, and ` +
-          "the terminal keeps at most 4095 bytes of a line, so it would run a truncated command. Split the line (a backslash-newline continues it)"
+        detail: `line ${long} of the command is longer than ${terminalLineLimit} bytes; ${shell} reads the terminal ` +
+          "line by line, and the terminal keeps at most 4095 bytes of a line, so it would run a truncated command. " +
+          "Split the line (a backslash-newline continues it)"
       })
     }
     const markStart = needsStartMark(shell, command, { width: state.pane_width, height: state.pane_height })
@@ -459,10 +460,10 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
 const pendingRefusal = (pending: Run) =>
   new PaneNotReady({
     pane: pending.paneId,
-    reason:
-      `run ${pending.id} typed earlier in this pane is not collected yet (it timed out or is blocked); nothing was typed`,
-    remedy:
-      `call run_shell_command with resume "${pending.id}" to wait for it and get its exit status (it returns at once if it finished); ` +
+    reason: `run ${pending.id} typed earlier in this pane is not collected ` +
+      "yet (it timed out or is blocked); nothing was typed",
+    remedy: `call run_shell_command with resume "${pending.id}" to wait for ` +
+      "it and get its exit status (it returns at once if it finished); " +
       "if it waits for input, answer or quit it with send_keys first"
   })
 

@@ -63,7 +63,8 @@ export class AuditUnavailable extends Schema.TaggedError<AuditUnavailable>()("Au
 }) {
   override get message() {
     return `${this.tool} did nothing: its audit record could not be written (${this.reason}); ` +
-      "no call acts without its record. Fix the audit destination (LIBTMUX_AUDIT_LOG, or a client that reads the server's stderr) and call again"
+      "no call acts without its record. Fix the audit destination (LIBTMUX_AUDIT_LOG, " +
+      "or a client that reads the server's stderr) and call again"
   }
 }
 

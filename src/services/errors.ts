@@ -16,7 +16,8 @@ interface Missing {
 
 const notFound = (kind: string, missing: Missing): string =>
   !missing.serverRunning
-    ? `${kind} ${missing.target} not found: no tmux server is running on socket ${missing.socket}; create_session starts one`
+    ? `${kind} ${missing.target} not found: no tmux server is running ` +
+      `on socket ${missing.socket}; create_session starts one`
     : `${kind} ${missing.target} not found; existing ${kind}s: ${
       missing.existing.length === 0 ? "none" : missing.existing.join(", ")
     }`

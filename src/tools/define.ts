@@ -42,7 +42,10 @@ type IdentifierOf<K> = K extends ReadonlyArray<infer Key> ? Context.Service.Iden
 /** Services any tool may use. @category models */
 export type CommonServices = IdentifierOf<Keys["common"]>
 
-/** The services a row's authority allows: reading always; more only where its effect or reach says so. @category models */
+/**
+ * The services a row's authority allows: reading always; more only where its effect or reach says so.
+ * @category models
+ */
 export type AllowedServices<R extends ManifestRow> =
   | CommonServices
   | IdentifierOf<Keys["effect"][R["effect"][number]]>

@@ -29,7 +29,8 @@ const snapshot = (world: TmuxWorld): ReadonlyArray<string> => {
       "list-panes",
       "-a",
       "-F",
-      "pane #{pane_id} #{window_id} #{pane_pid} title=#{pane_title} mode=#{pane_in_mode} active=#{pane_active} history=#{history_size}"
+      "pane #{pane_id} #{window_id} #{pane_pid} title=#{pane_title} " +
+        "mode=#{pane_in_mode} active=#{pane_active} history=#{history_size}"
     ),
     ...t("list-buffers", "-F", "buffer #{buffer_name} #{buffer_size}"),
     ...t("show-options", "-s"),

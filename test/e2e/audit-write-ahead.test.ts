@@ -114,7 +114,8 @@ const exitOf = (
 
 describe("write-ahead audit", () => {
   it(
-    "a client that never reads stderr: every call that reached the pane has its intent record, and after a second the records move to a 0600 file and calls succeed",
+    "a client that never reads stderr: every call that reached the pane has its intent " +
+      "record, and after a second the records move to a 0600 file and calls succeed",
     async () => {
       const world = h.world()
       const state = join(world.dir, "state")
@@ -171,68 +172,76 @@ describe("write-ahead audit", () => {
     120_000
   )
 
-  it("a configured audit file that fails on write: calls are refused with a clear error, and the pane receives nothing", async () => {
-    const world = h.world()
-    const log = join(world.dir, "audit.jsonl")
-    // Past the file-size limit below every append fails with EFBIG (Node ignores SIGXFSZ).
-    writeFileSync(log, "x".repeat(4096), { mode: 0o600 })
-    const pane = paneRunning(world, "cat")
-    const server = await connectRaw(world, { LIBTMUX_TOOLSETS: "inspect,execute", LIBTMUX_AUDIT_LOG: log }, [
-      "/bin/sh",
-      "-c",
-      "ulimit -f 1 && exec \"$0\" \"$@\"",
-      process.execPath,
-      binPath
-    ])
-    const results: Array<CallToolResult> = []
-    try {
-      results.push(await server.call("send_keys", { pane_id: pane, keys: "MARKER-TYPED" }))
-      results.push(await server.call("list_panes", {}))
-    } finally {
-      await server.drain()
+  it(
+    "a configured audit file that fails on write: calls are " +
+      "refused with a clear error, and the pane receives nothing",
+    async () => {
+      const world = h.world()
+      const log = join(world.dir, "audit.jsonl")
+      // Past the file-size limit below every append fails with EFBIG (Node ignores SIGXFSZ).
+      writeFileSync(log, "x".repeat(4096), { mode: 0o600 })
+      const pane = paneRunning(world, "cat")
+      const server = await connectRaw(world, { LIBTMUX_TOOLSETS: "inspect,execute", LIBTMUX_AUDIT_LOG: log }, [
+        "/bin/sh",
+        "-c",
+        "ulimit -f 1 && exec \"$0\" \"$@\"",
+        process.execPath,
+        binPath
+      ])
+      const results: Array<CallToolResult> = []
+      try {
+        results.push(await server.call("send_keys", { pane_id: pane, keys: "MARKER-TYPED" }))
+        results.push(await server.call("list_panes", {}))
+      } finally {
+        await server.drain()
+      }
+      assert.notInclude(world.tmux(socket, "capture-pane", "-p", "-t", pane), "MARKER-TYPED")
+      for (const result of results) {
+        assert.isTrue(result.isError)
+        assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "AuditUnavailable")
+        assert.match(
+          textOf(result),
+          /did nothing: its audit record could not be written \(.*audit\.jsonl: .*\); no call acts without its record/
+        )
+      }
     }
-    assert.notInclude(world.tmux(socket, "capture-pane", "-p", "-t", pane), "MARKER-TYPED")
-    for (const result of results) {
-      assert.isTrue(result.isError)
-      assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], "AuditUnavailable")
-      assert.match(
-        textOf(result),
-        /did nothing: its audit record could not be written \(.*audit\.jsonl: .*\); no call acts without its record/
-      )
-    }
-  })
+  )
 
-  it("stops startup on an audit path that is a symbolic link, a FIFO, a device, a hard link or a folder, and sets an existing file to 0600", async () => {
-    const world = h.world()
-    const target = join(world.dir, "target.txt")
-    writeFileSync(target, "")
-    const link = join(world.dir, "link.jsonl")
-    symlinkSync(target, link)
-    const fifo = join(world.dir, "fifo.jsonl")
-    execFileSync("mkfifo", [fifo])
-    const hard = join(world.dir, "hard.jsonl")
-    linkSync(target, hard)
-    const cases: ReadonlyArray<[string, RegExp]> = [
-      [link, /LIBTMUX_AUDIT_LOG .*link\.jsonl cannot be used for audit records: it is a symbolic link/],
-      [fifo, /LIBTMUX_AUDIT_LOG .*fifo\.jsonl cannot be used for audit records: it is a FIFO/],
-      ["/dev/full", /LIBTMUX_AUDIT_LOG \/dev\/full cannot be used for audit records: it is a device/],
-      [hard, /hard\.jsonl cannot be used for audit records: it has 2 hard links/],
-      [world.dir, /cannot be used for audit records: it is a directory/]
-    ]
-    for (const [path, message] of cases) {
-      const exit = await exitOf(world, { LIBTMUX_AUDIT_LOG: path })
-      assert.isFalse(exit.hung, path)
-      assert.strictEqual(exit.code, 1, path)
-      assert.match(exit.stderr, message)
+  it(
+    "stops startup on an audit path that is a symbolic link, a FIFO, a " +
+      "device, a hard link or a folder, and sets an existing file to 0600",
+    async () => {
+      const world = h.world()
+      const target = join(world.dir, "target.txt")
+      writeFileSync(target, "")
+      const link = join(world.dir, "link.jsonl")
+      symlinkSync(target, link)
+      const fifo = join(world.dir, "fifo.jsonl")
+      execFileSync("mkfifo", [fifo])
+      const hard = join(world.dir, "hard.jsonl")
+      linkSync(target, hard)
+      const cases: ReadonlyArray<[string, RegExp]> = [
+        [link, /LIBTMUX_AUDIT_LOG .*link\.jsonl cannot be used for audit records: it is a symbolic link/],
+        [fifo, /LIBTMUX_AUDIT_LOG .*fifo\.jsonl cannot be used for audit records: it is a FIFO/],
+        ["/dev/full", /LIBTMUX_AUDIT_LOG \/dev\/full cannot be used for audit records: it is a device/],
+        [hard, /hard\.jsonl cannot be used for audit records: it has 2 hard links/],
+        [world.dir, /cannot be used for audit records: it is a directory/]
+      ]
+      for (const [path, message] of cases) {
+        const exit = await exitOf(world, { LIBTMUX_AUDIT_LOG: path })
+        assert.isFalse(exit.hung, path)
+        assert.strictEqual(exit.code, 1, path)
+        assert.match(exit.stderr, message)
+      }
+      assert.strictEqual(readFileSync(target, "utf8"), "")
+      const loose = join(world.dir, "loose.jsonl")
+      writeFileSync(loose, "")
+      chmodSync(loose, 0o644)
+      const c = await h.connect(world, { LIBTMUX_AUDIT_LOG: loose })
+      await c.client.listTools()
+      assert.strictEqual(statSync(loose).mode & 0o777, 0o600)
     }
-    assert.strictEqual(readFileSync(target, "utf8"), "")
-    const loose = join(world.dir, "loose.jsonl")
-    writeFileSync(loose, "")
-    chmodSync(loose, 0o644)
-    const c = await h.connect(world, { LIBTMUX_AUDIT_LOG: loose })
-    await c.client.listTools()
-    assert.strictEqual(statSync(loose).mode & 0o777, 0o600)
-  })
+  )
 
   it.skipIf(process.getuid?.() !== 0)("stops startup on an audit file that belongs to another user", async () => {
     const world = h.world()

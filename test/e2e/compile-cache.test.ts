@@ -22,7 +22,7 @@ describe("compile cache", () => {
     assert.isNotEmpty(readdirSync(join(folder, versions[0]!)))
   })
 
-  it("that cannot be written leaves startup as it was: the ready line, every tool, nothing more on stderr", async () => {
+  it("that cannot be written leaves startup as it was: the ready line, all tools, nothing more on stderr", async () => {
     const world = h.world()
     const blocker = join(world.dir, "not-a-folder")
     writeFileSync(blocker, "")

@@ -26,36 +26,40 @@ describe("instructions", () => {
 })
 
 describe("tmux://capabilities", () => {
-  it("is the only resource, has no templates, and reports the startup-filtered surface with the same records as tools/list", async () => {
-    const world = h.world()
-    const c = await h.connect(world, { LIBTMUX_TOOLSETS: "inspect", LIBTMUX_EXCLUDE_TOOLS: "get_pane_info" })
-    const resources = (await c.client.listResources()).resources
-    assert.deepStrictEqual(resources.map((resource) => resource.uri), ["tmux://capabilities"])
-    assert.deepStrictEqual((await c.client.listResourceTemplates()).resourceTemplates, [])
-    const read = await c.client.readResource({ uri: "tmux://capabilities" })
-    const content = read.contents[0]!
-    assert.strictEqual(content.mimeType, "application/json")
-    const document = JSON.parse("text" in content ? content.text : "{}")
-    const tools = (await c.client.listTools()).tools
-    assert.deepStrictEqual(document.tools.map((tool: { name: string }) => tool.name), tools.map((tool) => tool.name))
-    for (const tool of tools) {
-      const { name: _name, title: _title, ...record } = document.tools.find((entry: { name: string }) =>
-        entry.name === tool.name
-      )
-      assert.deepStrictEqual(record, tool._meta?.[capabilityMetaKey], tool.name)
+  it(
+    "is the only resource, has no templates, and reports the " +
+      "startup-filtered surface with the same records as tools/list",
+    async () => {
+      const world = h.world()
+      const c = await h.connect(world, { LIBTMUX_TOOLSETS: "inspect", LIBTMUX_EXCLUDE_TOOLS: "get_pane_info" })
+      const resources = (await c.client.listResources()).resources
+      assert.deepStrictEqual(resources.map((resource) => resource.uri), ["tmux://capabilities"])
+      assert.deepStrictEqual((await c.client.listResourceTemplates()).resourceTemplates, [])
+      const read = await c.client.readResource({ uri: "tmux://capabilities" })
+      const content = read.contents[0]!
+      assert.strictEqual(content.mimeType, "application/json")
+      const document = JSON.parse("text" in content ? content.text : "{}")
+      const tools = (await c.client.listTools()).tools
+      assert.deepStrictEqual(document.tools.map((tool: { name: string }) => tool.name), tools.map((tool) => tool.name))
+      for (const tool of tools) {
+        const { name: _name, title: _title, ...record } = document.tools.find((entry: { name: string }) =>
+          entry.name === tool.name
+        )
+        assert.deepStrictEqual(record, tool._meta?.[capabilityMetaKey], tool.name)
+      }
+      assert.deepStrictEqual(document.socket, {
+        selector: "name:libtmux-mcp",
+        form: "name",
+        resolved_socket_path: world.socketPath("libtmux-mcp"),
+        attach_command: `tmux -N -S ${world.socketPath("libtmux-mcp")} attach`
+      })
+      assert.strictEqual(document.server_state, "absent")
+      assert.isNull(document.default_applied)
+      assert.deepStrictEqual(document.toolsets, ["inspect"])
+      assert.strictEqual(document.host_command_tools, 0)
+      assert.strictEqual(document.command_capable, false)
     }
-    assert.deepStrictEqual(document.socket, {
-      selector: "name:libtmux-mcp",
-      form: "name",
-      resolved_socket_path: world.socketPath("libtmux-mcp"),
-      attach_command: `tmux -N -S ${world.socketPath("libtmux-mcp")} attach`
-    })
-    assert.strictEqual(document.server_state, "absent")
-    assert.isNull(document.default_applied)
-    assert.deepStrictEqual(document.toolsets, ["inspect"])
-    assert.strictEqual(document.host_command_tools, 0)
-    assert.strictEqual(document.command_capable, false)
-  })
+  )
 
   it("reports the default that applied and why", async () => {
     const world = h.world()

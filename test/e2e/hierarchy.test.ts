@@ -20,34 +20,38 @@ const fresh = (env: Record<string, string | undefined> = {}) => {
 }
 
 describe("with no tmux server on the socket", () => {
-  it("answers plural reads with empty lists, singular reads with typed not-found errors, and starts no server", async () => {
-    const c = await fresh()
-    assert.deepStrictEqual(structured(await call(c, "list_sessions")), { sessions: [] })
-    assert.deepStrictEqual(structured(await call(c, "list_windows")), { windows: [] })
-    assert.deepStrictEqual(structured(await call(c, "list_panes")), { panes: [] })
-    const info = structured(await call(c, "get_server_info"))
-    assert.strictEqual(info.running, false)
-    assert.strictEqual(info.socket, "name:libtmux-mcp")
-    assert.strictEqual(info.socket_path, world.socketPath("libtmux-mcp"))
-    for (
-      const [tool, args, tag] of [
-        ["get_session_info", { session_name: "work" }, "SessionNotFound"],
-        ["get_window_info", { window_id: "@1" }, "WindowNotFound"],
-        ["get_pane_info", { pane_id: "%0" }, "PaneNotFound"],
-        ["kill_session", { session_id: "$0" }, "SessionNotFound"]
-      ] as const
-    ) {
-      const result = await call(c, tool, args)
-      assert.isTrue(result.isError, tool)
-      assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], tag)
-      assert.include(textOf(result), "no tmux server is running on socket name:libtmux-mcp")
+  it(
+    "answers plural reads with empty lists, singular reads " +
+      "with typed not-found errors, and starts no server",
+    async () => {
+      const c = await fresh()
+      assert.deepStrictEqual(structured(await call(c, "list_sessions")), { sessions: [] })
+      assert.deepStrictEqual(structured(await call(c, "list_windows")), { windows: [] })
+      assert.deepStrictEqual(structured(await call(c, "list_panes")), { panes: [] })
+      const info = structured(await call(c, "get_server_info"))
+      assert.strictEqual(info.running, false)
+      assert.strictEqual(info.socket, "name:libtmux-mcp")
+      assert.strictEqual(info.socket_path, world.socketPath("libtmux-mcp"))
+      for (
+        const [tool, args, tag] of [
+          ["get_session_info", { session_name: "work" }, "SessionNotFound"],
+          ["get_window_info", { window_id: "@1" }, "WindowNotFound"],
+          ["get_pane_info", { pane_id: "%0" }, "PaneNotFound"],
+          ["kill_session", { session_id: "$0" }, "SessionNotFound"]
+        ] as const
+      ) {
+        const result = await call(c, tool, args)
+        assert.isTrue(result.isError, tool)
+        assert.strictEqual(result._meta?.["com.git-pull.libtmux-mcp/error"], tag)
+        assert.include(textOf(result), "no tmux server is running on socket name:libtmux-mcp")
+      }
+      assert.isUndefined(world.tryTmux("libtmux-mcp", "list-sessions"))
     }
-    assert.isUndefined(world.tryTmux("libtmux-mcp", "list-sessions"))
-  })
+  )
 })
 
 describe("create_session", () => {
-  it("starts the pinned server with the shipped minimal configuration and returns IDs the reads agree with", async () => {
+  it("starts the pinned server with the shipped minimal configuration, returns IDs the reads agree with", async () => {
     const c = await fresh()
     const created = structured(await call(c, "create_session", { session_name: "work", window_name: "editor" }))
     assert.match(created.session_id, /^\$\d+$/)

@@ -64,19 +64,23 @@ describe("lease squatters", () => {
     }
   })
 
-  it("keeps its lock files in $XDG_RUNTIME_DIR/libtmux-mcp, mode 0700, and removes the lease file on a clean exit", async () => {
-    const world = h.world()
-    const runtime = join(world.dir, "runtime")
-    mkdirSync(runtime, { mode: 0o700 })
-    const c = await h.connect(world, { XDG_RUNTIME_DIR: runtime })
-    assert.include(c.stderr(), "lease=held")
-    const folder = join(runtime, "libtmux-mcp")
-    assert.strictEqual(statSync(folder).mode & 0o777, 0o700)
-    assert.deepStrictEqual(readdirSync(folder), [`lease-${hash(world.socketPath("libtmux-mcp")).slice(0, 12)}`])
-    await c.close()
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    assert.deepStrictEqual(readdirSync(folder), [])
-  })
+  it(
+    "keeps its lock files in $XDG_RUNTIME_DIR/libtmux-mcp, " +
+      "mode 0700, and removes the lease file on a clean exit",
+    async () => {
+      const world = h.world()
+      const runtime = join(world.dir, "runtime")
+      mkdirSync(runtime, { mode: 0o700 })
+      const c = await h.connect(world, { XDG_RUNTIME_DIR: runtime })
+      assert.include(c.stderr(), "lease=held")
+      const folder = join(runtime, "libtmux-mcp")
+      assert.strictEqual(statSync(folder).mode & 0o777, 0o700)
+      assert.deepStrictEqual(readdirSync(folder), [`lease-${hash(world.socketPath("libtmux-mcp")).slice(0, 12)}`])
+      await c.close()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      assert.deepStrictEqual(readdirSync(folder), [])
+    }
+  )
 
   it("refuses a lock folder that others can enter: the lease is unavailable and exclusive does not start", async () => {
     const world = h.world()

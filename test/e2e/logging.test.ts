@@ -41,22 +41,26 @@ describe("logging capability", () => {
     assert.deepStrictEqual(c.client.getServerCapabilities()?.logging, {})
   })
 
-  it("sends a client that set a level the startup lines at or above it, then later lines, as stderr has them", async () => {
-    const c = await h.connect(h.world(), { LIBTMUX_SOCKET: "inherit" })
-    const received = collect(c)
-    await c.client.setLoggingLevel("warning")
-    await until(() => received.length >= 1, "the startup warning")
-    assert.strictEqual(received[0]!.level, "warning")
-    assert.strictEqual(received[0]!.logger, "libtmux-mcp")
-    assert.match(String(received[0]!.data), /^libtmux-mcp warning: socket=inherit /u)
-    // The ready line is info: below the level asked for.
-    assert.isFalse(received.some((message) => String(message.data).startsWith("libtmux-mcp ready ")))
-    await sendRefusedLine(c)
-    await until(() => received.length >= 2, "the refused line's warning")
-    assert.strictEqual(received[1]!.level, "warning")
-    assert.match(String(received[1]!.data), /^libtmux-mcp: refused a JSON-RPC line \(id null\): Invalid Request/u)
-    for (const message of received) assert.include(c.stderr(), `${String(message.data)}\n`)
-  })
+  it(
+    "sends a client that set a level the startup lines at " +
+      "or above it, then later lines, as stderr has them",
+    async () => {
+      const c = await h.connect(h.world(), { LIBTMUX_SOCKET: "inherit" })
+      const received = collect(c)
+      await c.client.setLoggingLevel("warning")
+      await until(() => received.length >= 1, "the startup warning")
+      assert.strictEqual(received[0]!.level, "warning")
+      assert.strictEqual(received[0]!.logger, "libtmux-mcp")
+      assert.match(String(received[0]!.data), /^libtmux-mcp warning: socket=inherit /u)
+      // The ready line is info: below the level asked for.
+      assert.isFalse(received.some((message) => String(message.data).startsWith("libtmux-mcp ready ")))
+      await sendRefusedLine(c)
+      await until(() => received.length >= 2, "the refused line's warning")
+      assert.strictEqual(received[1]!.level, "warning")
+      assert.match(String(received[1]!.data), /^libtmux-mcp: refused a JSON-RPC line \(id null\): Invalid Request/u)
+      for (const message of received) assert.include(c.stderr(), `${String(message.data)}\n`)
+    }
+  )
 
   it("takes a later level: a line below the first level is not sent, one at the second is", async () => {
     const c = await h.connect(h.world())

@@ -285,7 +285,7 @@ describe("call_read_tools_batch", () => {
     assert.strictEqual(carried.results[1].result.structuredContent.pane_id, pane)
   })
 
-  it("offers only the eligible reads of the selection, never itself, waits or show_environment unless named", async () => {
+  it("offers only the selection's eligible reads, never itself, waits or show_environment unless named", async () => {
     const { c } = await open()
     const batch = (await c.client.listTools()).tools.find((tool) => tool.name === "call_read_tools_batch")!
     const nested =
@@ -308,25 +308,30 @@ describe("call_read_tools_batch", () => {
     }, "InputInvalid")
   })
 
-  it("includes show_environment only when named in LIBTMUX_TOOLS, drops excluded tools, and disappears with nothing to call", async () => {
-    const named = await open({
-      LIBTMUX_TOOLSETS: "inspect,execute",
-      LIBTMUX_TOOLS: "show_environment",
-      LIBTMUX_EXCLUDE_TOOLS: "capture_pane"
-    })
-    const record = (await named.c.client.listTools()).tools.find((tool) => tool.name === "call_read_tools_batch")!._meta
-      ?.["com.git-pull.libtmux-mcp/capability"] as { nestedAuthority: Array<string> }
-    assert.include(record.nestedAuthority, "show_environment")
-    assert.notInclude(record.nestedAuthority, "capture_pane")
-    await fails(named.c, "call_read_tools_batch", {
-      operations: [{ tool: "capture_pane", arguments: { pane_id: "%0" } }]
-    }, "InputInvalid")
-    const alone = await open({
-      LIBTMUX_TOOLSETS: "",
-      LIBTMUX_TOOLS: "call_read_tools_batch,create_session,run_shell_command"
-    })
-    assert.notInclude((await alone.c.client.listTools()).tools.map((tool) => tool.name), "call_read_tools_batch")
-  })
+  it(
+    "includes show_environment only when named in LIBTMUX_TOOLS, " +
+      "drops excluded tools, and disappears with nothing to call",
+    async () => {
+      const named = await open({
+        LIBTMUX_TOOLSETS: "inspect,execute",
+        LIBTMUX_TOOLS: "show_environment",
+        LIBTMUX_EXCLUDE_TOOLS: "capture_pane"
+      })
+      const record = (await named.c.client.listTools()).tools.find((tool) => tool.name === "call_read_tools_batch")!
+        ._meta
+        ?.["com.git-pull.libtmux-mcp/capability"] as { nestedAuthority: Array<string> }
+      assert.include(record.nestedAuthority, "show_environment")
+      assert.notInclude(record.nestedAuthority, "capture_pane")
+      await fails(named.c, "call_read_tools_batch", {
+        operations: [{ tool: "capture_pane", arguments: { pane_id: "%0" } }]
+      }, "InputInvalid")
+      const alone = await open({
+        LIBTMUX_TOOLSETS: "",
+        LIBTMUX_TOOLS: "call_read_tools_batch,create_session,run_shell_command"
+      })
+      assert.notInclude((await alone.c.client.listTools()).tools.map((tool) => tool.name), "call_read_tools_batch")
+    }
+  )
 
   it("omits nested payloads, first row first, to stay within its size bound, and says so", async () => {
     const { c, pane } = await open()

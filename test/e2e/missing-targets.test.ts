@@ -34,31 +34,35 @@ const retarget = (args: Record<string, unknown>): Record<string, unknown> | unde
 }
 
 describe("missing targets", () => {
-  it("every tool answers a missing session, window or pane at once with a not-found error naming what exists", async () => {
-    const world = h.world()
-    const c = await h.connect(world, { LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" })
-    structured(await call(c, "create_session", { session_name: "work" }))
-    let checked = 0
-    const problems: Array<string> = []
-    for (const name of toolNames) {
-      for (const sample of samples[name] ?? []) {
-        const args = retarget(sample)
-        if (args === undefined || name === "call_read_tools_batch") continue
-        // Waiting tools get a long timeout and the request a third of it: a missing target must not be waited out.
-        const withTimeout = "timeout" in args ? { ...args, timeout: 30 } : args
-        const result = await call(c, name, withTimeout, { timeout: 10_000 }).catch((error: unknown) => String(error))
-        checked++
-        if (typeof result === "string") {
-          problems.push(`${name} ${JSON.stringify(args)}: no answer: ${result}`)
-          continue
-        }
-        const tag = String(result._meta?.["com.git-pull.libtmux-mcp/error"])
-        if (result.isError !== true || !tag.endsWith("NotFound") || !/existing \w+s: /u.test(textOf(result))) {
-          problems.push(`${name} ${JSON.stringify(args)}: ${tag}: ${textOf(result).slice(0, 160)}`)
+  it(
+    "every tool answers a missing session, window or pane " +
+      "at once with a not-found error naming what exists",
+    async () => {
+      const world = h.world()
+      const c = await h.connect(world, { LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" })
+      structured(await call(c, "create_session", { session_name: "work" }))
+      let checked = 0
+      const problems: Array<string> = []
+      for (const name of toolNames) {
+        for (const sample of samples[name] ?? []) {
+          const args = retarget(sample)
+          if (args === undefined || name === "call_read_tools_batch") continue
+          // Waiting tools get a long timeout and the request a third of it: a missing target must not be waited out.
+          const withTimeout = "timeout" in args ? { ...args, timeout: 30 } : args
+          const result = await call(c, name, withTimeout, { timeout: 10_000 }).catch((error: unknown) => String(error))
+          checked++
+          if (typeof result === "string") {
+            problems.push(`${name} ${JSON.stringify(args)}: no answer: ${result}`)
+            continue
+          }
+          const tag = String(result._meta?.["com.git-pull.libtmux-mcp/error"])
+          if (result.isError !== true || !tag.endsWith("NotFound") || !/existing \w+s: /u.test(textOf(result))) {
+            problems.push(`${name} ${JSON.stringify(args)}: ${tag}: ${textOf(result).slice(0, 160)}`)
+          }
         }
       }
+      assert.deepStrictEqual(problems, [])
+      assert.isAbove(checked, 30)
     }
-    assert.deepStrictEqual(problems, [])
-    assert.isAbove(checked, 30)
-  })
+  )
 })

@@ -28,33 +28,37 @@ const startRaw = (world: TmuxWorld, env: Record<string, string> = {}) =>
   })
 
 describe("serialized creation", () => {
-  it("lets exactly one of several racing instances start the server, with its configuration, and tells each the truth", async () => {
-    const world = h.world()
-    const configs = [1111, 2222, 3333, 4444].map((limit) => {
-      const path = join(world.dir, `conf-${limit}.conf`)
-      writeFileSync(path, `set -s exit-empty on\nset -g history-limit ${limit}\n`)
-      return path
-    })
-    const clients = await Promise.all(
-      configs.map((config) => h.connect(world, { LIBTMUX_TMUX_CONFIG: config, LIBTMUX_TOOLSETS: "inspect,execute" }))
-    )
-    const results = await Promise.all(
-      clients.map((c, i) => call(c, "create_session", { session_name: `racer${i}` }).then(structured))
-    )
-    const starters = results.filter((result) => result.server_started)
-    assert.strictEqual(starters.length, 1)
-    const winner = results.indexOf(starters[0]!)
-    assert.strictEqual(
-      world.tmux("libtmux-mcp", "show", "-gv", "history-limit").trim(),
-      String([1111, 2222, 3333, 4444][winner])
-    )
-    const record = world.tmux("libtmux-mcp", "show", "-sv", "@libtmux-mcp-started-by").trim()
-    assert.strictEqual(record, `libtmux-mcp path:${configs[winner]}`)
-    for (const [i, result] of results.entries()) {
-      assert.strictEqual(result.server_provenance, record, `instance ${i}`)
+  it(
+    "lets exactly one of several racing instances start the " +
+      "server, with its configuration, and tells each the truth",
+    async () => {
+      const world = h.world()
+      const configs = [1111, 2222, 3333, 4444].map((limit) => {
+        const path = join(world.dir, `conf-${limit}.conf`)
+        writeFileSync(path, `set -s exit-empty on\nset -g history-limit ${limit}\n`)
+        return path
+      })
+      const clients = await Promise.all(
+        configs.map((config) => h.connect(world, { LIBTMUX_TMUX_CONFIG: config, LIBTMUX_TOOLSETS: "inspect,execute" }))
+      )
+      const results = await Promise.all(
+        clients.map((c, i) => call(c, "create_session", { session_name: `racer${i}` }).then(structured))
+      )
+      const starters = results.filter((result) => result.server_started)
+      assert.strictEqual(starters.length, 1)
+      const winner = results.indexOf(starters[0]!)
+      assert.strictEqual(
+        world.tmux("libtmux-mcp", "show", "-gv", "history-limit").trim(),
+        String([1111, 2222, 3333, 4444][winner])
+      )
+      const record = world.tmux("libtmux-mcp", "show", "-sv", "@libtmux-mcp-started-by").trim()
+      assert.strictEqual(record, `libtmux-mcp path:${configs[winner]}`)
+      for (const [i, result] of results.entries()) {
+        assert.strictEqual(result.server_provenance, record, `instance ${i}`)
+      }
+      assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions").trim().split("\n").length, 4)
     }
-    assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions").trim().split("\n").length, 4)
-  })
+  )
 })
 
 describe("adoption and provenance", () => {
@@ -86,7 +90,7 @@ describe("adoption and provenance", () => {
 })
 
 describe("advisory lease", () => {
-  it("shares with a warning by default, refuses when exclusive, and is released when its holder is killed", async () => {
+  it("shares with a warning by default, refuses when exclusive, is released when its holder is killed", async () => {
     const world = h.world()
     const holder = await startRaw(world)
     assert.include(holder.stderr(), "lease=held")
@@ -138,24 +142,28 @@ describe("life cycle", () => {
     assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
   })
 
-  it("fails running calls with a typed error when the tmux server dies, keeps serving, and starts a fresh server after", async () => {
-    const world = h.world()
-    const c = await h.connect(world, shellEnv(world, "/bin/bash"))
-    const pane = structured(await call(c, "create_session", { session_name: "doomed" })).pane_id
-    await call(c, "run_shell_command", { pane_id: pane, command: "true" })
-    const running = call(c, "run_shell_command", { pane_id: pane, command: "sleep 20", timeout: 20 })
-    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
-    await sleep(700)
-    world.tmux("libtmux-mcp", "kill-server")
-    for (const result of [await running, await waiting]) {
-      assert.isTrue(result.isError, JSON.stringify(result))
-      assert.include(textOf(result), "no tmux server is running")
+  it(
+    "fails running calls with a typed error when the tmux server " +
+      "dies, keeps serving, and starts a fresh server after",
+    async () => {
+      const world = h.world()
+      const c = await h.connect(world, shellEnv(world, "/bin/bash"))
+      const pane = structured(await call(c, "create_session", { session_name: "doomed" })).pane_id
+      await call(c, "run_shell_command", { pane_id: pane, command: "true" })
+      const running = call(c, "run_shell_command", { pane_id: pane, command: "sleep 20", timeout: 20 })
+      const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
+      await sleep(700)
+      world.tmux("libtmux-mcp", "kill-server")
+      for (const result of [await running, await waiting]) {
+        assert.isTrue(result.isError, JSON.stringify(result))
+        assert.include(textOf(result), "no tmux server is running")
+      }
+      const fresh = structured(await call(c, "create_session", { session_name: "again" }))
+      assert.isTrue(fresh.server_started)
+      assert.strictEqual(
+        structured(await call(c, "run_shell_command", { pane_id: fresh.pane_id, command: "echo alive" })).output,
+        "alive"
+      )
     }
-    const fresh = structured(await call(c, "create_session", { session_name: "again" }))
-    assert.isTrue(fresh.server_started)
-    assert.strictEqual(
-      structured(await call(c, "run_shell_command", { pane_id: fresh.pane_id, command: "echo alive" })).output,
-      "alive"
-    )
-  })
+  )
 })

@@ -24,39 +24,43 @@ const run = (c: Connected, pane: string, command: string) =>
   call(c, "run_shell_command", { pane_id: pane, command }).then(structured)
 
 describe("create_window and split_window", () => {
-  it("spawn windows and panes with the configured shell, literal names and a start directory that never reaches formats", async () => {
-    const { world, c, session } = await open()
-    const dir = join(world.dir, "#(touch marker-split)")
-    mkdirSync(dir)
-    const window = structured(
-      await call(c, "create_window", {
-        session_id: session.session_id,
-        window_name: "#(touch marker-win)#{pane_id}",
-        start_directory: dir
-      })
-    )
-    assert.strictEqual(
-      world.tmux("libtmux-mcp", "display", "-p", "-t", window.window_id, "#{window_name}").trim(),
-      "#(touch marker-win)#{pane_id}"
-    )
-    const split = structured(
-      await call(c, "split_window", {
-        pane_id: window.pane_id,
-        direction: "right",
-        size_percent: 25,
-        start_directory: dir
-      })
-    )
-    assert.strictEqual(split.window_id, window.window_id)
-    const panes = structured(await call(c, "list_panes", { window_id: window.window_id })).panes
-    assert.strictEqual(panes.length, 2)
-    const right = panes.find((pane: { pane_id: string }) => pane.pane_id === split.pane_id)
-    assert.isAbove(right.pane_left, 0)
-    assert.strictEqual((await run(c, split.pane_id, "pwd")).output, dir)
-    await sleep(200)
-    assert.deepStrictEqual(readdirSync(world.dir).filter((name) => name.startsWith("marker")), [])
-    assert.deepStrictEqual(readdirSync(dir), [])
-  })
+  it(
+    "spawn windows and panes with the configured shell, literal " +
+      "names and a start directory that never reaches formats",
+    async () => {
+      const { world, c, session } = await open()
+      const dir = join(world.dir, "#(touch marker-split)")
+      mkdirSync(dir)
+      const window = structured(
+        await call(c, "create_window", {
+          session_id: session.session_id,
+          window_name: "#(touch marker-win)#{pane_id}",
+          start_directory: dir
+        })
+      )
+      assert.strictEqual(
+        world.tmux("libtmux-mcp", "display", "-p", "-t", window.window_id, "#{window_name}").trim(),
+        "#(touch marker-win)#{pane_id}"
+      )
+      const split = structured(
+        await call(c, "split_window", {
+          pane_id: window.pane_id,
+          direction: "right",
+          size_percent: 25,
+          start_directory: dir
+        })
+      )
+      assert.strictEqual(split.window_id, window.window_id)
+      const panes = structured(await call(c, "list_panes", { window_id: window.window_id })).panes
+      assert.strictEqual(panes.length, 2)
+      const right = panes.find((pane: { pane_id: string }) => pane.pane_id === split.pane_id)
+      assert.isAbove(right.pane_left, 0)
+      assert.strictEqual((await run(c, split.pane_id, "pwd")).output, dir)
+      await sleep(200)
+      assert.deepStrictEqual(readdirSync(world.dir).filter((name) => name.startsWith("marker")), [])
+      assert.deepStrictEqual(readdirSync(dir), [])
+    }
+  )
 
   it("validates direction and size, and refuses both sizes at once", async () => {
     const { c, pane } = await open()
@@ -168,7 +172,7 @@ describe("reading", () => {
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
   })
 
-  it("capture_since returns only new rows, reports cleared history, and refuses forged or foreign cursors", async () => {
+  it("capture_since returns only new rows, reports cleared history, refuses forged or foreign cursors", async () => {
     const { world, c, pane } = await open()
     await run(c, pane, "echo before")
     const first = structured(await call(c, "capture_since", { pane_id: pane }))
@@ -204,7 +208,8 @@ describe("search and wait", () => {
     assert.isTrue(literal.matches[0].lines.some((line: string) => line.includes("a[b]*c\\d plain")))
     const none = structured(await call(c, "search_panes", { pattern: "abc" }))
     assert.strictEqual(none.panes_matched, 0)
-    // Linear matching answers within a bound that backtracking over 5,000 characters would exceed by far (bench/regex-stall.ts measures it).
+    // Linear matching answers within a bound that backtracking over 5,000 characters
+    // would exceed by far (bench/regex-stall.ts measures it).
     const catastrophic = structured(
       await call(c, "search_panes", { pattern: "(a+)+$", regex: true }, { timeout: 10_000 })
     )

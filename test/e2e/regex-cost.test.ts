@@ -14,7 +14,10 @@ import { shellEnv } from "../support/shells.ts"
 const h = harness("regex")
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const reported = "x{0,1000}".repeat(55) + "y"
-/** Under the program-size bound, yet costly: RE2's DFA gives up on it and the NFA steps ~1,800 instructions a character. */
+/**
+ * Under the program-size bound, yet costly: RE2's DFA gives up on it
+ * and the NFA steps ~1,800 instructions a character.
+ */
 const costly = "[xy]{0,900}x[xy]{15}z"
 /** Costly on short rows too (~20 ms a row of 200 characters), for wait_for_text, which matches screen rows. */
 const costlyPerRow = "([xy]{0,60}x){12}z"

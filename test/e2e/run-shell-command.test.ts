@@ -26,7 +26,7 @@ describe("output and status", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
-  it("keeps lines that scrolled into history, joins wrapped lines, and handles unicode and wide characters", async () => {
+  it("keeps lines that scrolled into history, joins wrapped lines, handles unicode and wide characters", async () => {
     const { c, pane } = await open()
     const many = await run(c, pane, "seq 1 300")
     assert.strictEqual(many.output, Array.from({ length: 300 }, (_, i) => String(i + 1)).join("\n"))
@@ -67,33 +67,37 @@ describe("output and status", () => {
 })
 
 describe("timeouts", () => {
-  it("returns partial output and a run_id on timeout; resume returns the real status and the whole output, then nothing is left", async () => {
-    const { world, c, pane } = await open()
-    const result = await run(c, pane, "echo begun; sleep 2; echo finished; exit 3", { timeout: 1 })
-    assert.deepInclude(result, { timed_out: true, exit_status: null, output: "begun", effective_timeout: 1 })
-    assert.match(result.run_id, /^[0-9a-f]{6}$/u)
-    const resumed = await resume(c, pane, result.run_id, 10)
-    assert.deepInclude(resumed, { timed_out: false, exit_status: 3, output: "begun\nfinished" })
-    assert.notProperty(resumed, "run_id")
-    assert.deepStrictEqual(leftovers(world, pane), [])
-    const latched = (() => {
-      try {
-        execFileSync("timeout", [
-          "1",
-          "tmux",
-          "-S",
-          world.socketPath("libtmux-mcp"),
-          "wait-for",
-          `lmcp_${result.run_id}`
-        ])
-        return true
-      } catch {
-        return false
-      }
-    })()
-    assert.isFalse(latched, "a collected run must not leave its channel latched")
-    assert.deepInclude(await run(c, pane, "echo next"), { output: "next", exit_status: 0 })
-  })
+  it(
+    "returns partial output and a run_id on timeout; resume returns " +
+      "the real status and the whole output, then nothing is left",
+    async () => {
+      const { world, c, pane } = await open()
+      const result = await run(c, pane, "echo begun; sleep 2; echo finished; exit 3", { timeout: 1 })
+      assert.deepInclude(result, { timed_out: true, exit_status: null, output: "begun", effective_timeout: 1 })
+      assert.match(result.run_id, /^[0-9a-f]{6}$/u)
+      const resumed = await resume(c, pane, result.run_id, 10)
+      assert.deepInclude(resumed, { timed_out: false, exit_status: 3, output: "begun\nfinished" })
+      assert.notProperty(resumed, "run_id")
+      assert.deepStrictEqual(leftovers(world, pane), [])
+      const latched = (() => {
+        try {
+          execFileSync("timeout", [
+            "1",
+            "tmux",
+            "-S",
+            world.socketPath("libtmux-mcp"),
+            "wait-for",
+            `lmcp_${result.run_id}`
+          ])
+          return true
+        } catch {
+          return false
+        }
+      })()
+      assert.isFalse(latched, "a collected run must not leave its channel latched")
+      assert.deepInclude(await run(c, pane, "echo next"), { output: "next", exit_status: 0 })
+    }
+  )
 
   it("resumes a run that already finished at once, and one that times out again with the same run_id", async () => {
     const { c, pane } = await open()

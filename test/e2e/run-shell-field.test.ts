@@ -59,16 +59,20 @@ describe("a shell still starting", () => {
     )
   }
 
-  it("waits out a startup file that busy-loops in the shell itself (the foreground check alone calls it ready)", async () => {
-    const { c, pane } = await open(
-      "/bin/bash",
-      {},
-      slowStart("/bin/bash", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done")
-    )
-    const result = await run(c, pane, "echo ready", { timeout: 30 })
-    assert.deepInclude(result, { output: "ready", exit_status: 0 })
-    assert.isAbove(result.elapsed_seconds, 0.2, "elapsed_seconds counts the wait for the prompt")
-  })
+  it(
+    "waits out a startup file that busy-loops in the shell " +
+      "itself (the foreground check alone calls it ready)",
+    async () => {
+      const { c, pane } = await open(
+        "/bin/bash",
+        {},
+        slowStart("/bin/bash", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done")
+      )
+      const result = await run(c, pane, "echo ready", { timeout: 30 })
+      assert.deepInclude(result, { output: "ready", exit_status: 0 })
+      assert.isAbove(result.elapsed_seconds, 0.2, "elapsed_seconds counts the wait for the prompt")
+    }
+  )
 })
 
 describe("targets and output", () => {
@@ -79,16 +83,20 @@ describe("targets and output", () => {
     assert.include(textOf(result), pane)
   })
 
-  it("returns the whole output when the command prints the run's own protocol: process listings and tmux options", async () => {
-    const { c, pane } = await open()
-    const listing = await run(
-      c,
-      pane,
-      "echo before; ps -eo args | grep -e wait-for -e lmcp; tmux -S \"${TMUX%%,*}\" show -p; echo after"
-    )
-    assert.isTrue((listing.output as string).startsWith("before\n"), listing.output)
-    assert.isTrue((listing.output as string).endsWith("\nafter"), listing.output)
-  })
+  it(
+    "returns the whole output when the command prints the " +
+      "run's own protocol: process listings and tmux options",
+    async () => {
+      const { c, pane } = await open()
+      const listing = await run(
+        c,
+        pane,
+        "echo before; ps -eo args | grep -e wait-for -e lmcp; tmux -S \"${TMUX%%,*}\" show -p; echo after"
+      )
+      assert.isTrue((listing.output as string).startsWith("before\n"), listing.output)
+      assert.isTrue((listing.output as string).endsWith("\nafter"), listing.output)
+    }
+  )
 
   it("keeps what the terminal keeps: trailing spaces, tabs as the spaces they moved over", async () => {
     const { c, pane } = await open()
@@ -135,7 +143,8 @@ describe("programs that wait for the terminal", () => {
     const repo = join(world.dir, "repo")
     execFileSync("sh", [
       "-c",
-      `git init -q ${repo} && cd ${repo} && for i in $(seq 1 60); do git -c user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
+      `git init -q ${repo} && cd ${repo} && for i in $(seq 1 60); do git -c ` +
+      `user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
     ])
     const git = await blocked(c, pane, `git -C ${repo} log --oneline; echo logged`)
     assert.include(git.output, "change 60")
@@ -172,27 +181,31 @@ describe("programs that wait for the terminal", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
-  it("answers resume with an unknown, collected, foreign or malformed run_id, or with both or neither of command and resume, clearly", async () => {
-    const { world, c, pane } = await open()
-    const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
-    const timed = await run(c, pane, "sleep 1; echo done", { timeout: 0.3 })
-    const cases: Array<[Record<string, unknown>, string]> = [
-      [{ pane_id: pane, resume: "abcdef" }, "unknown"],
-      [{ pane_id: other, resume: timed.run_id }, `belongs to pane ${pane}`],
-      [{ pane_id: pane, resume: "#{pid}" }, "resume"],
-      [{ pane_id: pane, command: "true", resume: timed.run_id }, "exactly one"],
-      [{ pane_id: pane }, "exactly one"]
-    ]
-    for (const [args, words] of cases) {
-      const result = await call(c, "run_shell_command", args)
-      assert.strictEqual(tag(result), "InputInvalid", JSON.stringify(args))
-      assert.include(textOf(result), words)
+  it(
+    "answers resume with an unknown, collected, foreign or malformed " +
+      "run_id, or with both or neither of command and resume, clearly",
+    async () => {
+      const { world, c, pane } = await open()
+      const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
+      const timed = await run(c, pane, "sleep 1; echo done", { timeout: 0.3 })
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [{ pane_id: pane, resume: "abcdef" }, "unknown"],
+        [{ pane_id: other, resume: timed.run_id }, `belongs to pane ${pane}`],
+        [{ pane_id: pane, resume: "#{pid}" }, "resume"],
+        [{ pane_id: pane, command: "true", resume: timed.run_id }, "exactly one"],
+        [{ pane_id: pane }, "exactly one"]
+      ]
+      for (const [args, words] of cases) {
+        const result = await call(c, "run_shell_command", args)
+        assert.strictEqual(tag(result), "InputInvalid", JSON.stringify(args))
+        assert.include(textOf(result), words)
+      }
+      assert.strictEqual((await resume(c, pane, timed.run_id, 10)).output, "done")
+      const collected = await call(c, "run_shell_command", { pane_id: pane, resume: timed.run_id })
+      assert.include(textOf(collected), "already collected")
+      assert.deepStrictEqual(leftovers(world, pane), [])
     }
-    assert.strictEqual((await resume(c, pane, timed.run_id, 10)).output, "done")
-    const collected = await call(c, "run_shell_command", { pane_id: pane, resume: timed.run_id })
-    assert.include(textOf(collected), "already collected")
-    assert.deepStrictEqual(leftovers(world, pane), [])
-  })
+  )
 })
 
 const structuredPane = (result: Awaited<ReturnType<typeof call>>) =>
@@ -247,44 +260,52 @@ describe("what a person sees", () => {
     assert.isAtMost(trailer.length, 80, trailer)
   })
 
-  it("reaches the pinned server by its path when the shell's environment lacks TMUX, touching no other server", async () => {
-    const { world, c, pane } = await open("/bin/bash", {}, (world, env) => {
-      const wrapper = join(world.dir, "no-tmux-shell")
-      writeFileSync(wrapper, "#!/bin/sh\nunset TMUX\nexec /bin/bash -l\n")
-      chmodSync(wrapper, 0o755)
-      writeFileSync(env.LIBTMUX_TMUX_CONFIG!, `set -s exit-empty on\nset -g default-shell ${wrapper}\n`)
-    })
-    assert.deepInclude(await run(c, pane, "echo ${TMUX:-unset}"), { output: "unset", exit_status: 0 })
-    assert.include(screen(world, pane), world.socketPath("libtmux-mcp"))
-    assert.isFalse(existsSync(world.socketPath("default")), "no default server was started or reached")
-  })
+  it(
+    "reaches the pinned server by its path when the shell's " +
+      "environment lacks TMUX, touching no other server",
+    async () => {
+      const { world, c, pane } = await open("/bin/bash", {}, (world, env) => {
+        const wrapper = join(world.dir, "no-tmux-shell")
+        writeFileSync(wrapper, "#!/bin/sh\nunset TMUX\nexec /bin/bash -l\n")
+        chmodSync(wrapper, 0o755)
+        writeFileSync(env.LIBTMUX_TMUX_CONFIG!, `set -s exit-empty on\nset -g default-shell ${wrapper}\n`)
+      })
+      assert.deepInclude(await run(c, pane, "echo ${TMUX:-unset}"), { output: "unset", exit_status: 0 })
+      assert.include(screen(world, pane), world.socketPath("libtmux-mcp"))
+      assert.isFalse(existsSync(world.socketPath("default")), "no default server was started or reached")
+    }
+  )
 })
 
 describe("waiting after typing", () => {
-  it("wait_for_text with a capture_since cursor matches output printed before the wait began; without it, that output is missed", async () => {
-    const { c, pane } = await open()
-    await run(c, pane, "true")
-    const cursor = (await call(c, "capture_since", { pane_id: pane })).structuredContent as { cursor: string }
-    await call(c, "send_keys", { pane_id: pane, keys: "echo race-$((1 + 1))", literal: true })
-    await sleep(500)
-    const missed = await call(c, "wait_for_text", { pane_id: pane, patterns: ["race-2"], timeout: 0.5 })
-    assert.strictEqual((missed.structuredContent as { outcome: string }).outcome, "timeout")
-    const caught = await call(c, "wait_for_text", {
-      pane_id: pane,
-      patterns: ["race-2"],
-      since: cursor.cursor,
-      timeout: 10
-    })
-    assert.deepInclude(caught.structuredContent, { outcome: "matched", matched_line: "race-2" })
-    const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
-    const foreign = await call(c, "wait_for_text", {
-      pane_id: other,
-      patterns: ["x"],
-      since: cursor.cursor,
-      timeout: 1
-    })
-    assert.strictEqual(tag(foreign), "CursorInvalid")
-  })
+  it(
+    "wait_for_text with a capture_since cursor matches output printed " +
+      "before the wait began; without it, that output is missed",
+    async () => {
+      const { c, pane } = await open()
+      await run(c, pane, "true")
+      const cursor = (await call(c, "capture_since", { pane_id: pane })).structuredContent as { cursor: string }
+      await call(c, "send_keys", { pane_id: pane, keys: "echo race-$((1 + 1))", literal: true })
+      await sleep(500)
+      const missed = await call(c, "wait_for_text", { pane_id: pane, patterns: ["race-2"], timeout: 0.5 })
+      assert.strictEqual((missed.structuredContent as { outcome: string }).outcome, "timeout")
+      const caught = await call(c, "wait_for_text", {
+        pane_id: pane,
+        patterns: ["race-2"],
+        since: cursor.cursor,
+        timeout: 10
+      })
+      assert.deepInclude(caught.structuredContent, { outcome: "matched", matched_line: "race-2" })
+      const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
+      const foreign = await call(c, "wait_for_text", {
+        pane_id: other,
+        patterns: ["x"],
+        since: cursor.cursor,
+        timeout: 1
+      })
+      assert.strictEqual(tag(foreign), "CursorInvalid")
+    }
+  )
 })
 
 describe("what a run reads", () => {

@@ -168,7 +168,8 @@ describe("the server on another host over ssh", () => {
       const tmuxConfig = join(remote.world.dir, "remote.conf")
       writeFileSync(
         tmuxConfig,
-        `set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment -g HOME ${home}\nset-environment -g HISTFILE /dev/null\n`
+        "set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment " +
+          `-g HOME ${home}\nset-environment -g HISTFILE /dev/null\n`
       )
       const printed = await runToExit(remote.world, {}, [
         "--print-config",

@@ -42,52 +42,56 @@ const start = () => {
 }
 
 describe("stdio lines", () => {
-  it("answers an oversized line, text that is not JSON and JSON that is not JSON-RPC with errors, and keeps serving", async () => {
-    const server = start()
-    try {
-      server.send(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } }
-        })
-      )
-      assert.property(await server.answer(1), "result")
-      server.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))
-      // As the SDK client writes it: the id last.
-      server.send(
-        JSON.stringify({
-          method: "tools/call",
-          params: { name: "list_sessions", arguments: { padding: "a".repeat(11 * 1024 * 1024) } },
-          jsonrpc: "2.0",
-          id: 7
-        })
-      )
-      const oversized = await server.answer(7)
-      assert.strictEqual(oversized.error?.code, -32600)
-      assert.include(oversized.error?.message, "at most 10485760 bytes")
-      server.send("{not json")
-      assert.strictEqual((await server.answer(null)).error?.code, -32700)
-      server.send(JSON.stringify({ hello: "there", id: 9 }))
-      assert.strictEqual((await server.answer(9)).error?.code, -32600)
-      server.send(JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" }))
-      assert.deepStrictEqual((await server.answer(10)).result, {})
-      server.send(
-        JSON.stringify({
-          jsonrpc: "2.0",
-          id: 11,
-          method: "tools/call",
-          params: { name: "list_sessions", arguments: {} }
-        })
-      )
-      assert.property(await server.answer(11), "result")
-      assert.strictEqual(server.stderr().match(/refused a JSON-RPC line/gu)?.length, 3)
-      assert.notInclude(server.stderr(), "aaaa")
-      server.child.stdin.end()
-      assert.strictEqual(await server.exited, 0)
-    } finally {
-      server.child.kill("SIGKILL")
+  it(
+    "answers an oversized line, text that is not JSON and " +
+      "JSON that is not JSON-RPC with errors, and keeps serving",
+    async () => {
+      const server = start()
+      try {
+        server.send(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } }
+          })
+        )
+        assert.property(await server.answer(1), "result")
+        server.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))
+        // As the SDK client writes it: the id last.
+        server.send(
+          JSON.stringify({
+            method: "tools/call",
+            params: { name: "list_sessions", arguments: { padding: "a".repeat(11 * 1024 * 1024) } },
+            jsonrpc: "2.0",
+            id: 7
+          })
+        )
+        const oversized = await server.answer(7)
+        assert.strictEqual(oversized.error?.code, -32600)
+        assert.include(oversized.error?.message, "at most 10485760 bytes")
+        server.send("{not json")
+        assert.strictEqual((await server.answer(null)).error?.code, -32700)
+        server.send(JSON.stringify({ hello: "there", id: 9 }))
+        assert.strictEqual((await server.answer(9)).error?.code, -32600)
+        server.send(JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" }))
+        assert.deepStrictEqual((await server.answer(10)).result, {})
+        server.send(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 11,
+            method: "tools/call",
+            params: { name: "list_sessions", arguments: {} }
+          })
+        )
+        assert.property(await server.answer(11), "result")
+        assert.strictEqual(server.stderr().match(/refused a JSON-RPC line/gu)?.length, 3)
+        assert.notInclude(server.stderr(), "aaaa")
+        server.child.stdin.end()
+        assert.strictEqual(await server.exited, 0)
+      } finally {
+        server.child.kill("SIGKILL")
+      }
     }
-  })
+  )
 })

@@ -64,34 +64,42 @@ describe("tools/list", () => {
     }
   })
 
-  it("advertises input and output schemas that the SDK's own validator compiles; the server refuses unknown properties, naming the valid ones", async () => {
-    const c = await open()
-    const validator = new AjvJsonSchemaValidator()
-    for (const tool of (await c.client.listTools()).tools) {
-      assert.strictEqual(tool.inputSchema.type, "object")
-      // additionalProperties: false is left out of what a model reads (issue 12's budget): the server enforces it.
-      validator.getValidator(tool.inputSchema as JsonSchemaType)
-      assert.isDefined(tool.outputSchema, tool.name)
-      validator.getValidator(tool.outputSchema as JsonSchemaType)
-      for (const key of ["socket", "socket_name", "socket_path"]) {
-        assert.notProperty(tool.inputSchema.properties ?? {}, key, tool.name)
+  it(
+    "advertises input and output schemas that the SDK's own validator " +
+      "compiles; the server refuses unknown properties, naming the valid ones",
+    async () => {
+      const c = await open()
+      const validator = new AjvJsonSchemaValidator()
+      for (const tool of (await c.client.listTools()).tools) {
+        assert.strictEqual(tool.inputSchema.type, "object")
+        // additionalProperties: false is left out of what a model reads (issue 12's budget): the server enforces it.
+        validator.getValidator(tool.inputSchema as JsonSchemaType)
+        assert.isDefined(tool.outputSchema, tool.name)
+        validator.getValidator(tool.outputSchema as JsonSchemaType)
+        for (const key of ["socket", "socket_name", "socket_path"]) {
+          assert.notProperty(tool.inputSchema.properties ?? {}, key, tool.name)
+        }
       }
+      const surprise = await call(c, "capture_pane", { pane_id: "%0", surprise: 1 })
+      assert.isTrue(surprise.isError)
+      assert.include(textOf(surprise), "Unknown property")
+      assert.include(textOf(surprise), "valid properties: pane_id")
     }
-    const surprise = await call(c, "capture_pane", { pane_id: "%0", surprise: 1 })
-    assert.isTrue(surprise.isError)
-    assert.include(textOf(surprise), "Unknown property")
-    assert.include(textOf(surprise), "valid properties: pane_id")
-  })
+  )
 
-  it("offers only inspect tools with LIBTMUX_TOOLSETS=inspect, and refuses a call to an unselected tool as a JSON-RPC error that acts on nothing", async () => {
-    const c = await open({ LIBTMUX_TOOLSETS: "inspect" })
-    assert.deepStrictEqual(await names(c), built.filter((name) => manifest[name as ToolName].toolset === "inspect"))
-    const error = await call(c, "create_session", { session_name: "nope" }).then(() => undefined, (e: unknown) => e)
-    assert.instanceOf(error, McpError)
-    assert.strictEqual((error as McpError).code, -32602)
-    assert.include((error as McpError).message, "not in this server's selection")
-    assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
-  })
+  it(
+    "offers only inspect tools with LIBTMUX_TOOLSETS=inspect, and refuses " +
+      "a call to an unselected tool as a JSON-RPC error that acts on nothing",
+    async () => {
+      const c = await open({ LIBTMUX_TOOLSETS: "inspect" })
+      assert.deepStrictEqual(await names(c), built.filter((name) => manifest[name as ToolName].toolset === "inspect"))
+      const error = await call(c, "create_session", { session_name: "nope" }).then(() => undefined, (e: unknown) => e)
+      assert.instanceOf(error, McpError)
+      assert.strictEqual((error as McpError).code, -32602)
+      assert.include((error as McpError).message, "not in this server's selection")
+      assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
+    }
+  )
 
   it("offers exactly the named tools when LIBTMUX_TOOLSETS is empty", async () => {
     const c = await open({ LIBTMUX_TOOLSETS: "", LIBTMUX_TOOLS: "list_windows,list_sessions" })

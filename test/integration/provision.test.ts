@@ -34,20 +34,24 @@ vi.mock("../../src/tools/index.ts", async (importOriginal) => {
 })
 
 describe("run-time provision", () => {
-  it("gives an inspect tool's program no TmuxDelete: asking for it is a missing-service defect and nothing runs", async () => {
-    const fake = makeFake()
-    const exit = await Effect.runPromise(
-      Effect.gen(function*() {
-        const registry = yield* RegistryLayer.Registry
-        return yield* Effect.exit(registry.call("list_sessions", {}))
-      }).pipe(Effect.provide(RegistryLayer.layer.pipe(Layer.provide(fake.layer))))
-    )
-    assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause), `expected a defect, got ${JSON.stringify(exit)}`)
-    assert.include(String(Exit.isFailure(exit) ? Cause.pretty(exit.cause) : ""), "TmuxDelete")
-    assert.deepStrictEqual(fake.log.filter((entry) => entry.authority === "TmuxDelete"), [])
-  })
+  it(
+    "gives an inspect tool's program no TmuxDelete: asking " +
+      "for it is a missing-service defect and nothing runs",
+    async () => {
+      const fake = makeFake()
+      const exit = await Effect.runPromise(
+        Effect.gen(function*() {
+          const registry = yield* RegistryLayer.Registry
+          return yield* Effect.exit(registry.call("list_sessions", {}))
+        }).pipe(Effect.provide(RegistryLayer.layer.pipe(Layer.provide(fake.layer))))
+      )
+      assert.isTrue(Exit.isFailure(exit) && Cause.hasDies(exit.cause), `expected a defect, got ${JSON.stringify(exit)}`)
+      assert.include(String(Exit.isFailure(exit) ? Cause.pretty(exit.cause) : ""), "TmuxDelete")
+      assert.deepStrictEqual(fake.log.filter((entry) => entry.authority === "TmuxDelete"), [])
+    }
+  )
 
-  it("takes tool services the calling fiber already holds away, and provides a teardown row its TmuxDelete", async () => {
+  it("takes tool services the calling fiber already holds away, provides a teardown row its TmuxDelete", async () => {
     const fake = makeFake()
     const run = (row: typeof manifest.list_sessions | typeof manifest.kill_session) =>
       Effect.runPromise(

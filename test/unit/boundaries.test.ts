@@ -36,7 +36,8 @@ describe("boundary check", () => {
     const source = [
       "import { formatOf, FS } from \"../../services/TmuxReads.ts\"",
       "const fixed = `#{pane_id}${FS}#{pane_pid}`",
-      "run([[\"list-panes\", \"-F\", fixed], [\"list-sessions\", \"-F\", formatOf(fields)], [\"display-message\", \"-p\", \"-t\", id, '#{pane_id}']])"
+      "run([[\"list-panes\", \"-F\", fixed], [\"list-sessions\", \"-F\", " +
+      "formatOf(fields)], [\"display-message\", \"-p\", \"-t\", id, '#{pane_id}']])"
     ].join("\n")
     assert.deepStrictEqual(rules(source), [])
   })

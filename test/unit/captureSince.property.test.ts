@@ -173,11 +173,15 @@ describe("capture_since over generated histories", () => {
 
   const lines = (count: number) => Array.from({ length: count }, (_, i) => (["a", "b", "$"] as const)[i % 3]!)
 
-  it.effect("says lines were missed, or returns what followed, when the screen was cleared on a pane without history", () =>
-    returnsWhatWasWritten(capture)({
-      steps: [{ write: ["b"] }, "call", "clear", { write: ["$"] }, "call"],
-      repeats: false
-    }))
+  it.effect(
+    "says lines were missed, or returns what followed, " +
+      "when the screen was cleared on a pane without history",
+    () =>
+      returnsWhatWasWritten(capture)({
+        steps: [{ write: ["b"] }, "call", "clear", { write: ["$"] }, "call"],
+        repeats: false
+      })
+  )
 
   it.effect("finds the cursor again when history was cleared and grew back past its size", () =>
     returnsWhatWasWritten(capture)({

@@ -9,7 +9,7 @@ import { parseInvocation } from "../../src/domain/config.ts"
 const invoke = (...argv: Array<string>) => parseInvocation({}, argv)
 
 describe("--print-config --ssh", () => {
-  it("starts the server through ssh without a terminal or prompts, with the settings quoted for the remote shell", () => {
+  it("starts the server through ssh without a terminal or prompts, with settings quoted for the remote shell", () => {
     const { command, args } = sshCommand(
       {
         destination: "me@box",

@@ -57,23 +57,27 @@ const callers: ReadonlyArray<StartupFacts["caller"]> = [
 ]
 
 describe("instructions", () => {
-  it(`stay within ${instructionsBudget} bytes for all sixteen toolset combinations, inside and outside tmux, with a maximal socket path`, () => {
-    for (let mask = 0; mask < 16; mask++) {
-      const chosen = toolsets.filter((_, i) => (mask & (1 << i)) !== 0)
-      for (const caller of callers) {
-        const shared = facts(chosen, { caller })
-        const text = instructions({
-          ...shared,
-          pin: { ...shared.pin, lease: { state: "shared", holder: "pid 4294967295 (libtmux-mcp 0.1.0)" } }
-        })
-        assert.isAtMost(
-          Buffer.byteLength(text, "utf8"),
-          instructionsBudget,
-          `${chosen.join(",")} ${JSON.stringify(caller)}`
-        )
+  it(
+    `stay within ${instructionsBudget} bytes for all sixteen toolset ` +
+      "combinations, inside and outside tmux, with a maximal socket path",
+    () => {
+      for (let mask = 0; mask < 16; mask++) {
+        const chosen = toolsets.filter((_, i) => (mask & (1 << i)) !== 0)
+        for (const caller of callers) {
+          const shared = facts(chosen, { caller })
+          const text = instructions({
+            ...shared,
+            pin: { ...shared.pin, lease: { state: "shared", holder: "pid 4294967295 (libtmux-mcp 0.1.0)" } }
+          })
+          assert.isAtMost(
+            Buffer.byteLength(text, "utf8"),
+            instructionsBudget,
+            `${chosen.join(",")} ${JSON.stringify(caller)}`
+          )
+        }
       }
     }
-  })
+  )
 
   it("name the socket, the attach command and the enabled toolsets, and say what filtering is not", () => {
     const text = instructions(facts(["inspect", "execute"]))
@@ -88,7 +92,7 @@ describe("instructions", () => {
     assert.notInclude(instructions(facts(["inspect"])), "user's permissions")
   })
 
-  it("say when the caller's own pane is on this socket, and when it is on another server these tools cannot reach", () => {
+  it("say when the caller's pane is on this socket, and when it is on another server these tools cannot reach", () => {
     assert.include(instructions(facts(["inspect"], { caller: callers[1]! })), "is_caller=true")
     assert.include(instructions(facts(["inspect"], { caller: callers[2]! })), "cannot reach that pane")
   })

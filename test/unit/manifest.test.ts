@@ -106,7 +106,7 @@ describe("hint rules", () => {
     }
   })
 
-  it("makes teardown destructive and closed-world, and every non-inspect tool except additive spawns destructive", () => {
+  it("makes teardown destructive and closed-world, every non-inspect tool except additive spawns destructive", () => {
     for (const row of rows) {
       if (row.toolset === "teardown") {
         assert.deepStrictEqual([row.hints.destructive, row.hints.openWorld], [true, false], row.name)
@@ -177,26 +177,34 @@ describe("openers", () => {
 })
 
 describe("sinks and batch eligibility", () => {
-  it("gives every registered tool a sink column of known kinds, and no inspect tool an executable or format sink", () => {
-    for (const name of registeredNames) {
-      const sinks = manifest[name].sinks
-      assert.isNotNull(sinks, name)
-      for (const kind of Object.values(sinks ?? {})) {
-        assert.include(sinkKinds, kind, name)
-        if (manifest[name].toolset === "inspect") {
-          assert.notInclude(["pane-input", "shell-command", "process-argv", "tmux-format"], kind, name)
+  it(
+    "gives every registered tool a sink column of known " +
+      "kinds, and no inspect tool an executable or format sink",
+    () => {
+      for (const name of registeredNames) {
+        const sinks = manifest[name].sinks
+        assert.isNotNull(sinks, name)
+        for (const kind of Object.values(sinks ?? {})) {
+          assert.include(sinkKinds, kind, name)
+          if (manifest[name].toolset === "inspect") {
+            assert.notInclude(["pane-input", "shell-command", "process-argv", "tmux-format"], kind, name)
+          }
         }
       }
     }
-  })
+  )
 
-  it("makes the batch-eligible set the inspect tools minus the batch, the self-bounded tools and show_environment", () => {
-    const eligible = toolNames.filter((name) => manifest[name].batchEligible)
-    const expected = toolsOf("inspect").filter((name) =>
-      name !== "call_read_tools_batch" && !manifest[name].selfBounded && name !== "show_environment"
-    )
-    assert.deepStrictEqual(eligible, expected)
-  })
+  it(
+    "makes the batch-eligible set the inspect tools minus " +
+      "the batch, the self-bounded tools and show_environment",
+    () => {
+      const eligible = toolNames.filter((name) => manifest[name].batchEligible)
+      const expected = toolsOf("inspect").filter((name) =>
+        name !== "call_read_tools_batch" && !manifest[name].selfBounded && name !== "show_environment"
+      )
+      assert.deepStrictEqual(eligible, expected)
+    }
+  )
 })
 
 it("keeps src/version.ts equal to package.json's version", () => {

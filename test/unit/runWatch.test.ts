@@ -66,7 +66,7 @@ const screen = (seen: (t: number) => Partial<RunScreen>) =>
   Effect.map(now, (t): RunScreen => ({ recorded: false, dead: false, alternate: false, program: "bash", ...seen(t) }))
 
 describe("awaitReady", () => {
-  it.effect("types nothing while the shell runs its startup files, and reads the prompt row again once it is idle", () =>
+  it.effect("types nothing while the shell runs its startup files, and reads the prompt row again once it's idle", () =>
     Effect.gen(function*() {
       const tmux = looks()
       const fiber = yield* Effect.forkChild(
@@ -101,20 +101,24 @@ describe("awaitReady", () => {
       assert.include(error.message, "nothing was typed")
     }))
 
-  it.effect("refuses at once what waiting cannot fix: a mode, the alternate screen, an unsupported program, a program reading the terminal", () =>
-    Effect.gen(function*() {
-      for (
-        const [state, probe, words] of [
-          [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode"],
-          [pane({ alternate_on: true, pane_current_command: "vim" }), kernel(() => reading), "alternate screen"],
-          [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive"],
-          [pane(), kernel(() => job("ssh"), () => "ssh"), "waiting for terminal input"]
-        ] as const
-      ) {
-        const error = yield* Effect.flip(awaitReady("%1", Effect.succeed(state), probe, 60_000))
-        assert.include(error.message, words)
-      }
-    }))
+  it.effect(
+    "refuses at once what waiting cannot fix: a mode, the alternate " +
+      "screen, an unsupported program, a program reading the terminal",
+    () =>
+      Effect.gen(function*() {
+        for (
+          const [state, probe, words] of [
+            [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode"],
+            [pane({ alternate_on: true, pane_current_command: "vim" }), kernel(() => reading), "alternate screen"],
+            [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive"],
+            [pane(), kernel(() => job("ssh"), () => "ssh"), "waiting for terminal input"]
+          ] as const
+        ) {
+          const error = yield* Effect.flip(awaitReady("%1", Effect.succeed(state), probe, 60_000))
+          assert.include(error.message, words)
+        }
+      })
+  )
 
   it.effect("gives an older shell's foreground job a short grace, then refuses", () =>
     Effect.gen(function*() {
@@ -127,7 +131,8 @@ describe("awaitReady", () => {
     }))
 
   it.effect.prop(
-    "for any startup time and timeout: ready exactly when the shell reached its prompt before the deadline, and never before",
+    "for any startup time and timeout: ready exactly when the shell " +
+      "reached its prompt before the deadline, and never before",
     [
       Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5_000 })),
       Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 5_000 }))

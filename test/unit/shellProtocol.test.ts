@@ -46,7 +46,7 @@ describe("typedText", () => {
     assert.notInclude(typedText({ ...base, kind: "posix" }), reach.socketPath)
   })
 
-  it("types at most 80 characters besides the command, with no socket path, in every shell on a three-digit pane", () => {
+  it("types at most 80 characters besides the command, no socket path, in every shell on a three-digit pane", () => {
     for (const kind of ["posix", "fish"] as const) {
       const text = typedText({ ...base, kind, paneId: "%123" })
       assert.isAtMost(protocolLength(text, base.command), 80, `${kind}: ${text}`)
@@ -63,7 +63,8 @@ describe("typedText", () => {
     const { end, mark } = templates("a1b2c3", "%4")
     assert.strictEqual(
       end,
-      `set -pFt%4 @lmcp_end_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x} #{@lx}" ; set -su @lx ; wait-for -S lmcp_a1b2c3`
+      `set -pFt%4 @lmcp_end_a1b2c3 "#{history_size} #{cursor_y} ` +
+        `#{cursor_x} #{@lx}" ; set -su @lx ; wait-for -S lmcp_a1b2c3`
     )
     assert.strictEqual(mark, `set -pFt%4 @lmcp_start_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x}"`)
   })

@@ -42,7 +42,7 @@ describe("selectors", () => {
     assert.deepStrictEqual(socketFlags(parse("inherit")), [])
   })
 
-  it("rejects names that would leave the socket directory and paths that are not absolute, naming the valid forms", () => {
+  it("rejects names that would leave the socket directory and paths that are not absolute, naming valid forms", () => {
     for (const raw of ["", "a/b", "..", ".", "name:", "path:relative", "path:", "sp ace", `path:/${"x".repeat(200)}`]) {
       const result = parseSocketSelector(raw)
       assert.isTrue(Result.isFailure(result), raw)

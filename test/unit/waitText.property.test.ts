@@ -203,13 +203,17 @@ describe("waitForText over generated timelines", () => {
       moves: true
     }))
 
-  it.effect("finds output written just after tmux trimmed the history at its limit, though the history size is back where it was", () =>
-    endsAsThePaneSays(waitForText)({
-      entry: Array.from({ length: height + historyLimit }, () => "x" as const),
-      events: [{ at: 5, does: { write: "MATCH" } }, { at: 5, does: { write: "x" } }],
-      timeoutMs: 100,
-      moves: true
-    }))
+  it.effect(
+    "finds output written just after tmux trimmed the history " +
+      "at its limit, though the history size is back where it was",
+    () =>
+      endsAsThePaneSays(waitForText)({
+        entry: Array.from({ length: height + historyLimit }, () => "x" as const),
+        events: [{ at: 5, does: { write: "MATCH" } }, { at: 5, does: { write: "x" } }],
+        timeoutMs: 100,
+        moves: true
+      })
+  )
 
   it.effect.prop(
     "reports progress about once a second, for any call length",
@@ -218,7 +222,7 @@ describe("waitForText over generated timelines", () => {
     { arbitrary: { runs: 50 } }
   )
 
-  it.effect("the properties catch a wait that counts old rows, one that overruns its deadline, and a chatty ticker", () =>
+  it.effect("the properties catch a wait that counts old rows, one that overruns its deadline, a chatty ticker", () =>
     Effect.gen(function*() {
       assert.strictEqual(yield* checkProperty(Timeline, endsAsThePaneSays(broken.acceptsOldRows)), "Falsified")
       assert.strictEqual(yield* checkProperty(Timeline, endsAsThePaneSays(broken.lateDeadline)), "Falsified")

@@ -15,8 +15,9 @@ const Size = (what: string) =>
 
 /** @category tools */
 export const create_session = defineTool(manifest.create_session, {
-  description:
-    "Create a detached session (and the tmux server when none runs). Its pane runs the default shell in this MCP server's working directory unless start_directory is given; use run_shell_command next. Names are stored literally.",
+  description: "Create a detached session (and the tmux server when none runs). Its pane " +
+    "runs the default shell in this MCP server's working directory unless " +
+    "start_directory is given; use run_shell_command next. Names are stored literally.",
   input: Schema.Struct({
     session_name: Schema.optionalKey(Name("default: tmux picks one")),
     window_name: Schema.optionalKey(Name("name for the first window")),
@@ -30,8 +31,8 @@ export const create_session = defineTool(manifest.create_session, {
       description: "whether this call started the tmux server (with this server's configuration)"
     }),
     server_provenance: Schema.String.annotate({
-      description:
-        "who started the tmux server and with which configuration, as recorded on it (a record anyone on the socket could write), or unknown"
+      description: "who started the tmux server and with which configuration, as recorded " +
+        "on it (a record anyone on the socket could write), or unknown"
     })
   }),
   run: (input) =>

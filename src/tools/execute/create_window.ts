@@ -10,8 +10,8 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const create_window = defineTool(manifest.create_window, {
-  description:
-    "Create a window in a session. Its pane runs the default shell in this MCP server's working directory (not the session's) unless start_directory is given.",
+  description: "Create a window in a session. Its pane runs the default shell in this MCP " +
+    "server's working directory (not the session's) unless start_directory is given.",
   input: Schema.Struct({
     ...sessionTargetFields,
     window_name: Schema.optionalKey(Name("name for the new window")),

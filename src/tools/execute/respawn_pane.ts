@@ -16,8 +16,8 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const respawn_pane = defineTool(manifest.respawn_pane, {
-  description:
-    "Replace a pane's process with the default shell or command, killing the running one unless kill is false; history and screen are discarded. Refuses this MCP server's own pane.",
+  description: "Replace a pane's process with the default shell or command, killing the running one unless " +
+    "kill is false; history and screen are discarded. Refuses this MCP server's own pane.",
   input: Schema.Struct({
     pane_id: PaneId,
     // One tmux message carries it: 4,000 characters are at most 12,000 UTF-8 bytes.

@@ -22,8 +22,13 @@ const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
 
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
-  description:
-    "Type one shell command into a pane's shell, wait for it, and return its exit status and own output (scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once the shell is at its prompt; copy mode or another program in front is refused. On timeout: timed_out, a run_id and the output so far; the command keeps running, and its exit status comes only from calling again with resume set to run_id (not `echo $?`). A command waiting for input (pager, prompt, full-screen program) returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (q for a pager), then resume. Avoid pagers: `git --no-pager`, PAGER=cat. Shells: bash, zsh, dash/sh, ksh, fish.",
+  description: "Type one shell command into a pane's shell, wait for it, and return its exit status and own output " +
+    "(scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once " +
+    "the shell is at its prompt; copy mode or another program in front is refused. On timeout: timed_out, a " +
+    "run_id and the output so far; the command keeps running, and its exit status comes only from calling again " +
+    "with resume set to run_id (not `echo $?`). A command waiting for input (pager, prompt, full-screen program) " +
+    "returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (q for a " +
+    "pager), then resume. Avoid pagers: `git --no-pager`, PAGER=cat. Shells: bash, zsh, dash/sh, ksh, fish.",
   input: Schema.Struct({
     pane_id: PaneId,
     command: Schema.optionalKey(
@@ -47,8 +52,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       description: "the timeout passed first; the command keeps running (see run_id)"
     }),
     blocked_by: Schema.optionalKey(Schema.String.annotate({
-      description:
-        "the program waiting for terminal input (a pager, a prompt, a full-screen program); answer or quit it with send_keys, then resume"
+      description: "the program waiting for terminal input (a pager, a prompt, a " +
+        "full-screen program); answer or quit it with send_keys, then resume"
     })),
     run_id: Schema.optionalKey(
       Schema.String.annotate({
@@ -92,7 +97,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           ? `run ${input.resume} was already collected (its result was returned)`
           : held._tag === "Pending"
           ? `run ${input.resume} belongs to pane ${held.run.paneId}, not ${input.pane_id}`
-          : `run ${input.resume} is unknown to this server (run IDs come from this server's timed-out or blocked results)`
+          : `run ${input.resume} is unknown to this server (run IDs ` +
+            "come from this server's timed-out or blocked results)"
         return yield* new InputInvalid({ tool: "run_shell_command", detail: `resume: ${detail}` })
       }
       const work = held?._tag === "Pending"

@@ -13,8 +13,8 @@ const directions = { below: ["-v"], above: ["-v", "-b"], right: ["-h"], left: ["
 
 /** @category tools */
 export const split_window = defineTool(manifest.split_window, {
-  description:
-    "Split a pane; the new one runs the default shell in this MCP server's working directory (not the split pane's) unless start_directory is given.",
+  description: "Split a pane; the new one runs the default shell in this MCP server's " +
+    "working directory (not the split pane's) unless start_directory is given.",
   input: Schema.Struct({
     pane_id: PaneId,
     direction: Schema.optionalKey(

@@ -46,7 +46,10 @@ const Row = Schema.Struct({
 /** @category tools */
 export const call_read_tools_batch = defineTool(manifest.call_read_tools_batch, {
   description:
-    `Run up to ${maxBatchOperations} reads (this server's inspect tools) in order; returns each status and result. It aggregates authority under its own name: a client that allows this tool allows every tool in its operations list (see nestedAuthority in its capability record), whatever its rules for those tools by name. Check each status. Results past ${maxBatchBytes} bytes in all are omitted and marked.`,
+    `Run up to ${maxBatchOperations} reads (this server's inspect tools) in order; returns each status and ` +
+    "result. It aggregates authority under its own name: a client that allows this tool allows every tool " +
+    "in its operations list (see nestedAuthority in its capability record), whatever its rules for those " +
+    `tools by name. Check each status. Results past ${maxBatchBytes} bytes in all are omitted and marked.`,
   input: operationsOf(Schema.String),
   specialize: (selection: Selection) =>
     operationsOf(Schema.Literals(selection.batchOperations as ReadonlyArray<string>)),

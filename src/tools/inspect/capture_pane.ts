@@ -32,8 +32,8 @@ const countLines = (text: string): number => {
 
 /** @category tools */
 export const capture_pane = defineTool(manifest.capture_pane, {
-  description:
-    "A pane's text: the screen, or rows start to end. Keeps the newest rows within max_lines/max_bytes and counts the rest. To follow output use capture_since.",
+  description: "A pane's text: the screen, or rows start to end. Keeps the newest rows within " +
+    "max_lines/max_bytes and counts the rest. To follow output use capture_since.",
   input: Schema.Struct({
     pane_id: PaneId,
     start: Schema.optionalKey(Row("first")),
@@ -98,8 +98,8 @@ export const capture_pane = defineTool(manifest.capture_pane, {
             : Effect.fail(
               new InputInvalid({
                 tool: "capture_pane",
-                detail:
-                  `the screen rows asked for hold more than ${error.limitBytes} bytes; ask for fewer rows with start and end`
+                detail: `the screen rows asked for hold more than ${error.limitBytes} ` +
+                  "bytes; ask for fewer rows with start and end"
               })
             )))
       const { stdout, skipped } = yield* read(maxLines)

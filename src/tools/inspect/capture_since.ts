@@ -69,8 +69,8 @@ export const verifyCursor = (token: string, paneId: string) =>
 
 /** @category tools */
 export const capture_since = defineTool(manifest.capture_since, {
-  description:
-    "Follow a pane's output: without cursor, the screen and a cursor; with the last cursor, only rows written or rewritten since, and a new cursor.",
+  description: "Follow a pane's output: without cursor, the screen and a cursor; with " +
+    "the last cursor, only rows written or rewritten since, and a new cursor.",
   input: Schema.Struct({
     pane_id: PaneId,
     cursor: Schema.optionalKey(

@@ -32,10 +32,10 @@ export const startRows = (lines: ReadonlyArray<string>, width: number, height: n
 
 /** @category tools */
 export const search_panes = defineTool(manifest.search_panes, {
-  description:
-    `Find a literal (default) or RE2 pattern in every pane, or one session's. Match rows are capture_pane start/end values, to read around a hit. Searches the screen plus history_lines rows of history (wrapped lines joined), within what the pane kept (its history-limit). Patterns over ${maxProgramSize} RE2 instructions are refused; matching stops after ${
-      matchBudgetMs / 1000
-    } s.`,
+  description: "Find a literal (default) or RE2 pattern in every pane, or one session's. Match rows are capture_pane " +
+    "start/end values, to read around a hit. Searches the screen plus history_lines rows of history (wrapped " +
+    "lines joined), within what the pane kept (its history-limit). " +
+    `Patterns over ${maxProgramSize} RE2 instructions are refused; matching stops after ${matchBudgetMs / 1000} s.`,
   input: Schema.Struct({
     pattern: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength)).annotate({
       description: "text, or RE2 with regex"
@@ -71,8 +71,8 @@ export const search_panes = defineTool(manifest.search_panes, {
         description: "the matching lines, oldest first (wrapped lines joined)"
       }),
       rows: Schema.Array(Schema.Int).annotate({
-        description:
-          "the row each line starts on, as capture_pane's start and end count rows (0 is the top of the screen, negative is history)"
+        description: "the row each line starts on, as capture_pane's start and end " +
+          "count rows (0 is the top of the screen, negative is history)"
       }),
       truncated_lines: Schema.Int.annotate({
         description: "matching lines left out by max_lines_per_pane (the oldest)"

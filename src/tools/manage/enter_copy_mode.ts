@@ -11,8 +11,8 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const enter_copy_mode = defineTool(manifest.enter_copy_mode, {
-  description:
-    "Put a pane in copy mode (keys go to it), optionally scrolled up. run_shell_command refuses such a pane; exit_copy_mode leaves it.",
+  description: "Put a pane in copy mode (keys go to it), optionally scrolled up. " +
+    "run_shell_command refuses such a pane; exit_copy_mode leaves it.",
   input: Schema.Struct({
     pane_id: PaneId,
     scroll_up: Schema.optionalKey(

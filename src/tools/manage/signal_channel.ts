@@ -8,8 +8,8 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const signal_channel = defineTool(manifest.signal_channel, {
-  description:
-    "Signal a wait-for channel, waking its waiters; with none, tmux keeps it for the next (a second unwaited signal clears it).",
+  description: "Signal a wait-for channel, waking its waiters; with none, tmux " +
+    "keeps it for the next (a second unwaited signal clears it).",
   input: Schema.Struct({ channel: Channel }),
   output: Schema.Struct({ channel: Schema.String.annotate({ description: "the channel signalled" }) }),
   run: (input) =>

@@ -36,8 +36,9 @@ const release = (tmux: TmuxChange["Service"], channel: string, waiting: Fiber.Fi
 
 /** @category tools */
 export const wait_for_channel = defineTool(manifest.wait_for_channel, {
-  description:
-    "Wait for a tmux wait-for channel signal (from a typed `; tmux wait-for -S NAME` or signal_channel). tmux keeps a signal sent before the wait; this consumes it. On timeout or cancel it signals once to release its waiter, waking other waiters too.",
+  description: "Wait for a tmux wait-for channel signal (from a typed `; tmux wait-for -S NAME` or " +
+    "signal_channel). tmux keeps a signal sent before the wait; this consumes it. On " +
+    "timeout or cancel it signals once to release its waiter, waking other waiters too.",
   input: Schema.Struct({
     channel: Channel,
     timeout: timeoutField

@@ -10,8 +10,8 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const kill_pane = defineTool(manifest.kill_pane, {
-  description:
-    "Kill a pane and its process; irreversible. A window losing its last pane goes too. Refuses this MCP server's own pane.",
+  description: "Kill a pane and its process; irreversible. A window losing " +
+    "its last pane goes too. Refuses this MCP server's own pane.",
   input: Schema.Struct({ pane_id: PaneId }),
   output: Schema.Struct({
     pane_id: stringVariable("pane_id"),

@@ -11,8 +11,8 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const kill_session = defineTool(manifest.kill_session, {
-  description:
-    "Kill a session and every window and process in it; irreversible. Refuses the session of this MCP server's own pane. tmux exits with its last session.",
+  description: "Kill a session and every window and process in it; irreversible. Refuses the " +
+    "session of this MCP server's own pane. tmux exits with its last session.",
   input: Schema.Struct(sessionTargetFields),
   output: Schema.Struct({ session_id: stringVariable("session_id"), session_name: stringVariable("session_name") }),
   run: (input) =>
