@@ -65,7 +65,7 @@ describe("multi-byte payloads", () => {
     assert.strictEqual(await receivedOnce(received, Buffer.byteLength(text)), text)
   })
 
-  it("send_keys_batch sends nothing when an operation cannot be carried, and every operation when all can", async () => {
+  it("send_keys_batch sends nothing if an operation cannot be carried, and every operation when all can", async () => {
     const { c, pane, received } = await rawSink()
     const refused = await call(c, "send_keys_batch", {
       operations: [{ pane_id: pane, keys: "first-op", literal: true, enter: false }, {
