@@ -30,8 +30,10 @@ export const makeCollector = (host: CollectorHost, timings = collectorTimings) =
   return (busy: () => boolean): void => {
     pending?.cancel()
     pending = undefined
-    if (host.now() - collected > timings.spacingMs) {
-      host.afterResponse(() => busy() ? undefined : collectNow())
+    const spaced = () => host.now() - collected > timings.spacingMs
+    if (spaced()) {
+      // Asked again before the response is out (two calls ending together): one collection.
+      host.afterResponse(() => busy() || !spaced() ? undefined : collectNow())
       return
     }
     pending = host.later(() => {

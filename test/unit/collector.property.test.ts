@@ -85,6 +85,10 @@ describe("garbage collection between calls", () => {
     { arbitrary: { runs: 100 } }
   )
 
+  it("collects once when two calls end at the same moment past the spacing", () => {
+    keepsItsPromises()([{ gapMs: 0, lengthMs: 2989 }, { gapMs: 2989, lengthMs: 0 }])
+  })
+
   it.effect("the property catches a collector without spacing, and one that does not wait for idleness", () =>
     Effect.gen(function*() {
       const check = (timings: typeof collectorTimings) =>
