@@ -239,13 +239,15 @@ describe("search and wait", () => {
       await call(c, "wait_for_text", { pane_id: pane, patterns: ["already-here"], timeout: 0.5 })
     )
     assert.strictEqual(stale.outcome, "timeout")
+    // The race-free way: a cursor taken before typing, so the output counts however late the wait starts.
+    const { cursor } = structured(await call(c, "capture_since", { pane_id: pane }))
     const waiting = call(c, "wait_for_text", {
       pane_id: pane,
       patterns: ["nope", "build (ok|done)"],
       regex: true,
-      timeout: 10
+      timeout: 10,
+      since: cursor
     })
-    await sleep(300)
     // The typed line itself must not match: only the command's output does.
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "echo build $(echo done)", "Enter")
     const matched = structured(await waiting)

@@ -50,6 +50,8 @@ interface Remote {
 
 let remote: Remote | undefined
 const clients: Array<Client> = []
+// Worlds made before \`remote\` holds them (a start cut short by the test's timeout): removed too.
+const worlds: Array<TmuxWorld> = []
 
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close().catch(() => undefined)
@@ -73,11 +75,16 @@ afterEach(async () => {
     rmSync(remote.world.dir, { recursive: true, force: true })
     remote = undefined
   }
+  for (const world of worlds.splice(0)) {
+    world.dispose()
+    rmSync(world.dir, { recursive: true, force: true })
+  }
 })
 
 /** A private sshd on a high loopback port that accepts one generated key for this user. */
 const startSshd = async (): Promise<Remote> => {
   const world = makeWorld("ssh")
+  worlds.push(world)
   const dir = world.dir
   const port = await freePort()
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "host_key")])
@@ -85,6 +92,10 @@ const startSshd = async (): Promise<Remote> => {
   execFileSync("cp", [join(dir, "client_key.pub"), join(dir, "authorized_keys")])
   // sshd refuses to start without its privilege-separation folder (made by the service otherwise).
   if (process.getuid?.() === 0) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 })
+  // Login shells start in a home of their own: the account's startup files (which may do slow work,
+  // and leave it half done when the test drops the connection) are never read.
+  const loginHome = join(dir, "login-home")
+  mkdirSync(loginHome)
   writeFileSync(
     join(dir, "sshd_config"),
     [
@@ -99,6 +110,7 @@ const startSshd = async (): Promise<Remote> => {
       "KbdInteractiveAuthentication no",
       "PubkeyAuthentication yes",
       "PermitRootLogin prohibit-password",
+      `SetEnv HOME=${loginHome}`,
       ""
     ].join("\n")
   )
@@ -234,6 +246,8 @@ describe("the server on another host over ssh", () => {
         (sessions.sessions as Array<{ session_name: string }>).map((session) => session.session_name),
         "remote"
       )
-    }
+    },
+    // An sshd, three ssh connections and a remote server start: slow on a loaded machine.
+    90_000
   )
 })
