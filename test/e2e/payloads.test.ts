@@ -31,6 +31,7 @@ const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =
 const rawSink = async () => {
   const { world, c } = await openPane()
   const file = join(world.dir, "received")
+  const ready = join(world.dir, "raw")
   const pane = world.tmux(
     "libtmux-mcp",
     "new-session",
@@ -38,9 +39,12 @@ const rawSink = async () => {
     "-P",
     "-F",
     "#{pane_id}",
-    `stty raw -echo; exec cat > ${file}`
-  )
-    .trim()
+    `stty raw -echo && touch ${ready} && exec cat > ${file}`
+  ).trim()
+  // Typed before stty, the text would meet the line buffer it is here to avoid.
+  for (let tries = 0; tries < 200 && !existsSync(ready); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
   return { c, pane, received: () => existsSync(file) ? readFileSync(file, "utf8") : "" }
 }
 
