@@ -479,6 +479,11 @@ export const resumeRun = (run: Run, deadline: number) =>
         reason: `was respawned since run ${run.id} was typed; its status is lost`
       })
     }
+    // A run that ended while nobody waited: its record is there, and its signal may have gone
+    // unheard, so it is answered from the record, not from a wait.
+    if ((yield* screenOf(run)).recorded) {
+      return { _tag: "Finished", output: yield* collectFinished(run) } satisfies RunOutcome
+    }
     const from = relativeRow(run.promptRow, state.history_size)
     const now = yield* Clock.currentTimeMillis
     const waiter = tmux.run(
