@@ -79,6 +79,19 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
     let alternateScreenSeen = entry.alternate
     let reported = started
     let newLines: ReadonlyArray<string> = []
+    /** The answer as things stand at `at`, with the match when there is one. */
+    const result = (
+      outcome: WaitResult["outcome"],
+      at: number,
+      match?: { readonly index: number; readonly line: string | undefined }
+    ): WaitResult => ({
+      outcome,
+      matchedIndex: match?.index,
+      matchedLine: match?.line,
+      newLines,
+      alternateScreenSeen,
+      elapsedMs: at - started
+    })
     // The new lines last matched without a match: unchanged, they are not matched again.
     let unmatched: string | undefined
     // One look from a few rows above the anchor; those rows tell whether the content moved.
@@ -120,14 +133,7 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
         const text = newLines.join("\n")
         if (matcher === undefined) {
           if (newLines.length > 0) {
-            return {
-              outcome: "any_output",
-              matchedIndex: undefined,
-              matchedLine: undefined,
-              newLines,
-              alternateScreenSeen,
-              elapsedMs: now - started
-            } satisfies WaitResult
+            return result("any_output", now)
           }
         } else if (newLines.length > 0 && text !== unmatched) {
           const remainingMs = timeoutMs - (now - started)
@@ -139,14 +145,7 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
           )
           const ended = yield* Clock.currentTimeMillis
           if (firsts === undefined) {
-            return {
-              outcome: "timeout",
-              matchedIndex: undefined,
-              matchedLine: undefined,
-              newLines,
-              alternateScreenSeen,
-              elapsedMs: ended - started
-            } satisfies WaitResult
+            return result("timeout", ended)
           }
           // The lowest pattern index that matches any line wins, with the first line it matches.
           const index = firsts.reduce(
@@ -154,28 +153,13 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
             -1
           )
           if (index !== -1) {
-            const line = newLines[firsts.indexOf(index)]
-            return {
-              outcome: "matched",
-              matchedIndex: index,
-              matchedLine: line,
-              newLines,
-              alternateScreenSeen,
-              elapsedMs: ended - started
-            } satisfies WaitResult
+            return result("matched", ended, { index, line: newLines[firsts.indexOf(index)] })
           }
           unmatched = text
         }
       }
       if (now - started >= timeoutMs) {
-        return {
-          outcome: "timeout",
-          matchedIndex: undefined,
-          matchedLine: undefined,
-          newLines,
-          alternateScreenSeen,
-          elapsedMs: now - started
-        } satisfies WaitResult
+        return result("timeout", now)
       }
       if (now - reported >= 1000) {
         reported = now
