@@ -73,8 +73,7 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
     let anchor = entry.firstRow
     let old = (row: string, index: number) =>
       since === undefined ? entry.rows[index] === row : since.hashes[index] === rowHash(row)
-    // The rows just above the anchor and the history size, as the last poll saw them.
-    let context: ReadonlyArray<string> | undefined
+    // The history size and the rows just above the anchor, as the last poll saw them.
     let history = current.historySize
     let alternateScreenSeen = entry.alternate
     let reported = started
@@ -105,19 +104,24 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
       const above = Array.from({ length: anchor - top }, (_, i) => view.rows[top + i - view.firstRow] ?? "")
       return { view, above }
     })
+    // Taken at entry, so that a trim before the first poll is told from a clear.
+    let context = (yield* look).above
     while (true) {
       let { view, above } = yield* look
-      const moved = view.historySize < history || (context !== undefined && !sameRows(above, context))
+      const shrank = view.historySize < history
       history = view.historySize
-      if (moved) {
+      if (shrank || !sameRows(above, context)) {
         // Found again where the content moved to: up, or in place when a resize shrank the history.
         const whole = yield* reader.read(paneId, 0)
-        const at = context === undefined
-          ? -1
-          : lastBlockAtOrBefore(whole.rows, context, anchor - context.length - whole.firstRow)
-        if (context === undefined || at === -1) {
-          // Cleared, or trimmed past the anchor: whatever the pane holds now was written since.
-          anchor = whole.firstRow
+        const at = lastBlockAtOrBefore(whole.rows, context, anchor - context.length - whole.firstRow)
+        const cursorAbove = view.historySize + view.cursorY < anchor
+        if (at === -1 && !shrank && !cursorAbove) {
+          // Rows above the anchor rewritten in place (a progress display, a prompt redrawn): nothing
+          // moved, and what was there before the call stays old.
+        } else if (at === -1) {
+          // History cleared or trimmed past the anchor: whatever the pane holds was written since.
+          // Screen cleared (the cursor went above the anchor): whatever the screen holds.
+          anchor = shrank ? whole.firstRow : view.historySize
           old = () => false
         } else {
           anchor = whole.firstRow + at + context.length

@@ -183,4 +183,48 @@ describe("waitForText", () => {
       const error = yield* Fiber.join(fiber)
       assert.strictEqual(error._tag, "PatternTooCostly")
     }))
+  describe("rows that change above where the call began", () => {
+    /** A pane of absolute rows (`rows(t)`), its cursor on the last one, read from any row as tmux does. */
+    const pane = (rows: (t: number) => ReadonlyArray<string>, historySize: (t: number) => number) => {
+      let started: number | undefined
+      return PaneReader.of({
+        read: (_pane, from) =>
+          Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (now) => {
+            started ??= now
+            const t = now - started
+            const all = rows(t)
+            const cursor = all.length - 1
+            const first = from ?? cursor
+            return view(all.slice(first), {
+              historySize: historySize(t),
+              cursorY: cursor - historySize(t),
+              firstRow: first
+            })
+          })
+      })
+    }
+
+    it.effect("a progress display redrawn in place above the cursor makes no old row new", () =>
+      Effect.gen(function*() {
+        const reader = pane(
+          (t) => ["DONE", `step 1 ${t}`, `step 2 ${t}`, `step 3 ${t}`, "waiting", ""],
+          () => 2
+        )
+        const fiber = yield* Effect.forkChild(run(reader, [(line) => line === "DONE"], 300))
+        yield* TestClock.adjust(400)
+        assert.strictEqual((yield* Fiber.join(fiber)).outcome, "timeout")
+      }))
+
+    it.effect("a history trimmed right after the call began makes no old row new", () =>
+      Effect.gen(function*() {
+        const held = ["h0", "h1", "DONE", ...Array.from({ length: 8 }, (_, i) => `h${i + 3}`), "$", ""]
+        // Trimmed at the limit between the call's first read and its next one.
+        let reads = 0
+        const trimmed = () => reads++ > 0
+        const reader = pane(() => trimmed() ? held.slice(1) : held, () => reads > 1 ? 9 : 10)
+        const fiber = yield* Effect.forkChild(run(reader, [(line) => line === "DONE"], 300))
+        yield* TestClock.adjust(400)
+        assert.strictEqual((yield* Fiber.join(fiber)).outcome, "timeout")
+      }))
+  })
 })
