@@ -195,6 +195,34 @@ describe("capture_since over generated histories", () => {
       repeats: true
     }))
 
+  it.effect("keeps its place when a line of repeated output arrives between its reads", () =>
+    Effect.gen(function*() {
+      const pane = new Pane()
+      for (let i = 0; i < 8; i++) pane.write("x")
+      let invocations = 0
+      // The pane writes once right after the call's first tmux invocation.
+      const busy = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(
+          Effect.provideService(TmuxObserve, {
+            commands: [],
+            run: (commands) =>
+              Effect.sync(() => {
+                const out = commands.map((command) => pane.answer(command)).join("")
+                if (++invocations === 1) pane.write("x")
+                return out
+              })
+          }),
+          Effect.provideService(SocketPin, { resolvedPath: "/test/socket" } as SocketPin["Service"])
+        )
+      const { cursor } = yield* served(pane)(capture({ pane_id: "%1" }))
+      for (const row of [...pane.history, ...pane.screen]) row.fresh = false
+      pane.write("x")
+      pane.write("x")
+      const result = yield* busy(capture({ pane_id: "%1", cursor }))
+      assert.isFalse(result.lines_missed)
+      assert.deepStrictEqual(result.output.split("\n"), ["x", "x", "x"])
+    }))
+
   it.effect("the property catches a capture_since that ignores its cursor", () =>
     Effect.gen(function*() {
       assert.strictEqual(yield* checkProperty(History, returnsWhatWasWritten(forgetful), 100), "Falsified")

@@ -22,6 +22,9 @@ const look = (paneId: string, from: number | "-") =>
     return { state, rows: rows.map((row) => row.replace(/\s+$/u, "")) }
   })
 
+/** How often a read from the rows above the anchor is aimed again while output keeps arriving. */
+const readAttempts = 3
+
 /** Rows above the anchor a cursor keeps, to notice that the content moved under it. */
 const contextRows = 3
 
@@ -125,9 +128,14 @@ export const capture_since = defineTool(manifest.capture_since, {
           // Read from the rows above the anchor: changed, they say the content moved (the screen
           // cleared, or history cleared and grown back), and the anchor is found by them instead.
           const above = previous.aboveHashes.length
-          const from = previous.anchor - above - state.history_size
-          ;({ state, rows } = yield* look(input.pane_id, from))
-          firstRow = state.history_size + from
+          // Rows are asked for relative to the history's end: output between two reads moves that,
+          // so the read is aimed again (a few times) until it starts where the rows above were.
+          for (let tries = 0; tries < readAttempts; tries++) {
+            const from = previous.anchor - above - state.history_size
+            ;({ state, rows } = yield* look(input.pane_id, from))
+            firstRow = state.history_size + from
+            if (firstRow === previous.anchor - above) break
+          }
           const stayed = previous.anchor - above === firstRow &&
             previous.aboveHashes.every((hash, k) => rowHash(rows[k] ?? "") === hash)
           start = stayed ? above : undefined
