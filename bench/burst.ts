@@ -19,7 +19,8 @@ const entry = resolve(process.argv[2] ?? join(root, "dist/libtmux-mcp.js"))
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
 const env = {
   PATH: process.env.PATH ?? "",
-  HOME: process.env.HOME ?? "",
+  // A home of its own: shells in its panes never read (or leave half-done work in) the account's startup files.
+  HOME: dir,
   TMUX_TMPDIR: dir,
   LIBTMUX_TOOLSETS: "inspect,manage"
 }

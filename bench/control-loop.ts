@@ -27,6 +27,8 @@ writeFileSync(config, "set -s exit-empty on\nset -g history-limit 50000\nset -g 
 const env = {
   PATH: process.env.PATH ?? "",
   HOME: dir,
+  // Shells that exit as the server goes would write their history into the folder just removed.
+  HISTFILE: "/dev/null",
   TMUX_TMPDIR: dir,
   LIBTMUX_TMUX_CONFIG: config,
   LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown"

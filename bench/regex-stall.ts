@@ -77,55 +77,37 @@ const main = async () => {
     (await client.callTool({ name: "create_session", arguments: { session_name: "bench", width: 200, height: 45 } }))
       .structuredContent as any
   const pane = session.pane_id as string
-  execFileSync("tmux", [
-    "-S",
-    socket,
-    "send-keys",
-    "-t",
-    pane,
-    "-l",
-    "--",
-    `clear; for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r`
-  ], { env })
+  /** Types `line` into the pane as a person would. */
+  const type = (line: string) =>
+    execFileSync("tmux", ["-S", socket, "send-keys", "-t", pane, "-l", "--", line], { env })
+  /** wait_for_text on `pattern`, with `rows` typed into the pane `afterMs` after it starts; prints how it ended. */
+  const waitWhileTyping = async (label: string, pattern: string, timeout: number, afterMs: number, rows: string) => {
+    const started = performance.now()
+    const waiting = client.callTool(
+      { name: "wait_for_text", arguments: { pane_id: pane, patterns: [pattern], regex: true, timeout } },
+      undefined,
+      { timeout: 120_000 }
+    )
+    await new Promise((done) => setTimeout(done, afterMs))
+    type(rows)
+    const waited = await waiting
+    console.log(`${label}: returned after ${since(started)} (${outcome(waited).slice(0, 60)})`)
+  }
+  type(`clear; for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r`)
   await new Promise((done) => setTimeout(done, 1000))
   await searchWithPing(client, "reported pattern, 40 rows", reported)
 
-  let started = performance.now()
-  const waiting = client.callTool(
-    { name: "wait_for_text", arguments: { pane_id: pane, patterns: [reported], regex: true, timeout: 2 } },
-    undefined,
-    { timeout: 120_000 }
-  )
-  await new Promise((done) => setTimeout(done, 1200))
-  execFileSync("tmux", [
-    "-S",
-    socket,
-    "send-keys",
-    "-t",
-    pane,
-    "-l",
-    "--",
+  await waitWhileTyping(
+    "reported pattern, wait_for_text timeout 2 s, new rows 1.2 s in",
+    reported,
+    2,
+    1200,
     `for i in $(seq 10); do printf 'x%.0s' $(seq 150); echo; done\r`
-  ], { env })
-  const waited = await waiting
-  console.log(
-    `reported pattern, wait_for_text timeout 2 s, new rows 1.2 s in: returned after ${since(started)} (${
-      outcome(waited)
-    })`
   )
 
-  execFileSync("tmux", [
-    "-S",
-    socket,
-    "send-keys",
-    "-t",
-    pane,
-    "-l",
-    "--",
-    "clear; printf 'a%.0s' $(seq 1 5000); echo '!'\r"
-  ], { env })
+  type("clear; printf 'a%.0s' $(seq 1 5000); echo '!'\r")
   await new Promise((done) => setTimeout(done, 1000))
-  started = performance.now()
+  let started = performance.now()
   const catastrophic = await client.callTool(
     { name: "search_panes", arguments: { pattern: "(a+)+$", regex: true } },
     undefined,
@@ -138,65 +120,24 @@ const main = async () => {
     { length: 2000 },
     () => (seed = (seed * 1103515245 + 12345) % 2147483648) < 1073741824 ? "x" : "y"
   ).join("")
-  execFileSync("tmux", [
-    "-S",
-    socket,
-    "send-keys",
-    "-t",
-    pane,
-    "-l",
-    "--",
-    `clear; for i in $(seq 10); do echo ${long}; done\r`
-  ], { env })
+  type(`clear; for i in $(seq 10); do echo ${long}; done\r`)
   await new Promise((done) => setTimeout(done, 1000))
   await searchWithPing(client, "bounded pattern, 10 rows of 2,000 characters", underBound, { history_lines: 100 })
 
-  started = performance.now()
-  const bounded = client.callTool(
-    { name: "wait_for_text", arguments: { pane_id: pane, patterns: [underBound], regex: true, timeout: 2 } },
-    undefined,
-    { timeout: 120_000 }
-  )
-  await new Promise((done) => setTimeout(done, 1200))
-  execFileSync("tmux", [
-    "-S",
-    socket,
-    "send-keys",
-    "-t",
-    pane,
-    "-l",
-    "--",
+  await waitWhileTyping(
+    "bounded pattern, wait_for_text timeout 2 s, 10 long rows 1.2 s in",
+    underBound,
+    2,
+    1200,
     `clear; for i in $(seq 10); do echo ${long}; done\r`
-  ], { env })
-  const boundedWaited = await bounded
-  console.log(
-    `bounded pattern, wait_for_text timeout 2 s, 10 long rows 1.2 s in: returned after ${since(started)} (${
-      outcome(boundedWaited).slice(0, 60)
-    })`
   )
 
-  started = performance.now()
-  const perRow = client.callTool(
-    { name: "wait_for_text", arguments: { pane_id: pane, patterns: [costlyPerRow], regex: true, timeout: 1 } },
-    undefined,
-    { timeout: 120_000 }
-  )
-  await new Promise((done) => setTimeout(done, 300))
-  execFileSync("tmux", [
-    "-S",
-    socket,
-    "send-keys",
-    "-t",
-    pane,
-    "-l",
-    "--",
+  await waitWhileTyping(
+    "costly-per-row pattern, wait_for_text timeout 1 s, 20 long rows 0.3 s in",
+    costlyPerRow,
+    1,
+    300,
     `clear; for i in $(seq 20); do echo ${long}; done\r`
-  ], { env })
-  const perRowWaited = await perRow
-  console.log(
-    `costly-per-row pattern, wait_for_text timeout 1 s, 20 long rows 0.3 s in: returned after ${since(started)} (${
-      outcome(perRowWaited).slice(0, 60)
-    })`
   )
 
   const search = client.callTool(

@@ -19,7 +19,8 @@ const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
 // A private compile cache: the first start fills it, the measured ones read it (as every start after a user's first).
 const env = {
   PATH: process.env.PATH ?? "",
-  HOME: process.env.HOME ?? "",
+  // A home of its own: shells in its panes never read (or leave half-done work in) the account's startup files.
+  HOME: dir,
   TMUX_TMPDIR: dir,
   XDG_CACHE_HOME: join(dir, "cache")
 }
