@@ -51,6 +51,8 @@ export const protocolNames = (runId: string) => ({
   /** Typed (dash family): the start mark's template. */
   markTemplate: `@m${runId}`,
   end: `@lmcp_end_${runId}`,
+  /** Where the cursor was when the run was typed (see `typedRecord`). */
+  typed: `@lmcp_typed_${runId}`,
   start: `@lmcp_start_${runId}`,
   channel: `lmcp_${runId}`,
   buffer: `libtmux-mcp-paste-${runId}`
@@ -65,6 +67,29 @@ export const templates = (runId: string, paneId: string) => {
       `; set -su ${statusOption} ; wait-for -S ${names.channel}`,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
+}
+
+/**
+ * The command that records where the cursor was as the run is typed: run in the invocation that
+ * types, right before the paste, so nothing can move the cursor in between.
+ */
+export const typedRecord = (runId: string, paneId: string) =>
+  [
+    "set-option",
+    "-p",
+    "-F",
+    "-t",
+    paneId,
+    protocolNames(runId).typed,
+    "#{history_size} #{cursor_y} #{cursor_x} #{history_limit}"
+  ] as const
+
+/** Parses the typed record into where the run was typed, or `undefined`. */
+export const parseTypedRecord = (text: string) => {
+  const fields = numbers(text, 4)
+  if (fields === undefined) return undefined
+  const [historySize, cursorY, cursorX, historyLimit] = fields as [number, number, number, number]
+  return { row: historySize + cursorY, column: cursorX, historySize, historyLimit }
 }
 
 /**
@@ -194,25 +219,6 @@ export const parseStartMark = (text: string): { readonly row: number; readonly c
   if (fields === undefined) return undefined
   const [historySize, cursorY, cursorX] = fields as [number, number, number]
   return { row: historySize + cursorY, column: cursorX }
-}
-
-const unspaced = (text: string): string => text.replace(/\s+/gu, "")
-
-/**
- * The index of the row where the echo of the trailer line ends, searching `rows` (untrimmed
- * captured rows) from index `from`: the first row at which the rows so far, white space removed,
- * contain the trailer line, white space removed. Line editors may wrap, indent or redraw the echo;
- * they do not change its characters. -1 when it is not there.
- */
-export const findEchoEnd = (rows: ReadonlyArray<string>, from: number, trailer: string): number => {
-  const needle = unspaced(trailer)
-  let seen = ""
-  for (let row = Math.max(0, from); row < rows.length; row++) {
-    const before = seen.length
-    seen += unspaced(rows[row] ?? "")
-    if (seen.indexOf(needle, Math.max(0, before - needle.length)) !== -1) return row
-  }
-  return -1
 }
 
 /**

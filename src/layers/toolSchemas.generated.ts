@@ -3594,6 +3594,10 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "boolean",
      "description": "true when the output outgrew the pane's history and its beginning is gone"
     },
+    "output_start_unknown": {
+     "type": "boolean",
+     "description": "true when where the output begins could not be found (the typed line was redrawn over and the terminal echoed it): output is then empty rather than risk returning older rows"
+    },
     "truncated_lines": {
      "type": "integer",
      "description": "lines dropped from the start to respect max_lines/max_bytes"
@@ -3615,6 +3619,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "effective_timeout",
     "output",
     "output_start_lost",
+    "output_start_unknown",
     "truncated_lines",
     "truncated_bytes",
     "shell"

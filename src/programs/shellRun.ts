@@ -8,19 +8,22 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
+import { cellsOf, sliceCells } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
+import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import {
   extractOutput,
-  findEchoEnd,
   lineTooLong,
   needsStartMark,
   parseEndRecord,
   parseStartMark,
+  parseTypedRecord,
   protocolNames,
   shellKind,
   templates,
   terminalLineLimit,
   trailerLine,
+  typedRecord,
   typedText
 } from "../domain/shellProtocol.ts"
 import { Config } from "../services/Config.ts"
@@ -37,6 +40,7 @@ import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane, relativeRow, stateFields } from "./pane.ts"
+import { readOutput, readWindows } from "./runOutput.ts"
 import { awaitReady, type KernelProbe, type RunEvent, type RunScreen, watchRun } from "./runWatch.ts"
 import { resolvePane } from "./targets.ts"
 
@@ -50,7 +54,19 @@ export const newRunId = (): string => randomBytes(3).toString("hex")
 export interface RunOutput {
   readonly lines: ReadonlyArray<string>
   readonly status: number | undefined
+  /** The output outgrew the history: its beginning is gone. */
   readonly startLost: boolean
+  /** Where the output begins could not be found: `lines` is empty rather than risk older rows. */
+  readonly startUnknown: boolean
+  /** Lines before `lines`, and their bytes, counted but not read back. */
+  readonly droppedLines: number
+  readonly droppedBytes: number
+}
+
+/** How much of a run's output a call returns at most. @category models */
+export interface OutputLimits {
+  readonly maxLines: number
+  readonly maxBytes: number
 }
 
 /** How a run's wait ended. @category models */
@@ -76,13 +92,14 @@ const separator = (runId: string) => `lmcp-sep-${runId}`
 /** The head of every read: the run's records, then the pane's position and screen. */
 const headFormat = (runId: string) => {
   const names = protocolNames(runId)
-  return `#{${names.end}}|#{${names.start}}|#{history_size}|#{cursor_y}|#{cursor_x}|` +
+  return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{history_size}|#{cursor_y}|#{cursor_x}|` +
     "#{alternate_on}|#{pane_dead}|#{pane_current_command}"
 }
 
 interface Head {
   readonly record: string
   readonly mark: string
+  readonly typed: string
   readonly history: number
   readonly cursorY: number
   readonly cursorX: number
@@ -92,11 +109,21 @@ interface Head {
 }
 
 const parseHead = (line: string): Head => {
-  const [record = "", mark = "", history = "0", cursorY = "0", cursorX = "0", alternate = "0", dead = "0", ...program] =
-    line.split("|")
+  const [
+    record = "",
+    mark = "",
+    typed = "",
+    history = "0",
+    cursorY = "0",
+    cursorX = "0",
+    alternate = "0",
+    dead = "0",
+    ...program
+  ] = line.split("|")
   return {
     record,
     mark,
+    typed,
     history: Number(history),
     cursorY: Number(cursorY),
     cursorX: Number(cursorX),
@@ -124,7 +151,7 @@ const readCommands = (
  */
 const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
   const names = protocolNames(run.id)
-  return [names.template, names.markTemplate, names.end, names.start].map((option) =>
+  return [names.template, names.markTemplate, names.end, names.start, names.typed].map((option) =>
     ["set-option", "-pu", "-t", run.paneId, option] as const
   )
 }
@@ -166,52 +193,116 @@ const parseCapture = (stdout: string, runId: string, from: number | "-"): Captur
   }
 }
 
-/** The pane read from relative row `from`, with the run's records: one invocation. */
-const look = (run: Run, from: number | "-", extra: ReadonlyArray<readonly ["set-option", ...Array<string>]> = []) =>
+/** The pane's head alone: the run's records and the pane's position. */
+const headOf = (run: Run, extra: ReadonlyArray<readonly ["set-option", ...Array<string>]> = []) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
-    const stdout = yield* tmux.run([...readCommands(run, from), ...extra]).pipe(orPaneNotFound(run.paneId))
-    return parseCapture(stdout, run.id, from)
+    const stdout = yield* tmux.run([["display-message", "-p", "-t", run.paneId, headFormat(run.id)], ...extra])
+      .pipe(orPaneNotFound(run.paneId))
+    return parseHead(stdout.split("\n")[0] ?? "")
   })
 
 /**
- * The run's output from a capture: from where the echo of its trailer ends (or its start mark) to
- * where it recorded its end (or the cursor). When history was trimmed under the run, the whole
- * retained history is searched; the trailer carries the run's ID, so the first match is its echo.
+ * Where the output starts (see domain/runStart.ts): from the rows the waiter read with the signal
+ * when they hold the only place the typed row can be, else from one read of the candidate windows.
  */
-const outputOf = (run: Run, capture: Capture) =>
+const startOf = (run: Run, head: Head, capture: Capture | undefined) =>
   Effect.gen(function*() {
-    let current = capture
-    const locate = (seen: Capture) => {
-      const mark = run.markStart ? parseStartMark(seen.head.mark) : undefined
-      if (mark !== undefined && mark.row >= seen.firstRow) return { row: mark.row - seen.firstRow, column: mark.column }
-      const echo = findEchoEnd(seen.rows, run.promptRow - seen.firstRow, run.trailer)
-      return echo === -1 ? undefined : { row: echo + 1, column: 0 }
+    const typed: TypedAt | undefined = parseTypedRecord(head.typed)
+    if (typed === undefined) return { _tag: "Unknown" } as const
+    const trimmed = trimsPossible(head.history, typed.historyLimit)
+    const cleared = !trimmed && head.history < typed.historySize
+    const mark = run.markStart ? parseStartMark(head.mark) : undefined
+    // Nothing moved the rows: the mark is where the output starts.
+    if (mark !== undefined && !trimmed && !cleared) return { _tag: "Found", ...mark, shift: 0 } as const
+    const shifts = cleared ? [0] : candidateShifts(typed, head.history)
+    const spans = shifts.map((shift) => ({ shift, first: typed.row - shift, last: typed.row - shift + run.echoRows }))
+    const held = capture !== undefined && shifts.length === 1 && spans[0]!.first >= capture.firstRow
+    const windows = held
+      ? [{ shift: 0, firstRow: typed.row, rows: capture.rows.slice(typed.row - capture.firstRow) }]
+      : (yield* readWindows(run.paneId, head.history, spans, head.alternate))?.map((rows, i) => ({
+        shift: spans[i]!.shift,
+        firstRow: spans[i]!.first,
+        rows
+      }))
+    if (windows === undefined) return { _tag: "Lost" } as const
+    const place = placeStart({
+      windows,
+      typed,
+      trailer: run.trailer,
+      prompt: run.prompt,
+      typedStart: run.typedStart,
+      trimmed,
+      cleared
+    })
+    if (mark === undefined || place._tag !== "Found") return place
+    return { _tag: "Found", row: mark.row - place.shift, column: mark.column, shift: place.shift } as const
+  })
+
+/**
+ * The run's output from where it starts to where it recorded its end (or the cursor), bounded by
+ * `limits`; `capture` is what the waiter read with the signal, used when it holds the whole output.
+ */
+const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture) =>
+  Effect.gen(function*() {
+    const start = yield* startOf(run, head, capture)
+    const record = parseEndRecord(head.record)
+    const typed = parseTypedRecord(head.typed)
+    // A trim after the record (the next prompt scrolled) moved the end up by whole chunks.
+    const chunk = trimChunk(typed?.historyLimit ?? 0)
+    const endShift = record !== undefined && head.history < record.historySize
+      ? Math.ceil((record.historySize - head.history) / chunk) * chunk
+      : 0
+    const end = record === undefined
+      ? { row: head.history + head.cursorY, column: head.cursorX }
+      : { row: record.historySize + record.cursorY - endShift, column: record.cursorX }
+    const status = record?.status
+    if (start._tag === "Unknown") {
+      return { lines: [], status, startLost: false, startUnknown: true, droppedLines: 0, droppedBytes: 0 }
     }
-    let start = locate(current)
-    // Output that scrolled moved the prompt row up: read again from where it is now, then, if
-    // history was trimmed under the run, from the top of what is left.
-    const now = relativeRow(run.promptRow, capture.head.history)
-    if (start === undefined && current.firstRow > capture.head.history + now) {
-      current = { ...(yield* look(run, now)), head: capture.head }
-      start = locate(current)
-    }
-    if (start === undefined && !current.whole) {
-      current = { ...(yield* look(run, "-")), head: capture.head }
-      start = locate(current)
-    }
-    const record = parseEndRecord(capture.head.record)
-    const endRow = record === undefined
-      ? capture.head.history + capture.head.cursorY
-      : record.historySize + record.cursorY
-    const endColumn = record === undefined ? capture.head.cursorX : record.cursorX
-    const found = start ?? { row: 0, column: 0 }
+    const from = start._tag === "Found" ? start : { row: 0, column: 0 }
+    const inCapture = capture !== undefined && from.row >= capture.firstRow && !head.alternate
+    const read = inCapture
+      ? {
+        lines: extractOutput(
+          capture.rows,
+          capture.joined,
+          {
+            row: from.row - capture.firstRow,
+            column: from.column
+          },
+          end.row - capture.firstRow,
+          end.column
+        ),
+        droppedLines: 0,
+        droppedBytes: 0,
+        moved: false
+      }
+      : yield* readOutput({
+        paneId: run.paneId,
+        history: head.history,
+        start: from,
+        end: head.alternate ? { row: head.history + run.screenRows - 1, column: Number.MAX_SAFE_INTEGER } : end,
+        alternate: head.alternate,
+        ...limits
+      })
+    const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
     return {
-      lines: extractOutput(current.rows, current.joined, found, endRow - current.firstRow, endColumn),
-      status: record?.status,
-      startLost: start === undefined
+      lines,
+      status,
+      startLost: start._tag === "Lost" || read.moved,
+      startUnknown: false,
+      droppedLines: read.droppedLines,
+      droppedBytes: read.droppedBytes
     } satisfies RunOutput
   })
+
+/** The blank rows below the last written one of a saved screen are no output. */
+const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let end = lines.length
+  while (end > 0 && lines[end - 1]!.trim() === "") end--
+  return lines.slice(0, end)
+}
 
 /** What the watcher asks tmux: the run's record and the pane's screen state, without its rows. */
 const screenOf = (run: Run) =>
@@ -230,72 +321,16 @@ const screenOf = (run: Run) =>
     } satisfies RunScreen
   })
 
-/**
- * The output so far of a run that a full-screen program interrupted: with the alternate screen
- * up, the run's rows are the history plus the saved normal screen (`capture-pane -a`).
- */
-const outputBehindAlternate = (run: Run, capture: Capture) =>
-  Effect.gen(function*() {
-    const tmux = yield* PaneCommand
-    const from = Math.max(relativeRow(run.promptRow, capture.head.history), -capture.head.history)
-    const history = from < 0
-      ? [["capture-pane", "-p", "-N", "-t", run.paneId, "-S", String(from), "-E", "-1"], [
-        "capture-pane",
-        "-p",
-        "-J",
-        "-t",
-        run.paneId,
-        "-S",
-        String(from),
-        "-E",
-        "-1"
-      ]] as const
-      : []
-    const screen = [["capture-pane", "-p", "-a", "-N", "-t", run.paneId, "-S", String(Math.max(0, from))], [
-      "capture-pane",
-      "-p",
-      "-a",
-      "-J",
-      "-t",
-      run.paneId,
-      "-S",
-      String(Math.max(0, from))
-    ]] as const
-    const parts = [...history, ...screen]
-    const stdout = yield* tmux.run(
-      parts.flatMap((
-        part,
-        i
-      ) => [...(i === 0 ? [] : [["display-message", "-p", "-t", run.paneId, separator(run.id)] as const]), part])
-    )
-      .pipe(orPaneNotFound(run.paneId))
-    const [historyRows = "", historyJoined = "", screenRows = "", screenJoined = ""] = history.length === 0
-      ? ["", "", ...stdout.split(`${separator(run.id)}\n`)]
-      : stdout.split(`${separator(run.id)}\n`)
-    const rows = [...lines(historyRows), ...lines(screenRows)]
-    while (rows.length > 0 && rows.at(-1)!.trim() === "") rows.pop()
-    const joined = [...lines(historyJoined), ...lines(screenJoined)]
-    const echo = findEchoEnd(rows, run.promptRow - (capture.head.history + from), run.trailer)
-    return {
-      lines: extractOutput(rows, joined, { row: echo + 1, column: 0 }, rows.length - 1, Number.MAX_SAFE_INTEGER),
-      status: undefined,
-      startLost: echo === -1
-    } satisfies RunOutput
-  })
+/** A look at an unfinished run: its output so far (with a full-screen program up, behind it). */
+const outputSoFar = (run: Run, limits: OutputLimits) =>
+  Effect.flatMap(headOf(run), (head) => outputOf(run, head, limits))
 
-/** A look at an unfinished run (not a hot path): its output so far, searched from the top of the history. */
-const outputSoFar = (run: Run) =>
+/** Reads a finished run back and collects it. */
+const collectFinished = (run: Run, limits: OutputLimits) =>
   Effect.gen(function*() {
-    const capture = yield* look(run, "-")
-    return capture.head.alternate ? yield* outputBehindAlternate(run, capture) : yield* outputOf(run, capture)
-  })
-
-/** Reads a finished run back and collects it, in one invocation. */
-const collectFinished = (run: Run) =>
-  Effect.gen(function*() {
-    const capture = yield* look(run, "-", collectCommands(run))
+    const head = yield* headOf(run, collectCommands(run))
     yield* (yield* ShellRuns).collect(run)
-    return yield* outputOf(run, capture)
+    return yield* outputOf(run, head, limits)
   })
 
 /**
@@ -308,7 +343,8 @@ export const awaitRun = <R>(
   waiter: Effect.Effect<string, ToolError, R>,
   from: number,
   deadline: number,
-  fresh: boolean
+  fresh: boolean,
+  limits: OutputLimits
 ) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
@@ -320,9 +356,9 @@ export const awaitRun = <R>(
       Effect.timeoutOption(Math.max(0, deadline - now))
     )
     if (Option.isNone(raced)) {
-      const output = yield* outputSoFar(run)
+      const output = yield* outputSoFar(run, limits)
       if (output.status !== undefined) {
-        return { _tag: "Finished", output: yield* collectFinished(run) } satisfies RunOutcome
+        return { _tag: "Finished", output: yield* collectFinished(run, limits) } satisfies RunOutcome
       }
       yield* runs.hold(run)
       return { _tag: "TimedOut", output } satisfies RunOutcome
@@ -339,13 +375,13 @@ export const awaitRun = <R>(
           return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
         }
         yield* runs.collect(run)
-        return { _tag: "Finished", output: yield* outputOf(run, capture) } satisfies RunOutcome
+        return { _tag: "Finished", output: yield* outputOf(run, capture.head, limits, capture) } satisfies RunOutcome
       }
       case "Recorded":
-        return { _tag: "Finished", output: yield* collectFinished(run) } satisfies RunOutcome
+        return { _tag: "Finished", output: yield* collectFinished(run, limits) } satisfies RunOutcome
       case "Blocked": {
         yield* runs.hold(run)
-        return { _tag: "Blocked", by: event.by, output: yield* outputSoFar(run) } satisfies RunOutcome
+        return { _tag: "Blocked", by: event.by, output: yield* outputSoFar(run, limits) } satisfies RunOutcome
       }
       case "Exited": {
         yield* (yield* PaneCommand).run(abandonCommands(run)).pipe(Effect.ignore)
@@ -357,11 +393,8 @@ export const awaitRun = <R>(
       }
       case "Returned": {
         const tmux = yield* PaneCommand
-        const capture = yield* look(run, "-")
-        const echo = findEchoEnd(capture.rows, 0, run.trailer)
-        const shown = echo === -1
-          ? []
-          : capture.rows.slice(echo + 1).map((row) => row.trimEnd()).filter((row) => row !== "")
+        const shown = (yield* outputSoFar(run, { maxLines: 8, maxBytes: 1000 })).lines
+          .map((row) => row.trimEnd()).filter((row) => row !== "")
         // Cancel the open input so the next command starts at a clean prompt.
         if (fresh) yield* tmux.run([["send-keys", "-t", run.paneId, "C-c"]]).pipe(Effect.ignore)
         yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
@@ -373,13 +406,31 @@ export const awaitRun = <R>(
     }
   })
 
+/** The cells before the cursor on the prompt row: what the typed row shows if the terminal does not echo. */
+const promptOf = (paneId: string, cursorY: number, cursorX: number) =>
+  Effect.gen(function*() {
+    const row = ["capture-pane", "-p", "-N", "-t", paneId, "-S", String(cursorY), "-E", String(cursorY)] as const
+    const stdout = yield* (yield* PaneCommand).run([row]).pipe(orPaneNotFound(paneId))
+    return sliceCells(stdout.split("\n")[0] ?? "", cursorX)
+  })
+
+/** Rows the echo of `typed` takes at `width` columns. */
+const echoHeight = (typed: string, width: number): number =>
+  typed.split("\n").reduce((rows, line) => rows + Math.ceil((cellsOf(line) + 4) / Math.max(1, width)), 0)
+
 /** Whether the shell's own `TMUX` (`path,pid,index`) names the pinned socket, the same file. */
 const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean =>
   environmentTmux !== undefined &&
   sameFile(environmentTmux.slice(0, environmentTmux.lastIndexOf(",", environmentTmux.lastIndexOf(",") - 1)), socketPath)
 
 /** A new run: readiness, then one invocation that types the command as a paste and waits. */
-export const startRun = (paneId: string, command: string, suppressHistory: boolean, deadline: number) =>
+export const startRun = (
+  paneId: string,
+  command: string,
+  suppressHistory: boolean,
+  deadline: number,
+  limits: OutputLimits
+) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
     const processes = yield* PaneProcess
@@ -427,7 +478,11 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
       shell,
       promptRow: state.history_size + state.cursor_y,
       trailer: trailerLine(typed),
-      markStart
+      markStart,
+      prompt: yield* promptOf(paneId, state.cursor_y, state.cursor_x),
+      typedStart: typed.trimStart().split(" ")[0] ?? "",
+      echoRows: echoHeight(typed, state.pane_width) + 2,
+      screenRows: state.pane_height
     }
     // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
     // a run that scrolls up to that many rows still needs no second read.
@@ -441,6 +496,7 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
       [
         ["set-option", "-p", "-t", paneId, names.template, template.end],
         ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
+        typedRecord(id, paneId),
         ["load-buffer", "-b", names.buffer, "-"],
         ["paste-buffer", "-d", "-p", "-b", names.buffer, "-t", paneId],
         ["send-keys", "-t", paneId, "Enter"],
@@ -453,7 +509,7 @@ export const startRun = (paneId: string, command: string, suppressHistory: boole
     // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
     return {
       run,
-      outcome: yield* awaitRun(run, waiter, from, deadline, true).pipe(Effect.onInterrupt(() => runs.hold(run)))
+      outcome: yield* awaitRun(run, waiter, from, deadline, true, limits).pipe(Effect.onInterrupt(() => runs.hold(run)))
     }
   })
 
@@ -468,7 +524,7 @@ const pendingRefusal = (pending: Run) =>
   })
 
 /** Waits again for a held run: types nothing. */
-export const resumeRun = (run: Run, deadline: number) =>
+export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
     const state = yield* readPane(run.paneId, { pane_pid: "int", history_size: "int" })
@@ -482,7 +538,7 @@ export const resumeRun = (run: Run, deadline: number) =>
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.
     if ((yield* screenOf(run)).recorded) {
-      return { _tag: "Finished", output: yield* collectFinished(run) } satisfies RunOutcome
+      return { _tag: "Finished", output: yield* collectFinished(run, limits) } satisfies RunOutcome
     }
     const from = relativeRow(run.promptRow, state.history_size)
     const now = yield* Clock.currentTimeMillis
@@ -490,5 +546,5 @@ export const resumeRun = (run: Run, deadline: number) =>
       [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from), ...collectCommands(run)],
       { timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(run.paneId))
-    return yield* awaitRun(run, waiter, from, deadline, false)
+    return yield* awaitRun(run, waiter, from, deadline, false, limits)
   })

@@ -21,6 +21,14 @@ export interface Run {
   readonly trailer: string
   /** Whether a start mark records where the output begins (shells without a line editor). */
   readonly markStart: boolean
+  /** The cells before the cursor on the prompt row at readiness. */
+  readonly prompt: string
+  /** The first word typed, the protocol's opening: what any run's echo shows after the prompt. */
+  readonly typedStart: string
+  /** Rows from the typed row that hold the echo at most. */
+  readonly echoRows: number
+  /** The pane's height when typed. */
+  readonly screenRows: number
 }
 
 /** What is known of a run ID. @category models */

@@ -323,7 +323,8 @@ describe("what a run reads", () => {
     const invocations = readFileSync(log(world), "utf8").split("\n").filter((line) =>
       line.includes(" -L ") || line.startsWith("-u")
     )
-    assert.strictEqual(invocations.filter((line) => line.includes("capture-pane")).length, 5, "one read per run")
+    // Per run: the prompt row before typing, and the read-back in the invocation that waited.
+    assert.strictEqual(invocations.filter((line) => line.includes("capture-pane")).length, 10, "two reads per run")
     assert.isFalse(invocations.some((line) => / -S - /u.test(line)), "no run read the whole history")
   })
 })

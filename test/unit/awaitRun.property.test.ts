@@ -42,8 +42,13 @@ const run: Run = {
   shell: "bash",
   promptRow: 0,
   trailer: "lmcp_a1b2c3",
-  markStart: false
+  markStart: false,
+  prompt: "$ ",
+  typedStart: "( true",
+  echoRows: 3,
+  screenRows: 24
 }
+const limits = { maxLines: 1000, maxBytes: 256 * 1024 }
 const names = protocolNames(run.id)
 
 const now = Effect.clockWith((clock) => clock.currentTimeMillis)
@@ -54,16 +59,17 @@ const scripted = (timeline: Timeline) => {
   const registry: Array<string> = []
   const at = (t: number, event: number | undefined) => event !== undefined && t >= event
   const other = (t: number, what: string) => timeline.otherwise?.what === what && at(t, timeline.otherwise.at)
-  // The run's record, its start mark, then history size, cursor, alternate screen, dead, command.
+  // The run's record, its start mark, where it was typed, then history size, cursor, alternate
+  // screen, dead, command.
   const head = (t: number) =>
-    `${at(t, timeline.recordedAt) ? "0 2 2 0" : ""}||0|2|2|0|${other(t, "shell exited") ? 1 : 0}|bash\n`
+    `${at(t, timeline.recordedAt) ? "0 2 2 0" : ""}||0 0 2 2000|0|2|2|0|${other(t, "shell exited") ? 1 : 0}|bash\n`
   const answer = (t: number) => (command: ReadonlyArray<string>): string => {
     commands.push(command)
     if (command[0] === "capture-pane") return `$ ${run.trailer}\nout\n$ \n`
     if (command[0] !== "display-message") return ""
     const format = command.at(-1)!
     if (!format.startsWith("#{")) return `${format}\n`
-    return head(t)
+    return format === "#{history_size}" ? "0\n" : head(t)
   }
   const tmux = {
     commands: [],
@@ -118,14 +124,15 @@ type Wait = (
   waiter: Effect.Effect<string>,
   from: number,
   deadline: number,
-  fresh: boolean
+  fresh: boolean,
+  limits: { readonly maxLines: number; readonly maxBytes: number }
 ) => Effect.Effect<{ readonly _tag: string }, { readonly _tag: string }, Needs>
 
 const leavesWhatResumeNeeds = (wait: Wait) => (timeline: Timeline) =>
   Effect.gen(function*() {
     const pane = scripted(timeline)
     const fiber = yield* Effect.forkChild(
-      Effect.result(pane.provide(wait(run, pane.waiter, 0, timeline.deadline, timeline.fresh)))
+      Effect.result(pane.provide(wait(run, pane.waiter, 0, timeline.deadline, timeline.fresh, limits)))
     )
     yield* TestClock.adjust(timeline.deadline + timings.watchPoll)
     assert.isDefined(fiber.pollUnsafe(), "still waiting past the deadline")
@@ -166,9 +173,9 @@ const leavesWhatResumeNeeds = (wait: Wait) => (timeline: Timeline) =>
   })
 
 /** A wait that unsets the run's record at a timeout: what the property must catch. */
-const tidyAtTimeout: Wait = (held, waiter, from, deadline, fresh) =>
+const tidyAtTimeout: Wait = (held, waiter, from, deadline, fresh, bounds) =>
   Effect.gen(function*() {
-    const outcome = yield* awaitRun(held, waiter, from, deadline, fresh)
+    const outcome = yield* awaitRun(held, waiter, from, deadline, fresh, bounds)
     if (outcome._tag === "TimedOut") {
       yield* Effect.ignore((yield* PaneCommand).run([["set-option", "-pu", "-t", held.paneId, names.end]]))
     }

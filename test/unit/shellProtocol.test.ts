@@ -6,10 +6,10 @@
 import { prop } from "@effect/vitest"
 import * as Schema from "effect/Schema"
 import { assert, describe, it } from "vitest"
+import { findEchoEnd } from "../../src/domain/runStart.ts"
 import {
   commandProblem,
   extractOutput,
-  findEchoEnd,
   lineTooLong,
   needsStartMark,
   parseEndRecord,

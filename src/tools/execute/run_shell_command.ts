@@ -71,6 +71,10 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     output_start_lost: Schema.Boolean.annotate({
       description: "true when the output outgrew the pane's history and its beginning is gone"
     }),
+    output_start_unknown: Schema.Boolean.annotate({
+      description: "true when where the output begins could not be found (the typed line was redrawn over and " +
+        "the terminal echoed it): output is then empty rather than risk returning older rows"
+    }),
     ...truncationFields,
     shell: Schema.String.annotate({ description: "the shell the command ran in" })
   }),
@@ -101,9 +105,13 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
             "come from this server's timed-out or blocked results)"
         return yield* new InputInvalid({ tool: "run_shell_command", detail: `resume: ${detail}` })
       }
+      const limits = {
+        maxLines: input.max_lines ?? outputLimits.maxLines,
+        maxBytes: input.max_bytes ?? outputLimits.maxBytes
+      }
       const work = held?._tag === "Pending"
-        ? Effect.map(resumeRun(held.run, deadline), (outcome) => ({ run: held.run, outcome }))
-        : startRun(input.pane_id, input.command!, input.suppress_history ?? config.suppressHistory, deadline)
+        ? Effect.map(resumeRun(held.run, deadline, limits), (outcome) => ({ run: held.run, outcome }))
+        : startRun(input.pane_id, input.command!, input.suppress_history ?? config.suppressHistory, deadline, limits)
       const turn = yield* withProgress(
         timeout,
         `running in ${input.pane_id}`,
@@ -121,11 +129,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         readonly outcome: RunOutcome
       }
       const finished = yield* Clock.currentTimeMillis
-      const bounded = tailBound(
-        outcome.output.lines,
-        input.max_lines ?? outputLimits.maxLines,
-        input.max_bytes ?? outputLimits.maxBytes
-      )
+      const bounded = tailBound(outcome.output.lines, limits.maxLines, limits.maxBytes)
       return {
         pane_id: input.pane_id,
         exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
@@ -136,8 +140,9 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         effective_timeout: timeout,
         output: bounded.lines.join("\n"),
         output_start_lost: outcome.output.startLost,
-        truncated_lines: bounded.truncatedLines,
-        truncated_bytes: bounded.truncatedBytes,
+        output_start_unknown: outcome.output.startUnknown,
+        truncated_lines: bounded.truncatedLines + outcome.output.droppedLines,
+        truncated_bytes: bounded.truncatedBytes + outcome.output.droppedBytes,
         shell: run.shell
       }
     })

@@ -1,0 +1,91 @@
+/**
+ * Where a run's output starts, as reported from the field: output that outgrows or trims the
+ * pane's history must not stall the server, and a terminal whose echo is off must never turn
+ * earlier history into a run's output.
+ */
+import { assert, describe, it } from "vitest"
+import { call, type Connected } from "../support/mcp.ts"
+import { run, runHarness } from "../support/runs.ts"
+import type { TmuxWorld } from "../support/tmux.ts"
+
+const { open } = runHarness("start")
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Types a line into the pane by hand (as a person would), bypassing the run protocol. */
+const typeLine = async (world: TmuxWorld, pane: string, line: string) => {
+  world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", line)
+  world.tmux("libtmux-mcp", "send-keys", "-t", pane, "Enter")
+  await sleep(400)
+}
+
+/** Pings the server every 50 ms while `work` runs; the slowest answer, in milliseconds. */
+const slowestPing = async <A>(c: Connected, work: Promise<A>) => {
+  let done = false
+  let slowest = 0
+  const pings = (async () => {
+    while (!done) {
+      const started = Date.now()
+      await c.client.ping({ timeout: 120_000 })
+      slowest = Math.max(slowest, Date.now() - started)
+      await sleep(50)
+    }
+  })()
+  const result = await work.finally(() => {
+    done = true
+  })
+  await pings
+  return { result, slowest }
+}
+
+describe("output longer than the pane's history", () => {
+  it(
+    "60,000 lines of 86 characters: the run answers with the newest lines and the server keeps answering",
+    async () => {
+      const { c, pane } = await open("/bin/bash")
+      await call(c, "resize_pane", { pane_id: pane, width: 120, height: 30 })
+      const { result, slowest } = await slowestPing(
+        c,
+        run(c, pane, "seq -f '%085g' 1 60000", { timeout: 25 })
+      )
+      assert.deepInclude(result, { exit_status: 0, timed_out: false, output_start_lost: true })
+      const lines = (result.output as string).split("\n")
+      assert.lengthOf(lines, 1000)
+      assert.strictEqual(lines.at(-1), "60000".padStart(85, "0"))
+      assert.strictEqual(lines[0], "59001".padStart(85, "0"))
+      assert.isBelow(slowest, 2_000, "pings were answered while the run's output was read")
+    },
+    60_000
+  )
+})
+
+describe("a terminal whose echo is off", () => {
+  for (const shell of ["/bin/bash", "/bin/dash"]) {
+    it(`returns only the run's own output after stty -echo (${shell})`, async () => {
+      const { world, c, pane } = await open(shell)
+      await typeLine(world, pane, "export TOKEN=secret-4471")
+      await typeLine(world, pane, "stty -echo")
+      const first = await run(c, pane, "echo hi", { timeout: 10 })
+      assert.deepInclude(first, { exit_status: 0, output: "hi", output_start_lost: false })
+      const second = await run(c, pane, "printf 'a\\nb\\n'; false", { timeout: 10 })
+      assert.deepInclude(second, { exit_status: 1, output: "a\nb", output_start_lost: false })
+      assert.notInclude(JSON.stringify([first, second]), "secret-4471")
+    })
+  }
+
+  it("places the output when the history was trimmed under a run, echo on or off", async () => {
+    const { world, c, pane } = await open("/bin/bash")
+    await call(c, "set_history_limit", { global: true, lines: 1000 })
+    const fresh = await call(c, "split_window", { pane_id: pane })
+    const target = (fresh.structuredContent as { pane_id: string }).pane_id
+    await sleep(500)
+    await typeLine(world, target, "export TOKEN=secret-8812; seq 1 990")
+    // The history is nearly full: the run's output trims it, moving its echo up by whole chunks.
+    const trimmed = await run(c, target, "seq 1 300", { timeout: 10 })
+    const expected = Array.from({ length: 300 }, (_, i) => String(i + 1)).join("\n")
+    assert.deepInclude(trimmed, { exit_status: 0, output: expected, output_start_lost: false })
+    await typeLine(world, target, "stty -echo")
+    const silent = await run(c, target, "seq 1 300", { timeout: 10 })
+    assert.deepInclude(silent, { exit_status: 0, output: expected, output_start_lost: false })
+    assert.notInclude(JSON.stringify([trimmed, silent]), "secret-8812")
+  })
+})
