@@ -46,7 +46,10 @@ export const candidateShifts = (typed: TypedAt, historySize: number): ReadonlyAr
   return shifts
 }
 
-/** Rows read at one candidate: `rows[0]` is absolute row `firstRow`, the typed row moved up by `shift`. */
+/**
+ * Rows read around one candidate: `rows[0]` is absolute row `firstRow`; the typed row, moved up by
+ * `shift`, is at absolute row `typed.row - shift`.
+ */
 export interface StartWindow {
   readonly shift: number
   readonly firstRow: number
@@ -99,22 +102,25 @@ export const placeStart = (options: {
   readonly cleared: boolean
 }): StartPlace => {
   const byShift = [...options.windows].sort((a, b) => a.shift - b.shift)
+  const typedIndex = (window: StartWindow) => options.typed.row - window.shift - window.firstRow
   for (const window of [...byShift].reverse()) {
-    const echo = findEchoEnd(window.rows, 0, options.trailer)
+    const echo = findEchoEnd(window.rows, typedIndex(window), options.trailer)
     if (echo !== -1) return { _tag: "Found", row: window.firstRow + echo + 1, column: 0, shift: window.shift }
   }
   const prompt = options.prompt
   const echoStart = unspaced(options.typedStart)
   if (unspaced(prompt) !== "") {
     for (const window of byShift) {
-      const row = window.rows[0]
+      const index = typedIndex(window)
+      const row = index < 0 ? undefined : window.rows[index]
       if (row === undefined || sliceCells(row, options.typed.column) !== prompt) continue
       const rest = dropCells(row, options.typed.column)
       if (echoStart !== "" && unspaced(rest).startsWith(echoStart)) continue
+      const at = window.firstRow + index
       // With the echo off, a line editor still moves to a new row when the line is accepted.
-      return rest.trim() === "" && window.rows.length > 1
-        ? { _tag: "Found", row: window.firstRow + 1, column: 0, shift: window.shift }
-        : { _tag: "Found", row: window.firstRow, column: options.typed.column, shift: window.shift }
+      return rest.trim() === "" && window.rows.length > index + 1
+        ? { _tag: "Found", row: at + 1, column: 0, shift: window.shift }
+        : { _tag: "Found", row: at, column: options.typed.column, shift: window.shift }
     }
   }
   return options.trimmed || options.cleared ? { _tag: "Lost" } : { _tag: "Unknown" }

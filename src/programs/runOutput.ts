@@ -52,9 +52,10 @@ const linesOf = (text: string | undefined): Array<string> => {
 }
 
 /**
- * Reads absolute rows `first`..`last` as parts, given the history size they are addressed at;
- * when output moved the history between the look and the read, the read is aimed again (a trim
- * moves rows by an amount the read cannot know, so it gives up: `undefined`).
+ * Reads absolute rows `first`..`last` as parts, given the history size they are addressed at.
+ * Output that arrived since moved the history: the read is aimed again, and after three tries
+ * taken as it came, `offset` rows further down. A trim moves rows up by an amount the read cannot
+ * know, so then it gives up (`undefined`).
  */
 const readRows = (
   paneId: string,
@@ -64,19 +65,18 @@ const readRows = (
 ) =>
   Effect.gen(function*() {
     let size = history
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 1;; attempt++) {
       const parts = ranges.flatMap((range) =>
         range.flags.map((flag) => capture(paneId, range.first - size, range.last - size, flag, alternate))
       )
       const read = yield* readParts(paneId, parts)
-      if (read.history === size) return read.texts
       if (read.history < size) return undefined
+      if (read.history === size || attempt === 3) return { texts: read.texts, offset: read.history - history }
       size = read.history
     }
-    return undefined
   })
 
-/** Reads candidate windows (absolute first and last rows) in one invocation: their untrimmed rows. */
+/** Reads candidate windows (absolute first and last rows) in one invocation: their untrimmed rows and first row. */
 export const readWindows = (
   paneId: string,
   history: number,
@@ -84,13 +84,8 @@ export const readWindows = (
   alternate: boolean
 ) =>
   Effect.map(
-    readRows(
-      paneId,
-      history,
-      windows.map((window) => ({ ...window, flags: ["-N"] as const })),
-      alternate
-    ),
-    (texts) => texts?.map(linesOf)
+    readRows(paneId, history, windows.map((window) => ({ ...window, flags: ["-N"] as const })), alternate),
+    (read) => read?.texts.map((text, i) => ({ firstRow: windows[i]!.first + read.offset, rows: linesOf(text) }))
   )
 
 /** A run's output, bounded, with what was left out before it. @category models */
@@ -100,8 +95,8 @@ export interface ReadOutput {
   /** Lines before `lines`, and their bytes (each with its newline), that were counted, not returned. */
   readonly droppedLines: number
   readonly droppedBytes: number
-  /** Output moved the history while it was read, so what is above `lines` is not known. */
-  readonly moved: boolean
+  /** The history was trimmed while it was read: the rows above `lines` moved out of reach. */
+  readonly trimmed: boolean
 }
 
 const newlines = (text: string): number => {
@@ -134,26 +129,31 @@ export const readOutput = (options: {
       joined.slice(1).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) > options.maxBytes
     while (top > start.row && !enough()) {
       const first = Math.max(start.row, top - rowsPerRead)
-      const texts = yield* readRows(paneId, options.history, [{ first, last: top - 1, flags: ["-N", "-J"] }], alternate)
-      if (texts === undefined) return { ...extracted(rows, joined, { row: top, column: 0 }, top, end), moved: true }
+      const read = yield* readRows(paneId, options.history, [{ first, last: top - 1, flags: ["-N", "-J"] }], alternate)
+      if (read === undefined) return { ...extracted(rows, joined, { row: top, column: 0 }, top, end), trimmed: true }
+      // Output still arriving moved the rows down: the newest piece is taken as it came (rows past
+      // the end are left out); a piece above must meet the one below, else the rest is counted.
+      if (read.offset > 0 && joined.length > 0) break
+      const texts = read.texts
       const lines = linesOf(texts[1])
       // A line that wraps across the boundary is one line.
       joined = joined.length > 0 && !(texts[1] ?? "").endsWith("\n")
         ? [...lines.slice(0, -1), lines.at(-1)! + joined[0]!, ...joined.slice(1)]
         : [...lines, ...joined]
       rows = [...linesOf(texts[0]), ...rows]
-      top = first
+      top = first + read.offset
     }
     const kept = extracted(rows, joined, top === start.row ? start : { row: top, column: 0 }, top, end)
-    if (top === start.row) return { ...kept, moved: false } satisfies ReadOutput
+    if (top === start.row) return { ...kept, trimmed: false } satisfies ReadOutput
     let lines = kept.lines
     let droppedLines = 0
     let droppedBytes = 0
+    // Counted as the rows come: for a run still printing, that is as of the read.
     for (let last = top - 1; last >= start.row; last -= rowsPerCount) {
       const first = Math.max(start.row, last - rowsPerCount + 1)
-      const texts = yield* readRows(paneId, options.history, [{ first, last, flags: ["-J"] }], alternate)
-      if (texts === undefined) return { lines, droppedLines, droppedBytes, moved: true } satisfies ReadOutput
-      let text = texts[0] ?? ""
+      const read = yield* readRows(paneId, options.history, [{ first, last, flags: ["-J"] }], alternate)
+      if (read === undefined) return { lines, droppedLines, droppedBytes, trimmed: true } satisfies ReadOutput
+      let text = read.texts[0] ?? ""
       if (last === top - 1 && !text.endsWith("\n")) {
         // The first line read began above: it is counted with the rows above, not returned.
         droppedLines++
@@ -167,7 +167,7 @@ export const readOutput = (options: {
       droppedLines += newlines(text)
       droppedBytes += Buffer.byteLength(text)
     }
-    return { lines, droppedLines, droppedBytes, moved: false } satisfies ReadOutput
+    return { lines, droppedLines, droppedBytes, trimmed: false } satisfies ReadOutput
   })
 
 const extracted = (

@@ -47,6 +47,9 @@ import { resolvePane } from "./targets.ts"
 /** Rows read above the prompt row, for output that scrolled (see `startRun`). */
 const scrollMargin = 100
 
+/** Rows read above each place the typed row may be (see `startOf`). */
+const windowMargin = 20
+
 /** A fresh random run ID (see `runIdPattern`). */
 export const newRunId = (): string => randomBytes(3).toString("hex")
 
@@ -216,14 +219,18 @@ const startOf = (run: Run, head: Head, capture: Capture | undefined) =>
     // Nothing moved the rows: the mark is where the output starts.
     if (mark !== undefined && !trimmed && !cleared) return { _tag: "Found", ...mark, shift: 0 } as const
     const shifts = cleared ? [0] : candidateShifts(typed, head.history)
-    const spans = shifts.map((shift) => ({ shift, first: typed.row - shift, last: typed.row - shift + run.echoRows }))
-    const held = capture !== undefined && shifts.length === 1 && spans[0]!.first >= capture.firstRow
+    // A margin above each window keeps the typed row inside it if output moved the rows meanwhile.
+    const spans = shifts.map((shift) => ({
+      shift,
+      first: Math.max(0, typed.row - shift - windowMargin),
+      last: typed.row - shift + run.echoRows
+    }))
+    const held = capture !== undefined && shifts.length === 1 && typed.row >= capture.firstRow
     const windows = held
-      ? [{ shift: 0, firstRow: typed.row, rows: capture.rows.slice(typed.row - capture.firstRow) }]
-      : (yield* readWindows(run.paneId, head.history, spans, head.alternate))?.map((rows, i) => ({
-        shift: spans[i]!.shift,
-        firstRow: spans[i]!.first,
-        rows
+      ? [{ shift: 0, firstRow: capture.firstRow, rows: capture.rows }]
+      : (yield* readWindows(run.paneId, head.history, spans, head.alternate))?.map((window, i) => ({
+        ...window,
+        shift: spans[i]!.shift
       }))
     if (windows === undefined) return { _tag: "Lost" } as const
     const place = placeStart({
@@ -276,7 +283,7 @@ const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture)
         ),
         droppedLines: 0,
         droppedBytes: 0,
-        moved: false
+        trimmed: false
       }
       : yield* readOutput({
         paneId: run.paneId,
@@ -290,7 +297,8 @@ const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture)
     return {
       lines,
       status,
-      startLost: start._tag === "Lost" || read.moved,
+      // A trim while reading is output outgrowing the history right then.
+      startLost: start._tag === "Lost" || read.trimmed,
       startUnknown: false,
       droppedLines: read.droppedLines,
       droppedBytes: read.droppedBytes
