@@ -123,6 +123,27 @@ describe("startup connects nothing to a socket another user could have bound", (
   })
 })
 
+describe("our own socket in a sticky folder others can write", () => {
+  it("is used while it is there, but no server is started there once it has gone", async () => {
+    const world = h.world()
+    const socket = join(folderIn(world.dir, "shared", 0o1777), "agent.sock")
+    servers.push(socket)
+    execFileSync("tmux", ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "mine"], {
+      env: { ...process.env, TMUX: undefined }
+    })
+    const c = await h.connect(world, { LIBTMUX_SOCKET: `path:${socket}` })
+    const listed = structured(await call(c, "list_sessions")).sessions
+    assert.deepStrictEqual(listed.map((session: { session_name: string }) => session.session_name), ["mine"])
+    // tmux 3.3a leaves its socket file when it exits; nothing answers on it any more.
+    execFileSync("tmux", ["-S", socket, "kill-server"], { stdio: "ignore" })
+    const create = await call(c, "create_session", { session_name: "work" })
+    assert.strictEqual(errorTag(create), "SocketUnsafe", textOf(create))
+    assert.include(textOf(create), `no tmux server answers on ${socket}`)
+    assert.include(textOf(create), "start it yourself")
+    assert.isFalse(existsSync(`${socket}.lock`))
+  })
+})
+
 describe("a link planted at <socket>.lock", () => {
   /** A link owned by the stranger where tmux opens `<socket>.lock` with O_CREAT to start a server. */
   const plant = (socket: string, target: string) => {
