@@ -48,6 +48,17 @@ export const formatSelector = (selector: SocketSelector): string =>
 export const socketFlags = (selector: SocketSelector): ReadonlyArray<string> =>
   selector.form === "name" ? ["-L", selector.name] : selector.form === "path" ? ["-S", selector.path] : []
 
+/** The socket path `$TMUX` names (`<path>,<pid>,<session>`), when it names one. */
+export const inheritedPath = (tmux: string | undefined): string | undefined =>
+  tmux !== undefined && tmux !== "" && !tmux.startsWith(",") ? tmux.split(",")[0]! : undefined
+
+/**
+ * Whether the socket was handed to us (`path:`, or `$TMUX` with `inherit`) rather than placed by
+ * tmux in its own `tmux-<uid>` folder, whose owner and mode tmux checks itself.
+ */
+export const isHandedSocket = (selector: SocketSelector, tmux: string | undefined): boolean =>
+  selector.form === "path" || (selector.form === "inherit" && inheritedPath(tmux) !== undefined)
+
 /** What resolution reads from the process. */
 export interface ResolveEnvironment {
   readonly TMUX_TMPDIR?: string | undefined
@@ -65,9 +76,7 @@ export interface ResolveEnvironment {
 export const resolveSocketPath = (selector: SocketSelector, env: ResolveEnvironment): string => {
   if (selector.form === "path") return selector.path
   if (selector.form === "inherit") {
-    const tmux = env.TMUX
-    if (tmux !== undefined && tmux !== "" && !tmux.startsWith(",")) return tmux.split(",")[0]!
-    return resolveSocketPath({ form: "name", name: "default" }, env)
+    return inheritedPath(env.TMUX) ?? resolveSocketPath({ form: "name", name: "default" }, env)
   }
   // tmux skips an empty TMUX_TMPDIR (realpath(3) fails on ""); Node's realpath would resolve it
   // to the working folder instead.

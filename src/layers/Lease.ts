@@ -2,8 +2,8 @@
  * The advisory lease and the creation lock, keyed to the resolved socket path. Both are Unix
  * sockets in a folder only this user can enter (`$XDG_RUNTIME_DIR/libtmux-mcp`, else
  * `<TMUX_TMPDIR or /tmp>/tmux-<uid>/libtmux-mcp-locks`), verified to be owned by this uid with no
- * access for others, so no other user can hold them first. They are never put beside a `path:` socket, whose
- * folder may be shared or not ours.
+ * access for others, so no other user can hold them first. They are never put beside a `path:` socket:
+ * nothing of ours is created in that folder (tmux's own `<socket>.lock` is checked in SocketGuard.ts).
  *
  * Holding one means listening on it. A holder killed with SIGKILL leaves its socket file behind,
  * but nothing listens there any more (a connection is refused), so the next instance takes it

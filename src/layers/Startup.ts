@@ -100,7 +100,8 @@ export const startup = (
       uid,
       realpath
     })
-    yield* checkSocketPath(config.socket, resolvedPath)
+    // Before anything connects a tmux client to the socket (the probe below is the first).
+    const place = yield* checkSocketPath(config.socket, resolvedPath, env, uid)
     const socket = formatSelector(config.socket)
     const probe = probeServer(config.tmuxBin, socketFlags(config.socket), socket, env).pipe(
       Effect.mapError((error) =>
@@ -147,6 +148,7 @@ export const startup = (
       selector: config.socket,
       flags: socketFlags(config.socket),
       resolvedPath,
+      place,
       serverStateAtStartup: serverState,
       provenanceAtStartup: found.provenance,
       provenanceRecord: found.record,

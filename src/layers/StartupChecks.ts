@@ -1,13 +1,14 @@
 /**
  * The checks startup makes on the machine before it serves: the tmux binary is tmux 3.2 or newer,
- * the configuration file is a readable regular file, and nothing tmux would destroy sits at the
- * socket path. Each failure is a `StartupError` whose reason names what is wrong.
+ * the configuration file is a readable regular file, nothing tmux would destroy sits at the socket
+ * path, and a socket we were handed is out of other users' reach. Each failure is a `StartupError`
+ * whose reason names what is wrong.
  */
 import * as Effect from "effect/Effect"
-import { closeSync, lstatSync, openSync, type Stats, statSync } from "node:fs"
-import { dirname } from "node:path"
+import { closeSync, openSync, type Stats, statSync } from "node:fs"
 import type { ServerConfig } from "../domain/config.ts"
-import type { SocketSelector } from "../domain/socket.ts"
+import { isHandedSocket, type SocketSelector } from "../domain/socket.ts"
+import { checkPlace, checkTmuxFolderPath, placeOf, type PlaceRefusal, type SocketPlace } from "../domain/socketPlace.ts"
 import {
   settingInvalid,
   SocketPathUnsafe,
@@ -16,6 +17,7 @@ import {
   TmuxUnusable
 } from "../domain/StartupError.ts"
 import { minimalConfigPath } from "./Provenance.ts"
+import { liveReader } from "./SocketGuard.ts"
 import { execTmux } from "./TmuxExec.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
@@ -95,49 +97,26 @@ const kindOf = (stats: Stats): string =>
     ? "a socket"
     : "a device"
 
-const statOrMissing = (stat: () => Stats): Stats | "missing" | NodeJS.ErrnoException => {
-  try {
-    return stat()
-  } catch (error) {
-    const failure = error as NodeJS.ErrnoException
-    return failure.code === "ENOENT" ? "missing" : failure
-  }
-}
-
 /**
- * Refuses a socket path holding anything but a socket (tmux unlinks whatever is at the path when it
- * starts a server there, a regular file included), and a socket folder that is not a folder. With
- * `path:` the folder must exist too: tmux creates the socket, not its folder.
+ * Refuses a socket path tmux would destroy (it unlinks whatever is at the path to start a server
+ * there, a regular file included) or cannot use. A handed socket (`path:`, or `$TMUX` with
+ * `inherit`) must also be out of other users' reach, folders included, before the startup probe
+ * connects to it; its place is what each later invocation checks again.
  */
-export const checkSocketPath = (selector: SocketSelector, path: string): Effect.Effect<void, StartupError> =>
+export const checkSocketPath = (
+  selector: SocketSelector,
+  path: string,
+  env: Environment,
+  uid: number
+): Effect.Effect<SocketPlace | undefined, StartupError> =>
   Effect.suspend(() => {
-    const unsafe = (detail: string) => Effect.fail(startupError(new SocketPathUnsafe({ path, detail })))
-    const instead = selector.form === "path"
-      ? "choose another LIBTMUX_SOCKET=path:"
-      : "move it away or choose another LIBTMUX_SOCKET"
-    const folder = dirname(path)
-    const parent = statOrMissing(() => statSync(folder))
-    if (parent === "missing") {
-      return selector.form === "path"
-        ? unsafe(`socket folder ${folder} does not exist; tmux creates the socket, not its folder`)
-        : Effect.void
+    const unsafe = (refusal: PlaceRefusal) => Effect.fail(startupError(new SocketPathUnsafe(refusal)))
+    if (!isHandedSocket(selector, env.TMUX)) {
+      const refusal = checkTmuxFolderPath(path, liveReader)
+      return refusal === undefined ? Effect.succeed(undefined) : unsafe(refusal)
     }
-    if (parent instanceof Error) {
-      return parent.code === "ENOTDIR"
-        ? unsafe(`socket folder ${folder} is not a folder (a part of it is a file); ${instead}`)
-        : unsafe(`socket folder ${folder} cannot be examined: ${parent.message}`)
-    }
-    if (!parent.isDirectory()) {
-      return unsafe(`socket folder ${folder} is not a folder (it is ${kindOf(parent)}); ${instead}`)
-    }
-    const existing = statOrMissing(() => lstatSync(path))
-    if (existing === "missing") return Effect.void
-    if (existing instanceof Error) return unsafe(`socket path ${path} cannot be examined: ${existing.message}`)
-    return existing.isSocket()
-      ? Effect.void
-      : unsafe(
-        `socket path ${path} is ${
-          kindOf(existing)
-        }, not a socket; tmux would delete it to start a server there, so startup stops: ${instead}`
-      )
+    const place = placeOf(path, uid, liveReader)
+    if ("detail" in place) return unsafe(place)
+    const refusal = checkPlace(place, liveReader, "connect")
+    return refusal === undefined ? Effect.succeed(place) : unsafe(refusal)
   })

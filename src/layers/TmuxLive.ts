@@ -29,6 +29,7 @@ import {
 } from "../services/Tmux.ts"
 import { withCreationLock } from "./Lease.ts"
 import { minimalConfigPath, probeServer, provenanceOption } from "./Provenance.ts"
+import { guardPlace } from "./SocketGuard.ts"
 import { buildArgv, execTmux, makePool, poolSize } from "./TmuxExec.ts"
 
 /** Runs commands in one tmux invocation on the pinned socket. */
@@ -64,7 +65,7 @@ const spawnAuthority = (
   base: Authority<typeof spawnCommands[number]>,
   run: Runner,
   pin: SocketPin["Service"],
-  probe: ReturnType<typeof probeServer>
+  probe: Effect.Effect<Effect.Success<ReturnType<typeof probeServer>>, TmuxError>
 ): SpawnAuthority => {
   const configuration = pin.configFlags.length === 0
     ? (pin.selector.form === "inherit" ? "tmux-default" : "user")
@@ -83,6 +84,8 @@ const spawnAuthority = (
         Effect.gen(function*() {
           const found = yield* probe
           const startedServer = found.state === "absent"
+          // tmux is about to start a server: it creates `<socket>.lock` beside the socket first.
+          if (startedServer) yield* guardPlace(pin.place, "start")
           const stdout = yield* run([...commands, ...(startedServer ? record : [])], options)
           return {
             stdout,
@@ -124,19 +127,23 @@ export const layer = (bin: string): Layer.Layer<
     const socket = formatSelector(pin.selector)
     // A burst queues here instead of piling onto the tmux server; blocking wait-for clients skip the queue.
     const pooled = yield* makePool(poolSize())
-    const pinned = (extraFlags: ReadonlyArray<string>): Runner => (commands, options) =>
-      pooled(
-        commands,
-        execTmux(bin, buildArgv([...pin.flags, ...extraFlags], commands), socket, { ...options, env: pin.environment })
+    // Every client of ours checks the socket's place first, just before it is spawned: after the
+    // last session ends, the socket can be gone and bound again by another user.
+    const exec = (
+      flags: ReadonlyArray<string>,
+      commands: ReadonlyArray<ReadonlyArray<string>>,
+      options: InvocationOptions
+    ) =>
+      Effect.andThen(
+        guardPlace(pin.place, "connect"),
+        execTmux(bin, buildArgv(flags, commands), socket, { ...options, env: pin.environment })
       )
+    const pinned = (extraFlags: ReadonlyArray<string>): Runner => (commands, options) =>
+      pooled(commands, exec([...pin.flags, ...extraFlags], commands, options))
     const plain = pinned([])
     const spawn = pinned(pin.configFlags)
     // Outside the pool: at close, calls in flight may still hold its permits.
-    yield* Effect.addFinalizer(() =>
-      removePasteBuffers((commands, options) =>
-        execTmux(bin, buildArgv(pin.flags, commands), socket, { ...options, env: pin.environment })
-      )
-    )
+    yield* Effect.addFinalizer(() => removePasteBuffers((commands, options) => exec(pin.flags, commands, options)))
     return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
       // A change may drive copy mode (send-keys -X), never type into the pane's program.
       Context.add(
@@ -150,7 +157,7 @@ export const layer = (bin: string): Layer.Layer<
           authority(spawnCommands, spawn),
           spawn,
           pin,
-          probeServer(bin, pin.flags, socket, pin.environment)
+          Effect.andThen(guardPlace(pin.place, "connect"), probeServer(bin, pin.flags, socket, pin.environment))
         )
       ),
       Context.add(TmuxDelete, authority(deleteCommands, plain)),

@@ -4,6 +4,7 @@
  */
 import * as Context from "effect/Context"
 import type { SocketSelector } from "../domain/socket.ts"
+import type { SocketPlace } from "../domain/socketPlace.ts"
 
 /** How this instance stands on its socket. @category models */
 export type LeaseState =
@@ -18,6 +19,11 @@ export class SocketPin extends Context.Service<SocketPin, {
   readonly flags: ReadonlyArray<string>
   /** The socket path tmux resolves the selector to. */
   readonly resolvedPath: string
+  /**
+   * Where a socket we were handed (`path:`, `inherit` with `$TMUX`) lies, checked before every
+   * tmux invocation; undefined for a socket in tmux's own `tmux-<uid>` folder.
+   */
+  readonly place: SocketPlace | undefined
   /** Whether a server answered on the socket at startup. */
   readonly serverStateAtStartup: "absent" | "existing"
   /**

@@ -108,6 +108,19 @@ export class TmuxCommandFailed extends Schema.TaggedError<TmuxCommandFailed>()("
   }
 }
 
+/**
+ * The pinned socket, its lock or its folder is within another user's reach, so no tmux client of
+ * ours was started: the call connected to nothing. @category errors
+ */
+export class SocketUnsafe extends Schema.TaggedError<SocketUnsafe>()("SocketUnsafe", {
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `refused to run tmux: ${this.detail}`
+  }
+}
+
 /** The tmux binary could not be started. @category errors */
 export class TmuxNotFound extends Schema.TaggedError<TmuxNotFound>()("TmuxNotFound", {
   bin: Schema.String,
@@ -213,6 +226,7 @@ export type ToolError =
   | TmuxNotFound
   | TmuxTimedOut
   | TmuxOutputTooLarge
+  | SocketUnsafe
   | PaneNotReady
   | PaneGone
   | RunIncomplete
@@ -223,4 +237,10 @@ export type ToolError =
   | AuditUnavailable
 
 /** Failures of running tmux itself, shared by every authority service. @category errors */
-export type TmuxError = ServerNotRunning | TmuxCommandFailed | TmuxNotFound | TmuxTimedOut | TmuxOutputTooLarge
+export type TmuxError =
+  | ServerNotRunning
+  | TmuxCommandFailed
+  | TmuxNotFound
+  | TmuxTimedOut
+  | TmuxOutputTooLarge
+  | SocketUnsafe

@@ -181,6 +181,7 @@ export const makeFake = () => {
       selector: { form: "name", name: "libtmux-mcp" },
       flags: ["-L", "libtmux-mcp"],
       resolvedPath: "/tmp/tmux-0/libtmux-mcp",
+      place: undefined,
       serverStateAtStartup: "absent",
       provenanceAtStartup: "none",
       provenanceRecord: undefined,

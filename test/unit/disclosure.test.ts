@@ -36,6 +36,7 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
     selector: { form: "path", path: longPath },
     flags: ["-S", longPath],
     resolvedPath: longPath,
+    place: undefined,
     serverStateAtStartup: "existing",
     provenanceAtStartup: "unknown",
     provenanceRecord: undefined,
