@@ -13,8 +13,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import { summarizeArguments, summarizeBatchArguments } from "../domain/redact.ts"
-import { type ManifestRow, rowFor, type SinkKind } from "../manifest/index.ts"
-import { inputGuarded, refuseOwnInput } from "../programs/guard.ts"
+import { type ManifestRow, rowFor, type SinkKind, typesIntoPane } from "../manifest/index.ts"
+import { refuseOwnInput } from "../programs/guard.ts"
 import { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
@@ -154,7 +154,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           )
         )
         // Security: input into the pane that runs this server would reach its own client.
-        if (inputGuarded(definition.row)) {
+        if (typesIntoPane(definition.row)) {
           yield* refuseOwnInput(definition.row.name, targetsIn(input).filter((id) => id.startsWith("%")))
         }
         const output = yield* definition.run(input)

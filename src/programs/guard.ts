@@ -10,13 +10,12 @@
  * tools that move panes between windows or sessions therefore run one at a time, each from its
  * check to its act.
  *
- * The input guard: every tool that types into a pane's program (`inputGuarded`, from the manifest)
+ * The input guard: every tool that types into a pane's program (the manifest's `typesIntoPane`)
  * refuses the caller's pane, and a pane whose window has synchronize-panes on and holds the
  * caller's pane, before anything is sent. The registry applies it from the row.
  */
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
-import type { ManifestRow, TmuxEffect } from "../manifest/index.ts"
 import { SelfInputRefused, SelfKillRefused } from "../services/errors.ts"
 import { ServerPane } from "../services/ServerPane.ts"
 import { TmuxObserve } from "../services/Tmux.ts"
@@ -49,16 +48,6 @@ export const refuseOwnPane = <E, R>(target: string, paneIds: Effect.Effect<Reado
     const callerPane = own.find((pane) => listed.includes(pane))
     if (callerPane !== undefined) return yield* new SelfKillRefused({ target, callerPane })
   })
-
-/**
- * Whether a row's tool types into a pane's program: reach pane-input, or pane-command typed into
- * the pane's shell. A pane-command row that deletes replaces the pane's process instead
- * (respawn_pane): its kill guard refuses the caller's pane, and synchronize-panes does not carry it.
- */
-export const inputGuarded = (row: ManifestRow): boolean => {
-  const effects: ReadonlyArray<TmuxEffect> = row.effect
-  return (row.reach === "pane-input" || row.reach === "pane-command") && !effects.includes("delete")
-}
 
 /**
  * Fails, before anything is sent, when input to one of `paneIds` would reach a pane that contains
