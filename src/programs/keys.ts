@@ -18,7 +18,7 @@ export const noNul = Schema.makeFilter((text: string) =>
 /** One send's fields. @category schemas */
 export const keysFields = {
   keys: Schema.String.annotate({
-    description: "text, or one key name (C-c, Enter, Up, F5 ...)"
+    description: "text, or one key name"
   }).check(Schema.isMinLength(1), Schema.isMaxLength(maxKeysLength), noNul),
   literal: Schema.optionalKey(Schema.Boolean.annotate({
     description: "never read keys as a key name (default false)"

@@ -155,9 +155,11 @@ type AuthorityRule<R extends ManifestRow, Req> = unknown extends Req ? unknown :
     >} (row ${R["name"]}: effect ${Joined<R["effect"]>}, reach ${R["reach"]})`
   }
 
-/** The boundary sentence of every tool the self-input guard covers (the registry applies the guard). */
-export const selfInputLine = "Refuses this MCP server's own pane, and the other panes of its window while " +
-  "synchronize-panes is on there; nothing is sent."
+/**
+ * The boundary sentence of every tool the self-input guard covers (the registry applies the guard).
+ * Short for the description budget: the refusal's message says when synchronize-panes is the reason.
+ */
+export const selfInputLine = "Refuses this MCP server's own pane."
 
 /** Defines a tool against its manifest row. @category constructors */
 export const defineTool = <const R extends ManifestRow, In extends ToolSchema, Out extends ToolSchema, Req>(
