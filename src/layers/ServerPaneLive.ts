@@ -24,7 +24,9 @@ const processFields = { pane_id: "string", pane_pid: "int", pane_tty: "string" }
 export interface Lookup {
   /** Whether a tmux server answered on the pinned socket at startup. */
   readonly serverAtStartup: boolean
+  /** The process to find (this one). */
   readonly pid: number
+  /** Where the process tree is read (/proc). */
   readonly reader: ProcessReader
 }
 
