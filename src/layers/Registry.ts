@@ -1,7 +1,7 @@
 /**
  * Dispatch: the cross-cutting work every call gets from its manifest row, so tool programs never
- * repeat it. Selection check, strict decoding, the program, output encoding, audit. The MCP layer
- * and the embedding layer both call through here, under the same selection.
+ * repeat it. Selection check, strict decoding, the input guard, the program, output encoding,
+ * audit. The MCP layer and the embedding layer both call through here, under the same selection.
  */
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
@@ -13,7 +13,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import { summarizeArguments, summarizeBatchArguments } from "../domain/redact.ts"
-import { type ManifestRow, rowFor, type SinkKind } from "../manifest/index.ts"
+import { type ManifestRow, rowFor, type SinkKind, typesIntoPane } from "../manifest/index.ts"
+import { refuseOwnInput } from "../programs/guard.ts"
 import { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
@@ -152,6 +153,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
             new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) })
           )
         )
+        // Security: input into the pane that runs this server would reach its own client.
+        if (typesIntoPane(definition.row)) {
+          yield* refuseOwnInput(definition.row.name, targetsIn(input).filter((id) => id.startsWith("%")))
+        }
         const output = yield* definition.run(input)
         // An output that does not fit its own schema is a bug of ours, not the caller's.
         return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>

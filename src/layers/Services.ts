@@ -4,7 +4,6 @@
 import * as Layer from "effect/Layer"
 import type { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
-import { ServerPane } from "../services/ServerPane.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { version } from "../version.ts"
 import * as AuditLive from "./AuditLive.ts"
@@ -12,6 +11,7 @@ import * as PaneProcessLive from "./PaneProcessLive.ts"
 import * as PaneReaderLive from "./PaneReaderLive.ts"
 import * as RegexLive from "./RegexLive.ts"
 import * as Registry from "./Registry.ts"
+import * as ServerPaneLive from "./ServerPaneLive.ts"
 import * as ShellRunsLive from "./ShellRunsLive.ts"
 import type { StartupFacts } from "./Startup.ts"
 import * as TmuxLive from "./TmuxLive.ts"
@@ -36,14 +36,17 @@ export const layer = (
       Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })
     ),
     Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
-    Layer.succeed(ServerPane, ServerPane.of(facts.caller)),
     RegexLive.layer,
     PaneProcessLive.layer,
     ShellRunsLive.layer
   )
   const tmux = TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))
+  const caller = ServerPaneLive.layer(
+    facts.caller,
+    ServerPaneLive.liveLookup(facts.pin.serverStateAtStartup === "existing")
+  ).pipe(Layer.provideMerge(tmux))
   return Registry.layer.pipe(
-    Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(tmux))),
+    Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(caller))),
     Layer.provideMerge(replacements.audit ?? AuditLive.layer(facts.audit, process.getuid?.() ?? 0))
   )
 }

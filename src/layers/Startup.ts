@@ -20,7 +20,7 @@ import {
   startupError,
   TmuxUnusable
 } from "../domain/StartupError.ts"
-import type { ServerPane } from "../services/ServerPane.ts"
+import type { PaneFromEnvironment } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { registeredNames } from "../tools/index.ts"
 import { version } from "../version.ts"
@@ -35,7 +35,7 @@ export interface StartupFacts {
   readonly config: ServerConfig
   readonly selection: Selection
   readonly pin: SocketPin["Service"]
-  readonly caller: ServerPane["Service"]
+  readonly caller: PaneFromEnvironment
   readonly tmuxVersion: string
   /** The tmux binary as an absolute path, for commands typed into panes (whose PATH may differ). */
   readonly tmuxPath: string

@@ -3636,7 +3636,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "keys": {
      "type": "string",
-     "description": "text, or one key name (C-c, Enter, Up, F5 ...)",
+     "description": "text, or one key name",
      "minLength": 1,
      "maxLength": 10000
     },
@@ -3695,7 +3695,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        },
        "keys": {
         "type": "string",
-        "description": "text, or one key name (C-c, Enter, Up, F5 ...)",
+        "description": "text, or one key name",
         "minLength": 1,
         "maxLength": 10000
        },

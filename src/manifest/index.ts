@@ -7,7 +7,7 @@ import { inspectRows } from "./inspect.ts"
 import { manageRows } from "./manage.ts"
 import type { ManifestRow, OutputRules } from "./row.ts"
 import { teardownRows } from "./teardown.ts"
-import { type Toolset, toolsets } from "./vocabulary.ts"
+import { type TmuxEffect, type Toolset, toolsets } from "./vocabulary.ts"
 
 export * from "./row.ts"
 export * from "./vocabulary.ts"
@@ -36,6 +36,17 @@ export const rowFor = (name: string): ManifestRow | undefined =>
 /** The manifest names of one toolset, in inventory order. */
 export const toolsOf = (toolset: Toolset): ReadonlyArray<ToolName> =>
   toolNames.filter((name) => manifest[name].toolset === toolset)
+
+/**
+ * Whether a row's tool types into a pane's program: reach pane-input, or pane-command typed into
+ * the pane's shell. A pane-command row that deletes replaces the pane's process instead
+ * (respawn_pane: its kill guard refuses the caller's pane, and synchronize-panes does not carry a
+ * respawn). The self-input guard covers exactly these rows, and their descriptions say so.
+ */
+export const typesIntoPane = (row: ManifestRow): boolean => {
+  const effects: ReadonlyArray<TmuxEffect> = row.effect
+  return (row.reach === "pane-input" || row.reach === "pane-command") && !effects.includes("delete")
+}
 
 /** Whether a string is a toolset name (case-sensitive). */
 export const isToolset = (value: string): value is Toolset => (toolsets as ReadonlyArray<string>).includes(value)

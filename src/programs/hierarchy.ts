@@ -76,8 +76,9 @@ export const listPaneRows = (scope: PaneScope) =>
 
 /** Marks the pane this server runs in. */
 const markCaller = (rows: ReadonlyArray<Row<typeof paneFields>>) =>
-  ServerPane.useSync((caller) =>
-    rows.map((row): PaneInfo => ({ ...row, is_caller: caller.onPinnedSocket && caller.paneId === row.pane_id }))
+  Effect.map(
+    ServerPane.use((caller) => caller.panes),
+    (own) => rows.map((row): PaneInfo => ({ ...row, is_caller: own.includes(row.pane_id) }))
   )
 
 /** Decodes what `readBack.panes` printed, marking the pane this server runs in. */

@@ -18,7 +18,7 @@ export const noNul = Schema.makeFilter((text: string) =>
 /** One send's fields. @category schemas */
 export const keysFields = {
   keys: Schema.String.annotate({
-    description: "text, or one key name (C-c, Enter, Up, F5 ...)"
+    description: "text, or one key name"
   }).check(Schema.isMinLength(1), Schema.isMaxLength(maxKeysLength), noNul),
   literal: Schema.optionalKey(Schema.Boolean.annotate({
     description: "never read keys as a key name (default false)"
@@ -76,13 +76,14 @@ export const invocations = <C extends readonly [string, ...Array<string>]>(
 }
 
 /** The reads that say where input to `paneId` goes; they fail on a missing pane, before anything after them runs. */
-const targetReads = (paneId: string) =>
+export const targetReads = (paneId: string) =>
   [
     ["display-message", "-p", "-t", paneId, "#{synchronize-panes}"],
     ["list-panes", "-t", paneId, "-F", "#{pane_id}"]
   ] as const
 
-const parseTargets = (paneId: string, stdout: string) => {
+/** Where the reads of `targetReads` say input to `paneId` goes. */
+export const parseTargets = (paneId: string, stdout: string) => {
   const [sync = "0", ...panes] = stdout.trim().split("\n")
   return sync === "1" ? { targets: panes, synchronized: true } : { targets: [paneId], synchronized: false }
 }

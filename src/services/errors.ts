@@ -97,6 +97,27 @@ export class SelfKillRefused extends Schema.TaggedError<SelfKillRefused>()("Self
   }
 }
 
+/**
+ * An input tool would type into the pane this server runs in: under an inherited socket that is
+ * the agent's own client, which input there could answer (a permission prompt). @category errors
+ */
+export class SelfInputRefused extends Schema.TaggedError<SelfInputRefused>()("SelfInputRefused", {
+  tool: Schema.String,
+  target: Schema.String,
+  callerPane: Schema.String,
+  /** The target is another pane of a window with synchronize-panes on, which holds the caller's pane. */
+  synchronized: Schema.Boolean
+}) {
+  override get message() {
+    return this.synchronized
+      ? `refusing ${this.tool} into pane ${this.target}: synchronize-panes is on in its window, which holds pane ` +
+        `${this.callerPane}, where this MCP server runs, so its keys would also reach this server's own client; ` +
+        "nothing was sent. Turn synchronize-panes off there (set_synchronize_panes) or use a pane in another window"
+      : `refusing ${this.tool} into pane ${this.target}: this MCP server runs in that pane, so the input would reach ` +
+        "its own client (and could answer that client's prompts); nothing was sent. Use another pane"
+  }
+}
+
 /** tmux ran and reported a failure. @category errors */
 export class TmuxCommandFailed extends Schema.TaggedError<TmuxCommandFailed>()("TmuxCommandFailed", {
   command: Schema.String,
@@ -222,6 +243,7 @@ export type ToolError =
   | PaneNotFound
   | SessionExists
   | SelfKillRefused
+  | SelfInputRefused
   | TmuxCommandFailed
   | TmuxNotFound
   | TmuxTimedOut

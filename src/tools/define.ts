@@ -9,7 +9,7 @@ import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { Selection } from "../domain/selection.ts"
 import type { ManifestRow } from "../manifest/index.ts"
-import { mandatoryLines, openers } from "../manifest/index.ts"
+import { mandatoryLines, openers, typesIntoPane } from "../manifest/index.ts"
 import { Config } from "../services/Config.ts"
 import type { ToolError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
@@ -155,15 +155,24 @@ type AuthorityRule<R extends ManifestRow, Req> = unknown extends Req ? unknown :
     >} (row ${R["name"]}: effect ${Joined<R["effect"]>}, reach ${R["reach"]})`
   }
 
+/**
+ * The boundary sentence of every tool the self-input guard covers (the registry applies the guard).
+ * Short for the description budget: the refusal's message says when synchronize-panes is the reason.
+ */
+export const selfInputLine = "Refuses this MCP server's own pane."
+
 /** Defines a tool against its manifest row. @category constructors */
 export const defineTool = <const R extends ManifestRow, In extends ToolSchema, Out extends ToolSchema, Req>(
   row: R & CheckedRow<R, In>,
   spec: ToolSpec<In, Out, Req> & AuthorityRule<R, Req>
 ): ToolDefinition<R, In["Type"], Out["Type"]> => {
   const extra = (mandatoryLines as Record<string, string>)[row.name]
+  const guard = typesIntoPane(row) ? ` ${selfInputLine}` : ""
   return {
     row,
-    description: [`${openers[row.opener]} ${spec.description}`, ...(extra === undefined ? [] : [extra])].join("\n\n"),
+    description: [`${openers[row.opener]} ${spec.description}${guard}`, ...(extra === undefined ? [] : [extra])].join(
+      "\n\n"
+    ),
     input: spec.input,
     output: spec.output,
     // AuthorityRule has checked that Req is within AllowedServices<R>.

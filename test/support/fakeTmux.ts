@@ -189,7 +189,7 @@ export const makeFake = () => {
       configFlags: [],
       environment: {}
     }),
-    Context.add(ServerPane, { paneId: undefined, socketPath: undefined, onPinnedSocket: false }),
+    Context.add(ServerPane, { panes: Effect.succeed([]) }),
     Context.add(Audit, {
       intent: () => Effect.succeed(0),
       outcome: () => Effect.void,

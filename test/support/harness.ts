@@ -29,6 +29,11 @@ export const harness = (label: string) => {
       const client = await connectServer(world, env, args)
       clients.push(client)
       return client
+    },
+    /** Closes a connection made some other way with the others, before the worlds go. */
+    track: <C extends Connected>(client: C): C => {
+      clients.push(client)
+      return client
     }
   }
 }

@@ -10,7 +10,8 @@ import {
   sinkKinds,
   type ToolName,
   toolNames,
-  toolsOf
+  toolsOf,
+  typesIntoPane
 } from "../../src/manifest/index.ts"
 import { registeredNames, registry } from "../../src/tools/index.ts"
 import { version } from "../../src/version.ts"
@@ -205,6 +206,22 @@ describe("sinks and batch eligibility", () => {
       assert.deepStrictEqual(eligible, expected)
     }
   )
+})
+
+describe("self-input guard", () => {
+  it("covers every row that types into a pane, and leaves respawn_pane to its kill guard", () => {
+    const guarded = toolNames.filter((name) => typesIntoPane(manifest[name]))
+    assert.deepStrictEqual(guarded, ["run_shell_command", "send_keys", "send_keys_batch", "paste_text"])
+    const reaching = toolNames.filter((name) => ["pane-input", "pane-command"].includes(manifest[name].reach))
+    assert.deepStrictEqual(reaching.filter((name) => !guarded.includes(name)), ["respawn_pane"])
+  })
+
+  it("guards rows that name their panes by pane ID only, the IDs it checks", () => {
+    for (const name of toolNames.filter((name) => typesIntoPane(manifest[name]))) {
+      const targets = Object.keys(manifest[name].sinks).filter((key) => /^(session|window)_/u.test(key))
+      assert.deepStrictEqual(targets, [], name)
+    }
+  })
 })
 
 it("keeps src/version.ts equal to package.json's version", () => {

@@ -11,7 +11,7 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const paste_text = defineTool(manifest.paste_text, {
-  description: "Paste text into a pane's program as one paste (bracketed if asked for), without Enter or waiting.",
+  description: "Paste text as one paste, without Enter or waiting.",
   input: Schema.Struct({
     pane_id: PaneId,
     text: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1_000_000)).annotate({

@@ -9,9 +9,8 @@ import { defineTool } from "../define.ts"
 
 /** @category tools */
 export const send_keys = defineTool(manifest.send_keys, {
-  description:
-    "Type text or one key (C-c, Enter, Up ...) into a pane's program, then Enter unless enter is false. No wait, " +
-    "no read: for a command's output use run_shell_command; to wait after typing, see wait_for_text's since.",
+  description: "Type text or one key (C-c, Enter, Up ...), then Enter unless enter is false. No wait, " +
+    "no read: for output use run_shell_command; to wait after typing, see wait_for_text's since.",
   input: Schema.Struct({ pane_id: PaneId, ...keysFields }),
   output: Schema.Struct({ pane_id: stringVariable("pane_id"), ...targetFields }),
   run: (input) =>

@@ -13,7 +13,7 @@ export const maxOperations = 32
 
 /** @category tools */
 export const send_keys_batch = defineTool(manifest.send_keys_batch, {
-  description: "Send up to 32 inputs in order (e.g. C-c, a line, Enter); all panes " +
+  description: "Up to 32 inputs in order (C-c, a line, Enter ...); all panes " +
     "are checked first, so a missing one sends nothing. No waits between.",
   input: Schema.Struct({
     operations: Schema.Array(Schema.Struct({ pane_id: PaneId, ...keysFields })).check(

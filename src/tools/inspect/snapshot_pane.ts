@@ -40,7 +40,7 @@ export const snapshot_pane = defineTool(manifest.snapshot_pane, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const caller = yield* ServerPane
+      const own = yield* ServerPane.use((caller) => caller.panes)
       const { state, captured } = yield* readAndCapture(input.pane_id, snapshotFields, [])
       const bounded = tailBound(
         capturedRows(captured),
@@ -50,7 +50,7 @@ export const snapshot_pane = defineTool(manifest.snapshot_pane, {
       const { scroll_position, ...rest } = state
       return {
         ...rest,
-        is_caller: caller.onPinnedSocket && caller.paneId === rest.pane_id,
+        is_caller: own.includes(rest.pane_id),
         scroll_position: scroll_position === "" ? null : Number.parseInt(scroll_position, 10),
         content: bounded.lines.join("\n"),
         truncated_lines: bounded.truncatedLines,
