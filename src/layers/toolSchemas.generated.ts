@@ -3606,6 +3606,10 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "integer",
      "description": "bytes dropped from the start"
     },
+    "truncated_at_least": {
+     "type": "boolean",
+     "description": "present when counting the truncated lines and bytes stopped at the timeout: there are more"
+    },
     "shell": {
      "type": "string",
      "description": "the shell the command ran in"

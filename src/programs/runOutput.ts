@@ -9,6 +9,7 @@
  * report. Rows are addressed absolutely (history size plus screen row); every read carries the
  * history size it was made at, so output still arriving between reads is allowed for.
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { dropCells } from "../domain/cells.ts"
 import { extractOutput } from "../domain/shellProtocol.ts"
@@ -97,6 +98,8 @@ export interface ReadOutput {
   readonly droppedBytes: number
   /** The history was trimmed while it was read: the rows above `lines` moved out of reach. */
   readonly trimmed: boolean
+  /** Counting stopped at `countUntil`: there are more lines before than `droppedLines`. */
+  readonly partial: boolean
 }
 
 const newlines = (text: string): number => {
@@ -116,6 +119,7 @@ export const readOutput = (options: {
   readonly end: { readonly row: number; readonly column: number }
   readonly maxLines: number
   readonly maxBytes: number
+  readonly countUntil: number
   readonly alternate: boolean
 }) =>
   Effect.gen(function*() {
@@ -130,7 +134,9 @@ export const readOutput = (options: {
     while (top > start.row && !enough()) {
       const first = Math.max(start.row, top - rowsPerRead)
       const read = yield* readRows(paneId, options.history, [{ first, last: top - 1, flags: ["-N", "-J"] }], alternate)
-      if (read === undefined) return { ...extracted(rows, joined, { row: top, column: 0 }, top, end), trimmed: true }
+      if (read === undefined) {
+        return { ...extracted(rows, joined, { row: top, column: 0 }, top, end), trimmed: true, partial: false }
+      }
       // Output still arriving moved the rows down: the newest piece is taken as it came (rows past
       // the end are left out); a piece above must meet the one below, else the rest is counted.
       if (read.offset > 0 && joined.length > 0) break
@@ -144,15 +150,20 @@ export const readOutput = (options: {
       top = first + read.offset
     }
     const kept = extracted(rows, joined, top === start.row ? start : { row: top, column: 0 }, top, end)
-    if (top === start.row) return { ...kept, trimmed: false } satisfies ReadOutput
+    if (top === start.row) return { ...kept, trimmed: false, partial: false } satisfies ReadOutput
     let lines = kept.lines
     let droppedLines = 0
     let droppedBytes = 0
     // Counted as the rows come: for a run still printing, that is as of the read.
     for (let last = top - 1; last >= start.row; last -= rowsPerCount) {
+      if ((yield* Clock.currentTimeMillis) >= options.countUntil) {
+        return { lines, droppedLines, droppedBytes, trimmed: false, partial: true } satisfies ReadOutput
+      }
       const first = Math.max(start.row, last - rowsPerCount + 1)
       const read = yield* readRows(paneId, options.history, [{ first, last, flags: ["-J"] }], alternate)
-      if (read === undefined) return { lines, droppedLines, droppedBytes, trimmed: true } satisfies ReadOutput
+      if (read === undefined) {
+        return { lines, droppedLines, droppedBytes, trimmed: true, partial: false } satisfies ReadOutput
+      }
       let text = read.texts[0] ?? ""
       if (last === top - 1 && !text.endsWith("\n")) {
         // The first line read began above: it is counted with the rows above, not returned.
@@ -167,7 +178,7 @@ export const readOutput = (options: {
       droppedLines += newlines(text)
       droppedBytes += Buffer.byteLength(text)
     }
-    return { lines, droppedLines, droppedBytes, trimmed: false } satisfies ReadOutput
+    return { lines, droppedLines, droppedBytes, trimmed: false, partial: false } satisfies ReadOutput
   })
 
 const extracted = (

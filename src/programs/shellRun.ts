@@ -64,12 +64,16 @@ export interface RunOutput {
   /** Lines before `lines`, and their bytes, counted but not read back. */
   readonly droppedLines: number
   readonly droppedBytes: number
+  /** Counting stopped at `countUntil`: there are more lines before than `droppedLines`. */
+  readonly countPartial: boolean
 }
 
 /** How much of a run's output a call returns at most. @category models */
 export interface OutputLimits {
   readonly maxLines: number
   readonly maxBytes: number
+  /** When counting the lines left out stops (epoch milliseconds): the call keeps its timeout. */
+  readonly countUntil: number
 }
 
 /** How a run's wait ended. @category models */
@@ -265,7 +269,15 @@ const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture)
       : { row: record.historySize + record.cursorY - endShift, column: record.cursorX }
     const status = record?.status
     if (start._tag === "Unknown") {
-      return { lines: [], status, startLost: false, startUnknown: true, droppedLines: 0, droppedBytes: 0 }
+      return {
+        lines: [],
+        status,
+        startLost: false,
+        startUnknown: true,
+        droppedLines: 0,
+        droppedBytes: 0,
+        countPartial: false
+      }
     }
     const from = start._tag === "Found" ? start : { row: 0, column: 0 }
     const inCapture = capture !== undefined && from.row >= capture.firstRow && !head.alternate
@@ -283,7 +295,8 @@ const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture)
         ),
         droppedLines: 0,
         droppedBytes: 0,
-        trimmed: false
+        trimmed: false,
+        partial: false
       }
       : yield* readOutput({
         paneId: run.paneId,
@@ -301,7 +314,8 @@ const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture)
       startLost: start._tag === "Lost" || read.trimmed,
       startUnknown: false,
       droppedLines: read.droppedLines,
-      droppedBytes: read.droppedBytes
+      droppedBytes: read.droppedBytes,
+      countPartial: read.partial
     } satisfies RunOutput
   })
 
@@ -401,7 +415,7 @@ export const awaitRun = <R>(
       }
       case "Returned": {
         const tmux = yield* PaneCommand
-        const shown = (yield* outputSoFar(run, { maxLines: 8, maxBytes: 1000 })).lines
+        const shown = (yield* outputSoFar(run, { ...limits, maxLines: 8, maxBytes: 1000 })).lines
           .map((row) => row.trimEnd()).filter((row) => row !== "")
         // Cancel the open input so the next command starts at a clean prompt.
         if (fresh) yield* tmux.run([["send-keys", "-t", run.paneId, "C-c"]]).pipe(Effect.ignore)

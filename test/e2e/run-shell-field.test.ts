@@ -37,7 +37,8 @@ describe("a shell still starting", () => {
     it.skipIf(!present(shell))(
       `types nothing into ${shell} until its slow startup file is done, and runs the command once`,
       async () => {
-        const { world, c, pane } = await open(shell, {}, slowStart(shell, "sleep 2"))
+        // Long enough that the first call lands while it still runs, even on a loaded machine.
+        const { world, c, pane } = await open(shell, {}, slowStart(shell, "sleep 4"))
         const early = await call(c, "run_shell_command", {
           pane_id: pane,
           command: "echo marker-xy | tr xy 42",

@@ -48,7 +48,7 @@ const run: Run = {
   echoRows: 3,
   screenRows: 24
 }
-const limits = { maxLines: 1000, maxBytes: 256 * 1024 }
+const limits = { maxLines: 1000, maxBytes: 256 * 1024, countUntil: Number.MAX_SAFE_INTEGER }
 const names = protocolNames(run.id)
 
 const now = Effect.clockWith((clock) => clock.currentTimeMillis)
@@ -125,7 +125,7 @@ type Wait = (
   from: number,
   deadline: number,
   fresh: boolean,
-  limits: { readonly maxLines: number; readonly maxBytes: number }
+  limits: { readonly maxLines: number; readonly maxBytes: number; readonly countUntil: number }
 ) => Effect.Effect<{ readonly _tag: string }, { readonly _tag: string }, Needs>
 
 const leavesWhatResumeNeeds = (wait: Wait) => (timeline: Timeline) =>

@@ -76,6 +76,9 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         "the terminal echoed it): output is then empty rather than risk returning older rows"
     }),
     ...truncationFields,
+    truncated_at_least: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "present when counting the truncated lines and bytes stopped at the timeout: there are more"
+    })),
     shell: Schema.String.annotate({ description: "the shell the command ran in" })
   }),
   run: (input) =>
@@ -107,7 +110,9 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       }
       const limits = {
         maxLines: input.max_lines ?? outputLimits.maxLines,
-        maxBytes: input.max_bytes ?? outputLimits.maxBytes
+        maxBytes: input.max_bytes ?? outputLimits.maxBytes,
+        // Counting what a very long output left out may take seconds: the call keeps its timeout.
+        countUntil: deadline + 1000
       }
       const work = held?._tag === "Pending"
         ? Effect.map(resumeRun(held.run, deadline, limits), (outcome) => ({ run: held.run, outcome }))
@@ -143,6 +148,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         output_start_unknown: outcome.output.startUnknown,
         truncated_lines: bounded.truncatedLines + outcome.output.droppedLines,
         truncated_bytes: bounded.truncatedBytes + outcome.output.droppedBytes,
+        ...(outcome.output.countPartial ? { truncated_at_least: true } : {}),
         shell: run.shell
       }
     })
