@@ -6,7 +6,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { readOutput, rowsPerCount, rowsPerRead } from "../../src/programs/runOutput.ts"
-import { PaneCommand } from "../../src/services/Tmux.ts"
+import { ServerPane } from "../../src/services/ServerPane.ts"
+import { SocketPin } from "../../src/services/SocketPin.ts"
+import { PaneCommand, TmuxObserve } from "../../src/services/Tmux.ts"
 
 const width = 40
 
@@ -44,6 +46,15 @@ const scripted = (rows: ReadonlyArray<{ readonly text: string; readonly wrapped:
   return { tmux, reads }
 }
 
+/** The scripted tmux as every service a read may use (a missing pane is looked up through them). */
+const provide = (tmux: unknown) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.provideService(PaneCommand, tmux as never),
+    Effect.provideService(TmuxObserve, tmux as never),
+    Effect.provideService(SocketPin, {} as never),
+    Effect.provideService(ServerPane, {} as never)
+  )
+
 const bytes = (lines: ReadonlyArray<string>) => lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
 
 describe("readOutput", () => {
@@ -61,7 +72,7 @@ describe("readOutput", () => {
           maxBytes: 64 * 1024 * 1024,
           countUntil: Number.MAX_SAFE_INTEGER,
           alternate: false
-        }).pipe(Effect.provideService(PaneCommand, pane.tmux as never))
+        }).pipe(provide(pane.tmux))
         assert.isAtLeast(read.lines.length, Math.min(maxLines, count))
         assert.deepStrictEqual(read.lines, lines.slice(read.droppedLines))
         assert.strictEqual(read.droppedBytes, bytes(lines.slice(0, read.droppedLines)))
@@ -82,7 +93,7 @@ describe("readOutput", () => {
         maxBytes: 1024,
         countUntil: 0,
         alternate: false
-      }).pipe(Effect.provideService(PaneCommand, scripted(rows, rows.length - 10).tmux as never))
+      }).pipe(provide(scripted(rows, rows.length - 10).tmux))
       assert.isTrue(read.partial)
       assert.isAtLeast(read.lines.length, 10)
     }))
