@@ -143,7 +143,7 @@ const parseHead = (line: string): Head => {
 /** A read of the pane from relative row `from`: the head, then untrimmed rows and joined rows. */
 const readCommands = (
   run: Run,
-  from: number | "-"
+  from: number
 ): ReadonlyArray<readonly ["display-message" | "capture-pane", ...Array<string>]> => [
   ["display-message", "-p", "-t", run.paneId, headFormat(run.id)],
   ["display-message", "-p", "-t", run.paneId, separator(run.id)],
@@ -183,20 +183,16 @@ interface Capture {
   readonly joined: ReadonlyArray<string>
   /** The absolute row of `rows[0]`. */
   readonly firstRow: number
-  /** Whether the rows start at the top of the retained history. */
-  readonly whole: boolean
 }
 
-const parseCapture = (stdout: string, runId: string, from: number | "-"): Capture => {
+const parseCapture = (stdout: string, runId: string, from: number): Capture => {
   const [head = "", rows, joined] = stdout.split(`${separator(runId)}\n`)
   const parsed = parseHead(lines(head).at(-1) ?? "")
-  const first = from === "-" ? -parsed.history : Math.max(from, -parsed.history)
   return {
     head: parsed,
     rows: lines(rows),
     joined: lines(joined),
-    firstRow: parsed.history + first,
-    whole: first === -parsed.history
+    firstRow: parsed.history + Math.max(from, -parsed.history)
   }
 }
 
