@@ -39,6 +39,7 @@ import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
+import { reads } from "../services/TmuxReads.ts"
 import { orPaneNotFound, readPane, relativeRow, stateFields } from "./pane.ts"
 import { readOutput, readWindows } from "./runOutput.ts"
 import { awaitReady, type KernelProbe, type RunEvent, type RunScreen, watchRun } from "./runWatch.ts"
@@ -196,13 +197,15 @@ const parseCapture = (stdout: string, runId: string, from: number): Capture => {
   }
 }
 
-/** The pane's head alone: the run's records and the pane's position. */
-const headOf = (run: Run, extra: ReadonlyArray<readonly ["set-option", ...Array<string>]> = []) =>
+/**
+ * The pane's head and its bottom rows (the screen and `scrollMargin` rows above it), with `extra`
+ * commands after: one invocation, and all a short run's output needs.
+ */
+const lookAtBottom = (run: Run, extra: ReadonlyArray<readonly ["set-option", ...Array<string>]> = []) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
-    const stdout = yield* tmux.run([["display-message", "-p", "-t", run.paneId, headFormat(run.id)], ...extra])
-      .pipe(orPaneNotFound(run.paneId))
-    return parseHead(stdout.split("\n")[0] ?? "")
+    const stdout = yield* tmux.run([...readCommands(run, -scrollMargin), ...extra]).pipe(orPaneNotFound(run.paneId))
+    return parseCapture(stdout, run.id, -scrollMargin)
   })
 
 /**
@@ -225,7 +228,8 @@ const startOf = (run: Run, head: Head, capture: Capture | undefined) =>
       first: Math.max(0, typed.row - shift - windowMargin),
       last: typed.row - shift + run.echoRows
     }))
-    const held = capture !== undefined && shifts.length === 1 && typed.row >= capture.firstRow
+    // The capture is of the screen in front: with a full-screen program up, not the run's rows.
+    const held = capture !== undefined && !head.alternate && shifts.length === 1 && typed.row >= capture.firstRow
     const windows = held
       ? [{ shift: 0, firstRow: capture.firstRow, rows: capture.rows }]
       : (yield* readWindows(run.paneId, head.history, spans, head.alternate))?.map((window, i) => ({
@@ -341,14 +345,14 @@ const screenOf = (run: Run) =>
 
 /** A look at an unfinished run: its output so far (with a full-screen program up, behind it). */
 const outputSoFar = (run: Run, limits: OutputLimits) =>
-  Effect.flatMap(headOf(run), (head) => outputOf(run, head, limits))
+  Effect.flatMap(lookAtBottom(run), (capture) => outputOf(run, capture.head, limits, capture))
 
 /** Reads a finished run back and collects it. */
 const collectFinished = (run: Run, limits: OutputLimits) =>
   Effect.gen(function*() {
-    const head = yield* headOf(run, collectCommands(run))
+    const capture = yield* lookAtBottom(run, collectCommands(run))
     yield* (yield* ShellRuns).collect(run)
-    return yield* outputOf(run, head, limits)
+    return yield* outputOf(run, capture.head, limits, capture)
   })
 
 /**
@@ -424,13 +428,15 @@ export const awaitRun = <R>(
     }
   })
 
-/** The cells before the cursor on the prompt row: what the typed row shows if the terminal does not echo. */
-const promptOf = (paneId: string, cursorY: number, cursorX: number) =>
-  Effect.gen(function*() {
-    const row = ["capture-pane", "-p", "-N", "-t", paneId, "-S", String(cursorY), "-E", String(cursorY)] as const
-    const stdout = yield* (yield* PaneCommand).run([row]).pipe(orPaneNotFound(paneId))
-    return sliceCells(stdout.split("\n")[0] ?? "", cursorX)
-  })
+/**
+ * The readiness look: the pane's state and its screen, in one invocation (the prompt row's cells
+ * before the cursor are what the typed row shows if the terminal does not echo).
+ */
+const readinessLook = (paneId: string) =>
+  Effect.flatMap(reads, (tmux) => tmux.paneAndCapture(paneId, runFields, ["-N", "-S", "0", "-E", "-"])).pipe(
+    Effect.map(({ state, captured }) => ({ ...state, screen: captured })),
+    orPaneNotFound(paneId)
+  )
 
 /** Rows the echo of `typed` takes at `width` columns. */
 const echoHeight = (typed: string, width: number): number =>
@@ -462,7 +468,7 @@ export const startRun = (
       // The pane's process was replaced: nothing of that run can report any more.
       yield* runs.collect(pending)
     }
-    const { state, shell } = yield* awaitReady(paneId, readPane(paneId, runFields), yield* kernelProbe(""), deadline)
+    const { state, shell } = yield* awaitReady(paneId, readinessLook(paneId), yield* kernelProbe(""), deadline)
     const id = newRunId()
     const names = protocolNames(id)
     const long = lineTooLong(shell, command)
@@ -497,7 +503,7 @@ export const startRun = (
       promptRow: state.history_size + state.cursor_y,
       trailer: trailerLine(typed),
       markStart,
-      prompt: yield* promptOf(paneId, state.cursor_y, state.cursor_x),
+      prompt: sliceCells(state.screen.split("\n")[state.cursor_y] ?? "", state.cursor_x),
       typedStart: typed.trimStart().split(" ")[0] ?? "",
       echoRows: echoHeight(typed, state.pane_width) + 2,
       screenRows: state.pane_height
