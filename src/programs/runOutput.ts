@@ -98,7 +98,7 @@ export interface ReadOutput {
   readonly droppedBytes: number
   /** The history was trimmed while it was read: the rows above `lines` moved out of reach. */
   readonly trimmed: boolean
-  /** Counting stopped at `countUntil`: there are more lines before than `droppedLines`. */
+  /** Counting stopped (at `countUntil`, or at a trim): there are more lines before than `droppedLines`. */
   readonly partial: boolean
 }
 
@@ -135,7 +135,7 @@ export const readOutput = (options: {
       const first = Math.max(start.row, top - rowsPerRead)
       const read = yield* readRows(paneId, options.history, [{ first, last: top - 1, flags: ["-N", "-J"] }], alternate)
       if (read === undefined) {
-        return { ...extracted(rows, joined, { row: top, column: 0 }, top, end), trimmed: true, partial: false }
+        return { ...extracted(rows, joined, { row: top, column: 0 }, top, end), trimmed: true, partial: true }
       }
       // Output still arriving moved the rows down: the newest piece is taken as it came (rows past
       // the end are left out); a piece above must meet the one below, else the rest is counted.
@@ -162,7 +162,7 @@ export const readOutput = (options: {
       const first = Math.max(start.row, last - rowsPerCount + 1)
       const read = yield* readRows(paneId, options.history, [{ first, last, flags: ["-J"] }], alternate)
       if (read === undefined) {
-        return { lines, droppedLines, droppedBytes, trimmed: true, partial: false } satisfies ReadOutput
+        return { lines, droppedLines, droppedBytes, trimmed: true, partial: true } satisfies ReadOutput
       }
       let text = read.texts[0] ?? ""
       if (last === top - 1 && !text.endsWith("\n")) {

@@ -77,7 +77,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     }),
     ...truncationFields,
     truncated_at_least: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "present when counting the truncated lines and bytes stopped at the timeout: there are more"
+      description: "present when counting the truncated lines and bytes stopped early (at the timeout, or as " +
+        "the history was trimmed under a run still printing): there are more"
     })),
     shell: Schema.String.annotate({ description: "the shell the command ran in" })
   }),
