@@ -3608,7 +3608,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_at_least": {
      "type": "boolean",
-     "description": "present when counting the truncated lines and bytes stopped at the timeout: there are more"
+     "description": "present when counting the truncated lines and bytes stopped early (at the timeout, or as the history was trimmed under a run still printing): there are more"
     },
     "shell": {
      "type": "string",
