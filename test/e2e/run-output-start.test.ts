@@ -3,6 +3,7 @@
  * pane's history must not stall the server, and a terminal whose echo is off must never turn
  * earlier history into a run's output.
  */
+import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { call, type Connected } from "../support/mcp.ts"
 import { run, runHarness } from "../support/runs.ts"
@@ -59,17 +60,20 @@ describe("output longer than the pane's history", () => {
 })
 
 describe("a terminal whose echo is off", () => {
-  for (const shell of ["/bin/bash", "/bin/dash"]) {
-    it(`returns only the run's own output after stty -echo (${shell})`, async () => {
-      const { world, c, pane } = await open(shell)
-      await typeLine(world, pane, "export TOKEN=secret-4471")
-      await typeLine(world, pane, "stty -echo")
-      const first = await run(c, pane, "echo hi", { timeout: 10 })
-      assert.deepInclude(first, { exit_status: 0, output: "hi", output_start_lost: false })
-      const second = await run(c, pane, "printf 'a\\nb\\n'; false", { timeout: 10 })
-      assert.deepInclude(second, { exit_status: 1, output: "a\nb", output_start_lost: false })
-      assert.notInclude(JSON.stringify([first, second]), "secret-4471")
-    })
+  for (const shell of ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]) {
+    it.skipIf(!existsSync(shell) && process.env.CI !== "true")(
+      `returns only the run's own output after stty -echo (${shell})`,
+      async () => {
+        const { world, c, pane } = await open(shell)
+        await typeLine(world, pane, "export TOKEN=secret-4471")
+        await typeLine(world, pane, "stty -echo")
+        const first = await run(c, pane, "echo hi", { timeout: 10 })
+        assert.deepInclude(first, { exit_status: 0, output: "hi", output_start_lost: false })
+        const second = await run(c, pane, "printf 'a\\nb\\n'; false", { timeout: 10 })
+        assert.deepInclude(second, { exit_status: 1, output: "a\nb", output_start_lost: false })
+        assert.notInclude(JSON.stringify([first, second]), "secret-4471")
+      }
+    )
   }
 
   it("places the output when the history was trimmed under a run, echo on or off", async () => {
@@ -87,5 +91,14 @@ describe("a terminal whose echo is off", () => {
     const silent = await run(c, target, "seq 1 300", { timeout: 10 })
     assert.deepInclude(silent, { exit_status: 0, output: expected, output_start_lost: false })
     assert.notInclude(JSON.stringify([trimmed, silent]), "secret-8812")
+  })
+
+  it("a run that erases its own echo from the screen returns no text and says where it starts is unknown", async () => {
+    const { world, c, pane } = await open("/bin/bash")
+    await typeLine(world, pane, "export TOKEN=secret-3310")
+    // Cursor to the second row, erase to the end of the screen: the echo is drawn over in place.
+    const result = await run(c, pane, "printf '\\033[2;1H\\033[J'; seq 1 5", { timeout: 10 })
+    assert.deepInclude(result, { exit_status: 0, output: "", output_start_unknown: true, output_start_lost: false })
+    assert.notInclude(JSON.stringify(result), "secret-3310")
   })
 })
