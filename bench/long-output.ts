@@ -10,7 +10,12 @@
  *
  * Measured on a shared 2-core VM, before (the echo searched through the whole history on the
  * thread that answers, the history read whole twice) and after (bounded windows, chunked reads):
- * see the closing note of issue 18 and CHANGES.md.
+ * - 60,000 lines: before answered after 257 s (timeout 60 s), pings p99 124 s, slowest 133 s;
+ *   after 0.62 s, pings p50 2.5 ms, p99 12.2 ms, slowest 29 ms
+ * - 1,000,000 lines into a 1,000,000-line history: before not measured (the first case did not end
+ *   in time); after 7.8 s for the whole run (seq and tmux included), exit 0, truncated 999,000 lines
+ *   counted exactly, pings p99 11.7 ms, slowest 24 ms
+ * - output still arriving at a 10 s timeout: after answered at 10.4 s, pings p99 21.4 ms, slowest 64 ms
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
