@@ -55,7 +55,8 @@ export const protocolNames = (runId: string) => ({
   typed: `@lmcp_typed_${runId}`,
   start: `@lmcp_start_${runId}`,
   channel: `lmcp_${runId}`,
-  buffer: `libtmux-mcp-paste-${runId}`
+  /** Named by the typing instance too: an instance's cleanup deletes its own buffers only. */
+  buffer: `libtmux-mcp-paste-${process.pid}-${runId}`
 })
 
 /** The template values the server stores before typing: what the trailer and the mark run. */
@@ -63,8 +64,9 @@ export const templates = (runId: string, paneId: string) => {
   const names = protocolNames(runId)
   const position = "#{history_size} #{cursor_y} #{cursor_x}"
   return {
+    // The record, then the pane's claim released (see domain/runRecord.ts), then the signal.
     end: `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ` +
-      `; set -su ${statusOption} ; wait-for -S ${names.channel}`,
+      `; set -su ${statusOption} ; set -put${paneId} @lmcp_claim ; wait-for -S ${names.channel}`,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
 }

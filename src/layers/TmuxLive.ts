@@ -107,7 +107,8 @@ const cleanupTimeoutMs = 1000
  */
 const removePasteBuffers = (run: Runner): Effect.Effect<void> =>
   run([["list-buffers", "-F", "#{buffer_name}"]], { timeoutMs: cleanupTimeoutMs }).pipe(
-    Effect.map((stdout) => stdout.split("\n").filter((name) => name.startsWith(pasteBufferPrefix))),
+    // Only this instance's: another instance on the socket may have a paste in flight.
+    Effect.map((stdout) => stdout.split("\n").filter((name) => name.startsWith(`${pasteBufferPrefix}${process.pid}-`))),
     Effect.flatMap((ours) =>
       ours.length === 0
         ? Effect.void

@@ -3613,6 +3613,31 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "shell": {
      "type": "string",
      "description": "the shell the command ran in"
+    },
+    "earlier_run": {
+     "type": "object",
+     "properties": {
+      "run_id": {
+       "type": "string",
+       "description": "the run typed earlier in this pane"
+      },
+      "exit_status": {
+       "anyOf": [
+        {
+         "type": "integer"
+        },
+        {
+         "type": "null"
+        }
+       ],
+       "description": "its exit status; null when it never reported one"
+      }
+     },
+     "required": [
+      "run_id",
+      "exit_status"
+     ],
+     "description": "present when an earlier run of this pane had ended without being collected (it timed out or was cancelled): its outcome, reported once"
     }
    },
    "required": [

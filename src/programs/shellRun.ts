@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
 import { cellsOf, sliceCells } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
+import { decodeRecord, describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import {
   extractOutput,
@@ -19,6 +20,7 @@ import {
   parseStartMark,
   parseTypedRecord,
   protocolNames,
+  runIdPattern,
   shellKind,
   templates,
   terminalLineLimit,
@@ -42,7 +44,7 @@ import { PaneCommand } from "../services/Tmux.ts"
 import { reads } from "../services/TmuxReads.ts"
 import { orPaneNotFound, readPane, relativeRow, stateFields } from "./pane.ts"
 import { readOutput, readWindows } from "./runOutput.ts"
-import { awaitReady, type KernelProbe, type RunEvent, type RunScreen, watchRun } from "./runWatch.ts"
+import { awaitReady, type KernelProbe, type RunEvent, type RunScreen, timings, watchRun } from "./runWatch.ts"
 import { resolvePane } from "./targets.ts"
 
 /** Rows read above the prompt row, for output that scrolled (see `startRun`). */
@@ -83,7 +85,7 @@ export type RunOutcome =
   | { readonly _tag: "TimedOut"; readonly output: RunOutput }
   | { readonly _tag: "Blocked"; readonly by: string; readonly output: RunOutput }
 
-const runFields = { ...stateFields, pane_tty: "string" } as const
+const runFields = { ...stateFields, pane_tty: "string", "@lmcp_claim": "string", "@lmcp_last": "string" } as const
 
 const kernelProbe = (tty: string) =>
   Effect.gen(function*() {
@@ -100,19 +102,22 @@ const separator = (runId: string) => `lmcp-sep-${runId}`
 /** The head of every read: the run's records, then the pane's position and screen. */
 const headFormat = (runId: string) => {
   const names = protocolNames(runId)
-  return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{history_size}|#{cursor_y}|#{cursor_x}|` +
-    "#{alternate_on}|#{pane_dead}|#{pane_current_command}"
+  return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{${paneRunOptions.record(runId)}}|` +
+    "#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_pid}|#{pane_current_command}"
 }
 
 interface Head {
   readonly record: string
   readonly mark: string
   readonly typed: string
+  /** The run's record as tmux holds it (see domain/runRecord.ts). */
+  readonly runRecord: string
   readonly history: number
   readonly cursorY: number
   readonly cursorX: number
   readonly alternate: boolean
   readonly dead: boolean
+  readonly panePid: number
   readonly program: string
 }
 
@@ -121,17 +126,21 @@ const parseHead = (line: string): Head => {
     record = "",
     mark = "",
     typed = "",
+    runRecord = "",
     history = "0",
     cursorY = "0",
     cursorX = "0",
     alternate = "0",
     dead = "0",
+    panePid = "0",
     ...program
   ] = line.split("|")
   return {
     record,
     mark,
     typed,
+    runRecord,
+    panePid: Number(panePid),
     history: Number(history),
     cursorY: Number(cursorY),
     cursorX: Number(cursorX),
@@ -159,9 +168,16 @@ const readCommands = (
  */
 const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
   const names = protocolNames(run.id)
-  return [names.template, names.markTemplate, names.end, names.start, names.typed].map((option) =>
-    ["set-option", "-pu", "-t", run.paneId, option] as const
-  )
+  return [
+    names.template,
+    names.markTemplate,
+    names.end,
+    names.start,
+    names.typed,
+    paneRunOptions.record(run.id),
+    paneRunOptions.successor(run.id),
+    paneRunOptions.last
+  ].map((option) => ["set-option", "-pu", "-t", run.paneId, option] as const)
 }
 
 /**
@@ -170,6 +186,8 @@ const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option", ...Arr
  */
 const abandonCommands = (run: Run): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
   ...collectCommands(run),
+  // Its trailer, which releases the pane, never ran.
+  ["set-option", "-pu", "-t", run.paneId, paneRunOptions.claim],
   ["wait-for", "-S", protocolNames(run.id).channel]
 ]
 
@@ -415,15 +433,19 @@ export const awaitRun = <R>(
       }
       case "Returned": {
         const tmux = yield* PaneCommand
-        const shown = (yield* outputSoFar(run, { ...limits, maxLines: 8, maxBytes: 1000 })).lines
-          .map((row) => row.trimEnd()).filter((row) => row !== "")
-        // Cancel the open input so the next command starts at a clean prompt.
+        const capture = yield* lookAtBottom(run)
+        const shown = (yield* outputOf(run, capture.head, { ...limits, maxLines: 8, maxBytes: 1000 }, capture)).lines
+          .map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
+        // Only a start mark that never ran proves that nothing of the command ran.
+        const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
+        // Cancel any open input so the next command starts at a clean prompt.
         if (fresh) yield* tmux.run([["send-keys", "-t", run.paneId, "C-c"]]).pipe(Effect.ignore)
         yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
         yield* runs.collect(run)
-        return yield* fresh
-          ? new RunIncomplete({ pane: run.paneId, shown: shown.slice(-8).join("\n").slice(-1000) })
-          : new RunUnreported({ pane: run.paneId, runId: run.id })
+        if (!fresh) return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
+        return yield* neverStarted
+          ? new RunIncomplete({ pane: run.paneId, shown })
+          : new RunUnreported({ pane: run.paneId, runId: run.id, shown })
       }
     }
   })
@@ -444,11 +466,119 @@ const echoHeight = (typed: string, width: number): number =>
 
 /** Whether the shell's own `TMUX` (`path,pid,index`) names the pinned socket, the same file. */
 const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean =>
-  environmentTmux !== undefined &&
+  // The typed `${TMUX%%,*}` cuts at the first comma: a path with one is typed whole instead.
+  environmentTmux !== undefined && !socketPath.includes(",") &&
   sameFile(environmentTmux.slice(0, environmentTmux.lastIndexOf(",", environmentTmux.lastIndexOf(",") - 1)), socketPath)
 
-/** A new run: readiness, then one invocation that types the command as a paste and waits. */
+/** The earlier run of a pane that a new run found and collected. @category models */
+export interface EarlierRun {
+  readonly run_id: string
+  /** Its exit status; null when it never reported one (its trailer never ran). */
+  readonly exit_status: number | null
+}
+
+/** A run's state as its pane's options hold it, in one invocation. */
+const headOfRun = (paneId: string, runId: string) =>
+  Effect.gen(function*() {
+    const tmux = yield* PaneCommand
+    const stdout = yield* tmux.run([["display-message", "-p", "-t", paneId, headFormat(runId)]])
+      .pipe(orPaneNotFound(paneId))
+    return parseHead(stdout.split("\n")[0] ?? "")
+  })
+
+/**
+ * Waits until no other run holds the pane (see domain/runRecord.ts), whichever server instance
+ * typed it: returns the look at the pane, and the claim to take over when its run can no longer
+ * report (its pane's process changed, or its shell sat idle at its prompt without the run's record).
+ * At the deadline, refuses naming the run that holds the pane.
+ */
+const awaitFreePane = (paneId: string, deadline: number) =>
+  Effect.gen(function*() {
+    const kernel = yield* kernelProbe("")
+    let idleSince: number | undefined
+    while (true) {
+      const look = yield* readinessLook(paneId)
+      const claim = look["@lmcp_claim"]
+      if (claim === "") return { look, takeover: undefined }
+      if (!runIdPattern.test(claim)) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: `its option ${paneRunOptions.claim} holds ${JSON.stringify(claim.slice(0, 40))}, ` +
+            "which is no run's ID; nothing was typed",
+          remedy: "unset the option (set-option -pu) if nothing runs there, or use another pane"
+        })
+      }
+      const head = yield* headOfRun(paneId, claim)
+      const recorded = decodeRecord(head.runRecord)
+      if (recorded === undefined || recorded.run.panePid !== look.pane_pid || head.record !== "") {
+        return { look, takeover: claim }
+      }
+      const now = yield* Clock.currentTimeMillis
+      const shell = yield* kernel.shell(look.pane_pid)
+      idleSince = shell?.reading === true && shell.inForeground ? idleSince ?? now : undefined
+      if (idleSince !== undefined && now - idleSince >= timings.idleAfter) return { look, takeover: claim }
+      if (now >= deadline) return yield* claimRefusal(recorded)
+      yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))
+    }
+  })
+
+/** The earlier runs a new run collects as it types: the claim it takes over, and the last run if it finished. */
+const earlierRuns = (paneId: string, last: string, takeover: string | undefined) =>
+  Effect.gen(function*() {
+    const found: Array<{ readonly run: Run; readonly earlier: EarlierRun }> = []
+    for (const runId of new Set([takeover ?? "", last])) {
+      if (!runIdPattern.test(runId)) continue
+      const head = yield* headOfRun(paneId, runId)
+      const recorded = decodeRecord(head.runRecord)
+      const end = parseEndRecord(head.record)
+      if (recorded === undefined || (runId !== takeover && end === undefined)) continue
+      found.push({ run: recorded.run, earlier: { run_id: runId, exit_status: end?.status ?? null } })
+    }
+    return found
+  })
+
+/**
+ * A run as its pane's options record it, for `resume` by any server instance (after a restart
+ * too); `undefined` when the pane holds no record of it (collected, or never typed there).
+ */
+export const recordedRun = (paneId: string, runId: string) =>
+  Effect.map(headOfRun(paneId, runId), (head) => decodeRecord(head.runRecord)?.run)
+
+const isClaimTaken = (error: ToolError): boolean =>
+  error._tag === "TmuxCommandFailed" && /already set: @lmcp_(claim|next_)/u.test(error.stderr)
+
+/**
+ * A new run: waits for the pane to be free and its shell at its prompt, then one invocation that
+ * claims the pane, types the command as a paste and waits. When another instance claimed the pane
+ * between the look and the typing, tmux refuses the claim and drops the rest of the list: nothing
+ * is typed, and the call waits again.
+ */
 export const startRun = (
+  paneId: string,
+  command: string,
+  suppressHistory: boolean,
+  deadline: number,
+  limits: OutputLimits
+) =>
+  Effect.gen(function*() {
+    const id = newRunId()
+    while (true) {
+      const attempt = yield* typeRun(id, paneId, command, suppressHistory, deadline, limits).pipe(
+        Effect.catchIf(isClaimTaken, () => Effect.succeed(undefined))
+      )
+      if (attempt !== undefined) return attempt
+      // What the refused list set before its claim: the next attempt sets it again.
+      const names = protocolNames(id)
+      yield* (yield* PaneCommand).run(
+        [names.template, names.markTemplate, paneRunOptions.record(id)].map((option) =>
+          ["set-option", "-pu", "-t", paneId, option] as const
+        )
+      ).pipe(Effect.ignore)
+    }
+  })
+
+const typeRun = (
+  id: string,
   paneId: string,
   command: string,
   suppressHistory: boolean,
@@ -460,16 +590,9 @@ export const startRun = (
     const processes = yield* PaneProcess
     const pin = yield* SocketPin
     const { tmuxPath } = yield* Config
-    const pending = yield* runs.pendingOn(paneId)
-    if (pending !== undefined) {
-      if ((yield* readPane(paneId, { pane_pid: "int" })).pane_pid === pending.panePid) {
-        return yield* pendingRefusal(pending)
-      }
-      // The pane's process was replaced: nothing of that run can report any more.
-      yield* runs.collect(pending)
-    }
+    const free = yield* awaitFreePane(paneId, deadline)
+    const earlier = yield* earlierRuns(paneId, free.look["@lmcp_last"], free.takeover)
     const { state, shell } = yield* awaitReady(paneId, readinessLook(paneId), yield* kernelProbe(""), deadline)
-    const id = newRunId()
     const names = protocolNames(id)
     const long = lineTooLong(shell, command)
     if (long !== undefined) {
@@ -489,7 +612,10 @@ export const startRun = (
       reach: {
         bin: tmuxPath,
         socketPath: pin.resolvedPath,
-        shellKnowsSocket: sameSocket(yield* processes.environment(state.pane_pid, "TMUX"), pin.resolvedPath)
+        // fish runs the command in the shell itself, where it can change TMUX (`set -e TMUX`): the
+        // trailer then names the socket itself.
+        shellKnowsSocket: shellKind(shell) !== "fish" &&
+          sameSocket(yield* processes.environment(state.pane_pid, "TMUX"), pin.resolvedPath)
       },
       suppressHistory,
       markStart
@@ -508,20 +634,31 @@ export const startRun = (
       echoRows: echoHeight(typed, state.pane_width) + 2,
       screenRows: state.pane_height
     }
+    const record: RunRecord = { run, instance: process.pid, command: describeCommand(command) }
     // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
     // a run that scrolls up to that many rows still needs no second read.
     const from = relativeRow(run.promptRow - scrollMargin, state.history_size)
     const tmux = yield* PaneCommand
     const template = templates(id, paneId)
     const now = yield* Clock.currentTimeMillis
-    // Templates first, then the whole text as one paste (all or nothing, tabs stay tabs, no
-    // 16 KiB message limit), Enter, and the wait: one tmux invocation.
+    // The claim comes after the load (which waits for its input) and nothing that waits comes
+    // between it and the paste: tmux runs the rest of the list without another client's commands.
+    const claim = free.takeover === undefined
+      ? [["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id] as const]
+      : [
+        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.successor(free.takeover), id] as const,
+        ["set-option", "-p", "-t", paneId, paneRunOptions.claim, id] as const
+      ]
     const waiter = tmux.run(
       [
         ["set-option", "-p", "-t", paneId, names.template, template.end],
         ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
-        typedRecord(id, paneId),
+        ["set-option", "-p", "-t", paneId, paneRunOptions.record(id), encodeRecord(record)],
         ["load-buffer", "-b", names.buffer, "-"],
+        ...claim,
+        ...earlier.flatMap((found) => collectCommands(found.run)),
+        ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
+        typedRecord(id, paneId),
         ["paste-buffer", "-d", "-p", "-b", names.buffer, "-t", paneId],
         ["send-keys", "-t", paneId, "Enter"],
         ["wait-for", names.channel],
@@ -530,21 +667,22 @@ export const startRun = (
       ],
       { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(paneId))
+    for (const found of earlier) yield* runs.collect(found.run)
     // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
-    return {
-      run,
-      outcome: yield* awaitRun(run, waiter, from, deadline, true, limits).pipe(Effect.onInterrupt(() => runs.hold(run)))
-    }
+    const outcome = yield* awaitRun(run, waiter, from, deadline, true, limits).pipe(
+      Effect.onInterrupt(() => runs.hold(run))
+    )
+    return { run, outcome, earlier: earlier.map((found) => found.earlier) }
   })
 
-const pendingRefusal = (pending: Run) =>
+const claimRefusal = (held: RunRecord) =>
   new PaneNotReady({
-    pane: pending.paneId,
-    reason: `run ${pending.id} typed earlier in this pane is not collected ` +
-      "yet (it timed out or is blocked); nothing was typed",
-    remedy: `call run_shell_command with resume "${pending.id}" to wait for ` +
-      "it and get its exit status (it returns at once if it finished); " +
-      "if it waits for input, answer or quit it with send_keys first"
+    pane: held.run.paneId,
+    reason: `run ${held.run.id} (${JSON.stringify(held.command.prefix)}…, sha256 ${held.command.digest}, typed by ` +
+      `server process ${held.instance}) still holds this pane: it runs, waits for input, or timed out; ` +
+      "nothing was typed",
+    remedy: `call run_shell_command with resume "${held.run.id}" to wait for it and get its exit status; ` +
+      "or interrupt it (send_keys C-c with enter false) and call again"
   })
 
 /** Waits again for a held run: types nothing. */

@@ -205,7 +205,8 @@ export class RunIncomplete extends Schema.TaggedError<RunIncomplete>()("RunIncom
   shown: Schema.String
 }) {
   override get message() {
-    return `the shell in pane ${this.pane} did not run the command: it is incomplete (an unclosed quote, bracket, ` +
+    return `the shell in pane ${this.pane} did not start the command (its start mark never ran): it is incomplete ` +
+      `(an unclosed quote, bracket, ` +
       `block or here-document) or did not parse. Nothing of it ran; its open input was cancelled with C-c, so the ` +
       `shell is back at its prompt. Fix the command and run it again.${
         this.shown === "" ? "" : ` The pane showed:\n${this.shown}`
@@ -216,9 +217,20 @@ export class RunIncomplete extends Schema.TaggedError<RunIncomplete>()("RunIncom
 /** A run ended without its status report: something interrupted it before the trailer ran. @category errors */
 export class RunUnreported extends Schema.TaggedError<RunUnreported>()("RunUnreported", {
   pane: Schema.String,
-  runId: Schema.String
+  runId: Schema.String,
+  /** Set when the shell came back to its prompt on its own: then whether the command ran is not known. */
+  shown: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
+    if (this.shown !== undefined) {
+      return `run ${this.runId} in pane ${this.pane} ended without reporting an exit status, and whether it ran ` +
+        `cannot be told: the shell came back to its prompt without the status report. Either the command was ` +
+        `incomplete (an unclosed quote, bracket, block or here-document: then nothing ran, and its open input was ` +
+        `cancelled with C-c) or the status report could not reach tmux (the shell's TMUX changed: then it may have ` +
+        `run). Look at the pane (capture_pane) before running it again.${
+          this.shown === "" ? "" : ` The pane showed:\n${this.shown}`
+        }`
+    }
     return `run ${this.runId} in pane ${this.pane} ended without reporting an exit status: it was interrupted ` +
       `(C-c, for example, ends the rest of the typed line, including the part that reports the status). Its status ` +
       `is lost; read its output with capture_pane. The run is closed, and the pane's shell is at its prompt.`

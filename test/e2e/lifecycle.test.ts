@@ -107,10 +107,9 @@ describe("exit", () => {
   })
 
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    it(`exits 0 at once on ${signal}, deletes our paste buffers and leaves the tmux server running`, async () => {
+    it(`exits 0 at once on ${signal}, deletes its own paste buffers and leaves the tmux server running`, async () => {
       const world = h.world()
       world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
-      world.tmux("libtmux-mcp", "set-buffer", "-b", "libtmux-mcp-paste-left", "half a paste")
       const child = spawn(process.execPath, [binPath], { env: serverEnv(world), cwd: world.dir })
       let stderr = ""
       await new Promise<void>((resolve) => {
@@ -119,26 +118,30 @@ describe("exit", () => {
           if (stderr.includes("libtmux-mcp ready")) resolve()
         })
       })
+      world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${child.pid}-left`, "half a paste")
+      // Another instance's paste in flight (this test process stands for a live instance).
+      world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${process.pid}-inflight`, "other")
       const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
       child.kill(signal)
       assert.strictEqual(await exited, 0)
       assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
       assert.strictEqual(
-        world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}"),
-        "",
-        "the paste buffer left behind is deleted"
+        world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}").trim(),
+        `libtmux-mcp-paste-${process.pid}-inflight`,
+        "its own paste buffer left behind is deleted, another instance's is not"
       )
     })
   }
 
-  it("deletes the paste buffers an interrupted paste left when stdin ends, and no one else's", async () => {
+  it("leaves other instances' and the user's buffers when stdin ends", async () => {
     const world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
-    world.tmux("libtmux-mcp", "set-buffer", "-b", "libtmux-mcp-paste-left", "half a paste")
+    world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${process.pid}-inflight`, "other")
     world.tmux("libtmux-mcp", "set-buffer", "-b", "users-own", "kept")
     const result = await runToExit(world)
     assert.strictEqual(result.code, 0)
-    assert.deepStrictEqual(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}").trim().split("\n"), [
+    assert.sameMembers(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}").trim().split("\n"), [
+      `libtmux-mcp-paste-${process.pid}-inflight`,
       "users-own"
     ])
     const empty = h.world()

@@ -192,7 +192,7 @@ describe("cancellation and progress", () => {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     assert.deepStrictEqual(waiting(), [])
-    const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
+    const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no", timeout: 0.5 })
     assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotReady")
     const runId = /run ([0-9a-f]{6})/u.exec(textOf(refused))![1]!
     assert.deepInclude(await resume(c, pane, runId, 10), { exit_status: 0, output: "slept" })

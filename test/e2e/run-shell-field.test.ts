@@ -169,18 +169,23 @@ describe("programs that wait for the terminal", () => {
     assert.strictEqual((await resume(c, pane, manual.run_id, 10)).timed_out, false)
   })
 
-  it("refuses a new run while one is pending, naming it; an interrupted run says its status is lost", async () => {
-    const { world, c, pane } = await open()
-    const waiting = await blocked(c, pane, "cat")
-    const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
-    assert.strictEqual(tag(refused), "PaneNotReady")
-    assert.include(textOf(refused), waiting.run_id)
-    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "C-c")
-    const lost = await call(c, "run_shell_command", { pane_id: pane, resume: waiting.run_id, timeout: 10 })
-    assert.strictEqual(tag(lost), "RunUnreported")
-    assert.deepInclude(await run(c, pane, "echo next"), { output: "next", exit_status: 0 })
-    assert.deepStrictEqual(leftovers(world, pane), [])
-  })
+  it(
+    "queues a new run while one holds the pane, then refuses naming it; an interrupted run says its status is lost",
+    async () => {
+      const { world, c, pane } = await open()
+      const waiting = await blocked(c, pane, "cat")
+      const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no", timeout: 1 })
+      assert.strictEqual(tag(refused), "PaneNotReady")
+      assert.include(textOf(refused), waiting.run_id)
+      assert.include(textOf(refused), "\"cat\"")
+      assert.include(textOf(refused), "C-c")
+      world.tmux("libtmux-mcp", "send-keys", "-t", pane, "C-c")
+      const lost = await call(c, "run_shell_command", { pane_id: pane, resume: waiting.run_id, timeout: 10 })
+      assert.strictEqual(tag(lost), "RunUnreported")
+      assert.deepInclude(await run(c, pane, "echo next"), { output: "next", exit_status: 0 })
+      assert.deepStrictEqual(leftovers(world, pane), [])
+    }
+  )
 
   it(
     "answers resume with an unknown, collected, foreign or malformed " +
@@ -190,7 +195,7 @@ describe("programs that wait for the terminal", () => {
       const other = structuredPane(await call(c, "split_window", { pane_id: pane }))
       const timed = await run(c, pane, "sleep 1; echo done", { timeout: 0.3 })
       const cases: Array<[Record<string, unknown>, string]> = [
-        [{ pane_id: pane, resume: "abcdef" }, "unknown"],
+        [{ pane_id: pane, resume: "abcdef" }, "not recorded on pane"],
         [{ pane_id: other, resume: timed.run_id }, `belongs to pane ${pane}`],
         [{ pane_id: pane, resume: "#{pid}" }, "resume"],
         [{ pane_id: pane, command: "true", resume: timed.run_id }, "exactly one"],
@@ -213,14 +218,18 @@ const structuredPane = (result: Awaited<ReturnType<typeof call>>) =>
   (result.structuredContent as { pane_id: string }).pane_id
 
 describe("input that never runs", () => {
-  it("cancels an incomplete command, says so, and leaves the shell at a clean prompt", async () => {
-    const { world, c, pane } = await open()
-    const result = await call(c, "run_shell_command", { pane_id: pane, command: "echo \"unbalanced" })
-    assert.strictEqual(tag(result), "RunIncomplete")
-    assert.include(textOf(result), "incomplete")
-    assert.deepInclude(await run(c, pane, "echo clean"), { output: "clean", exit_status: 0 })
-    assert.deepStrictEqual(leftovers(world, pane), [])
-  })
+  for (const [shell, outcome] of [["/bin/bash", "RunUnreported"], ["/bin/dash", "RunIncomplete"]] as const) {
+    it(`cancels an incomplete command in ${shell}; says nothing ran only when proven`, async () => {
+      const { world, c, pane } = await open(shell)
+      const result = await call(c, "run_shell_command", { pane_id: pane, command: "echo \"unbalanced" })
+      // dash's start mark proves the command never started; bash types none, so it may have run.
+      assert.strictEqual(tag(result), outcome)
+      assert.include(textOf(result), "incomplete")
+      if (outcome === "RunUnreported") assert.include(textOf(result), "may have run")
+      assert.deepInclude(await run(c, pane, "echo clean"), { output: "clean", exit_status: 0 })
+      assert.deepStrictEqual(leftovers(world, pane), [])
+    })
+  }
 })
 
 describe("parallel calls and a dying server", () => {

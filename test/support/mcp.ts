@@ -38,6 +38,8 @@ export interface Connected {
   readonly client: Client
   readonly stderr: () => string
   close(): Promise<void>
+  /** The server process's ID, while it runs. */
+  readonly pid?: () => number | null
 }
 
 /** Starts the built server and connects a client to it. */
@@ -59,7 +61,7 @@ export const connect = async (
   })
   const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
   await client.connect(transport)
-  return { client, stderr: () => stderr, close: () => client.close() }
+  return { client, stderr: () => stderr, close: () => client.close(), pid: () => transport.pid }
 }
 
 /**

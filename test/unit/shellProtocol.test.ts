@@ -64,7 +64,7 @@ describe("typedText", () => {
     assert.strictEqual(
       end,
       `set -pFt%4 @lmcp_end_a1b2c3 "#{history_size} #{cursor_y} ` +
-        `#{cursor_x} #{@lx}" ; set -su @lx ; wait-for -S lmcp_a1b2c3`
+        `#{cursor_x} #{@lx}" ; set -su @lx ; set -put%4 @lmcp_claim ; wait-for -S lmcp_a1b2c3`
     )
     assert.strictEqual(mark, `set -pFt%4 @lmcp_start_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x}"`)
   })

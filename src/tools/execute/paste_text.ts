@@ -28,7 +28,7 @@ export const paste_text = defineTool(manifest.paste_text, {
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* PaneInput
-      const buffer = `${pasteBufferPrefix}${randomBytes(8).toString("hex")}`
+      const buffer = `${pasteBufferPrefix}${process.pid}-${randomBytes(8).toString("hex")}`
       yield* tmux.run(
         [
           ["load-buffer", "-b", buffer, "-"],

@@ -7,7 +7,7 @@ import { tailBound } from "../../domain/bounds.ts"
 import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
-import { resumeRun, type RunOutcome, startRun } from "../../programs/shellRun.ts"
+import { type EarlierRun, recordedRun, resumeRun, type RunOutcome, startRun } from "../../programs/shellRun.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
@@ -80,7 +80,18 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       description: "present when counting the truncated lines and bytes stopped early (at the timeout, or as " +
         "the history was trimmed under a run still printing): there are more"
     })),
-    shell: Schema.String.annotate({ description: "the shell the command ran in" })
+    shell: Schema.String.annotate({ description: "the shell the command ran in" }),
+    earlier_run: Schema.optionalKey(
+      Schema.Struct({
+        run_id: Schema.String.annotate({ description: "the run typed earlier in this pane" }),
+        exit_status: Schema.NullOr(Schema.Int).annotate({
+          description: "its exit status; null when it never reported one"
+        })
+      }).annotate({
+        description: "present when an earlier run of this pane had ended without being collected (it timed " +
+          "out or was cancelled): its outcome, reported once"
+      })
+    )
   }),
   run: (input) =>
     Effect.gen(function*() {
@@ -99,14 +110,18 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       const timeout = yield* effectiveTimeout(input.timeout)
       const started = yield* Clock.currentTimeMillis
       const deadline = started + timeout * 1000
-      const held = input.resume === undefined ? undefined : yield* runs.lookup(input.resume)
+      const known = input.resume === undefined ? undefined : yield* runs.lookup(input.resume)
+      // What this process does not hold, the pane's own record may: typed by another instance, or
+      // before a restart.
+      const recorded = known?._tag === "Unknown" ? yield* recordedRun(input.pane_id, input.resume!) : undefined
+      const held = recorded === undefined ? known : { _tag: "Pending" as const, run: recorded }
       if (held !== undefined && (held._tag !== "Pending" || held.run.paneId !== input.pane_id)) {
         const detail = held._tag === "Collected"
           ? `run ${input.resume} was already collected (its result was returned)`
           : held._tag === "Pending"
           ? `run ${input.resume} belongs to pane ${held.run.paneId}, not ${input.pane_id}`
-          : `run ${input.resume} is unknown to this server (run IDs ` +
-            "come from this server's timed-out or blocked results)"
+          : `run ${input.resume} is not recorded on pane ${input.pane_id} (run IDs come from timed-out, ` +
+            "blocked or cancelled results; a collected run's record is gone)"
         return yield* new InputInvalid({ tool: "run_shell_command", detail: `resume: ${detail}` })
       }
       const limits = {
@@ -116,7 +131,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         countUntil: deadline + 1000
       }
       const work = held?._tag === "Pending"
-        ? Effect.map(resumeRun(held.run, deadline, limits), (outcome) => ({ run: held.run, outcome }))
+        ? Effect.map(resumeRun(held.run, deadline, limits), (outcome) => ({ run: held.run, outcome, earlier: [] }))
         : startRun(input.pane_id, input.command!, input.suppress_history ?? config.suppressHistory, deadline, limits)
       const turn = yield* withProgress(
         timeout,
@@ -130,9 +145,10 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           remedy: "call again (it is safe), or use another pane for parallel work"
         })
       }
-      const { run, outcome } = turn.value as {
+      const { run, outcome, earlier } = turn.value as {
         readonly run: { readonly id: string; readonly shell: string }
         readonly outcome: RunOutcome
+        readonly earlier: ReadonlyArray<EarlierRun>
       }
       const finished = yield* Clock.currentTimeMillis
       const bounded = tailBound(outcome.output.lines, limits.maxLines, limits.maxBytes)
@@ -150,7 +166,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         truncated_lines: bounded.truncatedLines + outcome.output.droppedLines,
         truncated_bytes: bounded.truncatedBytes + outcome.output.droppedBytes,
         ...(outcome.output.countPartial ? { truncated_at_least: true } : {}),
-        shell: run.shell
+        shell: run.shell,
+        ...(earlier.length === 0 ? {} : { earlier_run: earlier.at(-1)! })
       }
     })
 })

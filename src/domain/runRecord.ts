@@ -1,0 +1,74 @@
+/**
+ * A run's record as it lives in tmux, on its pane: everything `resume` and the output need, so any
+ * server instance on the socket answers for any run whose pane still exists, after a restart too.
+ * Stored as one pane option (`@lmcp_run_<id>`), versioned, base64 of JSON: no character of it can
+ * be read by tmux as a format or a separator.
+ *
+ * Beside it, two pane options say who holds the pane:
+ * - `@lmcp_claim`: the run typed in the pane whose trailer has not yet run. Set with `-o` in the
+ *   invocation that types (tmux refuses to set it again, and drops the rest of that list), and
+ *   unset by the run's trailer, so a finished run never holds the pane.
+ * - `@lmcp_last`: the last run typed in the pane and not yet collected: what a new run reports as
+ *   `earlier_run` when nobody collected it.
+ */
+import { createHash } from "node:crypto"
+import type { Run } from "../services/ShellRuns.ts"
+import { runIdPattern } from "./shellProtocol.ts"
+
+/** The record's version: a record of another version is not read. */
+export const recordVersion = 1
+
+/** Names of the pane options that hold runs. */
+export const paneRunOptions = {
+  claim: "@lmcp_claim",
+  last: "@lmcp_last",
+  record: (runId: string) => `@lmcp_run_${runId}`,
+  /** Taken (with `-o`) by the one run that takes over a claim whose run never reported. */
+  successor: (runId: string) => `@lmcp_next_${runId}`
+} as const
+
+/** What a record says of the command, for a refusal that names it: a short prefix and a digest. */
+export const describeCommand = (command: string) => ({
+  prefix: [...command.replace(/\s+/gu, " ").trim()].slice(0, 24).join(""),
+  digest: createHash("sha256").update(command).digest("hex").slice(0, 12)
+})
+
+/** A run as recorded: the run itself, the instance that typed it, and its command's description. */
+export interface RunRecord {
+  readonly run: Run
+  /** The process ID of the server instance that typed it. */
+  readonly instance: number
+  readonly command: { readonly prefix: string; readonly digest: string }
+}
+
+/** The option value of a record. */
+export const encodeRecord = (record: RunRecord): string =>
+  Buffer.from(JSON.stringify({ v: recordVersion, ...record })).toString("base64")
+
+const isRun = (value: unknown): value is Run => {
+  if (typeof value !== "object" || value === null) return false
+  const run = value as Record<string, unknown>
+  const strings = ["id", "paneId", "tty", "shell", "trailer", "prompt", "typedStart"]
+  const numbers = ["panePid", "promptRow", "echoRows", "screenRows"]
+  return strings.every((key) => typeof run[key] === "string") &&
+    numbers.every((key) => Number.isSafeInteger(run[key])) && typeof run.markStart === "boolean" &&
+    runIdPattern.test(run.id as string) && /^%[0-9]+$/u.test(run.paneId as string)
+}
+
+/** Reads a record back, or `undefined` when it is absent, of another version or malformed. */
+export const decodeRecord = (value: string): RunRecord | undefined => {
+  if (value === "") return undefined
+  try {
+    const parsed = JSON.parse(Buffer.from(value, "base64").toString("utf8")) as Record<string, unknown>
+    const command = parsed.command as Record<string, unknown> | undefined
+    if (parsed.v !== recordVersion || !isRun(parsed.run) || !Number.isSafeInteger(parsed.instance)) return undefined
+    if (typeof command?.prefix !== "string" || typeof command.digest !== "string") return undefined
+    return {
+      run: parsed.run,
+      instance: parsed.instance as number,
+      command: { prefix: command.prefix, digest: command.digest }
+    }
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * A run's record and its claim live in tmux, so a run outlives its call, its server process and
+ * its neighbours: a finished run never blocks its pane, a restarted server answers resume, two
+ * servers on one socket never type into the same shell at once, and a trailer that cannot use the
+ * shell's TMUX still reports.
+ */
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "vitest"
+import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { shellEnv } from "../support/shells.ts"
+
+const h = runHarness("record")
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
+  result._meta?.["com.git-pull.libtmux-mcp/error"]
+
+describe("a run's record in tmux", () => {
+  it("a timed-out run that has finished does not block its pane: the next command runs and reports it", async () => {
+    const { world, c, pane } = await h.open()
+    const timed = await run(c, pane, "sleep 1; echo first", { timeout: 0.3 })
+    assert.isTrue(timed.timed_out)
+    await sleep(1500)
+    const next = await run(c, pane, "echo after", { timeout: 10 })
+    assert.deepInclude(next, { output: "after", exit_status: 0 })
+    assert.deepStrictEqual(next.earlier_run, { run_id: timed.run_id, exit_status: 0 })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  for (const how of ["SIGKILL", "a clean exit"] as const) {
+    it(`a server restarted after ${how} answers resume of a run the previous process typed`, async () => {
+      const { world, c, pane } = await h.open()
+      const timed = await run(c, pane, "sleep 1; echo done", { timeout: 0.3 })
+      assert.isTrue(timed.timed_out)
+      if (how === "SIGKILL") process.kill(c.pid!()!, "SIGKILL")
+      else await c.close()
+      const again = await h.connect(world, shellEnv(world, "/bin/bash"))
+      assert.deepInclude(await resume(again, pane, timed.run_id, 10), { exit_status: 0, output: "done" })
+      assert.deepStrictEqual(leftovers(world, pane), [])
+    })
+  }
+
+  it("two servers on one socket never type into the same shell at once", async () => {
+    const { world, c, pane } = await h.open()
+    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    const attempt = async (server: Connected, marker: string) => {
+      const result = await call(server, "run_shell_command", { pane_id: pane, command: `echo ${marker}`, timeout: 20 })
+      if (result.isError === true) {
+        // Refused, naming the other server's run: nothing of it was typed.
+        assert.strictEqual(tag(result), "PaneNotReady", textOf(result))
+        assert.match(textOf(result), /run [0-9a-f]{6}/u)
+        return "refused"
+      }
+      assert.deepInclude(structured(result), { output: marker, exit_status: 0 }, marker)
+      return "ran"
+    }
+    const outcomes: Array<string> = []
+    for (let round = 0; round < 25; round++) {
+      outcomes.push(...await Promise.all([attempt(c, `first-${round}`), attempt(other, `second-${round}`)]))
+    }
+    assert.isAtLeast(outcomes.filter((outcome) => outcome === "ran").length, 25)
+    const screen = world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane)
+    for (const line of screen.split("\n")) {
+      assert.isFalse(line.includes("echo first-") && line.includes("echo second-"), `two commands on one line: ${line}`)
+    }
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+})
+
+describe("a trailer that cannot use the shell's TMUX", () => {
+  it("reports through a socket path that contains a comma", async () => {
+    const world = h.world()
+    const folder = join(world.dir, "a,b")
+    mkdirSync(folder, { mode: 0o700 })
+    const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_SOCKET: `path:${folder}/sock` })
+    const pane = structured(await call(c, "create_session", { session_name: "comma" })).pane_id as string
+    assert.deepInclude(await run(c, pane, "echo comma", { timeout: 10 }), { output: "comma", exit_status: 0 })
+  })
+
+  it("reports after the command removes TMUX from fish itself, and bash's unset stays in its subshell", async () => {
+    for (
+      const [shell, command] of [["/usr/bin/fish", "set -e TMUX; echo gone"], ["/bin/bash", "unset TMUX; echo gone"]]
+    ) {
+      const { c, pane } = await h.open(shell)
+      assert.deepInclude(await run(c, pane, command!, { timeout: 10 }), { output: "gone", exit_status: 0 }, shell)
+      assert.deepInclude(await run(c, pane, "echo again", { timeout: 10 }), { output: "again", exit_status: 0 }, shell)
+    }
+  })
+})
