@@ -5,7 +5,7 @@
 import * as Result from "effect/Result"
 import { type ClientName, clients, isClient } from "./clientConfig.ts"
 import { parseToolsets, type SelectionInput } from "./selection.ts"
-import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
+import { defaultSocket, inheritedPath, parseSocketSelector, type SocketSelector } from "./socket.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
 
 /** Configuration for a tmux server this process starts. @category models */
@@ -309,9 +309,7 @@ const printConfigInvocation = (
       )
     }
     // A client starts the server without TMUX: inherit there would reach the default socket.
-    const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" && tmux !== undefined && tmux !== ""
-      ? tmux.split(",")[0]
-      : undefined
+    const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" ? inheritedPath(tmux) : undefined
     if (inheritedSocket !== undefined) env.LIBTMUX_SOCKET = `path:${inheritedSocket}`
     return { kind: "print-config", client, env, inheritedSocket, remote: host } as const
   })

@@ -10,6 +10,9 @@
  *   unset by the run's trailer, so a finished run never holds the pane.
  * - `@lmcp_last`: the last run typed in the pane and not yet collected: what a new run reports as
  *   `earlier_run` when nobody collected it.
+ * - `@lmcp_gen` and `@lmcp_g<N>`: the pane's typing generation. A run read generation N with the
+ *   pane's state it types from; it sets `@lmcp_g<N+1>` with `-o`, so when another run was typed
+ *   since (and took N+1), tmux refuses, and nothing is typed from a view that is out of date.
  */
 import { createHash } from "node:crypto"
 import type { Run } from "../services/ShellRuns.ts"
@@ -22,6 +25,9 @@ export const recordVersion = 1
 export const paneRunOptions = {
   claim: "@lmcp_claim",
   last: "@lmcp_last",
+  generation: "@lmcp_gen",
+  /** Held by the run that typed generation `n`. */
+  typedAt: (n: number) => `@lmcp_g${n}`,
   record: (runId: string) => `@lmcp_run_${runId}`,
   /** Taken (with `-o`) by the one run that takes over a claim whose run never reported. */
   successor: (runId: string) => `@lmcp_next_${runId}`

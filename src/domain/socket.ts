@@ -48,9 +48,14 @@ export const formatSelector = (selector: SocketSelector): string =>
 export const socketFlags = (selector: SocketSelector): ReadonlyArray<string> =>
   selector.form === "name" ? ["-L", selector.name] : selector.form === "path" ? ["-S", selector.path] : []
 
-/** The socket path `$TMUX` names (`<path>,<pid>,<session>`), when it names one. */
-export const inheritedPath = (tmux: string | undefined): string | undefined =>
-  tmux !== undefined && tmux !== "" && !tmux.startsWith(",") ? tmux.split(",")[0]! : undefined
+/**
+ * The socket path `$TMUX` names (`<path>,<pid>,<session>`), when it names one. Read from the right:
+ * the last two fields are numbers, and the path itself may hold a comma.
+ */
+export const inheritedPath = (tmux: string | undefined): string | undefined => {
+  const match = tmux === undefined ? null : /^(.+),-?[0-9]+,-?[0-9]+$/su.exec(tmux)
+  return match === null ? undefined : match[1]
+}
 
 /**
  * Whether the socket was handed to us (`path:`, or `$TMUX` with `inherit`) rather than placed by

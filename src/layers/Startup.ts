@@ -9,7 +9,7 @@ import { join, resolve } from "node:path"
 import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
 import { realpath, sameFile } from "../domain/files.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
-import { formatSelector, resolveSocketPath, socketFlags } from "../domain/socket.ts"
+import { formatSelector, inheritedPath, resolveSocketPath, socketFlags } from "../domain/socket.ts"
 import {
   AdoptionRefused,
   AuditLogUnusable,
@@ -129,7 +129,7 @@ export const startup = (
       },
       registeredNames
     ))
-    const callerSocket = env.TMUX === undefined || env.TMUX === "" ? undefined : env.TMUX.split(",")[0]
+    const callerSocket = inheritedPath(env.TMUX)
     const callerPath = callerSocket === undefined ? undefined : realpath(callerSocket) ?? callerSocket
     const caller = {
       paneId: env.TMUX_PANE === undefined || env.TMUX_PANE === "" ? undefined : env.TMUX_PANE,

@@ -308,13 +308,62 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "start_time": {
      "type": "integer",
      "description": "server start, seconds since the epoch"
+    },
+    "held_runs": {
+     "type": "array",
+     "items": {
+      "type": "object",
+      "properties": {
+       "pane_id": {
+        "type": "string",
+        "description": "the pane it was typed in"
+       },
+       "run_id": {
+        "type": "string",
+        "description": "pass it to run_shell_command as resume, with pane_id"
+       },
+       "command_prefix": {
+        "type": "string",
+        "description": "the start of the command it runs"
+       },
+       "command_digest": {
+        "type": "string",
+        "description": "sha256 of the command, first 12 hex digits"
+       },
+       "holds_pane": {
+        "type": "boolean",
+        "description": "its status report has not come: new runs there wait"
+       },
+       "exit_status": {
+        "anyOf": [
+         {
+          "type": "integer"
+         },
+         {
+          "type": "null"
+         }
+        ],
+        "description": "its exit status, once reported"
+       }
+      },
+      "required": [
+       "pane_id",
+       "run_id",
+       "command_prefix",
+       "command_digest",
+       "holds_pane",
+       "exit_status"
+      ]
+     },
+     "description": "run_shell_command runs not yet collected (timed out, blocked or cancelled), typed by any server on this socket; empty when not running"
     }
    },
    "required": [
     "running",
     "socket",
     "socket_path",
-    "session_count"
+    "session_count",
+    "held_runs"
    ]
   }
  },

@@ -15,6 +15,7 @@ import type { ShellProcess } from "../services/PaneProcess.ts"
 /** The tmux-side state readiness needs. @category models */
 export interface PaneLook {
   readonly pane_pid: number
+  readonly cursor_x: number
   readonly pane_dead: boolean
   readonly pane_in_mode: boolean
   readonly alternate_on: boolean
@@ -44,8 +45,13 @@ export const timings = {
   /** How long a program must be seen reading the terminal before the run counts as blocked. */
   blockedAfter: 500,
   /** How long the shell must be seen idle at its prompt, without a record, before the input counts as never run. */
-  idleAfter: 300
+  idleAfter: 300,
+  /** How long a line editor that reads with nothing drawn on its row is waited for to draw its prompt. */
+  promptGrace: 300
 }
+
+/** Shells whose line editor draws the prompt, and echoes what is typed, itself. */
+const lineEditors = new Set(["bash", "zsh", "fish"])
 
 /**
  * Waits until the pane's shell is itself idle at its prompt, reading its terminal, and returns the
@@ -63,6 +69,7 @@ export const awaitReady = <S extends PaneLook, R>(
     const started = yield* Clock.currentTimeMillis
     let state = yield* look
     let lookedAfterWait = true
+    let promptSince: number | undefined
     while (true) {
       if (state.pane_dead) {
         return yield* new PaneGone({
@@ -100,14 +107,21 @@ export const awaitReady = <S extends PaneLook, R>(
         })
       }
       // Without a kernel view (not Linux), tmux's view that the shell is the pane's process is all there is.
+      const now = yield* Clock.currentTimeMillis
       if (!spawning && (shell === undefined || shell.reading)) {
+        // A line editor takes the terminal out of canonical mode, then draws its prompt. Before
+        // that (a shell draining its output as it leaves a command also sleeps as if reading), the
+        // terminal would echo the keys, and the editor again: wait a moment for the prompt.
+        promptSince ??= now
+        const unprompted = lineEditors.has(comm) && state.cursor_x === 0 && now - promptSince < timings.promptGrace
         // The prompt row must be read after the shell reached its prompt: look once more if we waited.
-        if (lookedAfterWait) return { state, shell: comm }
+        if (lookedAfterWait && !unprompted) return { state, shell: comm }
+        if (unprompted) yield* Effect.sleep(Math.max(1, Math.min(timings.readyPoll, deadline - now)))
         state = yield* look
         lookedAfterWait = true
         continue
       }
-      const now = yield* Clock.currentTimeMillis
+      promptSince = undefined
       const busy = shell === undefined || spawning
         ? "the pane's process is still being started"
         : shell.inForeground

@@ -28,6 +28,7 @@ import {
   typedRecord,
   typedText
 } from "../domain/shellProtocol.ts"
+import { inheritedPath } from "../domain/socket.ts"
 import { Config } from "../services/Config.ts"
 import {
   InputInvalid,
@@ -85,7 +86,16 @@ export type RunOutcome =
   | { readonly _tag: "TimedOut"; readonly output: RunOutput }
   | { readonly _tag: "Blocked"; readonly by: string; readonly output: RunOutput }
 
-const runFields = { ...stateFields, pane_tty: "string", "@lmcp_claim": "string", "@lmcp_last": "string" } as const
+const runFields = {
+  ...stateFields,
+  pane_tty: "string",
+  "@lmcp_claim": "string",
+  "@lmcp_last": "string",
+  "@lmcp_gen": "string"
+} as const
+
+/** The pane's typing generation as read (see domain/runRecord.ts); 0 before the first run. */
+const generationOf = (value: string): number => /^[0-9]{1,15}$/u.test(value) ? Number(value) : 0
 
 const kernelProbe = (tty: string) =>
   Effect.gen(function*() {
@@ -465,10 +475,11 @@ const echoHeight = (typed: string, width: number): number =>
   typed.split("\n").reduce((rows, line) => rows + Math.ceil((cellsOf(line) + 4) / Math.max(1, width)), 0)
 
 /** Whether the shell's own `TMUX` (`path,pid,index`) names the pinned socket, the same file. */
-const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean =>
+const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean => {
+  const path = inheritedPath(environmentTmux)
   // The typed `${TMUX%%,*}` cuts at the first comma: a path with one is typed whole instead.
-  environmentTmux !== undefined && !socketPath.includes(",") &&
-  sameFile(environmentTmux.slice(0, environmentTmux.lastIndexOf(",", environmentTmux.lastIndexOf(",") - 1)), socketPath)
+  return path !== undefined && !socketPath.includes(",") && sameFile(path, socketPath)
+}
 
 /** The earlier run of a pane that a new run found and collected. @category models */
 export interface EarlierRun {
@@ -488,18 +499,21 @@ const headOfRun = (paneId: string, runId: string) =>
 
 /**
  * Waits until no other run holds the pane (see domain/runRecord.ts), whichever server instance
- * typed it: returns the look at the pane, and the claim to take over when its run can no longer
- * report (its pane's process changed, or its shell sat idle at its prompt without the run's record).
- * At the deadline, refuses naming the run that holds the pane.
+ * typed it, and returns the look at the free pane. A claim whose run can no longer report (its
+ * pane's process changed, or its shell sat idle at its prompt without the run's status report) is
+ * released once, by the one caller that takes its successor option, with C-c for any open input;
+ * that run is returned as `abandoned`. At the deadline, refuses naming the run that holds the pane.
  */
 const awaitFreePane = (paneId: string, deadline: number) =>
   Effect.gen(function*() {
     const kernel = yield* kernelProbe("")
     let idleSince: number | undefined
+    let abandoned: string | undefined
+    let unrecorded: string | undefined
     while (true) {
       const look = yield* readinessLook(paneId)
       const claim = look["@lmcp_claim"]
-      if (claim === "") return { look, takeover: undefined }
+      if (claim === "") return { look, abandoned }
       if (!runIdPattern.test(claim)) {
         return yield* new PaneNotReady({
           pane: paneId,
@@ -510,28 +524,46 @@ const awaitFreePane = (paneId: string, deadline: number) =>
       }
       const head = yield* headOfRun(paneId, claim)
       const recorded = decodeRecord(head.runRecord)
-      if (recorded === undefined || recorded.run.panePid !== look.pane_pid || head.record !== "") {
-        return { look, takeover: claim }
-      }
       const now = yield* Clock.currentTimeMillis
+      // Its status report came (or it was collected) since the look: the claim is gone, look again;
+      // a claim seen twice with no record of its run is no run's.
+      const gone = recorded === undefined || head.record !== ""
+      if (gone && unrecorded !== claim) {
+        unrecorded = claim
+        continue
+      }
       const shell = yield* kernel.shell(look.pane_pid)
       idleSince = shell?.reading === true && shell.inForeground ? idleSince ?? now : undefined
-      if (idleSince !== undefined && now - idleSince >= timings.idleAfter) return { look, takeover: claim }
-      if (now >= deadline) return yield* claimRefusal(recorded)
+      const stale = gone || recorded.run.panePid !== look.pane_pid ||
+        (idleSince !== undefined && now - idleSince >= timings.idleAfter)
+      if (stale) {
+        const released = yield* (yield* PaneCommand).run([
+          ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.successor(claim), String(process.pid)],
+          ["set-option", "-pu", "-t", paneId, paneRunOptions.claim],
+          ["send-keys", "-t", paneId, "C-c"]
+        ]).pipe(Effect.as(true), Effect.catchIf(isClaimTaken, () => Effect.succeed(false)))
+        if (released) abandoned = claim
+        idleSince = undefined
+        continue
+      }
+      if (now >= deadline) return yield* claimRefusal(recorded!)
       yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))
     }
   })
 
-/** The earlier runs a new run collects as it types: the claim it takes over, and the last run if it finished. */
-const earlierRuns = (paneId: string, last: string, takeover: string | undefined) =>
+/**
+ * The earlier runs a new run collects as it types: the last run of the pane if its status report
+ * came, and a run whose claim this call released.
+ */
+const earlierRuns = (paneId: string, last: string, abandoned: string | undefined) =>
   Effect.gen(function*() {
     const found: Array<{ readonly run: Run; readonly earlier: EarlierRun }> = []
-    for (const runId of new Set([takeover ?? "", last])) {
+    for (const runId of new Set([abandoned ?? "", last])) {
       if (!runIdPattern.test(runId)) continue
       const head = yield* headOfRun(paneId, runId)
       const recorded = decodeRecord(head.runRecord)
       const end = parseEndRecord(head.record)
-      if (recorded === undefined || (runId !== takeover && end === undefined)) continue
+      if (recorded === undefined || (runId !== abandoned && end === undefined)) continue
       found.push({ run: recorded.run, earlier: { run_id: runId, exit_status: end?.status ?? null } })
     }
     return found
@@ -545,7 +577,11 @@ export const recordedRun = (paneId: string, runId: string) =>
   Effect.map(headOfRun(paneId, runId), (head) => decodeRecord(head.runRecord)?.run)
 
 const isClaimTaken = (error: ToolError): boolean =>
-  error._tag === "TmuxCommandFailed" && /already set: @lmcp_(claim|next_)/u.test(error.stderr)
+  error._tag === "TmuxCommandFailed" && /already set: @lmcp_(claim|next_|g[0-9])/u.test(error.stderr)
+
+/** Whether it was the generation that was taken: the claim just before it is then this run's. */
+const isGenerationTaken = (error: ToolError): boolean =>
+  error._tag === "TmuxCommandFailed" && /already set: @lmcp_g[0-9]/u.test(error.stderr)
 
 /**
  * A new run: waits for the pane to be free and its shell at its prompt, then one invocation that
@@ -563,16 +599,16 @@ export const startRun = (
   Effect.gen(function*() {
     const id = newRunId()
     while (true) {
+      let claimed = false
       const attempt = yield* typeRun(id, paneId, command, suppressHistory, deadline, limits).pipe(
-        Effect.catchIf(isClaimTaken, () => Effect.succeed(undefined))
+        Effect.catchIf(isClaimTaken, (error) => Effect.sync(() => void (claimed = isGenerationTaken(error))))
       )
       if (attempt !== undefined) return attempt
-      // What the refused list set before its claim: the next attempt sets it again.
+      // What the refused list set before the refusal: the next attempt sets it again.
       const names = protocolNames(id)
       yield* (yield* PaneCommand).run(
-        [names.template, names.markTemplate, paneRunOptions.record(id)].map((option) =>
-          ["set-option", "-pu", "-t", paneId, option] as const
-        )
+        [names.template, names.markTemplate, paneRunOptions.record(id), ...(claimed ? [paneRunOptions.claim] : [])]
+          .map((option) => ["set-option", "-pu", "-t", paneId, option] as const)
       ).pipe(Effect.ignore)
     }
   })
@@ -591,8 +627,9 @@ const typeRun = (
     const pin = yield* SocketPin
     const { tmuxPath } = yield* Config
     const free = yield* awaitFreePane(paneId, deadline)
-    const earlier = yield* earlierRuns(paneId, free.look["@lmcp_last"], free.takeover)
+    const earlier = yield* earlierRuns(paneId, free.look["@lmcp_last"], free.abandoned)
     const { state, shell } = yield* awaitReady(paneId, readinessLook(paneId), yield* kernelProbe(""), deadline)
+    const generation = generationOf(state["@lmcp_gen"])
     const names = protocolNames(id)
     const long = lineTooLong(shell, command)
     if (long !== undefined) {
@@ -643,19 +680,17 @@ const typeRun = (
     const now = yield* Clock.currentTimeMillis
     // The claim comes after the load (which waits for its input) and nothing that waits comes
     // between it and the paste: tmux runs the rest of the list without another client's commands.
-    const claim = free.takeover === undefined
-      ? [["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id] as const]
-      : [
-        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.successor(free.takeover), id] as const,
-        ["set-option", "-p", "-t", paneId, paneRunOptions.claim, id] as const
-      ]
     const waiter = tmux.run(
       [
         ["set-option", "-p", "-t", paneId, names.template, template.end],
         ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
         ["set-option", "-p", "-t", paneId, paneRunOptions.record(id), encodeRecord(record)],
         ["load-buffer", "-b", names.buffer, "-"],
-        ...claim,
+        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id],
+        // Refused when another run was typed since the look this run types from.
+        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation + 1), id],
+        ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation + 1)],
+        ["set-option", "-pu", "-t", paneId, paneRunOptions.typedAt(generation)],
         ...earlier.flatMap((found) => collectCommands(found.run)),
         ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
         typedRecord(id, paneId),

@@ -7,6 +7,8 @@
  * read command and decoder from here too.
  */
 import * as Effect from "effect/Effect"
+import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
+import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
 import { TmuxCommandFailed, type TmuxError } from "./errors.ts"
 import { type Authority, type observeCommands, type TmuxCommand, TmuxObserve } from "./Tmux.ts"
 
@@ -78,6 +80,21 @@ export const serverFields = {
   start_time: "int",
   socket_path: "string"
 } as const satisfies Fields
+
+/** What the panes' options say of their runs. */
+const heldRunFields = { pane_id: "string", "@lmcp_claim": "string", "@lmcp_last": "string" } as const satisfies Fields
+
+/** A run that is not collected, as its pane records it. @category models */
+export interface HeldRun {
+  readonly pane_id: string
+  readonly run_id: string
+  readonly command_prefix: string
+  readonly command_digest: string
+  /** Whether it still holds its pane (its trailer has not run). */
+  readonly holds_pane: boolean
+  /** Its exit status once its trailer ran. */
+  readonly exit_status: number | null
+}
 
 /** Pane state the control-loop tools check before acting. */
 export const paneStateFields = {
@@ -165,6 +182,46 @@ export const make = (observe: Authority<typeof observeCommands[number]>) => ({
       observe.run([["list-sessions", "-F", formatOf(serverFields)]]),
       (stdout) => parseRows(serverFields, "list-sessions", stdout)
     ),
+  /**
+   * The runs run_shell_command typed that are not collected, by pane, as their panes' options
+   * record them (domain/runRecord.ts): whichever server instance typed them. Two invocations.
+   */
+  heldRuns: (): Effect.Effect<ReadonlyArray<HeldRun>, TmuxError> =>
+    Effect.gen(function*() {
+      const listed = yield* observe.run([["list-panes", "-a", "-F", formatOf(heldRunFields)]]).pipe(
+        Effect.flatMap((stdout) => parseRows(heldRunFields, "list-panes", stdout))
+      )
+      const wanted = listed.flatMap((pane) =>
+        [...new Set([pane["@lmcp_claim"], pane["@lmcp_last"]])].filter((id) => runIdPattern.test(id)).map((runId) => ({
+          paneId: pane.pane_id,
+          runId
+        }))
+      )
+      if (wanted.length === 0) return []
+      // IDs are checked against the run ID pattern above: nothing else reaches these formats.
+      const stdout = yield* observe.run(wanted.map(({ paneId, runId }) =>
+        [
+          "display-message",
+          "-p",
+          "-t",
+          paneId,
+          `#{${paneRunOptions.record(runId)}}${FS}#{@lmcp_end_${runId}}${FS}#{@lmcp_claim}`
+        ] as const
+      ))
+      return stdout.split("\n").slice(0, wanted.length).flatMap((line, i) => {
+        const [record = "", end = "", claim = ""] = line.split(FS)
+        const decoded = decodeRecord(record)
+        if (decoded === undefined) return []
+        return [{
+          pane_id: wanted[i]!.paneId,
+          run_id: wanted[i]!.runId,
+          command_prefix: decoded.command.prefix,
+          command_digest: decoded.command.digest,
+          holds_pane: claim === wanted[i]!.runId,
+          exit_status: parseEndRecord(end)?.status ?? null
+        }]
+      })
+    }),
   /** Windows of one session (by ID), or of every session. */
   windows: (sessionId?: string): Effect.Effect<ReadonlyArray<Row<typeof windowFields>>, TmuxError> =>
     Effect.flatMap(

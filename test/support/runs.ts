@@ -40,4 +40,7 @@ export const leftovers = (world: TmuxWorld, pane: string) =>
     ...world.tmux("libtmux-mcp", "show", "-s").split("\n"),
     ...world.tmux("libtmux-mcp", "show", "-p", "-t", pane).split("\n")
   ]
-    .filter((line) => line.includes("lmcp") || /^@(lx|[lm][0-9a-f]{6}) /u.test(line))
+    // The pane's typing generation (two options) is kept on purpose: it outlives runs, not the pane.
+    .filter((line) =>
+      (line.includes("lmcp") && !/^@lmcp_(gen|g[0-9]+) /u.test(line)) || /^@(lx|[lm][0-9a-f]{6}) /u.test(line)
+    )

@@ -85,6 +85,7 @@ const scripted = (timeline: Timeline, seen: Array<Seen>) => {
     } satisfies KernelProbe,
     look: Effect.map(observe("look"), (is): PaneLook => ({
       pane_pid: 10,
+      cursor_x: 2,
       pane_dead: false,
       pane_in_mode: is === "copy mode",
       alternate_on: false,

@@ -49,6 +49,7 @@ const kernel = (
 
 const pane = (extra: Partial<PaneLook> = {}): PaneLook => ({
   pane_pid: 10,
+  cursor_x: 2,
   pane_dead: false,
   pane_in_mode: false,
   alternate_on: false,

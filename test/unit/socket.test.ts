@@ -5,6 +5,7 @@ import * as Result from "effect/Result"
 import { assert, describe, it } from "vitest"
 import {
   formatSelector,
+  inheritedPath,
   parseSocketSelector,
   type ResolveEnvironment,
   resolveSocketPath,
@@ -83,5 +84,15 @@ describe("resolution", () => {
 
   it("keeps an explicit path as given", () => {
     assert.strictEqual(resolveSocketPath(parse("path:/run/a.sock"), env({ TMUX: "/elsewhere,1,2" })), "/run/a.sock")
+  })
+})
+
+describe("inheritedPath", () => {
+  it("reads $TMUX from the right: the path may hold a comma, the last two fields are numbers", () => {
+    assert.strictEqual(inheritedPath("/tmp/tmux-1000/default,123,0"), "/tmp/tmux-1000/default")
+    assert.strictEqual(inheritedPath("/run/a,b/sock,4567,12"), "/run/a,b/sock")
+    for (const none of [undefined, "", ",1,0", "/tmp/sock", "/tmp/sock,x,0"]) {
+      assert.isUndefined(inheritedPath(none), String(none))
+    }
   })
 })

@@ -18,7 +18,18 @@ export const get_server_info = defineTool(manifest.get_server_info, {
     session_count: Schema.Int.annotate({ description: "number of sessions (0 when not running)" }),
     pid: Schema.optionalKey(Schema.Int.annotate({ description: "the tmux server's process ID, when running" })),
     version: Schema.optionalKey(Schema.String.annotate({ description: "the tmux server's version, when running" })),
-    start_time: Schema.optionalKey(Schema.Int.annotate({ description: "server start, seconds since the epoch" }))
+    start_time: Schema.optionalKey(Schema.Int.annotate({ description: "server start, seconds since the epoch" })),
+    held_runs: Schema.Array(Schema.Struct({
+      pane_id: Schema.String.annotate({ description: "the pane it was typed in" }),
+      run_id: Schema.String.annotate({ description: "pass it to run_shell_command as resume, with pane_id" }),
+      command_prefix: Schema.String.annotate({ description: "the start of the command it runs" }),
+      command_digest: Schema.String.annotate({ description: "sha256 of the command, first 12 hex digits" }),
+      holds_pane: Schema.Boolean.annotate({ description: "its status report has not come: new runs there wait" }),
+      exit_status: Schema.NullOr(Schema.Int).annotate({ description: "its exit status, once reported" })
+    })).annotate({
+      description: "run_shell_command runs not yet collected (timed out, blocked or cancelled), typed by any " +
+        "server on this socket; empty when not running"
+    })
   }),
   run: () =>
     Effect.gen(function*() {
@@ -26,11 +37,12 @@ export const get_server_info = defineTool(manifest.get_server_info, {
       const tmux = yield* reads
       const base = { socket: formatSelector(pin.selector), socket_path: pin.resolvedPath }
       const rows = yield* tmux.server().pipe(Effect.catchTag("ServerNotRunning", () => Effect.succeed(undefined)))
-      if (rows === undefined) return { ...base, running: false, session_count: 0 }
+      if (rows === undefined) return { ...base, running: false, session_count: 0, held_runs: [] }
       const [first] = rows
-      if (first === undefined) return { ...base, running: true, session_count: 0 }
+      if (first === undefined) return { ...base, running: true, session_count: 0, held_runs: [] }
       return {
         ...base,
+        held_runs: yield* tmux.heldRuns(),
         socket_path: first.socket_path,
         running: true,
         session_count: rows.length,
