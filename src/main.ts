@@ -4,12 +4,14 @@
  * scope (their finalizers run) and leaving the tmux server running. stdout carries JSON-RPC only;
  * everything else goes to stderr.
  */
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
+import { reportFailure } from "./failure.ts"
 import { collectWhenIdle } from "./heap.ts"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
 import { connect, makeServer } from "./layers/McpServer.ts"
@@ -93,7 +95,14 @@ export const main = (): void => {
         Effect.sync(() => {
           process.stderr.write(`libtmux-mcp: ${error.message}\n`)
           process.exitCode = 1
-        }))
+        })),
+      // A defect (a dependency that does not resolve, a bug) would otherwise end the fiber silently
+      // and the process with 0: say what failed, and exit 1.
+      Effect.catchCause((cause) =>
+        Effect.sync(() => {
+          if (!Cause.hasInterruptsOnly(cause)) reportFailure("starting the server", Cause.squash(cause))
+        })
+      )
     )
   )
 }
