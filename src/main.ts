@@ -15,6 +15,7 @@ import { reportFailure } from "./failure.ts"
 import { collectWhenIdle } from "./heap.ts"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
 import { connect, makeServer } from "./layers/McpServer.ts"
+import { nodeProblem } from "./layers/NodeCheck.ts"
 import { logLine } from "./layers/ServerLog.ts"
 import * as Services from "./layers/Services.ts"
 import { startup } from "./layers/Startup.ts"
@@ -32,12 +33,14 @@ const program = Effect.gen(function*() {
   if (decided.kind === "version") return void process.stdout.write(`libtmux-mcp ${version}\n`)
   if (decided.kind === "print-config") {
     const bin = realpathSync(process.argv[1] ?? "")
-    for (const note of clientConfigNotes(decided.client, process.execPath, decided.inheritedSocket, decided.remote)) {
-      process.stderr.write(`${note}\n`)
+    const problem = decided.node === undefined ? undefined : nodeProblem(decided.node)
+    if (problem !== undefined) {
+      process.stderr.write(`libtmux-mcp: ${problem}\n`)
+      return void (process.exitCode = 1)
     }
-    return void process.stdout.write(
-      `${renderClientConfig(decided.client, process.execPath, bin, decided.env, decided.remote)}\n`
-    )
+    const node = decided.node ?? process.execPath
+    for (const note of clientConfigNotes(decided, node)) process.stderr.write(`${note}\n`)
+    return void process.stdout.write(`${renderClientConfig(decided, node, bin)}\n`)
   }
   const { facts } = decided
   const context = yield* Layer.build(Services.layer(facts))
