@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
-import { helpText } from "./domain/config.ts"
+import { helpText, unknownSettingWarnings } from "./domain/config.ts"
 import { reportFailure } from "./failure.ts"
 import { collectWhenIdle } from "./heap.ts"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
@@ -77,7 +77,7 @@ const program = Effect.gen(function*() {
     )
   }
   logLine("info", readyLine(facts))
-  for (const warning of warningLines(facts)) logLine("warning", warning)
+  for (const warning of [...warningLines(facts), ...unknownSettingWarnings(process.env)]) logLine("warning", warning)
   // Returning closes the scope the services were built in: their finalizers run (the tmux layer
   // deletes paste buffers an interrupted call left behind), then the process exits.
   yield* Effect.promise(() => stopped.promise)

@@ -8,6 +8,7 @@ import { type PrintConfig, type PrintConfigFlag, printConfigFlags, printConfigIn
 import type { SelectionInput } from "./selection.ts"
 import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
+import { unknownVariableWarnings } from "./unknownVariables.ts"
 import { parseWaitMax } from "./waitCeiling.ts"
 
 /** Configuration for a tmux server this process starts. @category models */
@@ -231,6 +232,14 @@ export const retiredVariables: ReadonlyArray<readonly [string, (value: string) =
       "content flows through tools), so there is nothing to replace it; unset it"
   ]
 ]
+
+/** Startup warnings for the `LIBTMUX_*` variables in `env` that nothing reads, each naming the nearest one. */
+export const unknownSettingWarnings = (env: Readonly<Record<string, string | undefined>>): Array<string> =>
+  unknownVariableWarnings(
+    env,
+    [...settings.map((setting) => setting.variable), ...retiredVariables.map(([variable]) => variable)],
+    settings.map((setting) => setting.variable)
+  )
 
 /** Parses the environment and the command line. */
 export const parseInvocation = (

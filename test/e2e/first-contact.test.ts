@@ -131,6 +131,19 @@ describe("a person at a terminal", () => {
   })
 })
 
+describe("startup warnings", () => {
+  it("name the real variable a misspelt LIBTMUX_ one was probably meant to be, after the ready line", async () => {
+    const world = h.world()
+    const c = await h.connect(world, { LIBTMUX_WAIT_MAX_SECONDS: "60" })
+    await c.client.listTools()
+    const lines = c.stderr().split("\n")
+    const warning = lines.findIndex((line) => line.includes("variable=LIBTMUX_WAIT_MAX_SECONDS"))
+    assert.isAbove(warning, lines.findIndex((line) => line.startsWith("libtmux-mcp ready ")))
+    assert.include(lines[warning], "did you mean LIBTMUX_MCP_WAIT_MAX_SECONDS?")
+    await c.close()
+  })
+})
+
 describe("--print-config", () => {
   const clients = ["claude-code", "claude-desktop", "codex", "gemini", "cursor", "vscode"] as const
   for (const client of clients) {
