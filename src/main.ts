@@ -27,6 +27,9 @@ import { version } from "./version.ts"
 /** How long the stop path may take before the process exits anyway. */
 const stopWithinMs = 1000
 
+/** Whether the server answers on stdin yet: a failure before is a failed start. */
+let serving = false
+
 const program = Effect.gen(function*() {
   const decided = yield* startup(process.env, process.argv.slice(2), process.getuid?.() ?? 0)
   if (decided.kind === "help") return void process.stdout.write(`${helpText(version)}\n`)
@@ -68,6 +71,7 @@ const program = Effect.gen(function*() {
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
   yield* connect(server, new LineTransport())
+  serving = true
   // A person who started it by hand sees what it waits for.
   if (process.stdin.isTTY) {
     logLine(
@@ -103,7 +107,10 @@ export const main = (): void => {
       // and the process with 0: say what failed, and exit 1.
       Effect.catchCause((cause) =>
         Effect.sync(() => {
-          if (!Cause.hasInterruptsOnly(cause)) reportFailure("starting the server", Cause.squash(cause))
+          if (Cause.hasInterruptsOnly(cause)) return
+          reportFailure(serving ? "serving" : "starting the server", Cause.squash(cause))
+          // The scope is closed; stdin's listeners must not keep a server that no longer serves.
+          setImmediate(() => process.exit(1))
         })
       )
     )
