@@ -3,7 +3,11 @@
  * closed" has a cause in its log. stdout stays JSON-RPC only.
  */
 
-const firstLine = (text: string): string => text.split("\n")[0] ?? ""
+// Loaded by the entry before the Node check has passed: syntax that much older Nodes parse.
+const firstLine = (text: string): string => {
+  const [first = ""] = text.split("\n")
+  return first
+}
 
 /** Node's codes for a module or package that cannot be found or resolved. */
 const missingModule = new Set(["ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND", "ERR_PACKAGE_PATH_NOT_EXPORTED"])

@@ -35,6 +35,8 @@ describe("the entry under a Node older than the floor", () => {
     const source = readFileSync(binPath, "utf8")
     assert.notMatch(source, /^\s*import\s*(?:[{*\w"'])/mu)
     assert.match(source, /import\("\.\/libtmux-mcp-start\.js"\)/u)
+    // Nor syntax a Node before 14 cannot parse, which would fail before the check runs.
+    assert.notMatch(source, /\?\?|\?\./u)
   })
 
   it("prints one line naming the Node found, the version needed and how to get it, and exits 1", () => {
