@@ -4,15 +4,18 @@
  * scope (their finalizers run) and leaving the tmux server running. stdout carries JSON-RPC only;
  * everything else goes to stderr.
  */
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
-import { helpText } from "./domain/config.ts"
+import { helpText, unknownSettingWarnings } from "./domain/config.ts"
+import { reportFailure } from "./failure.ts"
 import { collectWhenIdle } from "./heap.ts"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
 import { connect, makeServer } from "./layers/McpServer.ts"
+import { nodeProblem } from "./layers/NodeCheck.ts"
 import { logLine } from "./layers/ServerLog.ts"
 import * as Services from "./layers/Services.ts"
 import { startup } from "./layers/Startup.ts"
@@ -24,18 +27,23 @@ import { version } from "./version.ts"
 /** How long the stop path may take before the process exits anyway. */
 const stopWithinMs = 1000
 
+/** Whether the server answers on stdin yet: a failure before is a failed start. */
+let serving = false
+
 const program = Effect.gen(function*() {
   const decided = yield* startup(process.env, process.argv.slice(2), process.getuid?.() ?? 0)
   if (decided.kind === "help") return void process.stdout.write(`${helpText(version)}\n`)
   if (decided.kind === "version") return void process.stdout.write(`libtmux-mcp ${version}\n`)
   if (decided.kind === "print-config") {
     const bin = realpathSync(process.argv[1] ?? "")
-    for (const note of clientConfigNotes(decided.client, process.execPath, decided.inheritedSocket, decided.remote)) {
-      process.stderr.write(`${note}\n`)
+    const problem = decided.node === undefined ? undefined : nodeProblem(decided.node)
+    if (problem !== undefined) {
+      process.stderr.write(`libtmux-mcp: ${problem}\n`)
+      return void (process.exitCode = 1)
     }
-    return void process.stdout.write(
-      `${renderClientConfig(decided.client, process.execPath, bin, decided.env, decided.remote)}\n`
-    )
+    const node = decided.node ?? process.execPath
+    for (const note of clientConfigNotes(decided, node)) process.stderr.write(`${note}\n`)
+    return void process.stdout.write(`${renderClientConfig(decided, node, bin)}\n`)
   }
   const { facts } = decided
   const context = yield* Layer.build(Services.layer(facts))
@@ -63,6 +71,7 @@ const program = Effect.gen(function*() {
   process.on("SIGINT", stop)
   process.on("SIGTERM", stop)
   yield* connect(server, new LineTransport())
+  serving = true
   // A person who started it by hand sees what it waits for.
   if (process.stdin.isTTY) {
     logLine(
@@ -72,7 +81,7 @@ const program = Effect.gen(function*() {
     )
   }
   logLine("info", readyLine(facts))
-  for (const warning of warningLines(facts)) logLine("warning", warning)
+  for (const warning of [...warningLines(facts), ...unknownSettingWarnings(process.env)]) logLine("warning", warning)
   // Returning closes the scope the services were built in: their finalizers run (the tmux layer
   // deletes paste buffers an interrupted call left behind), then the process exits.
   yield* Effect.promise(() => stopped.promise)
@@ -93,7 +102,17 @@ export const main = (): void => {
         Effect.sync(() => {
           process.stderr.write(`libtmux-mcp: ${error.message}\n`)
           process.exitCode = 1
-        }))
+        })),
+      // A defect (a dependency that does not resolve, a bug) would otherwise end the fiber silently
+      // and the process with 0: say what failed, and exit 1.
+      Effect.catchCause((cause) =>
+        Effect.sync(() => {
+          if (Cause.hasInterruptsOnly(cause)) return
+          reportFailure(serving ? "serving" : "starting the server", Cause.squash(cause))
+          // The scope is closed; stdin's listeners must not keep a server that no longer serves.
+          setImmediate(() => process.exit(1))
+        })
+      )
     )
   )
 }

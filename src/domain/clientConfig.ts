@@ -2,12 +2,19 @@
  * Ready-to-paste client configurations for this checkout: absolute paths to the running Node and
  * to this package's bin, so they work before (and without) any npm publication.
  */
+import * as Result from "effect/Result"
+import { nodeFloor } from "./nodeFloor.ts"
+import type { PrintConfig } from "./printConfig.ts"
 import { shellQuote } from "./quote.ts"
+import { defaultSocket, parseSocketSelector, socketFlags } from "./socket.ts"
 
 /** The clients `--print-config` knows, with where their configuration lives (said on stderr). */
 export const clients = {
-  "claude-code": "run this command (add --scope user to use it in every project)",
-  "claude-desktop": "merge into claude_desktop_config.json (Linux: ~/.config/Claude/claude_desktop_config.json)",
+  "claude-code": "run this command; for every project, put --scope user right after `claude mcp add` " +
+    "(after -- it would reach the server as an argument)",
+  "claude-desktop": "merge into claude_desktop_config.json (Linux: ~/.config/Claude/claude_desktop_config.json; " +
+    "macOS: ~/Library/Application Support/Claude/claude_desktop_config.json; " +
+    "Windows: %APPDATA%\\Claude\\claude_desktop_config.json)",
   "codex": "merge into ~/.codex/config.toml",
   "gemini": "merge into ~/.gemini/settings.json (or .gemini/settings.json in a project)",
   "cursor": "merge into ~/.cursor/mcp.json (or .cursor/mcp.json in a project)",
@@ -21,35 +28,68 @@ export const isClient = (name: string): name is ClientName => Object.hasOwn(clie
 
 const tomlString = (value: string): string => JSON.stringify(value)
 
+/** Codex's per-call timeout (`tool_timeout_sec`, default 60 s): the wait ceiling and room for the rest. */
+export const codexToolTimeout = (waitMaxSeconds: number): number => Math.max(60, Math.ceil(waitMaxSeconds) + 30)
+
+/** A Node path in a folder that a cache clean removes (npm's, npx's, the one scripts/node24.sh fills). */
+const inCacheFolder = (node: string): boolean => /[\\/]\.cache[\\/]|[\\/]_npx[\\/]/u.test(node)
+
+/** The command that checks the Node on the remote host. */
+const remoteNodeCheck = (host: SshHost): string =>
+  [
+    "ssh",
+    ...(host.sshConfig === undefined ? [] : ["-F", shellQuote(host.sshConfig)]),
+    ...(host.port === undefined ? [] : ["-p", String(host.port)]),
+    host.destination,
+    shellQuote(host.command.length > 1 ? host.command[0]! : "node"),
+    "--version"
+  ].join(" ")
+
 /**
  * What to tell the person on stderr beside the configuration: where it goes, and the traps of the
  * printed values.
  */
-export const clientConfigNotes = (
-  client: ClientName,
-  node: string,
-  inheritedSocket: string | undefined,
-  host?: SshHost
-): Array<string> => [
-  `libtmux-mcp: ${clients[client]}`,
-  ...(host === undefined ? [] : [
-    `libtmux-mcp: the entry starts the server on ${host.destination} through ssh (no password prompt: use a key ` +
-    `or agent); the remote needs Node >= 22.19 and this package (${host.command.join(" ")})`,
-    `libtmux-mcp: to watch there: ssh -t ${
-      host.port === undefined ? "" : `-p ${host.port} `
-    }${host.destination} tmux -S <socket> attach (the remote server prints the exact command on its stderr)`
-  ]),
-  ...(inheritedSocket === undefined ? [] : [
-    `libtmux-mcp: --socket inherit became path:${inheritedSocket}, the tmux server this shell runs in: ` +
-    "clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead"
-  ]),
-  ...(host === undefined && /[\\/]\.cache[\\/]|[\\/]_npx[\\/]/u.test(node) ?
-    [
-      `libtmux-mcp: the Node path ${node} is in a cache folder: cleaning that cache removes ` +
-      "it and the client can no longer start the server; prefer a Node installed for good"
-    ] :
-    [])
-]
+export const clientConfigNotes = (config: PrintConfig, node: string): Array<string> => {
+  const host = config.remote
+  return [
+    `libtmux-mcp: ${clients[config.client]}`,
+    ...(host === undefined ? [] : [
+      `libtmux-mcp: the entry starts the server on ${host.destination} through ssh (no password prompt: use a key ` +
+      `or agent); the remote needs Node >= ${nodeFloor} and this package (${host.command.join(" ")})`,
+      `libtmux-mcp: to check the remote Node: ${remoteNodeCheck(host)}`,
+      `libtmux-mcp: to watch there once the agent has a session: ${watchCommand(host, config.env.LIBTMUX_SOCKET)}`
+    ]),
+    ...(config.inheritedSocket === undefined ? [] : [
+      `libtmux-mcp: --socket inherit became path:${config.inheritedSocket}, the tmux server this shell runs in: ` +
+      "clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead" +
+      (config.name === "libtmux-mcp" ? "; give it its own entry name with --name (say --name tmux-live)" : "")
+    ]),
+    ...(host === undefined && inCacheFolder(node) ?
+      [
+        `libtmux-mcp: the Node path ${node} is in a cache folder: cleaning that cache removes ` +
+        "it and the client can no longer start the server; prefer a Node installed for good: name it with " +
+        "--node PATH, or run this command with it"
+      ] :
+      [])
+  ]
+}
+
+/**
+ * The command that attaches, from here, to the socket the remote server pins: by name, tmux on the
+ * host resolves it as the server did (both run under ssh, with the same environment).
+ */
+export const watchCommand = (host: SshHost, socket: string | undefined): string => {
+  const selector = Result.getOrElse(parseSocketSelector(socket ?? "name:libtmux-mcp"), () => defaultSocket)
+  return [
+    "ssh -t",
+    ...(host.sshConfig === undefined ? [] : ["-F", shellQuote(host.sshConfig)]),
+    ...(host.port === undefined ? [] : ["-p", String(host.port)]),
+    host.destination,
+    "tmux -N",
+    ...socketFlags(selector).map((word) => shellQuote(shellQuote(word))),
+    "attach"
+  ].join(" ")
+}
 
 /** A host the entry starts the server on through ssh. @category models */
 export interface SshHost {
@@ -91,34 +131,25 @@ export const sshCommand = (
 }
 
 /** The configuration text for one client (stdout: nothing else, so it can be piped). */
-export const renderClientConfig = (
-  client: ClientName,
-  node: string,
-  bin: string,
-  settings: Readonly<Record<string, string>>,
-  host?: SshHost
-): string => {
-  // One entry per host: the client's server names keep the hosts apart.
-  const name = host === undefined ? "libtmux-mcp" : `libtmux-mcp-${host.destination.replace(/^.*@/u, "")}`
-  const ssh = host === undefined ? undefined : sshCommand(host, settings)
-  const env = ssh === undefined ? settings : {}
+export const renderClientConfig = (config: PrintConfig, node: string, bin: string): string => {
+  const { name, remote: host } = config
+  const ssh = host === undefined ? undefined : sshCommand(host, config.env)
+  const env = ssh === undefined ? config.env : {}
   const entry = {
     command: ssh?.command ?? node,
     args: ssh?.args ?? [bin],
     ...(Object.keys(env).length === 0 ? {} : { env })
   }
-  switch (client) {
+  switch (config.client) {
     case "claude-code":
       return [
-        [
-          "claude mcp add",
-          name,
-          ...Object.entries(env).map(([key, value]) => `-e ${shellQuote(`${key}=${value}`)}`),
-          "--",
-          shellQuote(entry.command),
-          ...entry.args.map(shellQuote)
-        ].join(" ")
-      ].join("\n")
+        "claude mcp add",
+        name,
+        ...Object.entries(env).map(([key, value]) => `-e ${shellQuote(`${key}=${value}`)}`),
+        "--",
+        shellQuote(entry.command),
+        ...entry.args.map(shellQuote)
+      ].join(" ")
     case "codex":
       return [
         `[mcp_servers.${name}]`,
@@ -126,7 +157,9 @@ export const renderClientConfig = (
         `args = [${entry.args.map(tomlString).join(", ")}]`,
         ...(Object.keys(env).length === 0
           ? []
-          : [`env = { ${Object.entries(env).map(([key, value]) => `${key} = ${tomlString(value)}`).join(", ")} }`])
+          : [`env = { ${Object.entries(env).map(([key, value]) => `${key} = ${tomlString(value)}`).join(", ")} }`]),
+        // Codex ends a call after 60 s by default; a wait may run to the ceiling.
+        `tool_timeout_sec = ${codexToolTimeout(config.waitMaxSeconds)}`
       ].join("\n")
     case "vscode":
       return JSON.stringify({ servers: { [name]: { type: "stdio", ...entry } } }, null, 2)

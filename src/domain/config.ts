@@ -3,10 +3,13 @@
  * variable). Parsing is pure; every error names the valid set, and nothing here touches tmux.
  */
 import * as Result from "effect/Result"
-import { type ClientName, clients, isClient } from "./clientConfig.ts"
-import { parseToolsets, type SelectionInput } from "./selection.ts"
-import { defaultSocket, inheritedPath, parseSocketSelector, type SocketSelector } from "./socket.ts"
+import { clients } from "./clientConfig.ts"
+import { type PrintConfig, type PrintConfigFlag, printConfigFlags, printConfigInvocation } from "./printConfig.ts"
+import type { SelectionInput } from "./selection.ts"
+import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
+import { unknownVariableWarnings } from "./unknownVariables.ts"
+import { parseWaitMax } from "./waitCeiling.ts"
 
 /** Configuration for a tmux server this process starts. @category models */
 export type TmuxConfigChoice =
@@ -36,15 +39,7 @@ export interface ServerConfig {
 export type Invocation =
   | { readonly kind: "help" }
   | { readonly kind: "version" }
-  | {
-    readonly kind: "print-config"
-    readonly client: ClientName
-    readonly env: Readonly<Record<string, string>>
-    /** The socket `inherit` was turned into, when the command ran inside tmux. */
-    readonly inheritedSocket: string | undefined
-    /** The host the entry starts the server on, through ssh. */
-    readonly remote: RemoteHost | undefined
-  }
+  | PrintConfig
   | { readonly kind: "serve"; readonly config: ServerConfig }
 
 /** The variables, their flags and one line of help each, in the order `--help` prints them. */
@@ -104,16 +99,12 @@ type Values = Partial<Record<Variable, string>>
 
 const flagNames = settings.map((setting) => setting.flag)
 
-/** Flags that shape only what `--print-config` prints: the remote host an entry starts the server on. */
-const remoteFlags = ["--ssh", "--ssh-config", "--remote-node", "--remote-bin"] as const
-type RemoteFlag = typeof remoteFlags[number]
-
 interface Cli {
   readonly values: Values
   readonly help: boolean
   readonly version: boolean
   readonly printConfig: string | undefined
-  readonly remote: Partial<Record<RemoteFlag, string>>
+  readonly entry: Partial<Record<PrintConfigFlag, string>>
 }
 
 /** Reads flags; a flag's value follows it or an `=`. */
@@ -122,13 +113,13 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
   let help = false
   let version = false
   let printConfig: string | undefined
-  const remote: Partial<Record<RemoteFlag, string>> = {}
+  const entry: Partial<Record<PrintConfigFlag, string>> = {}
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     const eq = arg.indexOf("=")
     const flag = eq === -1 ? arg : arg.slice(0, eq)
     if (arg === "--help" || arg === "-h") help = true
-    else if (arg === "--version" || arg === "-V") version = true
+    else if (arg === "--version" || arg === "-V" || arg === "-v") version = true
     else if (flag === "--print-config") {
       if (eq === -1 && i + 1 >= argv.length) {
         return Result.fail(
@@ -136,9 +127,9 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
         )
       }
       printConfig = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
-    } else if ((remoteFlags as ReadonlyArray<string>).includes(flag)) {
+    } else if ((printConfigFlags as ReadonlyArray<string>).includes(flag)) {
       if (eq === -1 && i + 1 >= argv.length) return Result.fail(settingInvalid(flag, `${flag} needs a value`))
-      remote[flag as RemoteFlag] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
+      entry[flag as PrintConfigFlag] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
     } else {
       const setting = settings.find((candidate) => candidate.flag === flag)
       if (setting === undefined) {
@@ -146,7 +137,7 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
           settingInvalid(
             arg,
             `unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --print-config (with ${
-              remoteFlags.join(", ")
+              printConfigFlags.join(", ")
             }), --help, --version`
           )
         )
@@ -157,13 +148,13 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
       values[setting.variable] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
     }
   }
-  if (printConfig === undefined && Object.keys(remote).length > 0) {
-    const flag = Object.keys(remote)[0]!
+  if (printConfig === undefined && Object.keys(entry).length > 0) {
+    const flag = Object.keys(entry)[0]!
     return Result.fail(
       settingInvalid(flag, `${flag} goes with --print-config: it shapes the client entry printed, not this server`)
     )
   }
-  return Result.succeed({ values, help, version, printConfig, remote })
+  return Result.succeed({ values, help, version, printConfig, entry })
 }
 
 /** An absolute path tmux and the filesystem can take (no NUL byte). */
@@ -194,125 +185,6 @@ const parseSuppressHistory = (raw: string | undefined): Result.Result<boolean, S
         `LIBTMUX_SUPPRESS_HISTORY ${JSON.stringify(raw)} is not valid; use 1 (suppress, the default) or 0`
       )
     )
-
-const parseWaitMax = (raw: string | undefined): Result.Result<number, StartupError> => {
-  if (raw === undefined) return Result.succeed(30)
-  const value = raw.trim() === "" ? Number.NaN : Number(raw)
-  return Number.isFinite(value) && value >= 1 && value <= 120
-    ? Result.succeed(value)
-    : Result.fail(
-      settingInvalid(
-        "LIBTMUX_MCP_WAIT_MAX_SECONDS",
-        `LIBTMUX_MCP_WAIT_MAX_SECONDS ${JSON.stringify(raw)} is not valid; use a number of seconds from 1 to 120`
-      )
-    )
-}
-
-/** `--print-config <client>`: the flags given beside it, checked, become the snippet's env block. */
-/** Where `--ssh` says to start the server. @category models */
-export interface RemoteHost {
-  /** `[user@]host`, as ssh takes it. */
-  readonly destination: string
-  readonly port: number | undefined
-  readonly sshConfig: string | undefined
-  /** The remote command: the installed `libtmux-mcp` by default, or Node with a checkout's bin. */
-  readonly command: ReadonlyArray<string>
-}
-
-// A user and host as ssh and a remote shell take them, with nothing a shell or ssh would read as more.
-const sshTarget = /^(?:([A-Za-z0-9._][A-Za-z0-9._-]*)@)?([A-Za-z0-9._][A-Za-z0-9._-]*)(?::(\d{1,5}))?$/u
-
-/** A word for the remote command line: a path or name without control characters. */
-const remoteWord = (flag: string, raw: string): Result.Result<string, StartupError> =>
-  // oxlint-disable-next-line no-control-regex -- control characters are what it refuses
-  raw !== "" && !/[\u0000-\u001f\u007f]/u.test(raw)
-    ? Result.succeed(raw)
-    : Result.fail(
-      settingInvalid(
-        flag,
-        `${flag} ${JSON.stringify(raw)} is not valid; give a path (or a command name on the remote PATH)`
-      )
-    )
-
-const parseRemote = (
-  remote: Partial<Record<RemoteFlag, string>>,
-  defaults: { readonly node: string; readonly bin: string }
-): Result.Result<RemoteHost | undefined, StartupError> =>
-  Result.gen(function*() {
-    const raw = remote["--ssh"]
-    if (raw === undefined) {
-      const stray = Object.keys(remote)[0]
-      return stray === undefined
-        ? undefined
-        : yield* Result.fail(settingInvalid(stray, `${stray} goes with --ssh [user@]host[:port]`))
-    }
-    const match = sshTarget.exec(raw)
-    const port = match?.[3] === undefined ? undefined : Number(match[3])
-    if (match === null || (port !== undefined && (port < 1 || port > 65_535))) {
-      return yield* Result.fail(
-        settingInvalid(
-          "--ssh",
-          `--ssh ${
-            JSON.stringify(raw)
-          } is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`
-        )
-      )
-    }
-    const sshConfig = remote["--ssh-config"] === undefined
-      ? undefined
-      : yield* remoteWord("--ssh-config", remote["--ssh-config"])
-    const bin = remote["--remote-bin"] === undefined
-      ? undefined
-      : yield* remoteWord("--remote-bin", remote["--remote-bin"])
-    const node = remote["--remote-node"] === undefined
-      ? undefined
-      : yield* remoteWord("--remote-node", remote["--remote-node"])
-    return {
-      destination: match[1] === undefined ? match[2]! : `${match[1]}@${match[2]}`,
-      port,
-      sshConfig,
-      // The installed bin runs itself; a checkout's bin is a file for Node to run.
-      command: bin === undefined && node === undefined ? [defaults.bin] : [node ?? defaults.node, bin ?? defaults.bin]
-    }
-  })
-
-const printConfigInvocation = (
-  client: string,
-  values: Values,
-  tmux: string | undefined,
-  remote: Partial<Record<RemoteFlag, string>>
-): Result.Result<Invocation, StartupError> =>
-  Result.gen(function*() {
-    if (!isClient(client)) {
-      return yield* Result.fail(
-        settingInvalid(
-          "--print-config",
-          `--print-config ${JSON.stringify(client)} is not a known client; valid clients: ${
-            Object.keys(clients).join(", ")
-          }`
-        )
-      )
-    }
-    if (values.LIBTMUX_SOCKET !== undefined) yield* parseSocketSelector(values.LIBTMUX_SOCKET)
-    if (values.LIBTMUX_TOOLSETS !== undefined) yield* parseToolsets(values.LIBTMUX_TOOLSETS)
-    const env = Object.fromEntries(
-      Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)
-    )
-    const host = yield* parseRemote(remote, { node: "node", bin: "libtmux-mcp" })
-    if (host !== undefined && env.LIBTMUX_SOCKET === "inherit") {
-      return yield* Result.fail(
-        settingInvalid(
-          "--socket",
-          "--socket inherit cannot cross ssh: the remote server gets no TMUX; " +
-            "name the socket there (name:NAME or path:/PATH), or keep the default"
-        )
-      )
-    }
-    // A client starts the server without TMUX: inherit there would reach the default socket.
-    const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" ? inheritedPath(tmux) : undefined
-    if (inheritedSocket !== undefined) env.LIBTMUX_SOCKET = `path:${inheritedSocket}`
-    return { kind: "print-config", client, env, inheritedSocket, remote: host } as const
-  })
 
 /** A setting from a closed set; the first value is the default. */
 const oneOf = <const V extends ReadonlyArray<string>>(
@@ -361,17 +233,26 @@ export const retiredVariables: ReadonlyArray<readonly [string, (value: string) =
   ]
 ]
 
+/** Startup warnings for the `LIBTMUX_*` variables in `env` that nothing reads, each naming the nearest one. */
+export const unknownSettingWarnings = (env: Readonly<Record<string, string | undefined>>): Array<string> =>
+  unknownVariableWarnings(
+    env,
+    [...settings.map((setting) => setting.variable), ...retiredVariables.map(([variable]) => variable)],
+    settings.map((setting) => setting.variable)
+  )
+
 /** Parses the environment and the command line. */
 export const parseInvocation = (
   env: Readonly<Record<string, string | undefined>>,
-  argv: ReadonlyArray<string>
+  argv: ReadonlyArray<string>,
+  cwd: string = process.cwd()
 ): Result.Result<Invocation, StartupError> =>
   Result.gen(function*() {
     const cli = yield* parseArgv(argv)
     if (cli.help) return { kind: "help" } as const
     if (cli.version) return { kind: "version" } as const
     if (cli.printConfig !== undefined) {
-      return yield* printConfigInvocation(cli.printConfig, cli.values, env.TMUX, cli.remote)
+      return yield* printConfigInvocation(cli.printConfig, cli.values, env.TMUX, cli.entry, cwd)
     }
     for (const [variable, message] of retiredVariables) {
       const retired = env[variable]
@@ -429,12 +310,14 @@ export const helpText = (version: string): string =>
     ...settings.map((setting) => `  ${setting.flag.padEnd(20)} ${setting.variable}: ${setting.help}`),
     `  ${"--print-config".padEnd(20)} <client>: print a configuration for ${Object.keys(clients).join(", ")}`,
     `  ${"".padEnd(20)} using this Node and this checkout; setting flags given beside it go into its env block`,
+    `  ${"  --name".padEnd(20)} <name>: the entry's name (letters, digits, - and _; default libtmux-mcp[-host])`,
+    `  ${"  --node".padEnd(20)} <path>: the Node the entry runs (default: this one), checked to run and be >= 22.19`,
     `  ${"  --ssh".padEnd(20)} [user@]host[:port]: the entry starts the server on that host through ssh`,
     `  ${"  --ssh-config".padEnd(20)} <file>: the ssh client configuration file to use (ssh -F)`,
     `  ${"  --remote-node".padEnd(20)} <path>: Node on the host (default: node, with --remote-bin)`,
     `  ${"  --remote-bin".padEnd(20)} <path>: this package's bin on the host (default: libtmux-mcp on the remote PATH)`,
     `  ${"--help".padEnd(20)} print this help`,
-    `  ${"--version".padEnd(20)} print the version`,
+    `  ${"--version, -V, -v".padEnd(20)} print the version`,
     "",
     "Execute tools run commands with your user's permissions. Tool selection shapes the advertised",
     "interface; it is not an operating-system sandbox."

@@ -4,7 +4,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { execFileSync } from "node:child_process"
-import { mkdirSync, realpathSync } from "node:fs"
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { capabilityMetaKey } from "../../src/manifest/index.ts"
@@ -131,6 +131,19 @@ describe("a person at a terminal", () => {
   })
 })
 
+describe("startup warnings", () => {
+  it("name the real variable a misspelt LIBTMUX_ one was probably meant to be, after the ready line", async () => {
+    const world = h.world()
+    const c = await h.connect(world, { LIBTMUX_WAIT_MAX_SECONDS: "60" })
+    await c.client.listTools()
+    const lines = c.stderr().split("\n")
+    const warning = lines.findIndex((line) => line.includes("variable=LIBTMUX_WAIT_MAX_SECONDS"))
+    assert.isAbove(warning, lines.findIndex((line) => line.startsWith("libtmux-mcp ready ")))
+    assert.include(lines[warning], "did you mean LIBTMUX_MCP_WAIT_MAX_SECONDS?")
+    await c.close()
+  })
+})
+
 describe("--print-config", () => {
   const clients = ["claude-code", "claude-desktop", "codex", "gemini", "cursor", "vscode"] as const
   for (const client of clients) {
@@ -185,6 +198,41 @@ describe("--print-config", () => {
     const invalid = await runToExit(world, {}, ["--print-config", "cursor", "--toolsets", "all"])
     assert.strictEqual(invalid.code, 1)
     assert.include(invalid.stderr, "valid toolsets")
+  })
+
+  it("--node: prints the Node named, after checking that it exists, runs and is new enough", async () => {
+    const world = h.world()
+    const chosen = await runToExit(world, {}, ["--print-config", "cursor", "--node", process.execPath])
+    assert.strictEqual(chosen.code, 0, chosen.stderr)
+    assert.strictEqual(JSON.parse(chosen.stdout).mcpServers["libtmux-mcp"].command, process.execPath)
+    const old = join(world.dir, "node20")
+    writeFileSync(old, "#!/bin/sh\necho v20.0.0\n", { mode: 0o755 })
+    const other = join(world.dir, "other")
+    writeFileSync(other, "#!/bin/sh\necho other 1.0\n", { mode: 0o755 })
+    for (
+      const [path, words] of [
+        [join(world.dir, "missing"), "does not exist or cannot be run"],
+        [other, "printed \"other 1.0\" for --version, not a Node version"],
+        [old, "is Node 20.0.0; libtmux-mcp needs Node >= 22.19.0"]
+      ] as const
+    ) {
+      const refused = await runToExit(world, {}, ["--print-config", "cursor", "--node", path])
+      assert.strictEqual(refused.code, 1, path)
+      assert.strictEqual(refused.stdout, "")
+      assert.strictEqual(refused.stderr.trim().split("\n").length, 1, refused.stderr)
+      assert.include(refused.stderr, words)
+    }
+  })
+
+  it("says how to pick another Node when this one sits in a cache folder", async () => {
+    const world = h.world()
+    const cached = join(world.dir, ".cache", "node", "bin")
+    mkdirSync(cached, { recursive: true })
+    symlinkSync(process.execPath, join(cached, "node"))
+    const result = await runToExit(world, {}, ["--print-config", "cursor", "--node", join(cached, "node")])
+    assert.strictEqual(result.code, 0, result.stderr)
+    assert.include(result.stderr, "is in a cache folder")
+    assert.include(result.stderr, "name it with --node PATH")
   })
 
   it("prints a configuration whose server starts and answers", async () => {

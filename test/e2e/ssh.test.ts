@@ -202,7 +202,13 @@ describe("the server on another host over ssh", () => {
         "inspect,execute"
       ])
       assert.strictEqual(printed.code, 0, printed.stderr)
-      assert.include(printed.stderr, "ssh -t testhost tmux -S <socket> attach")
+      assert.include(
+        printed.stderr,
+        `to watch there once the agent has a session: ssh -t -F ${remote.sshConfig} testhost tmux -N -S `
+      )
+      // The printed check of the remote Node runs as printed, and answers with that Node's version.
+      const check = /to check the remote Node: (.*)$/mu.exec(printed.stderr)?.[1] ?? ""
+      assert.strictEqual(execFileSync("sh", ["-c", check], { encoding: "utf8" }).trim(), process.version)
       const entry = JSON.parse(printed.stdout).mcpServers["libtmux-mcp-testhost"]
       assert.strictEqual(entry.command, "ssh")
       assert.includeMembers(entry.args, ["-T", "BatchMode=yes", "-F", remote.sshConfig])

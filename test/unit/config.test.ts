@@ -62,6 +62,7 @@ describe("flags", () => {
   it("answers --help and --version before reading any variable", () => {
     assert.deepStrictEqual(Result.getOrThrow(parseInvocation({ LIBTMUX_SAFETY: "x" }, ["--help"])), { kind: "help" })
     assert.deepStrictEqual(Result.getOrThrow(parseInvocation({}, ["-V"])), { kind: "version" })
+    assert.deepStrictEqual(Result.getOrThrow(parseInvocation({}, ["-v"])), { kind: "version" })
   })
 
   it("rejects unknown flags and flags without a value, naming the valid flags", () => {

@@ -1,0 +1,169 @@
+/**
+ * `--print-config <client>`: the flags given beside it, checked, become the entry's env block; the
+ * flags below shape the entry itself (its name, the Node it runs, the host it starts the server on).
+ */
+import * as Result from "effect/Result"
+import { isAbsolute, resolve } from "node:path"
+import { type ClientName, clients, isClient } from "./clientConfig.ts"
+import { parseToolsets } from "./selection.ts"
+import { inheritedPath, parseSocketSelector } from "./socket.ts"
+import { settingInvalid, type StartupError } from "./StartupError.ts"
+import { parseWaitMax } from "./waitCeiling.ts"
+
+/** Flags that shape only the entry that `--print-config` prints; the last four, the remote host. */
+export const printConfigFlags = ["--name", "--node", "--ssh", "--ssh-config", "--remote-node", "--remote-bin"] as const
+/** One of the flags above. @category models */
+export type PrintConfigFlag = typeof printConfigFlags[number]
+const remoteFlags: ReadonlyArray<PrintConfigFlag> = ["--ssh-config", "--remote-node", "--remote-bin"]
+
+/** Where `--ssh` says to start the server. @category models */
+export interface RemoteHost {
+  /** `[user@]host`, as ssh takes it. */
+  readonly destination: string
+  readonly port: number | undefined
+  /** An absolute path: the client starts ssh from a folder nobody chose. */
+  readonly sshConfig: string | undefined
+  /** The remote command: the installed `libtmux-mcp` by default, or Node with a checkout's bin. */
+  readonly command: ReadonlyArray<string>
+}
+
+/** What `--print-config` prints, decided. @category models */
+export interface PrintConfig {
+  readonly kind: "print-config"
+  readonly client: ClientName
+  /** The entry's name: letters, digits, `-` and `_`, which every client takes. */
+  readonly name: string
+  readonly env: Readonly<Record<string, string>>
+  /** The socket `inherit` was turned into, when the command ran inside tmux. */
+  readonly inheritedSocket: string | undefined
+  /** The host the entry starts the server on, through ssh. */
+  readonly remote: RemoteHost | undefined
+  /** `--node`, absolute: the Node the entry runs instead of this one (checked before printing). */
+  readonly node: string | undefined
+  /** The wait ceiling the entry's server will have, for a client's per-call timeout. */
+  readonly waitMaxSeconds: number
+}
+
+// A user and host as ssh and a remote shell take them, with nothing a shell or ssh would read as more.
+const sshTarget = /^(?:([A-Za-z0-9._][A-Za-z0-9._-]*)@)?([A-Za-z0-9._][A-Za-z0-9._-]*)(?::(\d{1,5}))?$/u
+
+// Claude Code takes letters, digits, - and _; a TOML bare key the same; JSON keys anything.
+const entryNameShape = /^[A-Za-z0-9_-]{1,64}$/u
+
+/** The default name: one entry per host (and port), with every other character made a `-`. */
+export const defaultEntryName = (host: RemoteHost | undefined): string =>
+  host === undefined
+    ? "libtmux-mcp"
+    : `libtmux-mcp-${host.destination.replace(/^.*@/u, "")}${host.port === undefined ? "" : `-${host.port}`}`
+      .replace(/[^A-Za-z0-9_-]/gu, "-")
+
+/** A word for a command line: a path or name without control characters. */
+const pathWord = (flag: string, raw: string): Result.Result<string, StartupError> =>
+  // oxlint-disable-next-line no-control-regex -- control characters are what it refuses
+  raw !== "" && !/[\u0000-\u001f\u007f]/u.test(raw)
+    ? Result.succeed(raw)
+    : Result.fail(
+      settingInvalid(
+        flag,
+        `${flag} ${JSON.stringify(raw)} is not valid; give a path (or a command name on the remote PATH)`
+      )
+    )
+
+const parseRemote = (
+  flags: Partial<Record<PrintConfigFlag, string>>,
+  cwd: string
+): Result.Result<RemoteHost | undefined, StartupError> =>
+  Result.gen(function*() {
+    const raw = flags["--ssh"]
+    if (raw === undefined) {
+      const stray = remoteFlags.find((flag) => flags[flag] !== undefined)
+      return stray === undefined
+        ? undefined
+        : yield* Result.fail(settingInvalid(stray, `${stray} goes with --ssh [user@]host[:port]`))
+    }
+    const match = sshTarget.exec(raw)
+    const port = match?.[3] === undefined ? undefined : Number(match[3])
+    if (match === null || (port !== undefined && (port < 1 || port > 65_535))) {
+      return yield* Result.fail(
+        settingInvalid(
+          "--ssh",
+          `--ssh ${
+            JSON.stringify(raw)
+          } is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`
+        )
+      )
+    }
+    const sshConfig = flags["--ssh-config"] === undefined
+      ? undefined
+      : yield* pathWord("--ssh-config", flags["--ssh-config"])
+    const bin = flags["--remote-bin"] === undefined ? undefined : yield* pathWord("--remote-bin", flags["--remote-bin"])
+    const node = flags["--remote-node"] === undefined
+      ? undefined
+      : yield* pathWord("--remote-node", flags["--remote-node"])
+    return {
+      destination: match[1] === undefined ? match[2]! : `${match[1]}@${match[2]}`,
+      port,
+      // ssh reads a relative -F against the folder it starts in, which the client chooses.
+      sshConfig: sshConfig === undefined || isAbsolute(sshConfig) || sshConfig.startsWith("~")
+        ? sshConfig
+        : resolve(cwd, sshConfig),
+      // The installed bin runs itself; a checkout's bin is a file for Node to run.
+      command: bin === undefined && node === undefined ? ["libtmux-mcp"] : [node ?? "node", bin ?? "libtmux-mcp"]
+    }
+  })
+
+/** Decides `--print-config <client>` from the setting flags and the entry flags given beside it. */
+export const printConfigInvocation = (
+  client: string,
+  values: Readonly<Record<string, string | undefined>>,
+  tmux: string | undefined,
+  flags: Partial<Record<PrintConfigFlag, string>>,
+  cwd: string
+): Result.Result<PrintConfig, StartupError> =>
+  Result.gen(function*() {
+    if (!isClient(client)) {
+      return yield* Result.fail(
+        settingInvalid(
+          "--print-config",
+          `--print-config ${JSON.stringify(client)} is not a known client; valid clients: ${
+            Object.keys(clients).join(", ")
+          }`
+        )
+      )
+    }
+    if (values.LIBTMUX_SOCKET !== undefined) yield* parseSocketSelector(values.LIBTMUX_SOCKET)
+    if (values.LIBTMUX_TOOLSETS !== undefined) yield* parseToolsets(values.LIBTMUX_TOOLSETS)
+    const waitMaxSeconds = yield* parseWaitMax(values.LIBTMUX_MCP_WAIT_MAX_SECONDS)
+    const env = Object.fromEntries(
+      Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)
+    )
+    const host = yield* parseRemote(flags, cwd)
+    if (host !== undefined && env.LIBTMUX_SOCKET === "inherit") {
+      return yield* Result.fail(
+        settingInvalid(
+          "--socket",
+          "--socket inherit cannot cross ssh: the remote server gets no TMUX; " +
+            "name the socket there (name:NAME or path:/PATH), or keep the default"
+        )
+      )
+    }
+    const name = flags["--name"] ?? defaultEntryName(host)
+    if (!entryNameShape.test(name)) {
+      return yield* Result.fail(
+        settingInvalid(
+          "--name",
+          `--name ${JSON.stringify(name)} is not valid; use 1 to 64 letters, digits, - and _ (what every client takes)`
+        )
+      )
+    }
+    if (host !== undefined && flags["--node"] !== undefined) {
+      return yield* Result.fail(
+        settingInvalid("--node", "--node names a Node on this machine; with --ssh, give the remote one: --remote-node")
+      )
+    }
+    const node = flags["--node"] === undefined ? undefined : resolve(cwd, yield* pathWord("--node", flags["--node"]))
+    // A client starts the server without TMUX: inherit there would reach the default socket.
+    const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" ? inheritedPath(tmux) : undefined
+    if (inheritedSocket !== undefined) env.LIBTMUX_SOCKET = `path:${inheritedSocket}`
+    return { kind: "print-config", client, name, env, inheritedSocket, remote: host, node, waitMaxSeconds } as const
+  })

@@ -1,0 +1,183 @@
+/**
+ * Every configuration `--print-config` prints is read by a real parser for its format (TOML for
+ * Codex, JSON for the others, a POSIX shell and `claude mcp add`'s argument rules for Claude Code),
+ * for a plain entry, a dotted host, an IP address with a port and a chosen name: entry names are
+ * always ones every client takes.
+ */
+import * as Result from "effect/Result"
+import { execFileSync } from "node:child_process"
+import { parse as parseToml } from "smol-toml"
+import { assert, describe, it } from "vitest"
+import { clientConfigNotes, clients, codexToolTimeout, renderClientConfig } from "../../src/domain/clientConfig.ts"
+import { parseInvocation } from "../../src/domain/config.ts"
+import type { PrintConfig } from "../../src/domain/printConfig.ts"
+
+const node = "/usr/bin/node"
+const bin = "/home/you/src/libtmux-mcp/dist/libtmux-mcp.js"
+
+const decide = (argv: ReadonlyArray<string>, cwd = "/home/you/work"): PrintConfig => {
+  const result = parseInvocation({}, argv, cwd)
+  if (Result.isFailure(result)) throw new Error(result.failure.message)
+  if (result.success.kind !== "print-config") throw new Error(result.success.kind)
+  return result.success
+}
+
+interface Entry {
+  readonly name: string
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly env: Readonly<Record<string, string>>
+}
+
+/** The words a POSIX shell makes of a command line. */
+const shellWords = (line: string): Array<string> =>
+  execFileSync("sh", ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8" }).split("\0").slice(0, -1)
+
+/** `claude mcp add [options] <name> [options] -- <command> [args...]`, as its option parser reads it. */
+const claudeMcpAdd = (line: string): Entry => {
+  const words = shellWords(line)
+  assert.deepStrictEqual(words.slice(0, 3), ["claude", "mcp", "add"])
+  const env: Record<string, string> = {}
+  let name: string | undefined
+  let i = 3
+  for (; i < words.length && words[i] !== "--"; i++) {
+    const word = words[i]!
+    if (word === "-e" || word === "--env") {
+      // Variadic: values up to the next option; a name after them would be taken as one.
+      for (; i + 1 < words.length && !words[i + 1]!.startsWith("-"); i++) {
+        const [key, ...value] = words[i + 1]!.split("=")
+        assert.match(key!, /^[A-Za-z_][A-Za-z0-9_]*$/u)
+        env[key!] = value.join("=")
+      }
+    } else if (word === "-s" || word === "--scope") {
+      assert.include(["local", "user", "project"], words[++i])
+    } else {
+      assert.notMatch(word, /^-/u, `unknown option ${word}`)
+      assert.isUndefined(name, `a second positional ${word}`)
+      name = word
+    }
+  }
+  assert.strictEqual(words[i], "--", "the server's command follows --")
+  assert.isDefined(name)
+  return { name: name!, command: words[i + 1]!, args: words.slice(i + 2), env }
+}
+
+/** The one entry in a printed configuration, read by its format's parser. */
+const readEntry = (config: PrintConfig, text: string): Entry => {
+  if (config.client === "claude-code") return claudeMcpAdd(text)
+  if (config.client === "codex") {
+    const servers = parseToml(text).mcp_servers as Record<string, Record<string, unknown>>
+    const names = Object.keys(servers)
+    assert.lengthOf(names, 1, text)
+    const entry = servers[names[0]!]!
+    assert.strictEqual(entry.tool_timeout_sec, codexToolTimeout(config.waitMaxSeconds))
+    return {
+      name: names[0]!,
+      command: entry.command as string,
+      args: entry.args as Array<string>,
+      env: (entry.env ?? {}) as Record<string, string>
+    }
+  }
+  const parsed = JSON.parse(text)
+  const servers = (config.client === "vscode" ? parsed.servers : parsed.mcpServers) as Record<string, Entry>
+  const names = Object.keys(servers)
+  assert.lengthOf(names, 1, text)
+  const entry = servers[names[0]!]!
+  return { name: names[0]!, command: entry.command, args: entry.args, env: entry.env ?? {} }
+}
+
+const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, string]> = [
+  ["a plain entry", ["--toolsets", "inspect,execute", "--socket", "path:/tmp/a b"], "libtmux-mcp"],
+  ["a dotted host", ["--ssh", "me@build.example.com"], "libtmux-mcp-build-example-com"],
+  ["an IP address and a port", ["--ssh", "10.0.0.5:2222", "--socket", "agents"], "libtmux-mcp-10-0-0-5-2222"],
+  ["a chosen name", ["--name", "tmux_live-2", "--socket", "inherit"], "tmux_live-2"],
+  ["a chosen name over ssh", ["--ssh", "box.lan", "--name", "box"], "box"]
+]
+
+describe("printed configurations, read by each client's parser", () => {
+  for (const client of Object.keys(clients)) {
+    for (const [label, flags, name] of cases) {
+      it(`${client}: ${label} gives an entry named ${name}`, () => {
+        const config = decide(["--print-config", client, ...flags])
+        const entry = readEntry(config, renderClientConfig(config, node, bin))
+        assert.strictEqual(entry.name, name)
+        assert.match(entry.name, /^[A-Za-z0-9_-]+$/u)
+        if (config.remote === undefined) {
+          assert.deepStrictEqual([entry.command, ...entry.args], [node, bin])
+          assert.deepStrictEqual(entry.env, config.env)
+        } else {
+          assert.strictEqual(entry.command, "ssh")
+          assert.strictEqual(entry.args.at(-2), config.remote.destination)
+          assert.deepStrictEqual(entry.env, {})
+        }
+      })
+    }
+  }
+
+  it("codex: the per-call timeout covers the configured wait ceiling, and never falls under Codex's 60 s", () => {
+    for (const [ceiling, timeout] of [[undefined, 60], ["1", 60], ["45", 75], ["120", 150]] as const) {
+      const config = decide([
+        "--print-config",
+        "codex",
+        ...(ceiling === undefined ? [] : ["--wait-max-seconds", ceiling])
+      ])
+      const entry = (parseToml(renderClientConfig(config, node, bin)).mcp_servers as any)["libtmux-mcp"]
+      assert.strictEqual(entry.tool_timeout_sec, timeout)
+    }
+  })
+})
+
+describe("notes on stderr", () => {
+  it("claude-code: --scope user goes where the hint says, and the command still parses with it", () => {
+    const config = decide(["--print-config", "claude-code", "--toolsets", "inspect"])
+    assert.include(clientConfigNotes(config, node)[0], "put --scope user right after `claude mcp add`")
+    const line = renderClientConfig(config, node, bin).replace(/^claude mcp add /u, "claude mcp add --scope user ")
+    assert.deepStrictEqual(claudeMcpAdd(line).args, [bin])
+  })
+
+  it("--ssh: the one command that checks the remote Node, and the one that watches there", () => {
+    const notes = clientConfigNotes(
+      decide(["--print-config", "cursor", "--ssh", "me@box:2222", "--ssh-config", "/c", "--remote-node", "/opt/n"]),
+      node
+    )
+    assert.include(notes, "libtmux-mcp: to check the remote Node: ssh -F /c -p 2222 me@box /opt/n --version")
+    assert.include(
+      notes,
+      "libtmux-mcp: to watch there once the agent has a session: " +
+        "ssh -t -F /c -p 2222 me@box tmux -N -L libtmux-mcp attach"
+    )
+    const plain = clientConfigNotes(decide(["--print-config", "cursor", "--ssh", "box"]), node)
+    assert.include(plain, "libtmux-mcp: to check the remote Node: ssh box node --version")
+  })
+
+  it("claude-desktop: where the file is on Linux, macOS and Windows", () => {
+    const [where] = clientConfigNotes(decide(["--print-config", "claude-desktop"]), node)
+    for (const path of ["~/.config/Claude/", "~/Library/Application Support/Claude/", "%APPDATA%\\Claude\\"]) {
+      assert.include(where, path)
+    }
+  })
+})
+
+describe("entry flags", () => {
+  it("make a relative --ssh-config absolute, against the folder the command ran in", () => {
+    const config = decide(["--print-config", "cursor", "--ssh", "box", "--ssh-config", "ssh/config"], "/home/you")
+    assert.strictEqual(config.remote?.sshConfig, "/home/you/ssh/config")
+    assert.include(renderClientConfig(config, node, bin), "\"/home/you/ssh/config\"")
+  })
+
+  it("refuse a --name a client would not take, and a wait ceiling out of range", () => {
+    for (
+      const [argv, words] of [
+        [["--name", "my.box"], "1 to 64 letters, digits, - and _"],
+        [["--name", ""], "1 to 64 letters"],
+        [["--name", "x".repeat(65)], "1 to 64 letters"],
+        [["--wait-max-seconds", "500"], "from 1 to 120"],
+        [["--ssh", "box", "--node", "/usr/bin/node"], "--remote-node"]
+      ] as const
+    ) {
+      const result = parseInvocation({}, ["--print-config", "codex", ...argv])
+      assert.isTrue(Result.isFailure(result), argv.join(" "))
+      if (Result.isFailure(result)) assert.include(result.failure.message, words)
+    }
+  })
+})
