@@ -380,7 +380,15 @@ const collectFinished = (run: Run, limits: OutputLimits) =>
   Effect.gen(function*() {
     const capture = yield* lookAtBottom(run, collectCommands(run))
     yield* (yield* ShellRuns).collect(run)
+    if (capture.head.runRecord === "") return yield* collectedElsewhere(run)
     return yield* outputOf(run, capture.head, limits, capture)
+  })
+
+/** Another call (of this process or another) collected the run first: its result went there. */
+const collectedElsewhere = (run: Run) =>
+  new InputInvalid({
+    tool: "run_shell_command",
+    detail: `resume: run ${run.id} was already collected (its result was returned to another call)`
   })
 
 /**
@@ -417,6 +425,10 @@ export const awaitRun = <R>(
     switch (event._tag) {
       case "Signalled": {
         const capture = parseCapture(event.stdout, run.id, from)
+        if (capture.head.runRecord === "") {
+          yield* runs.collect(run)
+          return yield* collectedElsewhere(run)
+        }
         if (parseEndRecord(capture.head.record) === undefined) {
           // The waiting client returned without the record: the tmux server died under it (that
           // read fails with the typed error), or the signal came from somewhere else.
@@ -732,9 +744,14 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
         reason: `was respawned since run ${run.id} was typed; its status is lost`
       })
     }
+    const head = yield* headOfRun(run.paneId, run.id)
+    if (decodeRecord(head.runRecord) === undefined) {
+      yield* (yield* ShellRuns).collect(run)
+      return yield* collectedElsewhere(run)
+    }
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.
-    if ((yield* screenOf(run)).recorded) {
+    if (parseEndRecord(head.record) !== undefined) {
       return { _tag: "Finished", output: yield* collectFinished(run, limits) } satisfies RunOutcome
     }
     const from = relativeRow(run.promptRow, state.history_size)

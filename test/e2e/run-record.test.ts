@@ -53,6 +53,26 @@ describe("a run's record in tmux", () => {
     })
   }
 
+  it("two concurrent resumes of one finished run: one returns its result, the other says it was collected", async () => {
+    const { world, c, pane } = await h.open()
+    const timed = await run(c, pane, "sleep 0.6; echo once", { timeout: 0.2 })
+    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    await sleep(1000)
+    const answers = await Promise.all(
+      [c, other, c].map((server) =>
+        call(server, "run_shell_command", { pane_id: pane, resume: timed.run_id, timeout: 10 })
+      )
+    )
+    const results = answers.filter((answer) => answer.isError !== true).map(structured)
+    assert.lengthOf(results, 1, JSON.stringify(answers.map(textOf)))
+    assert.deepInclude(results[0], { output: "once", exit_status: 0 })
+    for (const refused of answers.filter((answer) => answer.isError === true)) {
+      assert.strictEqual(tag(refused), "InputInvalid")
+      assert.include(textOf(refused), "already collected")
+    }
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
   it("two servers on one socket never type into the same shell at once", async () => {
     const { world, c, pane } = await h.open()
     const other = await h.connect(world, shellEnv(world, "/bin/bash"))
