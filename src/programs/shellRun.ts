@@ -425,16 +425,15 @@ export const awaitRun = <R>(
     switch (event._tag) {
       case "Signalled": {
         const capture = parseCapture(event.stdout, run.id, from)
-        if (capture.head.runRecord === "") {
-          yield* runs.collect(run)
-          return yield* collectedElsewhere(run)
-        }
-        if (parseEndRecord(capture.head.record) === undefined) {
+        if (parseEndRecord(capture.head.record) === undefined || capture.head.runRecord === "") {
           // The waiting client returned without the record: the tmux server died under it (that
-          // read fails with the typed error), or the signal came from somewhere else.
+          // read fails with the typed error), another call collected the run first, or the signal
+          // came from somewhere else.
           yield* readPane(run.paneId, { pane_id: "string" })
           yield* runs.collect(run)
-          return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
+          return yield* capture.head.runRecord === ""
+            ? collectedElsewhere(run)
+            : new RunUnreported({ pane: run.paneId, runId: run.id })
         }
         yield* runs.collect(run)
         return { _tag: "Finished", output: yield* outputOf(run, capture.head, limits, capture) } satisfies RunOutcome

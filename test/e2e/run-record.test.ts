@@ -53,7 +53,7 @@ describe("a run's record in tmux", () => {
     })
   }
 
-  it("two concurrent resumes of one finished run: one returns its result, the other says it was collected", async () => {
+  it("two concurrent resumes of one finished run: one gets its result, the others say it was collected", async () => {
     const { world, c, pane } = await h.open()
     const timed = await run(c, pane, "sleep 0.6; echo once", { timeout: 0.2 })
     const other = await h.connect(world, shellEnv(world, "/bin/bash"))
