@@ -106,6 +106,10 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
     })
     // Taken at entry, so that a trim before the first poll is told from a clear.
     let context = (yield* look).above
+    // The rows above the anchor at entry: while the anchor stays, one rewritten since is new output
+    // (a screen cleared and written over, the cursor back below the anchor by the next poll).
+    const entryAbove = since === undefined ? context : undefined
+    const entryAnchor = anchor
     while (true) {
       let { view, above } = yield* look
       const shrank = view.historySize < history
@@ -133,7 +137,13 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
       const now = yield* Clock.currentTimeMillis
       if (view.alternate) alternateScreenSeen = true
       else {
-        newLines = view.rows.filter((row, i) => view.firstRow + i >= anchor && !old(row, view.firstRow + i - anchor))
+        const rewritten = anchor === entryAnchor && entryAbove !== undefined
+          ? above.filter((row, i) => row !== (entryAbove[i] ?? "") && row.trim() !== "")
+          : []
+        newLines = [
+          ...rewritten,
+          ...view.rows.filter((row, i) => view.firstRow + i >= anchor && !old(row, view.firstRow + i - anchor))
+        ]
         const text = newLines.join("\n")
         if (matcher === undefined) {
           if (newLines.length > 0) {

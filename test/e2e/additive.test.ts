@@ -47,6 +47,16 @@ describe("destructiveHint false", () => {
       const c = await h.connect(world, shellEnv(world, "/bin/bash"))
       const created = structured(await call(c, "create_session", { session_name: "work" }))
       await call(c, "run_shell_command", { pane_id: created.pane_id, command: "seq 1 30" })
+      // tmux renames the window after the program in front (the run's status report is a tmux
+      // client): the name settles back on the shell within a moment.
+      for (
+        let polls = 0;
+        polls < 40 &&
+        world.tmux("libtmux-mcp", "display", "-p", "-t", created.pane_id, "#{window_name}").trim() !== "bash";
+        polls++
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
       const before = snapshot(world)
       const result = await call(
         c,

@@ -4,6 +4,7 @@
  * servers on one socket never type into the same shell at once, and a trailer that cannot use the
  * shell's TMUX still reports.
  */
+import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
@@ -107,9 +108,15 @@ describe("a trailer that cannot use the shell's TMUX", () => {
     const world = h.world()
     const folder = join(world.dir, "a,b")
     mkdirSync(folder, { mode: 0o700 })
-    const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_SOCKET: `path:${folder}/sock` })
-    const pane = structured(await call(c, "create_session", { session_name: "comma" })).pane_id as string
-    assert.deepInclude(await run(c, pane, "echo comma", { timeout: 10 }), { output: "comma", exit_status: 0 })
+    const socket = `${folder}/sock`
+    try {
+      const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_SOCKET: `path:${socket}` })
+      const pane = structured(await call(c, "create_session", { session_name: "comma" })).pane_id as string
+      assert.deepInclude(await run(c, pane, "echo comma", { timeout: 10 }), { output: "comma", exit_status: 0 })
+    } finally {
+      // The world removes the servers on its own sockets; this one is elsewhere.
+      spawnSync("tmux", ["-S", socket, "kill-server"])
+    }
   })
 
   it("reports after the command removes TMUX from fish itself, and bash's unset stays in its subshell", async () => {

@@ -203,6 +203,14 @@ describe("waitForText over generated timelines", () => {
       moves: true
     }))
 
+  it.effect("finds a match written over a cleared screen at once, with a prompt after it (found by the property)", () =>
+    endsAsThePaneSays(waitForText)({
+      entry: ["x", ""],
+      events: [{ at: 1, does: "clear" }, { at: 1, does: { write: "$ MATCH" } }, { at: 2, does: { write: "$" } }],
+      timeoutMs: 2,
+      moves: true
+    }))
+
   it.effect(
     "finds output written just after tmux trimmed the history " +
       "at its limit, though the history size is back where it was",
