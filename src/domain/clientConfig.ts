@@ -2,7 +2,7 @@
  * Ready-to-paste client configurations for this checkout: absolute paths to the running Node and
  * to this package's bin, so they work before (and without) any npm publication.
  */
-import { shellQuote } from "./quote.ts"
+import { remoteShellQuote, shellQuote } from "./quote.ts"
 
 /** The clients `--print-config` knows, with where their configuration lives (said on stderr). */
 export const clients = {
@@ -62,15 +62,17 @@ export interface SshHost {
 /**
  * The ssh command line that starts the server on `host`: no TTY (stdin and stdout carry JSON-RPC),
  * batch mode (a password prompt would hang the client), keep-alives (a dead link ends the session,
- * and with it the remote server), and the settings in the remote command's environment, every word
- * quoted for the remote POSIX shell.
+ * and with it the remote server), and the settings in the remote command's environment. ssh hands
+ * the remote command to the host's login shell, whatever it is: every word is quoted so that sh,
+ * bash, zsh, dash and fish read the same words (the values were checked by `remoteShellProblem`).
  */
 export const sshCommand = (
   host: SshHost,
   env: Readonly<Record<string, string>>
 ): { readonly command: string; readonly args: Array<string> } => {
-  const settings = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`))
-  const remote = [...(settings.length === 0 ? [] : ["env", ...settings]), ...host.command.map(shellQuote)].join(" ")
+  const settings = Object.entries(env).map(([key, value]) => remoteShellQuote(`${key}=${value}`))
+  const remote = [...(settings.length === 0 ? [] : ["env", ...settings]), ...host.command.map(remoteShellQuote)]
+    .join(" ")
   return {
     command: "ssh",
     args: [

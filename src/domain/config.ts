@@ -4,6 +4,7 @@
  */
 import * as Result from "effect/Result"
 import { type ClientName, clients, isClient } from "./clientConfig.ts"
+import { remoteShellProblem } from "./quote.ts"
 import { parseToolsets, type SelectionInput } from "./selection.ts"
 import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
@@ -222,17 +223,29 @@ export interface RemoteHost {
 // A user and host as ssh and a remote shell take them, with nothing a shell or ssh would read as more.
 const sshTarget = /^(?:([A-Za-z0-9._][A-Za-z0-9._-]*)@)?([A-Za-z0-9._][A-Za-z0-9._-]*)(?::(\d{1,5}))?$/u
 
-/** A word for the remote command line: a path or name without control characters. */
-const remoteWord = (flag: string, raw: string): Result.Result<string, StartupError> =>
-  // oxlint-disable-next-line no-control-regex -- control characters are what it refuses
-  raw !== "" && !/[\u0000-\u001f\u007f]/u.test(raw)
-    ? Result.succeed(raw)
-    : Result.fail(
-      settingInvalid(
-        flag,
-        `${flag} ${JSON.stringify(raw)} is not valid; give a path (or a command name on the remote PATH)`
-      )
+/**
+ * A word for the remote command line: a path or name that every common login shell reads as the
+ * same word once quoted (no backslash, no control characters), and that no program takes for an
+ * option.
+ */
+const remoteWord = (flag: string, raw: string, local = false): Result.Result<string, StartupError> => {
+  // --ssh-config stays on this host: ssh takes it as an argument, no shell reads it.
+  const problem = raw === ""
+    ? "it is empty"
+    : raw.startsWith("-")
+    ? "it starts with -"
+    : local
+    // oxlint-disable-next-line no-control-regex -- control characters are what it refuses
+    ? (/[\u0000-\u001f\u007f]/u.test(raw) ? "a control character" : undefined)
+    : remoteShellProblem(raw)
+  return problem === undefined ? Result.succeed(raw) : Result.fail(
+    settingInvalid(
+      flag,
+      `${flag} ${JSON.stringify(raw)} is not valid: ${problem}; give a path (or a command name on the remote ` +
+        "PATH) without backslashes or control characters"
     )
+  )
+}
 
 const parseRemote = (
   remote: Partial<Record<RemoteFlag, string>>,
@@ -260,7 +273,7 @@ const parseRemote = (
     }
     const sshConfig = remote["--ssh-config"] === undefined
       ? undefined
-      : yield* remoteWord("--ssh-config", remote["--ssh-config"])
+      : yield* remoteWord("--ssh-config", remote["--ssh-config"], true)
     const bin = remote["--remote-bin"] === undefined
       ? undefined
       : yield* remoteWord("--remote-bin", remote["--remote-bin"])
@@ -299,6 +312,21 @@ const printConfigInvocation = (
       Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)
     )
     const host = yield* parseRemote(remote, { node: "node", bin: "libtmux-mcp" })
+    if (host !== undefined) {
+      // Security: the settings travel inside the remote command, which the host's login shell reads.
+      for (const [variable, value] of Object.entries(env)) {
+        const problem = remoteShellProblem(value)
+        if (problem !== undefined) {
+          return yield* Result.fail(
+            settingInvalid(
+              variable,
+              `${variable} ${JSON.stringify(value)} cannot go through ssh: it holds ${problem}; ` +
+                "give a value without backslashes or control characters"
+            )
+          )
+        }
+      }
+    }
     if (host !== undefined && env.LIBTMUX_SOCKET === "inherit") {
       return yield* Result.fail(
         settingInvalid(
