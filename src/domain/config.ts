@@ -229,7 +229,7 @@ const sshTarget = /^(?:([A-Za-z0-9._][A-Za-z0-9._-]*)@)?([A-Za-z0-9._][A-Za-z0-9
  * option.
  */
 const remoteWord = (flag: string, raw: string, local = false): Result.Result<string, StartupError> => {
-  // --ssh-config stays on this host: ssh takes it as an argument, no shell reads it.
+  // --ssh-config stays on this host: ssh takes it as an argument, not through a remote shell.
   const problem = raw === ""
     ? "it is empty"
     : raw.startsWith("-")
