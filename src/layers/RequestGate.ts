@@ -9,8 +9,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   InitializeRequestSchema,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
   type JSONRPCMessage,
   type JSONRPCRequest,
   ListResourcesRequestSchema,
@@ -47,6 +45,9 @@ const firstIssue = (error: unknown): string => {
   return `${path === "" ? "the request" : path}: ${String(issue.message ?? "invalid").split("\n")[0]!.slice(0, 160)}`
 }
 
+// The line was already parsed as a JSON-RPC message: telling its kind needs no second schema parse.
+const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => "method" in message && "id" in message
+
 /** The lifecycle state of one connection. @category constructors */
 export const requestGate = () => {
   let initialized = false
@@ -55,7 +56,7 @@ export const requestGate = () => {
 
   /** Why a message is answered here instead of being passed on, or undefined. */
   const admit = (message: JSONRPCMessage): Refusal | undefined => {
-    if (!isJSONRPCRequest(message)) return undefined
+    if (!isRequest(message)) return undefined
     if (message.method === "initialize") {
       if (initialized) {
         return {
@@ -80,7 +81,7 @@ export const requestGate = () => {
     const request = open.get(message.id)
     if (request === undefined) return message
     open.delete(message.id)
-    if (!isJSONRPCErrorResponse(message) || message.error.code !== ErrorCode.InternalError) return message
+    if (!("error" in message) || message.error.code !== ErrorCode.InternalError) return message
     const parsed = requestSchemas.get(request.method)!.safeParse(request)
     return parsed.success ? message : {
       jsonrpc: "2.0",
