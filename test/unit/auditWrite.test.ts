@@ -2,8 +2,13 @@
  * Issue 23, item 1: a short write(2) leaves no torn audit line. Against a fake descriptor that
  * takes only part of a write (a disk that fills up), the file holds whole JSON lines only.
  */
+import { it as effectIt } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { openSync } from "node:fs"
 import { assert, describe, it } from "vitest"
+import * as AuditLive from "../../src/layers/AuditLive.ts"
 import { type FdIo, lineWriter } from "../../src/layers/AuditWrite.ts"
+import { Audit } from "../../src/services/Audit.ts"
 
 /** A file of `room` bytes that takes what fits; `truncatable` false is a pipe or terminal. */
 const fakeFile = (room: number, truncatable = true) => {
@@ -54,5 +59,38 @@ describe("a short audit write", () => {
     assert.throws(() => JSON.parse(fragment!))
     assert.deepStrictEqual(JSON.parse(marker!), { event: "audit_torn", time: "t", bytes: fragment!.length })
     assert.strictEqual(JSON.parse(third!).call, 3)
+  })
+})
+
+describe("the audit file sink on a disk that fills up", () => {
+  const intent = {
+    tool: "list_sessions",
+    toolset: "inspect",
+    tmux_effect: ["observe"],
+    process_reach: "none",
+    client_id: undefined,
+    request_id: 1,
+    targets: [],
+    arguments: {}
+  }
+  effectIt.effect("refuses the call whose intent record does not fit, and keeps whole lines only", () => {
+    const file = fakeFile(400)
+    return Effect.gen(function*() {
+      const audit = yield* Audit
+      const first = yield* audit.intent(intent)
+      yield* audit.outcome({ call: first, tool: "list_sessions", outcome: "ok", duration_ms: 1, targets: [] })
+      const refused = yield* Effect.flip(audit.intent(intent))
+      assert.strictEqual(refused._tag, "AuditUnavailable")
+      assert.include(refused.message, "bytes were written")
+      file.grow(4000)
+      yield* audit.intent(intent)
+      const events = lines(file.text()).map((line) => JSON.parse(line).event)
+      assert.deepStrictEqual(events, ["tool_call_intent", "tool_call_outcome", "tool_call_intent"])
+      // A real descriptor for the layer to close; the records go through the fake writer.
+    }).pipe(
+      Effect.provide(
+        AuditLive.layer({ kind: "file", fd: openSync("/dev/null", "w"), path: "/audit.jsonl" }, 0, file.io)
+      )
+    )
   })
 })
