@@ -5,7 +5,7 @@
 import * as Result from "effect/Result"
 import { nodeFloor } from "./nodeFloor.ts"
 import type { PrintConfig } from "./printConfig.ts"
-import { shellQuote } from "./quote.ts"
+import { remoteShellQuote, shellQuote } from "./quote.ts"
 import { defaultSocket, parseSocketSelector, socketFlags } from "./socket.ts"
 
 /** The clients `--print-config` knows, with where their configuration lives (said on stderr). */
@@ -109,8 +109,12 @@ export const sshCommand = (
   host: SshHost,
   env: Readonly<Record<string, string>>
 ): { readonly command: string; readonly args: Array<string> } => {
-  const settings = Object.entries(env).map(([key, value]) => shellQuote(`${key}=${value}`))
-  const remote = [...(settings.length === 0 ? [] : ["env", ...settings]), ...host.command.map(shellQuote)].join(" ")
+  // ssh hands the remote command to the host's login shell, whatever it is: every word is quoted so
+  // that sh, bash, zsh, dash and fish read the same words (the values were checked by
+  // `remoteShellProblem`).
+  const settings = Object.entries(env).map(([key, value]) => remoteShellQuote(`${key}=${value}`))
+  const remote = [...(settings.length === 0 ? [] : ["env", ...settings]), ...host.command.map(remoteShellQuote)]
+    .join(" ")
   return {
     command: "ssh",
     args: [

@@ -5,6 +5,7 @@
 import * as Result from "effect/Result"
 import { isAbsolute, resolve } from "node:path"
 import { type ClientName, clients, isClient } from "./clientConfig.ts"
+import { remoteShellProblem } from "./quote.ts"
 import { parseToolsets } from "./selection.ts"
 import { inheritedPath, parseSocketSelector } from "./socket.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
@@ -57,17 +58,28 @@ export const defaultEntryName = (host: RemoteHost | undefined): string =>
     : `libtmux-mcp-${host.destination.replace(/^.*@/u, "")}${host.port === undefined ? "" : `-${host.port}`}`
       .replace(/[^A-Za-z0-9_-]/gu, "-")
 
-/** A word for a command line: a path or name without control characters. */
-const pathWord = (flag: string, raw: string): Result.Result<string, StartupError> =>
-  // oxlint-disable-next-line no-control-regex -- control characters are what it refuses
-  raw !== "" && !/[\u0000-\u001f\u007f]/u.test(raw)
-    ? Result.succeed(raw)
-    : Result.fail(
-      settingInvalid(
-        flag,
-        `${flag} ${JSON.stringify(raw)} is not valid; give a path (or a command name on the remote PATH)`
-      )
+/**
+ * A word for a command line: a path or name that no program takes for an option. One that goes
+ * to the remote host is read by its login shell: every common one must read it as the same word
+ * once quoted (no backslash, no control characters); a local one only has no control characters.
+ */
+const pathWord = (flag: string, raw: string, remote = true): Result.Result<string, StartupError> => {
+  const problem = raw === ""
+    ? "it is empty"
+    : raw.startsWith("-")
+    ? "it starts with -"
+    : remote
+    ? remoteShellProblem(raw)
+    // oxlint-disable-next-line no-control-regex -- control characters are what it refuses
+    : (/[\u0000-\u001f\u007f]/u.test(raw) ? "a control character" : undefined)
+  return problem === undefined ? Result.succeed(raw) : Result.fail(
+    settingInvalid(
+      flag,
+      `${flag} ${JSON.stringify(raw)} is not valid: ${problem}; give a path (or a command name on the remote ` +
+        "PATH) without backslashes or control characters"
     )
+  )
+}
 
 const parseRemote = (
   flags: Partial<Record<PrintConfigFlag, string>>,
@@ -95,7 +107,7 @@ const parseRemote = (
     }
     const sshConfig = flags["--ssh-config"] === undefined
       ? undefined
-      : yield* pathWord("--ssh-config", flags["--ssh-config"])
+      : yield* pathWord("--ssh-config", flags["--ssh-config"], false)
     const bin = flags["--remote-bin"] === undefined ? undefined : yield* pathWord("--remote-bin", flags["--remote-bin"])
     const node = flags["--remote-node"] === undefined
       ? undefined
@@ -138,6 +150,21 @@ export const printConfigInvocation = (
       Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)
     )
     const host = yield* parseRemote(flags, cwd)
+    if (host !== undefined) {
+      // Security: the settings travel inside the remote command, which the host's login shell reads.
+      for (const [variable, value] of Object.entries(env)) {
+        const problem = remoteShellProblem(value)
+        if (problem !== undefined) {
+          return yield* Result.fail(
+            settingInvalid(
+              variable,
+              `${variable} ${JSON.stringify(value)} cannot go through ssh: it holds ${problem}; ` +
+                "give a value without backslashes or control characters"
+            )
+          )
+        }
+      }
+    }
     if (host !== undefined && env.LIBTMUX_SOCKET === "inherit") {
       return yield* Result.fail(
         settingInvalid(
@@ -161,7 +188,9 @@ export const printConfigInvocation = (
         settingInvalid("--node", "--node names a Node on this machine; with --ssh, give the remote one: --remote-node")
       )
     }
-    const node = flags["--node"] === undefined ? undefined : resolve(cwd, yield* pathWord("--node", flags["--node"]))
+    const node = flags["--node"] === undefined
+      ? undefined
+      : resolve(cwd, yield* pathWord("--node", flags["--node"], false))
     // A client starts the server without TMUX: inherit there would reach the default socket.
     const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" ? inheritedPath(tmux) : undefined
     if (inheritedSocket !== undefined) env.LIBTMUX_SOCKET = `path:${inheritedSocket}`

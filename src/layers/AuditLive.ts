@@ -1,7 +1,8 @@
 /**
  * The live audit sink: one JSON line per record, on stderr (stdout carries only JSON-RPC) or in
  * the file LIBTMUX_AUDIT_LOG names. A record counts as written only when one write(2) took the
- * whole line (at most 4,096 bytes, see auditLine.ts), so records are never torn.
+ * whole line (at most 4,096 bytes, see auditLine.ts); a short write leaves no partial line behind
+ * (AuditWrite.ts), so a record is whole or absent.
  *
  * stderr is in non-blocking mode (Node's handle makes a pipe so), and a client that never reads
  * it fills the pipe: writes then fail with EAGAIN. An intent record waits for that for up to a
@@ -12,11 +13,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { closeSync, writeSync } from "node:fs"
+import { closeSync } from "node:fs"
 import { auditLine } from "../domain/auditLine.ts"
 import { recordPair } from "../domain/quote.ts"
 import { Audit, type AuditStatus, AuditUnavailable } from "../services/Audit.ts"
 import { openFallbackAuditFile } from "./AuditFile.ts"
+import { type FdIo, lineWriter, nodeIo, type Written } from "./AuditWrite.ts"
 import { logLine } from "./ServerLog.ts"
 
 /** Where the audit starts out. @category models */
@@ -30,32 +32,10 @@ const retryEveryMs = 20
 /** Best-effort records kept while nothing takes them; beyond this they are counted as lost. */
 const maxPending = 256
 
-type Written = { readonly ok: true } | { readonly ok: false; readonly code: string; readonly detail: string }
-
-const written: Written = { ok: true }
-
-/** One write(2) of the whole line, or why not. */
-const writeWhole = (fd: number, line: string): Written => {
-  const bytes = Buffer.from(line, "utf8")
-  try {
-    const count = writeSync(fd, bytes)
-    if (count === bytes.length) return written
-    try {
-      // A short write tore the line: end it, so the next record starts on a line of its own.
-      writeSync(fd, "\n")
-    } catch {
-      // Nothing more can be done here.
-    }
-    return { ok: false, code: "short write", detail: `only ${count} of ${bytes.length} bytes were written` }
-  } catch (error) {
-    const failure = error as NodeJS.ErrnoException
-    return { ok: false, code: failure.code ?? "error", detail: failure.message }
-  }
-}
-
 const now = (): string => new Date().toISOString()
 
-const makeSink = (target: AuditTarget, uid: number) => {
+const makeSink = (target: AuditTarget, uid: number, io: FdIo) => {
+  const writeWhole = lineWriter(io, now).write
   let fd = target.kind === "file" ? target.fd : 2
   let path: string | null = target.kind === "file" ? target.path : null
   let moved: AuditStatus["moved"] = null
@@ -71,7 +51,7 @@ const makeSink = (target: AuditTarget, uid: number) => {
       if (!result.ok) return result
       pending.shift()
     }
-    if (lost === 0) return written
+    if (lost === 0) return { ok: true }
     const result = writeWhole(fd, auditLine({ event: "audit_lost", time: now(), records: lost }))
     if (result.ok) lost = 0
     return result
@@ -164,14 +144,14 @@ const makeSink = (target: AuditTarget, uid: number) => {
 }
 
 /** The audit sink over a target; `uid` owns the fallback file. @category layers */
-export const layer = (target: AuditTarget, uid: number): Layer.Layer<Audit> =>
+export const layer = (target: AuditTarget, uid: number, io: FdIo = nodeIo): Layer.Layer<Audit> =>
   Layer.effect(
     Audit,
     Effect.acquireRelease(
       Effect.sync(() => {
         // Node's stderr handle puts a pipe into non-blocking mode; without it a full pipe would block the process.
         if (target.kind === "stderr") void process.stderr
-        return makeSink(target, uid)
+        return makeSink(target, uid, io)
       }),
       (sink) => Effect.sync(sink.close)
     ).pipe(Effect.map((sink) => sink.service))

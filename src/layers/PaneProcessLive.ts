@@ -8,7 +8,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { readdirSync, readFileSync, readlinkSync } from "node:fs"
+import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs"
+import { programName, unseenReason } from "../domain/paneView.ts"
 import { PaneProcess, type ShellProcess } from "../services/PaneProcess.ts"
 
 // /proc reads never block on a disk: read them synchronously, without a threadpool round trip.
@@ -20,17 +21,44 @@ const read = (path: string): string | undefined => {
   }
 }
 
+/** What `shell` reads from the system; tests hand it a made-up /proc. @category models */
+export interface ProcFiles {
+  /** A file's text, or `undefined`. */
+  readonly read: (path: string) => string | undefined
+  /** A symbolic link's target, or `undefined`. */
+  readonly link: (path: string) => string | undefined
+  /** A device file's device number (rdev), or `undefined`. */
+  readonly device: (path: string) => number | undefined
+}
+
+const orUndefined = <A>(f: () => A): A | undefined => {
+  try {
+    return f()
+  } catch {
+    return undefined
+  }
+}
+
+/** The live system. @category layers */
+export const liveProcFiles: ProcFiles = {
+  read,
+  link: (path) => orUndefined(() => readlinkSync(path)),
+  device: (path) => orUndefined(() => statSync(path).rdev)
+}
+
 interface Stat {
   readonly comm: string
   readonly state: string
   readonly pgrp: number
+  /** The controlling terminal's device number (0 for none). */
+  readonly ttyNr: number
   readonly tpgid: number
   /** Start time, in clock ticks after boot. */
   readonly started: number
 }
 
-const stat = (pid: number): Stat | undefined => {
-  const text = read(`/proc/${pid}/stat`)
+const stat = (pid: number, files: ProcFiles = liveProcFiles): Stat | undefined => {
+  const text = files.read(`/proc/${pid}/stat`)
   if (text === undefined) return undefined
   // The command name is in parentheses and may itself hold spaces or parentheses.
   const close = text.lastIndexOf(")")
@@ -39,6 +67,7 @@ const stat = (pid: number): Stat | undefined => {
     comm: text.slice(text.indexOf("(") + 1, close),
     state: fields[0] ?? "",
     pgrp: Number(fields[2]),
+    ttyNr: Number(fields[4]),
     tpgid: Number(fields[5]),
     started: Number(fields[19])
   }
@@ -49,32 +78,63 @@ const promptWaits = ["poll_schedule_timeout", "do_select", "wait_woken", "n_tty_
 /** Where a process blocked reading its terminal sleeps. */
 const terminalReads = ["wait_woken", "n_tty_read"]
 
-const waitsIn = (pid: number, waits: ReadonlyArray<string>): boolean | undefined => {
-  const wchan = read(`/proc/${pid}/wchan`)?.trim()
+const waitsIn = (pid: number, waits: ReadonlyArray<string>, files: ProcFiles = liveProcFiles): boolean | undefined => {
+  const wchan = files.read(`/proc/${pid}/wchan`)?.trim()
   // Kernels that hide wchan answer "0" for every process.
   if (wchan === undefined || wchan === "0" || wchan === "") return undefined
   return waits.some((wait) => wchan.startsWith(wait))
 }
 
-const shell = (panePid: number): Effect.Effect<ShellProcess | undefined> =>
-  Effect.sync(() => {
-    const own = stat(panePid)
-    if (own === undefined) return undefined
-    const inForeground = own.tpgid === own.pgrp
-    const reading = own.state === "S" && inForeground && (waitsIn(panePid, promptWaits) ?? true)
-    const leader = inForeground ? own : stat(own.tpgid)
-    // USER_HZ is 100 on every Linux architecture.
-    const uptime = Number((read("/proc/uptime") ?? "").split(" ")[0])
-    const ageMs = Number.isFinite(uptime) ? Math.max(0, uptime * 1000 - own.started * 10) : undefined
-    return {
-      comm: own.comm,
-      inForeground,
-      reading,
-      foreground: leader?.comm ?? `process group ${own.tpgid}`,
-      foregroundGroup: own.tpgid,
-      ...(ageMs === undefined ? {} : { ageMs })
-    }
-  })
+/** A record that says only that the pane's process cannot be seen. */
+const unseen = (reason: string): ShellProcess => ({
+  comm: "",
+  inForeground: false,
+  reading: false,
+  foreground: "",
+  foregroundGroup: 0,
+  unseen: reason
+})
+
+/**
+ * The pane's process from `files`. With the pane's terminal, /proc/<pid> counts only when it is the
+ * pane's process (see paneView.ts), and the program it runs is read; where there is no /proc at
+ * all (not Linux) there is nothing to check and nothing is said.
+ */
+export const shellFrom = (files: ProcFiles) => (panePid: number, tty?: string): ShellProcess | undefined => {
+  const own = stat(panePid, files)
+  const checked = tty !== undefined && tty !== "" && (own !== undefined || files.read("/proc/self/stat") !== undefined)
+  if (checked) {
+    const reason = unseenReason({
+      pid: panePid,
+      comm: own?.comm,
+      ttyNr: own?.ttyNr ?? 0,
+      tty,
+      rdev: files.device(tty)
+    })
+    if (reason !== undefined) return unseen(reason)
+  }
+  if (own === undefined) return undefined
+  const inForeground = own.tpgid === own.pgrp
+  const reading = own.state === "S" && inForeground && (waitsIn(panePid, promptWaits, files) ?? true)
+  const leader = inForeground ? own : stat(own.tpgid, files)
+  // USER_HZ is 100 on every Linux architecture.
+  const uptime = Number((files.read("/proc/uptime") ?? "").split(" ")[0])
+  const ageMs = Number.isFinite(uptime) ? Math.max(0, uptime * 1000 - own.started * 10) : undefined
+  const exe = checked ? files.link(`/proc/${panePid}/exe`) : undefined
+  return {
+    comm: own.comm,
+    inForeground,
+    reading,
+    foreground: leader?.comm ?? `process group ${own.tpgid}`,
+    foregroundGroup: own.tpgid,
+    ...(ageMs === undefined ? {} : { ageMs }),
+    ...(exe === undefined ? {} : { program: programName(exe) })
+  }
+}
+
+const liveShell = shellFrom(liveProcFiles)
+const shell = (panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined> =>
+  Effect.sync(() => liveShell(panePid, tty))
 
 const children = (pid: number): Array<number> => {
   try {

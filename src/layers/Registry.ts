@@ -12,7 +12,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
-import { summarizeArguments, summarizeBatchArguments } from "../domain/redact.ts"
+import type * as SchemaIssue from "effect/SchemaIssue"
+import { type Acceptance, summarizeArguments, summarizeBatchArguments, toolNameOf } from "../domain/redact.ts"
 import { type ManifestRow, rowFor, type SinkKind, typesIntoPane } from "../manifest/index.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
 import { Audit } from "../services/Audit.ts"
@@ -94,6 +95,39 @@ const targetsIn = (args: unknown): ReadonlyArray<string> => {
   return [...found]
 }
 
+/**
+ * The parameters whose values a decoding failure refused (the first step of each issue's path);
+ * `"all"` when an issue concerns the arguments as a whole.
+ */
+const refusedBy = (issue: SchemaIssue.Issue): ReadonlySet<string> | "all" => {
+  const keys = new Set<string>()
+  let whole = false
+  const visit = (current: SchemaIssue.Issue): void => {
+    if (current._tag === "Composite") current.issues.forEach(visit)
+    else if (current._tag === "Pointer" && current.path.length > 0) keys.add(String(current.path[0]))
+    else if (current._tag === "Pointer") visit(current.issue)
+    else whole = true
+  }
+  visit(issue)
+  return whole ? "all" : keys
+}
+
+const acceptedAll: ReadonlySet<string> = new Set()
+
+/** Decodes a call's arguments; says what the schema accepted of them either way. */
+const decodeArguments = (input: ToolDefinition["input"], sinks: Acceptance["sinks"], args: unknown) =>
+  Effect.map(
+    Effect.exit(Schema.decodeUnknownEffect(input, decodeOptions)(args ?? {})),
+    (exit) => {
+      const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+      const acceptance: Acceptance = {
+        sinks,
+        refused: Exit.isSuccess(exit) ? acceptedAll : error === undefined ? "all" : refusedBy(error.issue)
+      }
+      return { exit, acceptance }
+    }
+  )
+
 /** The decoder's message in the caller's terms, with the properties the tool does take. */
 const decodeProblem = (definition: ToolDefinition, message: string): string => {
   const ast = definition.input.ast
@@ -146,12 +180,11 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const provideFor = (definition: ToolDefinition) => provisions.get(definition.row.name)!
     const nestedNames = new Set<string>(selection.batchOperations)
 
-    const execute = (definition: ToolDefinition, args: unknown) =>
+    const execute = (definition: ToolDefinition, decoded: Exit.Exit<unknown, Schema.SchemaError>) =>
       Effect.gen(function*() {
-        const input = yield* Schema.decodeUnknownEffect(definition.input, decodeOptions)(args ?? {}).pipe(
-          Effect.mapError((error) =>
-            new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) })
-          )
+        const input = yield* Effect.mapError(
+          decoded,
+          (error) => new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) })
         )
         // Security: input into the pane that runs this server would reach its own client.
         if (typesIntoPane(definition.row)) {
@@ -166,10 +199,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
      * The arguments as the record shows them; a batch's operations are redacted by the sinks
      * of the tools they name.
      */
-    const summaryOf = (row: ToolDefinition["row"], args: unknown): unknown =>
+    const summaryOf = (row: ToolDefinition["row"], acceptance: Acceptance, args: unknown): unknown =>
       row.name === "call_read_tools_batch"
-        ? summarizeBatchArguments(secret, row.sinks, sinksOf, args)
-        : summarizeArguments(secret, row.sinks, args)
+        ? summarizeBatchArguments(secret, acceptance, sinksOf, isToolName, args)
+        : summarizeArguments(secret, acceptance, args)
 
     /**
      * Runs one call, written ahead: the intent record (row facts, the targets the arguments name,
@@ -190,6 +223,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         Effect.gen(function*() {
           const row = definition.row
           const started = yield* Clock.currentTimeMillis
+          // Decoding acts on nothing: done first, so the record knows what the schema accepted.
+          const { acceptance, exit: decoded } = yield* decodeArguments(definition.input, row.sinks, args)
           const intent = yield* Effect.exit(restore(audit.intent({
             tool: row.name,
             ...(parent === undefined ? {} : { parent }),
@@ -199,7 +234,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
             client_id: meta.clientId,
             request_id: meta.requestId,
             targets: targetsIn(args),
-            arguments: summaryOf(row, args)
+            arguments: summaryOf(row, acceptance, args)
           })))
           if (Exit.isFailure(intent)) {
             return {
@@ -207,7 +242,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
               error: Option.getOrUndefined(Cause.findErrorOption(intent.cause))
             }
           }
-          const exit = yield* Effect.exit(restore(run(execute(definition, args))))
+          const exit = yield* Effect.exit(restore(run(execute(definition, decoded))))
           const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
           yield* audit.outcome({
             call: intent.value,
@@ -225,13 +260,19 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
 
     /** Records a call refused before anything could run, best effort. */
     const rejected = (name: string, args: unknown, meta: CallMeta, parent?: string) =>
-      audit.rejection({
-        tool: name,
-        ...(parent === undefined ? {} : { parent }),
-        reason: isToolName(name) ? "not_selected" : "unknown",
-        client_id: meta.clientId,
-        request_id: meta.requestId,
-        arguments: summarizeArguments(secret, sinksOf(name), args)
+      Effect.gen(function*() {
+        const definition = isToolName(name) ? definitionOf(name as Parameters<typeof definitionOf>[0]) : undefined
+        const acceptance: Acceptance = definition === undefined
+          ? { sinks: {}, refused: "all" }
+          : (yield* decodeArguments(definition.input, definition.row.sinks, args)).acceptance
+        yield* audit.rejection({
+          ...toolNameOf(secret, name, isToolName),
+          ...(parent === undefined ? {} : { parent }),
+          reason: isToolName(name) ? "not_selected" : "unknown",
+          client_id: meta.clientId,
+          request_id: meta.requestId,
+          arguments: summarizeArguments(secret, acceptance, args)
+        })
       })
 
     /** One read the batch asked for: decoded, run and audited as its own call. */

@@ -3,12 +3,14 @@
  * own transport, which closes its read buffer for good (silently) on a line over 10 MiB and drops
  * malformed lines without an answer, this one answers every line it cannot use with a JSON-RPC error
  * (-32700 for text that is not JSON, -32600 for an oversized line or one that is not a JSON-RPC
- * message), says so on stderr, and keeps serving the lines that follow.
+ * message), says so on stderr, and keeps serving the lines that follow. The MCP lifecycle is
+ * enforced here too (RequestGate.ts).
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
 import process from "node:process"
 import type { Readable, Writable } from "node:stream"
+import { requestGate } from "./RequestGate.ts"
 import { logLine } from "./ServerLog.ts"
 
 /** The longest line read, in bytes (the SDK's own limit). */
@@ -39,6 +41,7 @@ export class LineTransport implements Transport {
   private size = 0
   /** The end of the line being skipped, while it is over the limit; undefined otherwise. */
   private oversized: Buffer | undefined
+  private readonly gate = requestGate()
 
   private readonly input: Readable
   private readonly output: Writable
@@ -110,6 +113,11 @@ export class LineTransport implements Transport {
       this.refuse(id, -32600, "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message")
       return
     }
+    const refusal = this.gate.admit(parsed.data)
+    if (refusal !== undefined) {
+      this.refuse("id" in parsed.data ? parsed.data.id ?? null : null, refusal.code, refusal.message)
+      return
+    }
     this.onmessage?.(parsed.data)
   }
 
@@ -134,7 +142,7 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve()
+      if (this.output.write(`${JSON.stringify(this.gate.answer(message))}\n`)) resolve()
       else this.output.once("drain", resolve)
     })
   }

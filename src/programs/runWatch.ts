@@ -8,6 +8,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { runsShell } from "../domain/paneView.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
 import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
 import type { ShellProcess } from "../services/PaneProcess.ts"
@@ -20,11 +21,14 @@ export interface PaneLook {
   readonly pane_in_mode: boolean
   readonly alternate_on: boolean
   readonly pane_current_command: string
+  /** The pane's terminal: what tells its process in /proc. */
+  readonly pane_tty: string
 }
 
 /** Looks at the pane's processes through the kernel; no tmux invocation. @category models */
 export interface KernelProbe {
-  shell(panePid: number): Effect.Effect<ShellProcess | undefined>
+  /** With the pane's terminal, also checks that /proc shows the pane's process (`unseen` otherwise). */
+  shell(panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined>
   /** A program of the foreground group blocked reading the pane's terminal. */
   reader(panePid: number, group: number): Effect.Effect<string | undefined>
   /** The newest program of the foreground group (what a full-screen program is called). */
@@ -93,7 +97,15 @@ export const awaitReady = <S extends PaneLook, R>(
             "false), or run the command in another pane (split_window)"
         })
       }
-      const shell = yield* kernel.shell(state.pane_pid)
+      const shell = yield* kernel.shell(state.pane_pid, state.pane_tty)
+      if (shell?.unseen !== undefined) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: `the pane's processes cannot be seen from here: ${shell.unseen} (tmux may run in another pid ` +
+            "namespace, as in a container sharing its socket); nothing was typed",
+          remedy: "use send_keys to type into it, or run this server where tmux's processes are visible"
+        })
+      }
       const comm = shell?.comm ?? state.pane_current_command
       // A pane created a moment ago may still be tmux's own child, before it executes the shell.
       const spawning = comm.startsWith("tmux") && (shell?.ageMs ?? 0) < timings.startingAgeMs
@@ -103,6 +115,15 @@ export const awaitReady = <S extends PaneLook, R>(
           reason: `its process is ${
             comm === "" ? "unknown" : comm
           }, which run_shell_command cannot drive (it drives ${supportedShells}); nothing was typed`,
+          remedy: "use send_keys to type into it, or a pane running a supported shell"
+        })
+      }
+      // Security: a name is what a program calls itself; the program it runs says what it is.
+      if (!spawning && shell?.program !== undefined && !runsShell(comm, shell.program)) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: `its process is named ${comm} but runs ${shell.program}, which is not a shell ` +
+            "run_shell_command drives; nothing was typed",
           remedy: "use send_keys to type into it, or a pane running a supported shell"
         })
       }

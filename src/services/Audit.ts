@@ -37,7 +37,9 @@ export interface AuditOutcome {
 
 /** A call refused before anything could run: an unknown tool, or one outside the selection. @category models */
 export interface AuditRejection {
+  /** The tool's name when it is a known tool's, else `(unknown)` and the name only as `tool_digest`. */
   readonly tool: string
+  readonly tool_digest?: { readonly length: number; readonly hmac: string }
   readonly parent?: string
   readonly reason: "unknown" | "not_selected"
   readonly client_id: string | undefined

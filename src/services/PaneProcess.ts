@@ -24,12 +24,27 @@ export interface ShellProcess {
   readonly foregroundGroup: number
   /** How long ago the process started, in milliseconds. */
   readonly ageMs?: number
+  /**
+   * The file name of the program the process runs (`/proc/<pid>/exe`), when asked with the pane's
+   * terminal and readable: a program named like a shell that is not one is told by it.
+   */
+  readonly program?: string
+  /**
+   * Set when what /proc shows under the pane's pid is not the pane's process (its controlling
+   * terminal is not the pane's, or there is no such process here: tmux runs in another pid
+   * namespace): why. Nothing else in the record then says anything about the pane.
+   */
+  readonly unseen?: string
 }
 
 /** Reads process state. @category services */
 export class PaneProcess extends Context.Service<PaneProcess, {
-  /** The pane's process, or `undefined` when the platform offers no way to tell (or it is gone). */
-  shell(panePid: number): Effect.Effect<ShellProcess | undefined>
+  /**
+   * The pane's process, or `undefined` when the platform offers no way to tell (or it is gone).
+   * Given the pane's terminal (`#{pane_tty}`), it is also checked to be the pane's process, and
+   * the program it runs is read.
+   */
+  shell(panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined>
   /**
    * The command name of a process in the foreground group `group` (descendants of `panePid`) that
    * is asleep in a read of the terminal `tty`, or `undefined`.

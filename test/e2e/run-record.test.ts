@@ -69,7 +69,7 @@ describe("a run's record in tmux", () => {
     assert.deepInclude(results[0], { output: "once", exit_status: 0 })
     for (const refused of answers.filter((answer) => answer.isError === true)) {
       assert.strictEqual(tag(refused), "InputInvalid")
-      assert.include(textOf(refused), "already collected")
+      assert.include(textOf(refused), "collected")
     }
     assert.deepStrictEqual(leftovers(world, pane), [])
   })

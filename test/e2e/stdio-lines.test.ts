@@ -94,4 +94,46 @@ describe("stdio lines", () => {
       }
     }
   )
+  it(
+    "answers calls before initialize, a second initialize and a call without params with the " +
+      "JSON-RPC error of each, in one line, and keeps serving (issue 23, item 5)",
+    async () => {
+      const server = start()
+      const initialize = (id: number) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } }
+        })
+      const oneLine = (answer: { error?: { code: number; message: string } }, code: number) => {
+        assert.strictEqual(answer.error?.code, code, JSON.stringify(answer))
+        assert.notInclude(answer.error?.message, "\n")
+        assert.isBelow(answer.error!.message.length, 240)
+      }
+      try {
+        server.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_sessions" } }))
+        oneLine(await server.answer(1), -32600)
+        server.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }))
+        assert.deepStrictEqual((await server.answer(2)).result, {})
+        server.send(initialize(3))
+        assert.property(await server.answer(3), "result")
+        server.send(initialize(4))
+        oneLine(await server.answer(4), -32600)
+        server.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))
+        server.send(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call" }))
+        const bare = await server.answer(5)
+        oneLine(bare, -32602)
+        assert.include(bare.error?.message, "params")
+        server.send(JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: 5 } }))
+        oneLine(await server.answer(6), -32602)
+        server.send(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "list_sessions" } }))
+        assert.property(await server.answer(7), "result")
+        server.child.stdin.end()
+        assert.strictEqual(await server.exited, 0)
+      } finally {
+        server.child.kill("SIGKILL")
+      }
+    }
+  )
 })

@@ -3,7 +3,7 @@
  */
 import { assert, describe, it } from "vitest"
 import { auditLine, maxAuditLineBytes } from "../../src/domain/auditLine.ts"
-import { summarizeBatchArguments } from "../../src/domain/redact.ts"
+import { summarizeBatchArguments, unknownPropertiesKey } from "../../src/domain/redact.ts"
 
 const bytes = (line: string) => Buffer.byteLength(line, "utf8")
 
@@ -57,23 +57,26 @@ describe("auditLine", () => {
 
 describe("summarizeBatchArguments", () => {
   const secret = Buffer.alloc(32, 7)
-  const sinks = { operations: "tmux-lookup", onError: "none" } as const
+  const acceptance = { sinks: { operations: "tmux-lookup", onError: "none" }, refused: new Set<string>() } as const
   const sinksOf = (tool: unknown) => tool === "get_pane_info" ? { pane_id: "tmux-lookup" } as const : {}
+  const isToolName = (name: string) => name === "get_pane_info"
 
-  it("redacts each operation's arguments by the sinks of the tool it names", () => {
-    const summary = summarizeBatchArguments(secret, sinks, sinksOf, {
+  it("redacts each operation's arguments by the parameters of the tool it names, names included", () => {
+    const summary = summarizeBatchArguments(secret, acceptance, sinksOf, isToolName, {
       onError: "continue",
       operations: [
         { tool: "get_pane_info", arguments: { pane_id: "%1", note: "SECRET" } },
-        { tool: "no_such_tool", arguments: { text: "SECRET" }, extra: "SECRET" },
+        { tool: "no_such_tool SECRET", arguments: { text: "SECRET" }, extra: "SECRET" },
         "SECRET"
       ]
     }) as any
     assert.notInclude(JSON.stringify(summary), "SECRET")
+    assert.notInclude(JSON.stringify(summary), "note")
     assert.strictEqual(summary.onError, "continue")
     assert.strictEqual(summary.operations[0].tool, "get_pane_info")
     assert.strictEqual(summary.operations[0].arguments.pane_id, "%1")
-    assert.deepStrictEqual(Object.keys(summary.operations[0].arguments.note), ["length", "hmac"])
-    assert.strictEqual(summary.operations[1].tool, "no_such_tool")
+    assert.deepStrictEqual(Object.keys(summary.operations[0].arguments[unknownPropertiesKey][0]), ["name", "value"])
+    assert.strictEqual(summary.operations[1].tool, "(unknown)")
+    assert.deepStrictEqual(Object.keys(summary.operations[1].tool_digest), ["length", "hmac"])
   })
 })

@@ -2,6 +2,10 @@
  * `--print-config … --ssh`: the ssh command line, the remote command's quoting, and the refusals.
  */
 import * as Result from "effect/Result"
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { sshCommand } from "../../src/domain/clientConfig.ts"
 import { parseInvocation } from "../../src/domain/config.ts"
@@ -32,7 +36,7 @@ describe("--print-config --ssh", () => {
     assert.deepStrictEqual(args.slice(7, 13), ["-F", "/tmp/ssh config", "-p", "2222", "--", "me@box"])
     assert.strictEqual(
       args[13],
-      "env LIBTMUX_TOOLSETS=inspect 'LIBTMUX_SOCKET=path:/tmp/a b' node '/opt/it'\\''s/libtmux-mcp.js'"
+      "env 'LIBTMUX_TOOLSETS=inspect' 'LIBTMUX_SOCKET=path:/tmp/a b' 'node' '/opt/it'\\''s/libtmux-mcp.js'"
     )
   })
 
@@ -72,4 +76,98 @@ describe("--print-config --ssh", () => {
       if (Result.isFailure(result)) assert.include(result.failure.message, words)
     }
   })
+
+  it("refuses remote words and settings with a backslash or a control character, naming what is valid", () => {
+    for (
+      const [argv, words] of [
+        [["--remote-bin", "/x/\\'; touch m; '"], "without backslashes"],
+        [["--remote-node", "/usr/bin/node\n"], "control character"],
+        [["--remote-node", "-S touch m"], "starts with -"],
+        [["--socket", "path:/tmp/a\\'b"], "LIBTMUX_SOCKET"]
+      ] as const
+    ) {
+      const result = invoke("--print-config", "cursor", "--ssh", "box", ...argv)
+      assert.isTrue(Result.isFailure(result), argv.join(" "))
+      if (Result.isFailure(result)) assert.include(result.failure.message, words)
+    }
+  })
 })
+
+// Issue 23, item 3: ssh hands the remote command to the host's login shell, whatever it is.
+const loginShells = ["sh", "bash", "zsh", "dash", "fish"] as const
+const shellPath = (name: string) => ["/usr/bin", "/bin"].map((dir) => join(dir, name)).find(existsSync)
+const missing = loginShells.filter((name) => shellPath(name) === undefined)
+
+describe("the printed remote command under every common login shell", () => {
+  const title = "reads as the same words under sh, bash, zsh, dash and fish, or is refused, and runs nothing else"
+  it.skipIf(missing.length > 0)(
+    missing.length > 0 ? `${title} (skipped: ${missing.join(", ")} not installed; CI installs them)` : title,
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "libtmux-mcp-quote-"))
+      try {
+        const hostile = [
+          "it's",
+          "a\\'b; touch MARK; '",
+          "$(touch MARK)",
+          "`touch MARK`",
+          "; touch MARK #",
+          "' ; touch MARK ; '",
+          "\"$(touch MARK)\"",
+          "{a,b} ~ * ?",
+          "%self =ls !! ^x",
+          "$HOME (x) [y] & | < >"
+        ]
+        const home = join(dir, "home")
+        mkdirSync(home)
+        let accepted = 0
+        for (const [index, value] of hostile.entries()) {
+          const folder = join(dir, `bin ${index} ${value.replaceAll("/", "_")}`)
+          const result = invoke(
+            "--print-config",
+            "cursor",
+            "--ssh",
+            "box",
+            "--remote-node",
+            process.execPath,
+            "--remote-bin",
+            join(folder, "argv.js"),
+            "--socket",
+            `path:/tmp/${value}`
+          )
+          if (Result.isFailure(result)) {
+            assert.isTrue(value.includes("\\"), `refused ${JSON.stringify(value)}`)
+            continue
+          }
+          accepted += 1
+          assert.strictEqual(result.success.kind, "print-config")
+          if (result.success.kind !== "print-config") continue
+          mkdirSync(folder, { recursive: true })
+          writeFileSync(
+            join(folder, "argv.js"),
+            "process.stdout.write(JSON.stringify([process.argv.slice(1), process.env.LIBTMUX_SOCKET]))"
+          )
+          const remote = sshCommandOf(result.success.remote!, result.success.env)
+          for (const shell of loginShells) {
+            const output = execFileSync(shellPath(shell)!, ["-c", remote], {
+              cwd: dir,
+              env: { PATH: process.env.PATH, HOME: home },
+              encoding: "utf8"
+            })
+            assert.deepStrictEqual(
+              JSON.parse(output),
+              [[join(folder, "argv.js")], `path:/tmp/${value}`],
+              `${shell} -c ${remote}`
+            )
+          }
+        }
+        assert.strictEqual(accepted, hostile.length - 1)
+        assert.notInclude(readdirSync(dir), "MARK")
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+  )
+})
+
+const sshCommandOf = (host: Parameters<typeof sshCommand>[0], env: Readonly<Record<string, string>>): string =>
+  sshCommand(host, env).args.at(-1)!

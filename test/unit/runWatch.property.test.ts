@@ -89,7 +89,8 @@ const scripted = (timeline: Timeline, seen: Array<Seen>) => {
       pane_dead: false,
       pane_in_mode: is === "copy mode",
       alternate_on: false,
-      pane_current_command: "bash"
+      pane_current_command: "bash",
+      pane_tty: "/dev/pts/1"
     }))
   }
 }

@@ -54,6 +54,7 @@ const pane = (extra: Partial<PaneLook> = {}): PaneLook => ({
   pane_in_mode: false,
   alternate_on: false,
   pane_current_command: "bash",
+  pane_tty: "/dev/pts/1",
   ...extra
 })
 
@@ -112,7 +113,14 @@ describe("awaitReady", () => {
             [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode"],
             [pane({ alternate_on: true, pane_current_command: "vim" }), kernel(() => reading), "alternate screen"],
             [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive"],
-            [pane(), kernel(() => job("ssh"), () => "ssh"), "waiting for terminal input"]
+            [pane(), kernel(() => job("ssh"), () => "ssh"), "waiting for terminal input"],
+            // Issue 23, item 4: a program named bash that is not a shell, and a /proc that is not the pane's.
+            [pane(), kernel(() => ({ ...reading, program: "python3.11" })), "named bash but runs python3.11"],
+            [
+              pane(),
+              kernel(() => ({ ...reading, unseen: "process 10 here (kthreadd) does not have the pane's terminal" })),
+              "cannot be seen from here"
+            ]
           ] as const
         ) {
           const error = yield* Effect.flip(awaitReady("%1", Effect.succeed(state), probe, 60_000))
@@ -120,6 +128,18 @@ describe("awaitReady", () => {
         }
       })
   )
+
+  it.effect("asks the kernel with the pane's terminal, and takes a shell whose program is that shell", () =>
+    Effect.gen(function*() {
+      const asked: Array<string | undefined> = []
+      const probe: KernelProbe = {
+        ...kernel(() => reading),
+        shell: (_pid, tty) => Effect.sync(() => (asked.push(tty), { ...reading, program: "bash" }))
+      }
+      const ready = yield* awaitReady("%1", Effect.succeed(pane()), probe, 60_000)
+      assert.strictEqual(ready.shell, "bash")
+      assert.deepStrictEqual(asked, ["/dev/pts/1"])
+    }))
 
   it.effect("gives an older shell's foreground job a short grace, then refuses", () =>
     Effect.gen(function*() {
