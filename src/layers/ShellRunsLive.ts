@@ -30,7 +30,6 @@ export const layer: Layer.Layer<ShellRuns> = Layer.sync(ShellRuns, () => {
           return yield* restore(effect).pipe(Effect.map(Option.some), Effect.ensuring(semaphore.release(1)))
         })
       ),
-    pendingOn: (paneId) => Effect.sync(() => [...pending.values()].find((run) => run.paneId === paneId)),
     lookup: (runId) =>
       Effect.sync((): RunLookup => {
         const run = pending.get(runId)

@@ -1,7 +1,7 @@
 /**
- * The runs of run_shell_command that this server typed and has not yet collected, and the per-pane
- * turn that keeps two runs from typing into one shell at once. A run that timed out or is blocked
- * stays here until `resume` collects it; its pane holds no turn meanwhile.
+ * This process's cache of the runs of run_shell_command it typed and has not yet collected, and
+ * the per-pane turn that keeps two of its calls from working on one pane at once. The runs' truth
+ * is on their panes, in tmux (domain/runRecord.ts), where every server instance sees it.
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
@@ -48,8 +48,6 @@ export class ShellRuns extends Context.Service<ShellRuns, {
     timeoutMs: number,
     effect: Effect.Effect<A, E, R>
   ): Effect.Effect<Option.Option<A>, E, R>
-  /** The pane's uncollected run, if any. */
-  pendingOn(paneId: string): Effect.Effect<Run | undefined>
   lookup(runId: string): Effect.Effect<RunLookup>
   /** Keeps a run for `resume`. */
   hold(run: Run): Effect.Effect<void>
