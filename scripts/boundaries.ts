@@ -28,8 +28,8 @@ export const literalizers: Readonly<Record<string, string>> = {
   spawnedFormat: "src/programs/spawn.ts",
   variableFormat: "src/programs/formats.ts",
   uniqueMarker: "src/programs/formats.ts",
-  headFormat: "src/programs/shellRun.ts",
-  separator: "src/programs/shellRun.ts"
+  headFormat: "src/programs/runHead.ts",
+  separator: "src/programs/runHead.ts"
 }
 
 /** One broken rule at one place. */

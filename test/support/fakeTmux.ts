@@ -112,9 +112,13 @@ const targeted = (command: ReadonlyArray<string>): Fields =>
 
 /** Renders a `-F` format for one object of the scripted world. */
 const render = (format: string, fields: Fields): string =>
-  // A run_shell_command run's end record: at the prompt row, status 0.
+  // A run_shell_command run's end record (at the prompt row, status 0), and its record still there.
   format.replace(/#\{([a-z0-9_@-]+)\}/gu, (_, key: string) =>
-    key.startsWith("@lmcp_end_") ? "0 1 0 0" : String(fields[key] ?? ""))
+    key.startsWith("@lmcp_end_")
+      ? "0 1 0 0"
+      : key.startsWith("@lmcp_run_")
+      ? "recorded"
+      : String(fields[key] ?? ""))
 
 const answer = (command: ReadonlyArray<string>): string => {
   const format = command[command.indexOf("-F") + 1] ?? ""

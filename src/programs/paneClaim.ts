@@ -1,0 +1,139 @@
+/**
+ * Who holds a pane (domain/runRecord.ts): the readiness look with the pane's claim, waiting until
+ * no other run holds it, the earlier runs a new run reports, and the refusal that names a holder.
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
+import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
+import { PaneNotReady, type ToolError } from "../services/errors.ts"
+import { type Run } from "../services/ShellRuns.ts"
+import { PaneCommand } from "../services/Tmux.ts"
+import { reads } from "../services/TmuxReads.ts"
+import { orPaneNotFound, stateFields } from "./pane.ts"
+import { headOfRun, kernelProbe } from "./runHead.ts"
+import { timings } from "./runWatch.ts"
+
+export const runFields = {
+  ...stateFields,
+  pane_tty: "string",
+  "@lmcp_claim": "string",
+  "@lmcp_last": "string",
+  "@lmcp_gen": "string"
+} as const
+
+/** The pane's typing generation as read (see domain/runRecord.ts); 0 before the first run. */
+export const generationOf = (value: string): number => /^[0-9]{1,15}$/u.test(value) ? Number(value) : 0
+
+/**
+ * The readiness look: the pane's state and its screen, in one invocation (the prompt row's cells
+ * before the cursor are what the typed row shows if the terminal does not echo).
+ */
+export const readinessLook = (paneId: string) =>
+  Effect.flatMap(reads, (tmux) => tmux.paneAndCapture(paneId, runFields, ["-N", "-S", "0", "-E", "-"])).pipe(
+    Effect.map(({ state, captured }) => ({ ...state, screen: captured })),
+    orPaneNotFound(paneId)
+  )
+
+/** The earlier run of a pane that a new run found and collected. @category models */
+export interface EarlierRun {
+  readonly run_id: string
+  /** Its exit status; null when it never reported one (its trailer never ran). */
+  readonly exit_status: number | null
+}
+
+/**
+ * Waits until no other run holds the pane (see domain/runRecord.ts), whichever server instance
+ * typed it, and returns the look at the free pane. A claim whose run can no longer report (its
+ * pane's process changed, or its shell sat idle at its prompt without the run's status report) is
+ * released once, by the one caller that takes its successor option, with C-c for any open input;
+ * that run is returned as `abandoned`. At the deadline, refuses naming the run that holds the pane.
+ */
+export const awaitFreePane = (paneId: string, deadline: number) =>
+  Effect.gen(function*() {
+    const kernel = yield* kernelProbe("")
+    let idleSince: number | undefined
+    let abandoned: string | undefined
+    let unrecorded: string | undefined
+    while (true) {
+      const look = yield* readinessLook(paneId)
+      const claim = look["@lmcp_claim"]
+      if (claim === "") return { look, abandoned }
+      if (!runIdPattern.test(claim)) {
+        return yield* new PaneNotReady({
+          pane: paneId,
+          reason: `its option ${paneRunOptions.claim} holds ${JSON.stringify(claim.slice(0, 40))}, ` +
+            "which is no run's ID; nothing was typed",
+          remedy: "unset the option (set-option -pu) if nothing runs there, or use another pane"
+        })
+      }
+      const head = yield* headOfRun(paneId, claim)
+      const recorded = decodeRecord(head.runRecord)
+      const now = yield* Clock.currentTimeMillis
+      // Its status report came (or it was collected) since the look: the claim is gone, look again;
+      // a claim seen twice with no record of its run is no run's.
+      const gone = recorded === undefined || head.record !== ""
+      if (gone && unrecorded !== claim) {
+        unrecorded = claim
+        continue
+      }
+      const shell = yield* kernel.shell(look.pane_pid)
+      idleSince = shell?.reading === true && shell.inForeground ? idleSince ?? now : undefined
+      const stale = gone || recorded.run.panePid !== look.pane_pid ||
+        (idleSince !== undefined && now - idleSince >= timings.idleAfter)
+      if (stale) {
+        const released = yield* (yield* PaneCommand).run([
+          ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.successor(claim), String(process.pid)],
+          ["set-option", "-pu", "-t", paneId, paneRunOptions.claim],
+          ["send-keys", "-t", paneId, "C-c"]
+        ]).pipe(Effect.as(true), Effect.catchIf(isClaimTaken, () => Effect.succeed(false)))
+        if (released) abandoned = claim
+        idleSince = undefined
+        continue
+      }
+      if (now >= deadline) return yield* claimRefusal(recorded!)
+      yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))
+    }
+  })
+
+/**
+ * The earlier runs a new run collects as it types: the last run of the pane if its status report
+ * came, and a run whose claim this call released.
+ */
+export const earlierRuns = (paneId: string, last: string, abandoned: string | undefined) =>
+  Effect.gen(function*() {
+    const found: Array<{ readonly run: Run; readonly earlier: EarlierRun }> = []
+    for (const runId of new Set([abandoned ?? "", last])) {
+      if (!runIdPattern.test(runId)) continue
+      const head = yield* headOfRun(paneId, runId)
+      const recorded = decodeRecord(head.runRecord)
+      const end = parseEndRecord(head.record)
+      if (recorded === undefined || (runId !== abandoned && end === undefined)) continue
+      found.push({ run: recorded.run, earlier: { run_id: runId, exit_status: end?.status ?? null } })
+    }
+    return found
+  })
+
+/**
+ * A run as its pane's options record it, for `resume` by any server instance (after a restart
+ * too); `undefined` when the pane holds no record of it (collected, or never typed there).
+ */
+export const recordedRun = (paneId: string, runId: string) =>
+  Effect.map(headOfRun(paneId, runId), (head) => decodeRecord(head.runRecord)?.run)
+
+export const isClaimTaken = (error: ToolError): boolean =>
+  error._tag === "TmuxCommandFailed" && /already set: @lmcp_(claim|next_|g[0-9])/u.test(error.stderr)
+
+/** Whether it was the generation that was taken: the claim just before it is then this run's. */
+export const isGenerationTaken = (error: ToolError): boolean =>
+  error._tag === "TmuxCommandFailed" && /already set: @lmcp_g[0-9]/u.test(error.stderr)
+
+export const claimRefusal = (held: RunRecord) =>
+  new PaneNotReady({
+    pane: held.run.paneId,
+    reason: `run ${held.run.id} (${JSON.stringify(held.command.prefix)}…, sha256 ${held.command.digest}, typed by ` +
+      `server process ${held.instance}) still holds this pane: it runs, waits for input, or timed out; ` +
+      "nothing was typed",
+    remedy: `call run_shell_command with resume "${held.run.id}" to wait for it and get its exit status; ` +
+      "or interrupt it (send_keys C-c with enter false) and call again"
+  })

@@ -1,0 +1,183 @@
+/**
+ * What run_shell_command reads of a run in tmux: the head of every read (the run's records and the
+ * pane's position), the bottom rows read with it, and the commands that collect or abandon a run.
+ */
+import * as Effect from "effect/Effect"
+import { paneRunOptions } from "../domain/runRecord.ts"
+import { parseEndRecord, protocolNames } from "../domain/shellProtocol.ts"
+import { PaneProcess } from "../services/PaneProcess.ts"
+import { type Run } from "../services/ShellRuns.ts"
+import { PaneCommand } from "../services/Tmux.ts"
+import { orPaneNotFound } from "./pane.ts"
+import { type KernelProbe, type RunScreen } from "./runWatch.ts"
+import { resolvePane } from "./targets.ts"
+
+/** Rows read above the prompt row, for output that scrolled (see `startRun`). */
+export const scrollMargin = 100
+
+/** The kernel's view of a pane's processes, for readiness and the run watcher. */
+export const kernelProbe = (tty: string) =>
+  Effect.gen(function*() {
+    const processes = yield* PaneProcess
+    return {
+      shell: processes.shell,
+      reader: (panePid, group) => processes.terminalReader(panePid, group, tty),
+      program: processes.foregroundProgram
+    } satisfies KernelProbe
+  })
+
+/** The line printed between the parts of a run's read: it carries the run's ID. */
+export const separator = (runId: string) => `lmcp-sep-${runId}`
+
+/** The head of every read: the run's records, then the pane's position and screen. */
+export const headFormat = (runId: string) => {
+  const names = protocolNames(runId)
+  return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{${paneRunOptions.record(runId)}}|` +
+    "#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_pid}|#{pane_current_command}"
+}
+
+export interface Head {
+  readonly record: string
+  readonly mark: string
+  readonly typed: string
+  /** The run's record as tmux holds it (see domain/runRecord.ts). */
+  readonly runRecord: string
+  readonly history: number
+  readonly cursorY: number
+  readonly cursorX: number
+  readonly alternate: boolean
+  readonly dead: boolean
+  readonly panePid: number
+  readonly program: string
+}
+
+export const parseHead = (line: string): Head => {
+  const [
+    record = "",
+    mark = "",
+    typed = "",
+    runRecord = "",
+    history = "0",
+    cursorY = "0",
+    cursorX = "0",
+    alternate = "0",
+    dead = "0",
+    panePid = "0",
+    ...program
+  ] = line.split("|")
+  return {
+    record,
+    mark,
+    typed,
+    runRecord,
+    panePid: Number(panePid),
+    history: Number(history),
+    cursorY: Number(cursorY),
+    cursorX: Number(cursorX),
+    alternate: alternate === "1",
+    dead: dead === "1",
+    program: program.join("|")
+  }
+}
+
+/** A read of the pane from relative row `from`: the head, then untrimmed rows and joined rows. */
+export const readCommands = (
+  run: Run,
+  from: number
+): ReadonlyArray<readonly ["display-message" | "capture-pane", ...Array<string>]> => [
+  ["display-message", "-p", "-t", run.paneId, headFormat(run.id)],
+  ["display-message", "-p", "-t", run.paneId, separator(run.id)],
+  ["capture-pane", "-p", "-N", "-t", run.paneId, "-S", String(from), "-E", "-"],
+  ["display-message", "-p", "-t", run.paneId, separator(run.id)],
+  ["capture-pane", "-p", "-J", "-t", run.paneId, "-S", String(from), "-E", "-"]
+]
+
+/**
+ * A collected run's templates and records. Its channel needs nothing: the trailer's signal wakes
+ * every waiter, including waiting clients killed at a timeout, which tmux keeps as waiters.
+ */
+export const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
+  const names = protocolNames(run.id)
+  return [
+    names.template,
+    names.markTemplate,
+    names.end,
+    names.start,
+    names.typed,
+    paneRunOptions.record(run.id),
+    paneRunOptions.successor(run.id),
+    paneRunOptions.last
+  ].map((option) => ["set-option", "-pu", "-t", run.paneId, option] as const)
+}
+
+/**
+ * Closing a run whose trailer never ran: the killed waiting client of this call is still a waiter
+ * of the channel; one signal releases it (and, with a waiter there, latches nothing).
+ */
+export const abandonCommands = (run: Run): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
+  ...collectCommands(run),
+  // Its trailer, which releases the pane, never ran.
+  ["set-option", "-pu", "-t", run.paneId, paneRunOptions.claim],
+  ["wait-for", "-S", protocolNames(run.id).channel]
+]
+
+export const lines = (text: string | undefined): Array<string> => {
+  const all = (text ?? "").split("\n")
+  return all.slice(0, all.length - 1)
+}
+
+export interface Capture {
+  readonly head: Head
+  readonly rows: ReadonlyArray<string>
+  readonly joined: ReadonlyArray<string>
+  /** The absolute row of `rows[0]`. */
+  readonly firstRow: number
+}
+
+export const parseCapture = (stdout: string, runId: string, from: number): Capture => {
+  const [head = "", rows, joined] = stdout.split(`${separator(runId)}\n`)
+  const parsed = parseHead(lines(head).at(-1) ?? "")
+  return {
+    head: parsed,
+    rows: lines(rows),
+    joined: lines(joined),
+    firstRow: parsed.history + Math.max(from, -parsed.history)
+  }
+}
+
+/**
+ * The pane's head and its bottom rows (the screen and `scrollMargin` rows above it), with `extra`
+ * commands after: one invocation, and all a short run's output needs.
+ */
+export const lookAtBottom = (run: Run, extra: ReadonlyArray<readonly ["set-option", ...Array<string>]> = []) =>
+  Effect.gen(function*() {
+    const tmux = yield* PaneCommand
+    const stdout = yield* tmux.run([...readCommands(run, -scrollMargin), ...extra]).pipe(orPaneNotFound(run.paneId))
+    return parseCapture(stdout, run.id, -scrollMargin)
+  })
+
+/** A run's state as its pane's options hold it, in one invocation. */
+export const headOfRun = (paneId: string, runId: string) =>
+  Effect.gen(function*() {
+    const tmux = yield* PaneCommand
+    const stdout = yield* tmux.run([["display-message", "-p", "-t", paneId, headFormat(runId)]])
+      .pipe(orPaneNotFound(paneId))
+    return parseHead(stdout.split("\n")[0] ?? "")
+  })
+
+/** What the watcher asks tmux: the run's record and the pane's screen state, without its rows. */
+export const screenOf = (run: Run) =>
+  Effect.gen(function*() {
+    const stdout = yield* (yield* PaneCommand).run([["display-message", "-p", "-t", run.paneId, headFormat(run.id)]])
+      .pipe(orPaneNotFound(run.paneId))
+    const line = stdout.split("\n")[0] ?? ""
+    // A pane that closed answers with empty fields (tmux 3.3a): say which panes exist instead.
+    if (line.split("|")[2] === "") yield* resolvePane(run.paneId)
+    const head = parseHead(line)
+    return {
+      recorded: parseEndRecord(head.record) !== undefined,
+      dead: head.dead,
+      alternate: head.alternate,
+      program: head.program
+    } satisfies RunScreen
+  })

@@ -1,0 +1,175 @@
+/**
+ * A run's output read back: where it starts (domain/runStart.ts), where it ends, and the rows
+ * between, bounded (runOutput.ts); for a finished run, the read that collects it.
+ */
+import * as Effect from "effect/Effect"
+import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
+import { extractOutput, parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
+import { InputInvalid } from "../services/errors.ts"
+import { type Run, ShellRuns } from "../services/ShellRuns.ts"
+import { type Capture, collectCommands, type Head, lookAtBottom } from "./runHead.ts"
+import { readOutput, readWindows } from "./runOutput.ts"
+
+/** Rows read above each place the typed row may be (see `startOf`). */
+export const windowMargin = 20
+
+/** What a finished look at a run found. @category models */
+export interface RunOutput {
+  readonly lines: ReadonlyArray<string>
+  readonly status: number | undefined
+  /** The output outgrew the history: its beginning is gone. */
+  readonly startLost: boolean
+  /** Where the output begins could not be found: `lines` is empty rather than risk older rows. */
+  readonly startUnknown: boolean
+  /** Lines before `lines`, and their bytes, counted but not read back. */
+  readonly droppedLines: number
+  readonly droppedBytes: number
+  /** Counting stopped at `countUntil`: there are more lines before than `droppedLines`. */
+  readonly countPartial: boolean
+}
+
+/** How much of a run's output a call returns at most. @category models */
+export interface OutputLimits {
+  readonly maxLines: number
+  readonly maxBytes: number
+  /** When counting the lines left out stops (epoch milliseconds): the call keeps its timeout. */
+  readonly countUntil: number
+}
+
+/**
+ * Where the output starts (see domain/runStart.ts): from the rows the waiter read with the signal
+ * when they hold the only place the typed row can be, else from one read of the candidate windows.
+ */
+export const startOf = (run: Run, head: Head, capture: Capture | undefined) =>
+  Effect.gen(function*() {
+    const typed: TypedAt | undefined = parseTypedRecord(head.typed)
+    if (typed === undefined) return { _tag: "Unknown" } as const
+    const trimmed = trimsPossible(head.history, typed.historyLimit)
+    const cleared = !trimmed && head.history < typed.historySize
+    const mark = run.markStart ? parseStartMark(head.mark) : undefined
+    // Nothing moved the rows: the mark is where the output starts.
+    if (mark !== undefined && !trimmed && !cleared) return { _tag: "Found", ...mark, shift: 0 } as const
+    const shifts = cleared ? [0] : candidateShifts(typed, head.history)
+    // A margin above each window keeps the typed row inside it if output moved the rows meanwhile.
+    const spans = shifts.map((shift) => ({
+      shift,
+      first: Math.max(0, typed.row - shift - windowMargin),
+      last: typed.row - shift + run.echoRows
+    }))
+    // The capture is of the screen in front: with a full-screen program up, not the run's rows.
+    const held = capture !== undefined && !head.alternate && shifts.length === 1 && typed.row >= capture.firstRow
+    const windows = held
+      ? [{ shift: 0, firstRow: capture.firstRow, rows: capture.rows }]
+      : (yield* readWindows(run.paneId, head.history, spans, head.alternate))?.map((window, i) => ({
+        ...window,
+        shift: spans[i]!.shift
+      }))
+    if (windows === undefined) return { _tag: "Lost" } as const
+    const place = placeStart({
+      windows,
+      typed,
+      trailer: run.trailer,
+      prompt: run.prompt,
+      typedStart: run.typedStart,
+      trimmed,
+      cleared
+    })
+    if (mark === undefined || place._tag !== "Found") return place
+    return { _tag: "Found", row: mark.row - place.shift, column: mark.column, shift: place.shift } as const
+  })
+
+/**
+ * The run's output from where it starts to where it recorded its end (or the cursor), bounded by
+ * `limits`; `capture` is what the waiter read with the signal, used when it holds the whole output.
+ */
+export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture) =>
+  Effect.gen(function*() {
+    const start = yield* startOf(run, head, capture)
+    const record = parseEndRecord(head.record)
+    const typed = parseTypedRecord(head.typed)
+    // A trim after the record (the next prompt scrolled) moved the end up by whole chunks.
+    const chunk = trimChunk(typed?.historyLimit ?? 0)
+    const endShift = record !== undefined && head.history < record.historySize
+      ? Math.ceil((record.historySize - head.history) / chunk) * chunk
+      : 0
+    const end = record === undefined
+      ? { row: head.history + head.cursorY, column: head.cursorX }
+      : { row: record.historySize + record.cursorY - endShift, column: record.cursorX }
+    const status = record?.status
+    if (start._tag === "Unknown") {
+      return {
+        lines: [],
+        status,
+        startLost: false,
+        startUnknown: true,
+        droppedLines: 0,
+        droppedBytes: 0,
+        countPartial: false
+      }
+    }
+    const from = start._tag === "Found" ? start : { row: 0, column: 0 }
+    const inCapture = capture !== undefined && from.row >= capture.firstRow && !head.alternate
+    const read = inCapture
+      ? {
+        lines: extractOutput(
+          capture.rows,
+          capture.joined,
+          {
+            row: from.row - capture.firstRow,
+            column: from.column
+          },
+          end.row - capture.firstRow,
+          end.column
+        ),
+        droppedLines: 0,
+        droppedBytes: 0,
+        trimmed: false,
+        partial: false
+      }
+      : yield* readOutput({
+        paneId: run.paneId,
+        history: head.history,
+        start: from,
+        end: head.alternate ? { row: head.history + run.screenRows - 1, column: Number.MAX_SAFE_INTEGER } : end,
+        alternate: head.alternate,
+        ...limits
+      })
+    const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
+    return {
+      lines,
+      status,
+      // A trim while reading is output outgrowing the history right then.
+      startLost: start._tag === "Lost" || read.trimmed,
+      startUnknown: false,
+      droppedLines: read.droppedLines,
+      droppedBytes: read.droppedBytes,
+      countPartial: read.partial
+    } satisfies RunOutput
+  })
+
+/** The blank rows below the last written one of a saved screen are no output. */
+export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let end = lines.length
+  while (end > 0 && lines[end - 1]!.trim() === "") end--
+  return lines.slice(0, end)
+}
+
+/** A look at an unfinished run: its output so far (with a full-screen program up, behind it). */
+export const outputSoFar = (run: Run, limits: OutputLimits) =>
+  Effect.flatMap(lookAtBottom(run), (capture) => outputOf(run, capture.head, limits, capture))
+
+/** Reads a finished run back and collects it. */
+export const collectFinished = (run: Run, limits: OutputLimits) =>
+  Effect.gen(function*() {
+    const capture = yield* lookAtBottom(run, collectCommands(run))
+    yield* (yield* ShellRuns).collect(run)
+    if (capture.head.runRecord === "") return yield* collectedElsewhere(run)
+    return yield* outputOf(run, capture.head, limits, capture)
+  })
+
+/** Another call (of this process or another) collected the run first: its result went there. */
+export const collectedElsewhere = (run: Run) =>
+  new InputInvalid({
+    tool: "run_shell_command",
+    detail: `resume: run ${run.id} was already collected (its result was returned to another call)`
+  })
