@@ -26,7 +26,14 @@ import {
 } from "../domain/shellProtocol.ts"
 import { inheritedPath } from "../domain/socket.ts"
 import { Config } from "../services/Config.ts"
-import { InputInvalid, PaneGone, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
+import {
+  InputInvalid,
+  PaneGone,
+  PaneNotReady,
+  RunIncomplete,
+  RunUnreported,
+  type ToolError
+} from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
@@ -161,24 +168,27 @@ const sameSocket = (environmentTmux: string | undefined, socketPath: string): bo
   return path !== undefined && !socketPath.includes(",") && sameFile(path, socketPath)
 }
 
+/** What a new run is asked to do. @category models */
+export interface NewRun {
+  readonly paneId: string
+  readonly command: string
+  readonly suppressHistory: boolean
+  readonly deadline: number
+  readonly limits: OutputLimits
+}
+
 /**
  * A new run: waits for the pane to be free and its shell at its prompt, then one invocation that
  * claims the pane, types the command as a paste and waits. When another instance claimed the pane
  * between the look and the typing, tmux refuses the claim and drops the rest of the list: nothing
  * is typed, and the call waits again.
  */
-export const startRun = (
-  paneId: string,
-  command: string,
-  suppressHistory: boolean,
-  deadline: number,
-  limits: OutputLimits
-) =>
+export const startRun = (request: NewRun) =>
   Effect.gen(function*() {
     const id = newRunId()
     while (true) {
       let claimed = false
-      const attempt = yield* typeRun(id, paneId, command, suppressHistory, deadline, limits).pipe(
+      const attempt = yield* typeRun(id, request).pipe(
         Effect.catchIf(isClaimTaken, (error) => Effect.sync(() => void (claimed = isGenerationTaken(error))))
       )
       if (attempt !== undefined) return attempt
@@ -186,19 +196,20 @@ export const startRun = (
       const names = protocolNames(id)
       yield* (yield* PaneCommand).run(
         [names.template, names.markTemplate, paneRunOptions.record(id), ...(claimed ? [paneRunOptions.claim] : [])]
-          .map((option) => ["set-option", "-pu", "-t", paneId, option] as const)
+          .map((option) => ["set-option", "-pu", "-t", request.paneId, option] as const)
       ).pipe(Effect.ignore)
+      if ((yield* Clock.currentTimeMillis) >= request.deadline) {
+        return yield* new PaneNotReady({
+          pane: request.paneId,
+          reason: "other runs took the pane each time this one was about to type, for the whole timeout; " +
+            "nothing was typed",
+          remedy: "call again (it is safe), or use another pane for parallel work"
+        })
+      }
     }
   })
 
-const typeRun = (
-  id: string,
-  paneId: string,
-  command: string,
-  suppressHistory: boolean,
-  deadline: number,
-  limits: OutputLimits
-) =>
+const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistory }: NewRun) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
     const processes = yield* PaneProcess

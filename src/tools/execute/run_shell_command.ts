@@ -133,7 +133,13 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       }
       const work = held?._tag === "Pending"
         ? Effect.map(resumeRun(held.run, deadline, limits), (outcome) => ({ run: held.run, outcome, earlier: [] }))
-        : startRun(input.pane_id, input.command!, input.suppress_history ?? config.suppressHistory, deadline, limits)
+        : startRun({
+          paneId: input.pane_id,
+          command: input.command!,
+          suppressHistory: input.suppress_history ?? config.suppressHistory,
+          deadline,
+          limits
+        })
       const turn = yield* withProgress(
         timeout,
         `running in ${input.pane_id}`,
