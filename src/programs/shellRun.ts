@@ -217,7 +217,14 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
     const { tmuxPath } = yield* Config
     const free = yield* awaitFreePane(paneId, deadline)
     const earlier = yield* earlierRuns(paneId, free.look["@lmcp_last"], free.abandoned)
-    const { state, shell } = yield* awaitReady(paneId, readinessLook(paneId), yield* kernelProbe(""), deadline)
+    // Readiness starts from the look that found the pane free: no second read on a ready pane.
+    let fresh: typeof free.look | undefined = free.look
+    const look = Effect.suspend(() => {
+      const taken = fresh
+      fresh = undefined
+      return taken === undefined ? readinessLook(paneId) : Effect.succeed(taken)
+    })
+    const { state, shell } = yield* awaitReady(paneId, look, yield* kernelProbe(""), deadline)
     const generation = generationOf(state["@lmcp_gen"])
     const names = protocolNames(id)
     const long = lineTooLong(shell, command)
