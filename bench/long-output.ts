@@ -18,20 +18,12 @@
  *   counted exactly, pings p99 11.7 ms, slowest 24 ms
  * - output still arriving at a 10 s timeout: after answered at 10.4 s, pings p99 21.4 ms, slowest 64 ms
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { benchWorld } from "./world.ts"
 
-const root = resolve(import.meta.dirname, "..")
-const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
-writeFileSync(join(dir, ".bashrc"), "PS1='$ '\n")
-const config = join(dir, "bench.conf")
-writeFileSync(config, "set -s exit-empty on\nset -g default-shell /bin/bash\nset -g history-limit 50000\n")
-const env = { PATH: process.env.PATH ?? "", HOME: dir, TMUX_TMPDIR: dir, LIBTMUX_TMUX_CONFIG: config }
-const socket = join(dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp")
+const world = benchWorld(["set -g history-limit 50000"])
+const { env, socket } = world
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0
@@ -89,14 +81,7 @@ const runWithPings = async (client: Client, label: string, pane: string, command
 }
 
 const main = async () => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [process.env.LIBTMUX_BENCH_BIN ?? join(root, "dist/libtmux-mcp.js")],
-    env,
-    stderr: "ignore"
-  })
-  const client = new Client({ name: "bench", version: "0" })
-  await client.connect(transport)
+  const { client } = await world.start()
   const call = async (name: string, args: Record<string, unknown>) =>
     (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })).structuredContent as any
   const first = await call("create_session", { session_name: "long", width: 120, height: 40 })
@@ -122,11 +107,4 @@ const main = async () => {
   await client.close()
 }
 
-main().finally(() => {
-  try {
-    execFileSync("tmux", ["-S", socket, "kill-server"], { stdio: "ignore" })
-  } catch {
-    // Already gone.
-  }
-  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
-})
+main().finally(world.dispose)

@@ -20,35 +20,17 @@
  * - wait_for_text timeout 1 s, 200 costly new rows (test/e2e/regex-cost): before returned after 14.5 s;
  *   after 1.5 s
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { benchWorld } from "./world.ts"
 
-const root = resolve(import.meta.dirname, "..")
-const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
-writeFileSync(join(dir, ".bashrc"), "PS1='$ '\n")
-const config = join(dir, "bench.conf")
-writeFileSync(config, "set -s exit-empty on\nset -g default-shell /bin/bash\n")
-const env = { PATH: process.env.PATH ?? "", HOME: dir, TMUX_TMPDIR: dir, LIBTMUX_TMUX_CONFIG: config }
-const socket = join(dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp")
+const world = benchWorld()
+const { env, socket } = world
 const reported = "x{0,1000}".repeat(55) + "y"
 const underBound = "[xy]{0,900}x[xy]{15}z"
 const costlyPerRow = "([xy]{0,60}x){12}z"
 
-const start = async () => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [process.env.LIBTMUX_BENCH_BIN ?? join(root, "dist/libtmux-mcp.js")],
-    env,
-    stderr: "ignore"
-  })
-  const client = new Client({ name: "bench", version: "0" })
-  await client.connect(transport)
-  return { client, transport }
-}
+const start = world.start
 const since = (started: number) => `${((performance.now() - started) / 1000).toFixed(2)} s`
 const outcome = (result: any) =>
   result.isError === true
@@ -154,11 +136,4 @@ const main = async () => {
   await search
 }
 
-main().finally(() => {
-  try {
-    execFileSync("tmux", ["-S", socket, "kill-server"], { stdio: "ignore" })
-  } catch {
-    // Already gone.
-  }
-  rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
-})
+main().finally(world.dispose)

@@ -1,0 +1,47 @@
+/**
+ * What the standalone benchmarks share: a private folder with a quiet bash prompt and a tmux
+ * configuration, the built server started in it under the SDK's client, and its removal (the tmux
+ * server included) whatever the benchmark did.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+/** A benchmark's world; `configLines` go into the tmux configuration after the common ones. */
+export const benchWorld = (configLines: ReadonlyArray<string> = []) => {
+  const root = resolve(import.meta.dirname, "..")
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-")))
+  writeFileSync(join(dir, ".bashrc"), "PS1='$ '\n")
+  const config = join(dir, "bench.conf")
+  writeFileSync(config, ["set -s exit-empty on", "set -g default-shell /bin/bash", ...configLines, ""].join("\n"))
+  const env = { PATH: process.env.PATH ?? "", HOME: dir, TMUX_TMPDIR: dir, LIBTMUX_TMUX_CONFIG: config }
+  const socket = join(dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp")
+  return {
+    env,
+    socket,
+    /** The built server (or LIBTMUX_BENCH_BIN) connected through the SDK's client. */
+    start: async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [process.env.LIBTMUX_BENCH_BIN ?? join(root, "dist/libtmux-mcp.js")],
+        env,
+        stderr: "ignore"
+      })
+      const client = new Client({ name: "bench", version: "0" })
+      await client.connect(transport)
+      return { client, transport }
+    },
+    /** Removes the tmux server and the folder. */
+    dispose: () => {
+      try {
+        execFileSync("tmux", ["-S", socket, "kill-server"], { stdio: "ignore" })
+      } catch {
+        // Already gone.
+      }
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
+    }
+  }
+}
