@@ -168,12 +168,9 @@ export const headOfRun = (paneId: string, runId: string) =>
 /** What the watcher asks tmux: the run's record and the pane's screen state, without its rows. */
 export const screenOf = (run: Run) =>
   Effect.gen(function*() {
-    const stdout = yield* (yield* PaneCommand).run([["display-message", "-p", "-t", run.paneId, headFormat(run.id)]])
-      .pipe(orPaneNotFound(run.paneId))
-    const line = stdout.split("\n")[0] ?? ""
+    const head = yield* headOfRun(run.paneId, run.id)
     // A pane that closed answers with empty fields (tmux 3.3a): say which panes exist instead.
-    if (line.split("|")[2] === "") yield* resolvePane(run.paneId)
-    const head = parseHead(line)
+    if (head.panePid === 0) yield* resolvePane(run.paneId)
     return {
       recorded: parseEndRecord(head.record) !== undefined,
       dead: head.dead,
