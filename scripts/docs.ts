@@ -8,6 +8,7 @@ import { resolve } from "node:path"
 import { advertisedSchema } from "../src/layers/McpServer.ts"
 import { capabilityRecord, manifest, type ToolName, toolNames, toolsets } from "../src/manifest/index.ts"
 import { registeredNames, registry } from "../src/tools/index.ts"
+import { type Example, examplesPath } from "../test/support/examples.ts"
 
 const root = resolve(import.meta.dirname, "..")
 const begin = "<!-- BEGIN GENERATED: tools (npm run docs) -->"
@@ -79,6 +80,36 @@ const fields = (schema: JsonSchema): Array<string> =>
     } | ${(field.description ?? "").replaceAll("|", "\\|")} |`
   )
 
+/** Each tool's example call, from `npm run docs:examples`. */
+const examples: Readonly<Record<string, Example>> = JSON.parse(readFileSync(examplesPath, "utf8"))
+
+const json = (value: unknown) => ["```json", JSON.stringify(value, null, 2), "```"]
+
+/** A tool's example: its call and the result it gave. */
+const exampleSection = (name: ToolName): Array<string> => {
+  const example = examples[name]
+  if (example === undefined) throw new Error(`docs/examples.json has no example for ${name}: run npm run docs:examples`)
+  return [
+    "## Example",
+    "",
+    "A real call, made by `npm run docs:examples` against a scratch tmux server holding session `$0` \"work\", " +
+    "window `@0` \"main\" and panes `%0` and `%1` at a `$ ` prompt. Values in angle brackets change from run to run.",
+    "",
+    ...json({ name, arguments: example.arguments }),
+    "",
+    ...(example.result !== undefined
+      ? ["`structuredContent` of the result (its text content holds the same JSON):", "", ...json(example.result)]
+      : [
+        `The text of the result${example.isError === true ? " (an error)" : ""}:`,
+        "",
+        "```text",
+        example.text ?? "",
+        "```"
+      ]),
+    ""
+  ]
+}
+
 /** One tool's page. */
 const toolPage = (name: ToolName): string => {
   const definition = registry[name]
@@ -126,7 +157,8 @@ const toolPage = (name: ToolName): string => {
     "| field | type | required | description |",
     "|---|---|---|---|",
     ...fields(output),
-    ""
+    "",
+    ...exampleSection(name)
   ].join("\n")
 }
 

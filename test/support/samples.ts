@@ -1,6 +1,7 @@
 /**
  * A valid call (or several) for every tool, naming the objects of a fresh tmux server: session $0
- * "work", window @0, panes %0 and %1. The ceiling test runs them against a fake; the sink test against tmux.
+ * "work", window @0, panes %0 and %1. The ceiling test runs them against a fake; the sink test against tmux;
+ * the first of each is the example on its tool's page (test/support/examples.ts).
  */
 import type { ToolName } from "../../src/manifest/index.ts"
 
@@ -16,7 +17,7 @@ export const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unkn
   create_session: [{}, { session_name: "new", window_name: "w", width: 100, height: 30 }],
   create_window: [{ session_id: "$0" }, { session_name: "work", window_name: "w", select: true }],
   split_window: [{ pane_id: "%0" }, { pane_id: "%0", direction: "left", size_percent: 30 }],
-  run_shell_command: [{ pane_id: "%0", command: "echo hi", timeout: 1 }],
+  run_shell_command: [{ pane_id: "%0", command: "echo hi", timeout: 10 }],
   send_keys: [{ pane_id: "%0", keys: "C-c", enter: false }, { pane_id: "%0", keys: "ls", literal: true }],
   send_keys_batch: [{
     operations: [{ pane_id: "%0", keys: "a" }, { pane_id: "%0", keys: "Enter", literal: false, enter: false }]
