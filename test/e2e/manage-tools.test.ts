@@ -7,11 +7,11 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { afterFormatJobs, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("manage")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const open = async (extra: Record<string, string> = {}) => {
   const world = h.world()
@@ -41,7 +41,7 @@ describe("renames and titles are literal", () => {
     assert.strictEqual(window.window_name, "w#{pane_id}#[fg=red]")
     const titled = structured(await call(c, "set_pane_title", { pane_id: pane, title: `t${job} #{session_name} a;b;` }))
     assert.strictEqual(titled.pane_title, `t${job} #{session_name} a;b;`)
-    await sleep(300)
+    await afterFormatJobs(world)
     assert.deepStrictEqual(markers(world), [])
     assert.include(
       await fails(c, "rename_session", { session_id: session.session_id, new_name: "a.b" }, "InputInvalid"),
@@ -148,11 +148,16 @@ describe("structure and presentation", () => {
     mkdirSync(dir)
     const respawned = structured(await call(c, "respawn_pane", { pane_id: pane, start_directory: dir }))
     assert.notStrictEqual(respawned.pane_pid, before)
-    await sleep(300)
-    assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_current_path}").trim(), dir)
+    await until(
+      "the respawned shell's folder",
+      () => world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_current_path}").trim(),
+      (path) => path === dir
+    )
     structured(await call(c, "respawn_pane", { pane_id: pane, command: "printf 'R#(x)\\n'; sleep 30" }))
-    await sleep(300)
-    assert.include(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "R#(x)")
+    await until("the respawned command's output", () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), (
+      screen
+    ) => screen.includes("R#(x)"))
+    await afterFormatJobs(world)
     assert.deepStrictEqual(markers(world), [])
   })
 })

@@ -8,10 +8,12 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { until, waiterOf } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
+import { afterFormatJobs, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("panes")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const screen = (world: TmuxWorld, pane: string) => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane)
 
 const open = async () => {
   const world = h.world()
@@ -56,7 +58,7 @@ describe("create_window and split_window", () => {
       const right = panes.find((pane: { pane_id: string }) => pane.pane_id === split.pane_id)
       assert.isAbove(right.pane_left, 0)
       assert.strictEqual((await run(c, split.pane_id, "pwd")).output, dir)
-      await sleep(200)
+      await afterFormatJobs(world)
       assert.deepStrictEqual(readdirSync(world.dir).filter((name) => name.startsWith("marker")), [])
       assert.deepStrictEqual(readdirSync(dir), [])
     }
@@ -88,11 +90,18 @@ describe("input", () => {
     const synced = structured(await call(c, "send_keys", { pane_id: pane, keys: "echo both" }))
     assert.deepStrictEqual([...synced.targets].sort(), [pane, other].sort())
     assert.isTrue(synced.synchronized)
-    await sleep(300)
-    assert.include(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", other), "both")
+    await until(
+      "the synchronized input's output in the other pane",
+      () => screen(world, other),
+      (text) => /^both$/mu.test(text)
+    )
     world.tmux("libtmux-mcp", "set-option", "-w", "-t", pane, "synchronize-panes", "off")
     structured(await call(c, "send_keys", { pane_id: pane, keys: "sleep 30" }))
-    await sleep(200)
+    await until(
+      "sleep in the foreground",
+      () => world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_current_command}").trim(),
+      (command) => command === "sleep"
+    )
     structured(await call(c, "send_keys", { pane_id: pane, keys: "C-c", enter: false }))
     assert.strictEqual((await run(c, pane, "echo back")).output, "back")
   })
@@ -114,10 +123,9 @@ describe("input", () => {
       })
     )
     assert.deepStrictEqual(result.targets, [pane])
-    await sleep(300)
-    const screen = world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane)
-    assert.notInclude(screen, "should-not-appear")
-    assert.isBelow(screen.indexOf("first\n"), screen.indexOf("second\n"))
+    const shown = await until("the output of echo second", () => screen(world, pane), (text) => /^second$/mu.test(text))
+    assert.notInclude(shown, "should-not-appear")
+    assert.isBelow(shown.indexOf("first\n"), shown.indexOf("second\n"))
     const empty = await call(c, "send_keys_batch", { operations: [] })
     assert.isTrue(empty.isError)
   })
@@ -127,8 +135,7 @@ describe("input", () => {
     await run(c, pane, "true")
     structured(await call(c, "paste_text", { pane_id: pane, text: "echo pasted-line" }))
     structured(await call(c, "send_keys", { pane_id: pane, keys: "Enter" }))
-    await sleep(300)
-    assert.include(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "pasted-line\n")
+    await until("the pasted line's output", () => screen(world, pane), (text) => /^pasted-line$/mu.test(text))
     const failed = await call(c, "paste_text", { pane_id: "%42", text: "nowhere" })
     assert.strictEqual(failed._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotFound")
     assert.strictEqual(world.tmux("libtmux-mcp", "list-buffers"), "")
@@ -167,8 +174,11 @@ describe("reading", () => {
     assert.isNumber(copy.scroll_position)
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-X", "cancel")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "less /etc/passwd", "Enter")
-    await sleep(400)
-    assert.isTrue(structured(await call(c, "snapshot_pane", { pane_id: pane })).alternate_on)
+    await until(
+      "less on the alternate screen, as snapshot_pane reports it",
+      async () => structured(await call(c, "snapshot_pane", { pane_id: pane })).alternate_on,
+      (on) => on === true
+    )
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
   })
 
@@ -275,7 +285,7 @@ describe("channels", () => {
   it("wait_for_channel returns when signalled, consumes a latched signal, and times out with an outcome", async () => {
     const { c } = await open()
     const waiting = call(c, "wait_for_channel", { channel: "build.done", timeout: 10 })
-    await sleep(200)
+    await waiterOf(c, "build.done")
     structured(await call(c, "signal_channel", { channel: "build.done" }))
     assert.strictEqual(structured(await waiting).outcome, "signalled")
     structured(await call(c, "signal_channel", { channel: "early" }))

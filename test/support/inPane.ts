@@ -7,11 +7,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js"
+import { randomUUID } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { connect as connectSocket, type Socket } from "node:net"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { binPath, type Connected, serverEnv } from "./mcp.ts"
+import { until } from "./poll.ts"
 import type { TmuxWorld } from "./tmux.ts"
 
 const relayPath = fileURLToPath(new URL("./paneRelay.ts", import.meta.url))
@@ -100,12 +102,21 @@ export const startInPane = async (
     "#{pane_id}",
     argv.map((arg) => `'${arg}'`).join(" ")
   ).trim()
-  for (let waited = 0; !existsSync(file("relay.sock")); waited += 20) {
-    if (waited > 10_000) throw new Error(`the relay in ${pane} did not start`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+  await until(`the relay in ${pane} to start`, () => existsSync(file("relay.sock")))
   const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
   await client.connect(new SocketTransport(file("relay.sock")))
   const read = (name: string) => (existsSync(file(name)) ? readFileSync(file(name), "utf8") : "")
   return { client, pane, stderr: () => read("stderr"), typed: () => read("typed"), close: () => client.close() }
+}
+
+/**
+ * What reached the server's pane before now: a line of our own is typed there and waited for, and
+ * tmux delivers a pane's input in order, so whatever was typed earlier has arrived too.
+ */
+export const typedBefore = async (world: TmuxWorld, c: InPane): Promise<string> => {
+  const line = `barrier-${randomUUID()}`
+  world.tmux("libtmux-mcp", "send-keys", "-t", c.pane, "-l", line)
+  world.tmux("libtmux-mcp", "send-keys", "-t", c.pane, "Enter")
+  const typed = await until(`${line} to reach pane ${c.pane}`, c.typed, (text) => text.includes(line))
+  return typed.slice(0, typed.indexOf(line))
 }

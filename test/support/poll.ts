@@ -3,6 +3,8 @@
  * fails at its deadline naming what it waited for and the last value it read. The deadline bounds
  * the wait (a machine under load is slow, never wrong); it measures nothing.
  */
+import { readdirSync, readFileSync } from "node:fs"
+import type { Connected } from "./mcp.ts"
 
 /** How long `until` waits at most, and how often it reads. */
 export interface PollOptions {
@@ -10,7 +12,7 @@ export interface PollOptions {
   readonly intervalMs?: number
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /** Reads `read()` until `holds` accepts its value, and returns that value; a read that throws counts as not yet. */
 export const until = async <A>(
@@ -37,4 +39,33 @@ export const until = async <A>(
 const describe = (value: unknown): string => {
   const text = JSON.stringify(value) ?? String(value)
   return text.length > 2_000 ? `${text.slice(0, 2_000)}...` : text
+}
+
+/**
+ * A deliberate gap between a test's own actions, part of what it does (pings paced at 20 a second,
+ * two calls raced with a different gap each round), never a wait for a state: for that, use
+ * `until`. End-to-end tests pause only through this or `until`.
+ */
+export const gap = (ms: number): Promise<void> => pause(ms)
+
+/** The processes whose parent is `pid`, with their argument lists (read from /proc). */
+export const childProcesses = (pid: number): Array<{ readonly pid: number; readonly args: ReadonlyArray<string> }> =>
+  readdirSync("/proc").filter((name) => /^\d+$/u.test(name)).flatMap((name) => {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8")
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      if (parent !== pid) return []
+      const args = readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0").filter((arg) => arg !== "")
+      return [{ pid: Number(name), args }]
+    } catch {
+      // Gone while we looked.
+      return []
+    }
+  })
+
+/** Waits until the server behind `connected` runs `tmux wait-for` on `channel`; its pid. */
+export const waiterOf = async (connected: Connected, channel: string): Promise<number> => {
+  const waiters = () =>
+    childProcesses(connected.pid?.() ?? 0).filter(({ args }) => args.includes("wait-for") && args.at(-1) === channel)
+  return (await until(`a tmux wait-for ${channel} of the server`, waiters, (found) => found.length > 0))[0]!.pid
 }

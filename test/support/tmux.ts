@@ -3,9 +3,11 @@
  * and a cleanup that kills every server started under it. The user's own tmux is never touched.
  */
 import { execFileSync } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { until } from "./poll.ts"
 
 /** One isolated tmux world. */
 export interface TmuxWorld {
@@ -60,4 +62,16 @@ export const makeWorld = (label = "world"): TmuxWorld => {
       rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
     }
   }
+}
+
+/**
+ * Returns once the tmux server on `socket` has run a `#()` job of ours started now: the jobs it
+ * was given before (a `#()` a test hopes never ran) have had their turn, so their absence means
+ * something. Leaves no file behind.
+ */
+export const afterFormatJobs = async (world: TmuxWorld, socket = "libtmux-mcp"): Promise<void> => {
+  const file = join(world.dir, `barrier-${randomUUID()}`)
+  world.tmux(socket, "display-message", "-p", `#(touch '${file}')`)
+  await until(`tmux to run the job that makes ${file}`, () => existsSync(file))
+  rmSync(file)
 }
