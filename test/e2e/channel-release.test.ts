@@ -5,12 +5,16 @@
  * waits on the channel at that moment is woken too. No kept signal is left behind.
  */
 import { spawn } from "node:child_process"
+import { readdirSync, readlinkSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
+import { running, until, waiterOf } from "../support/poll.ts"
 
 const h = harness("channel")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** The process has a socket open: a tmux client has connected to its server. */
+const connected = (pid: number) =>
+  readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("socket:"))
 
 const open = async () => {
   const world = h.world()
@@ -48,10 +52,10 @@ describe("wait_for_channel releases its waiter", () => {
       { signal: controller.signal }
     )
       .then(() => "answered", () => "cancelled")
-    await sleep(300)
+    const waiter = await waiterOf(c.pid?.(), "job.done")
     controller.abort()
     assert.strictEqual(await cancelled, "cancelled")
-    await sleep(300)
+    await until("the cancelled call to release its tmux wait-for", () => running(waiter), (alive) => !alive)
     structured(await call(c, "signal_channel", { channel: "job.done" }))
     assert.strictEqual(
       structured(await call(c, "wait_for_channel", { channel: "job.done", timeout: 3 })).outcome,
@@ -69,15 +73,14 @@ describe("wait_for_channel releases its waiter", () => {
       env: { ...process.env, TMUX_TMPDIR: world.dir, TMUX: "", TMUX_PANE: "" },
       stdio: "ignore"
     })
-    const otherEnded = new Promise<number | null>((resolve) => other.on("close", resolve))
     try {
-      await sleep(300)
+      // Connected, it has sent its wait (at once); the call below waits 0.3 s more before it releases.
+      await until("the other waiter to connect to tmux", () => connected(other.pid!))
       assert.strictEqual(
         structured(await call(c, "wait_for_channel", { channel: "shared", timeout: 0.3 })).outcome,
         "timeout"
       )
-      const ended = await Promise.race([otherEnded, sleep(3000).then(() => "still waiting")])
-      assert.strictEqual(ended, 0)
+      assert.strictEqual(await until("the other waiter to end", () => other.exitCode, (code) => code !== null), 0)
       assert.strictEqual(
         structured(await call(c, "wait_for_channel", { channel: "shared", timeout: 0.3 })).outcome,
         "timeout"

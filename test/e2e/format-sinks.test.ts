@@ -9,6 +9,8 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
+import { afterFormatJobs } from "../support/tmux.ts"
 
 const h = harness("sinks")
 
@@ -45,7 +47,7 @@ describe("create_session format sinks", () => {
     }
     const names = world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim().split("\n").sort()
     assert.deepStrictEqual(names, cases.map((c) => c.session_name).sort())
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await afterFormatJobs(world)
     assert.deepStrictEqual(markers(world.dir), [])
   })
 
@@ -55,12 +57,12 @@ describe("create_session format sinks", () => {
     const dir = join(world.dir, "#(touch marker-dir)")
     mkdirSync(dir)
     const created = structured(await call(connected, "create_session", { start_directory: dir }))
-    let path = ""
-    for (let i = 0; i < 50 && path !== dir; i++) {
-      path = world.tmux("libtmux-mcp", "display", "-p", "-t", String(created.pane_id), "#{pane_current_path}").trim()
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    assert.strictEqual(path, dir)
+    await until(
+      "the session's folder",
+      () => world.tmux("libtmux-mcp", "display", "-p", "-t", String(created.pane_id), "#{pane_current_path}").trim(),
+      (path) => path === dir
+    )
+    await afterFormatJobs(world)
     assert.deepStrictEqual(markers(world.dir), [])
     assert.isFalse(existsSync(join(dir, "marker-dir")))
   })

@@ -4,17 +4,16 @@
  * wait in flight, and a tmux server that dies under running calls.
  */
 import { spawn } from "node:child_process"
-import { execFileSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { binPath, call, runToExit, serverEnv, structured, textOf } from "../support/mcp.ts"
+import { running, until, waiterOf } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("owner")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A server process started by hand, resolved when it printed its ready line. */
 const startRaw = (world: TmuxWorld, env: Record<string, string> = {}) =>
@@ -130,15 +129,12 @@ describe("life cycle", () => {
       method: "tools/call",
       params: { name: "wait_for_channel", arguments: { channel: "never", timeout: 20 } }
     })
-    await sleep(600)
+    const waiter = await waiterOf(child.pid, "never")
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
     child.stdin!.end()
     assert.strictEqual(await exited, 0)
-    await sleep(200)
-    const waiting = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) =>
-      line.includes("wait-for never")
-    )
-    assert.deepStrictEqual(waiting, [])
+    // Nothing else ends it: a waiter the server left behind would wait for ever.
+    await until(`the server's tmux wait-for (pid ${waiter}) to end`, () => running(waiter), (alive) => !alive)
     assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
   })
 
@@ -152,7 +148,11 @@ describe("life cycle", () => {
       await call(c, "run_shell_command", { pane_id: pane, command: "true" })
       const running = call(c, "run_shell_command", { pane_id: pane, command: "sleep 20", timeout: 20 })
       const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
-      await sleep(700)
+      await until(
+        "the run's sleep in the foreground",
+        () => world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_current_command}").trim(),
+        (command) => command === "sleep"
+      )
       world.tmux("libtmux-mcp", "kill-server")
       for (const result of [await running, await waiting]) {
         assert.isTrue(result.isError, JSON.stringify(result))

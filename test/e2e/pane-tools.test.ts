@@ -285,7 +285,7 @@ describe("channels", () => {
   it("wait_for_channel returns when signalled, consumes a latched signal, and times out with an outcome", async () => {
     const { c } = await open()
     const waiting = call(c, "wait_for_channel", { channel: "build.done", timeout: 10 })
-    await waiterOf(c, "build.done")
+    await waiterOf(c.pid?.(), "build.done")
     structured(await call(c, "signal_channel", { channel: "build.done" }))
     assert.strictEqual(structured(await waiting).outcome, "signalled")
     structured(await call(c, "signal_channel", { channel: "early" }))

@@ -5,20 +5,14 @@
  */
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
-import { startInPane } from "../support/inPane.ts"
+import { startInPane, typedBefore } from "../support/inPane.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("self-input")
 const errorTag = (result: Awaited<ReturnType<typeof call>>) => result._meta?.["com.git-pull.libtmux-mcp/error"]
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const screen = (world: TmuxWorld, pane: string) => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane)
-const until = async (what: string, check: () => boolean) => {
-  for (let waited = 0; !check(); waited += 50) {
-    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`)
-    await sleep(50)
-  }
-}
 /** A pane running `sh` in a new window of `target`'s session. */
 const shellPane = (world: TmuxWorld, target: string, split = false) =>
   world.tmux(
@@ -47,19 +41,18 @@ describe("self-input guard, with no TMUX variables", () => {
       assert.strictEqual(errorTag(result), "SelfInputRefused", `${tool}: ${textOf(result)}`)
       assert.include(textOf(result), `refusing ${tool} into pane ${c.pane}: this MCP server runs in that pane`)
     }
-    await sleep(300)
-    assert.strictEqual(c.typed(), "")
+    assert.strictEqual(await typedBefore(world, c), "")
     assert.notInclude(screen(world, c.pane), "typed")
-    // The batch sent nothing, not even to the pane it could have reached.
-    assert.notInclude(screen(world, other), "batch")
     // Other panes still take input.
     const sent = structured(await call(c, "send_keys", { pane_id: other, keys: "echo sent-$((40+2))" }))
     assert.deepStrictEqual(sent.targets, [other])
     await until("the other pane to run the sent line", () => screen(world, other).includes("sent-42"))
+    // The batch sent nothing, not even to the pane it could have reached (its input would have come first).
+    assert.notInclude(screen(world, other), "batch")
     const ran = structured(await call(c, "run_shell_command", { pane_id: other, command: "echo ran-$((6*7))" }))
     assert.strictEqual(ran.exit_status, 0)
     assert.strictEqual(ran.output, "ran-42")
-    assert.strictEqual(c.typed(), "")
+    assert.strictEqual(await typedBefore(world, c), "")
   }, 60_000)
 
   it("refuses input that synchronize-panes would carry into the server's own pane", async () => {
@@ -73,12 +66,11 @@ describe("self-input guard, with no TMUX variables", () => {
       assert.strictEqual(errorTag(result), "SelfInputRefused", textOf(result))
       assert.include(textOf(result), `synchronize-panes is on in its window, which holds pane ${c.pane}`)
     }
-    await sleep(300)
-    assert.strictEqual(c.typed(), "")
     world.tmux("libtmux-mcp", "set-option", "-w", "-t", c.pane, "synchronize-panes", "off")
+    assert.strictEqual(await typedBefore(world, c), "")
     structured(await call(c, "send_keys", { pane_id: sibling, keys: "echo unsynced-$((1+1))" }))
     await until("the sibling to run the sent line", () => screen(world, sibling).includes("unsynced-2"))
-    assert.strictEqual(c.typed(), "")
+    assert.strictEqual(await typedBefore(world, c), "")
   }, 60_000)
 
   it("refuses the kill tools and marks is_caller when only the process tree leads to the pane", async () => {
@@ -114,7 +106,6 @@ describe("self-input guard, with no TMUX variables", () => {
     assert.strictEqual(errorTag(result), "SelfInputRefused", textOf(result))
     const panes = structured(await call(c, "list_panes", { session_name: "home" })).panes
     assert.deepStrictEqual(panes.filter((pane: any) => pane.is_caller).map((pane: any) => pane.pane_id), [c.pane])
-    await sleep(300)
-    assert.strictEqual(c.typed(), "")
+    assert.strictEqual(await typedBefore(world, c), "")
   }, 60_000)
 })

@@ -13,10 +13,9 @@ import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { samples } from "../support/samples.ts"
 import { shellEnv } from "../support/shells.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { afterFormatJobs, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("sinks")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const markersUnder = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.name.startsWith("marker")).map((
@@ -64,7 +63,7 @@ describe("format and command sinks", () => {
           }
         }
       }
-      await sleep(300)
+      await afterFormatJobs(world)
       assert.deepStrictEqual(markersUnder(world.dir), [])
     })
   }

@@ -4,7 +4,6 @@
  * the wait (a machine under load is slow, never wrong); it measures nothing.
  */
 import { readdirSync, readFileSync } from "node:fs"
-import type { Connected } from "./mcp.ts"
 
 /** How long `until` waits at most, and how often it reads. */
 export interface PollOptions {
@@ -63,9 +62,19 @@ export const childProcesses = (pid: number): Array<{ readonly pid: number; reado
     }
   })
 
-/** Waits until the server behind `connected` runs `tmux wait-for` on `channel`; its pid. */
-export const waiterOf = async (connected: Connected, channel: string): Promise<number> => {
+/** Waits until the server process `serverPid` runs `tmux wait-for` on `channel`; the waiter's pid. */
+export const waiterOf = async (serverPid: number | null | undefined, channel: string): Promise<number> => {
   const waiters = () =>
-    childProcesses(connected.pid?.() ?? 0).filter(({ args }) => args.includes("wait-for") && args.at(-1) === channel)
+    childProcesses(serverPid ?? 0).filter(({ args }) => args.includes("wait-for") && args.at(-1) === channel)
   return (await until(`a tmux wait-for ${channel} of the server`, waiters, (found) => found.length > 0))[0]!.pid
+}
+
+/** The process runs (it exists and is not a zombie waiting to be reaped). */
+export const running = (pid: number): boolean => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
+  } catch {
+    return false
+  }
 }
