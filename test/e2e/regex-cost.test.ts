@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { gap, until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
 
 const h = harness("regex")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const reported = "x{0,1000}".repeat(55) + "y"
 /**
  * Under the program-size bound, yet costly: RE2's DFA gives up on it
@@ -47,6 +47,14 @@ const printNoise = (world: ReturnType<typeof h.world>, pane: string, rows: numbe
     `clear; for i in $(seq ${rows}); do echo ${noise}; done\r`
   )
 
+/** Waits until the pane's history holds `rows` rows that are all `row`. */
+const printed = (world: ReturnType<typeof h.world>, pane: string, row: string, rows: number) =>
+  until(
+    `${rows} printed rows`,
+    () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane).split("\n"),
+    (lines) => lines.filter((line) => line === row).length >= rows
+  )
+
 /**
  * Pings under a generous bound: the answer, not its latency, is the point (bench/regex-stall.ts
  * measures how long it waits).
@@ -60,6 +68,17 @@ const cpuSeconds = (c: Connected) => {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/** CPU seconds the server uses in the next quarter second. */
+const cpuOverQuarterSecond = async (c: Connected) => {
+  const before = cpuSeconds(c)
+  await gap(250)
+  return cpuSeconds(c) - before
+}
+
+/** Waits until the server is matching (busy for most of a quarter second). */
+const matching = (c: Connected) =>
+  until("the server to be matching", () => cpuOverQuarterSecond(c), (used) => used > 0.1)
+
 describe("costly regular expressions", () => {
   it("search_panes and wait_for_text refuse the reported pattern by its program size, at once", async () => {
     const { world, c, pane } = await open()
@@ -72,11 +91,10 @@ describe("costly regular expressions", () => {
       "--",
       "for i in $(seq 40); do printf 'x%.0s' $(seq 150); echo; done\r"
     )
-    await sleep(500)
+    await printed(world, pane, "x".repeat(150), 40)
     // Refused before any matching: the answer comes well within a bound that a search over the
     // pane would exceed (16-20 s before the bound; bench/regex-stall.ts measures it).
     const search = call(c, "search_panes", { pattern: reported, regex: true }, { timeout: 8_000 })
-    await sleep(100)
     await ping(c)
     const refused = await search
     assert.isTrue(refused.isError)
@@ -95,12 +113,12 @@ describe("costly regular expressions", () => {
   it("answers a ping while a costly search runs; the search ends with its result or the budget error", async () => {
     const { world, c, pane } = await open()
     printNoise(world, pane, 10)
-    await sleep(1000)
+    await printed(world, pane, noise, 10)
     let searchEnded = false
     const search = call(c, "search_panes", { pattern: costly, regex: true, history_lines: 200 }).finally(
       () => (searchEnded = true)
     )
-    await sleep(500)
+    await matching(c)
     await ping(c)
     assert.isFalse(searchEnded, "the ping was answered while the search was still running")
     const result = await search
@@ -115,7 +133,11 @@ describe("costly regular expressions", () => {
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: [costlyPerRow], regex: true, timeout: 1 }, {
       timeout: 8_000
     })
-    await sleep(300)
+    await until(
+      "the server to begin the wait",
+      c.stderr,
+      (text) => /"event":"tool_call_intent".*"wait_for_text"/u.test(text)
+    )
     printNoise(world, pane, 20)
     const result = structured(await waiting)
     assert.strictEqual(result.outcome, "timeout")
@@ -124,7 +146,7 @@ describe("costly regular expressions", () => {
   it("a cancelled search stops matching", async () => {
     const { world, c, pane } = await open()
     printNoise(world, pane, 10)
-    await sleep(1000)
+    await printed(world, pane, noise, 10)
     const controller = new AbortController()
     const search = c.client.callTool(
       { name: "search_panes", arguments: { pattern: costly, regex: true, history_lines: 200 } },
@@ -132,13 +154,13 @@ describe("costly regular expressions", () => {
       { signal: controller.signal }
     )
       .catch(() => undefined)
-    await sleep(700)
+    await matching(c)
     controller.abort()
     await search
-    await sleep(200)
-    const before = cpuSeconds(c)
-    await sleep(1000)
-    assert.isBelow(cpuSeconds(c) - before, 0.5)
+    // Matching that ran on would keep the server busy for seconds more.
+    await until("the cancelled search to stop matching", () => cpuOverQuarterSecond(c), (used) => used < 0.05, {
+      timeoutMs: 3_000
+    })
     assert.strictEqual(structured(await call(c, "search_panes", { pattern: "x+y", regex: true })).panes_searched, 1)
   })
 })
