@@ -10,11 +10,18 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 
 const h = runHarness("record")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** Waits until the server's only held run has finished; that run's record. */
+const finished = (c: Connected) =>
+  until(
+    "the held run to finish",
+    async () => structured(await call(c, "get_server_info")).held_runs[0],
+    (held) => held?.exit_status !== null
+  )
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 
@@ -32,8 +39,7 @@ describe("a run's record in tmux", () => {
       holds_pane: true,
       exit_status: null
     })
-    await sleep(1500)
-    assert.deepInclude(structured(await call(c, "get_server_info")).held_runs[0], { holds_pane: false, exit_status: 0 })
+    assert.deepInclude(await finished(c), { holds_pane: false, exit_status: 0 })
     const next = await run(c, pane, "echo after", { timeout: 10 })
     assert.deepInclude(next, { output: "after", exit_status: 0 })
     assert.deepStrictEqual(next.earlier_run, { run_id: timed.run_id, exit_status: 0 })
@@ -58,7 +64,7 @@ describe("a run's record in tmux", () => {
     const { world, c, pane } = await h.open()
     const timed = await run(c, pane, "sleep 0.6; echo once", { timeout: 0.2 })
     const other = await h.connect(world, shellEnv(world, "/bin/bash"))
-    await sleep(1000)
+    await finished(c)
     const answers = await Promise.all(
       [c, other, c].map((server) =>
         call(server, "run_shell_command", { pane_id: pane, resume: timed.run_id, timeout: 10 })

@@ -6,7 +6,9 @@ import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { call, structured, textOf } from "../support/mcp.ts"
+import { running, until, waiterOf } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { paneShows } from "../support/tmux.ts"
 
 const { open } = runHarness("run")
 
@@ -104,7 +106,11 @@ describe("timeouts", () => {
     const first = await run(c, pane, "sleep 1.5; echo done", { timeout: 0.5 })
     const again = await resume(c, pane, first.run_id, 0.3)
     assert.deepInclude(again, { timed_out: true, run_id: first.run_id, exit_status: null })
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    await until(
+      "the run to finish",
+      async () => structured(await call(c, "get_server_info")).held_runs,
+      (held) => held.some((run: any) => run.run_id === first.run_id && run.exit_status !== null)
+    )
     // A finished run answers at once: well within a request bound a third of its 30 s timeout.
     const finished = structured(
       await call(c, "run_shell_command", { pane_id: pane, resume: first.run_id, timeout: 30 }, { timeout: 10_000 })
@@ -143,20 +149,20 @@ describe("refusals", () => {
     const { world, c, pane } = await open()
     await run(c, pane, "true")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "sleep 30", "Enter")
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await paneShows(world, pane, "#{pane_current_command}", (command) => command === "sleep")
     // A fresh pane's shell may still be starting: it is waited for within the timeout, then refused.
     const busy = await call(c, "run_shell_command", { pane_id: pane, command: "echo no", timeout: 1 })
     assert.include(textOf(busy), "sleep is running in the foreground")
     assert.include(textOf(busy), "nothing was typed")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "C-c")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "less /etc/passwd", "Enter")
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await paneShows(world, pane, "#{alternate_on}", (on) => on === "1")
     const screen = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
     assert.include(textOf(screen), "alternate screen")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await paneShows(world, pane, "#{alternate_on} #{pane_current_command}", (shown) => shown === "0 bash")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "exec python3 -q", "Enter")
-    await new Promise((resolve) => setTimeout(resolve, 800))
+    await paneShows(world, pane, "#{pane_current_command}", (command) => command.startsWith("python"))
     const python = await call(c, "run_shell_command", { pane_id: pane, command: "echo no" })
     assert.include(textOf(python), "cannot drive")
   })
@@ -180,18 +186,11 @@ describe("cancellation and progress", () => {
       undefined,
       { signal: controller.signal }
     )
-    await new Promise((resolve) => setTimeout(resolve, 700))
+    const waiter = await waiterOf(c.pid?.(), /^lmcp_/u)
     controller.abort()
     await pending.catch(() => undefined)
     // The wait-for child goes well before the command would release it (4 s).
-    const waiting = () =>
-      execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) =>
-        line.includes("wait-for lmcp_") && line.includes(world.dir)
-      )
-    for (let polls = 0; polls < 25 && waiting().length > 0; polls++) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    assert.deepStrictEqual(waiting(), [])
+    await until("the run's wait-for child to go", () => running(waiter), (alive) => !alive, { timeoutMs: 2_500 })
     const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no", timeout: 0.5 })
     assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotReady")
     const runId = /run ([0-9a-f]{6})/u.exec(textOf(refused))![1]!

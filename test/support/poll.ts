@@ -62,10 +62,12 @@ export const childProcesses = (pid: number): Array<{ readonly pid: number; reado
     }
   })
 
-/** Waits until the server process `serverPid` runs `tmux wait-for` on `channel`; the waiter's pid. */
-export const waiterOf = async (serverPid: number | null | undefined, channel: string): Promise<number> => {
+/** Waits until the server process `serverPid` runs `tmux wait-for` on a channel `channel` names; the waiter's pid. */
+export const waiterOf = async (serverPid: number | null | undefined, channel: string | RegExp): Promise<number> => {
+  const named = (name: string | undefined) =>
+    name !== undefined && (typeof channel === "string" ? name === channel : channel.test(name))
   const waiters = () =>
-    childProcesses(serverPid ?? 0).filter(({ args }) => args.includes("wait-for") && args.at(-1) === channel)
+    childProcesses(serverPid ?? 0).filter(({ args }) => args.some((arg, i) => arg === "wait-for" && named(args[i + 1])))
   return (await until(`a tmux wait-for ${channel} of the server`, waiters, (found) => found.length > 0))[0]!.pid
 }
 

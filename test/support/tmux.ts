@@ -75,3 +75,16 @@ export const afterFormatJobs = async (world: TmuxWorld, socket = "libtmux-mcp"):
   await until(`tmux to run the job that makes ${file}`, () => existsSync(file))
   rmSync(file)
 }
+
+/** Waits until `format`, expanded for `pane` on the world's `libtmux-mcp` socket, satisfies `holds`; its value. */
+export const paneShows = (
+  world: TmuxWorld,
+  pane: string,
+  format: string,
+  holds: (value: string) => boolean
+): Promise<string> =>
+  until(
+    `${format} of pane ${pane}`,
+    () => world.tmux("libtmux-mcp", "display-message", "-p", "-t", pane, format).trim(),
+    holds
+  )
