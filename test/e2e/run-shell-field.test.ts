@@ -9,13 +9,13 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
 const { open } = runHarness("field")
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const screen = (world: TmuxWorld, pane: string) =>
   world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane)
 
@@ -49,7 +49,8 @@ describe("a shell still starting", () => {
         assert.include(textOf(early), "nothing was typed")
         const late = await run(c, pane, "echo marker-xy | tr xy 42", { timeout: 20 })
         assert.deepInclude(late, { output: "marker-42", exit_status: 0, timed_out: false })
-        await sleep(300)
+        // The shell reads its input in order: once a later command ran, anything typed before it ran too.
+        await run(c, pane, "true", { timeout: 20 })
         // dash prints its continuation prompts before the output, on the same row.
         assert.strictEqual(
           screen(world, pane).split("\n").filter((line) => line.endsWith("marker-42")).length,
@@ -250,7 +251,7 @@ describe("parallel calls and a dying server", () => {
   it("answers a tmux server killed while a run waits with the typed error, and keeps serving", async () => {
     const { world, c, pane } = await open()
     const pending = call(c, "run_shell_command", { pane_id: pane, command: "sleep 5", timeout: 30 })
-    await sleep(600)
+    await paneShows(world, pane, "#{pane_current_command}", (command) => command === "sleep")
     world.tmux("libtmux-mcp", "kill-server")
     const result = await pending
     assert.isTrue(result.isError)
@@ -292,11 +293,11 @@ describe("waiting after typing", () => {
     "wait_for_text with a capture_since cursor matches output printed " +
       "before the wait began; without it, that output is missed",
     async () => {
-      const { c, pane } = await open()
+      const { world, c, pane } = await open()
       await run(c, pane, "true")
       const cursor = (await call(c, "capture_since", { pane_id: pane })).structuredContent as { cursor: string }
       await call(c, "send_keys", { pane_id: pane, keys: "echo race-$((1 + 1))", literal: true })
-      await sleep(500)
+      await until("the typed line's output", () => screen(world, pane).split("\n"), (rows) => rows.includes("race-2"))
       const missed = await call(c, "wait_for_text", { pane_id: pane, patterns: ["race-2"], timeout: 0.5 })
       assert.strictEqual((missed.structuredContent as { outcome: string }).outcome, "timeout")
       const caught = await call(c, "wait_for_text", {
