@@ -5,15 +5,15 @@
  * under `unshare --pid`, which needs root: skipped with the reason otherwise).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdirSync, realpathSync, symlinkSync } from "node:fs"
+import { mkdirSync, realpathSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, structured, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import { runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 
 const h = runHarness("proc-view")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const python = (() => {
   try {
@@ -43,7 +43,11 @@ describe("the pane's process, judged by what it is", () => {
       symlinkSync(python!, join(bin, "bash"))
       Object.assign(env, shellEnv(world, join(bin, "bash")))
     })
-    await sleep(1000)
+    await until(
+      "python's prompt",
+      () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane),
+      (screen) => screen.includes(">>>")
+    )
     assert.include(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_current_command}"), "bash")
     const result = await call(c, "run_shell_command", { pane_id: pane, command: "print('typed' + 'in')" })
     assert.isTrue(result.isError)
@@ -75,8 +79,13 @@ describe("the pane's process, judged by what it is", () => {
           "-c",
           `tmux -L libtmux-mcp -f '${env.LIBTMUX_TMUX_CONFIG}' new-session -d -s ns; exec sleep 600`
         ], { env: { ...process.env, ...env, TMUX_TMPDIR: world.dir, TMUX: "" }, stdio: "ignore" })
-        for (let i = 0; i < 100 && !existsSync(world.socketPath("libtmux-mcp")); i++) await sleep(50)
-        await sleep(500)
+        await until(
+          "the session in the other namespace",
+          () => world.tryTmux("libtmux-mcp", "has-session", "-t", "ns"),
+          (
+            out
+          ) => out !== undefined
+        )
         const c = await h.connect(world, env)
         const panes = structured(await call(c, "list_panes", { session_name: "ns" })).panes
         const result = await call(c, "run_shell_command", { pane_id: panes[0].pane_id, command: "echo typed-in" })

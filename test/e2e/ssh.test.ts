@@ -15,6 +15,7 @@ import { userInfo } from "node:os"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { binPath, runToExit, structured } from "../support/mcp.ts"
+import { processesNaming, until } from "../support/poll.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 /** A process's environment as text, or "" once it is gone. */
@@ -67,12 +68,10 @@ afterEach(async () => {
       daemon.kill("SIGTERM")
       await exited
     }
-    // Let the remote shells finish exiting before their folder goes.
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    remote.world.dispose()
-    // Processes of the ended session may still write as they exit: remove what they left.
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    rmSync(remote.world.dir, { recursive: true, force: true })
+    // The remote shells and servers write into their folder as they exit: let them go first.
+    const { world } = remote
+    await until("the remote side's processes to exit", () => processesNaming(world.dir), (pids) => pids.length === 0)
+    world.dispose()
     remote = undefined
   }
   for (const world of worlds.splice(0)) {
@@ -134,18 +133,12 @@ const startSshd = async (): Promise<Remote> => {
   let log = ""
   daemon.stderr?.on("data", (chunk: Buffer) => void (log += chunk.toString()))
   // Ready once a command goes through.
-  for (let tries = 0;; tries++) {
-    try {
-      execFileSync("ssh", ["-F", sshConfig, "-o", "BatchMode=yes", "testhost", "true"], {
-        stdio: "pipe",
-        timeout: 5_000
-      })
-      break
-    } catch (error) {
-      if (tries > 40 || daemon.exitCode !== null) throw new Error(`sshd did not start: ${log} ${String(error)}`)
-      await new Promise((resolve) => setTimeout(resolve, 250))
-    }
-  }
+  const ready = await until(`sshd to accept a command (its log: ${log})`, () => {
+    if (daemon.exitCode !== null) return "sshd exited"
+    execFileSync("ssh", ["-F", sshConfig, "-o", "BatchMode=yes", "testhost", "true"], { stdio: "pipe", timeout: 5_000 })
+    return "ready"
+  }, (state) => state !== undefined)
+  if (ready !== "ready") throw new Error(`sshd did not start: ${log}`)
   return { world, sshConfig, socket: join(dir, "remote.sock"), daemon }
 }
 
@@ -223,8 +216,11 @@ describe("the server on another host over ssh", () => {
       })
       assert.strictEqual(ran.exit_status, 3)
       assert.match(ran.output as string, /^from-/u)
-      await new Promise((resolve) => setTimeout(resolve, 300))
-      assert.include(first.stderr(), `-S ${remote.socket} attach`, "the remote server prints its attach command")
+      await until(
+        "the remote server's attach command",
+        first.stderr,
+        (text) => text.includes(`-S ${socket} attach`)
+      )
 
       // Drop the connection: kill the local ssh client. The remote server ends; tmux and the session stay.
       // This test's remote server: other files' servers run the same command, so it is told by the
@@ -237,10 +233,7 @@ describe("the server on another host over ssh", () => {
           .filter((line) => environOf(line.trim().split(" ")[0]!).includes(socket))
       assert.isAbove(serverPids().length, 0)
       if (first.transport.pid !== null) process.kill(first.transport.pid, "SIGKILL")
-      for (let tries = 0; tries < 50 && serverPids().length > 0; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-      assert.deepStrictEqual(serverPids(), [], "the remote server exits with its connection")
+      await until("the remote server to exit with its connection", serverPids, (pids) => pids.length === 0)
       assert.include(
         execFileSync("tmux", ["-S", remote.socket, "list-sessions", "-F", "#{session_name}"], { encoding: "utf8" }),
         "remote"

@@ -80,3 +80,13 @@ export const running = (pid: number): boolean => {
     return false
   }
 }
+
+/** The processes whose environment names `text` (a test's folder), as `.ci/run` looks for them after a run. */
+export const processesNaming = (text: string): Array<number> =>
+  readdirSync("/proc").filter((name) => /^\d+$/u.test(name)).flatMap((name) => {
+    try {
+      return readFileSync(`/proc/${name}/environ`, "utf8").includes(text) ? [Number(name)] : []
+    } catch {
+      return []
+    }
+  })
