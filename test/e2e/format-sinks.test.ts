@@ -47,7 +47,7 @@ describe("create_session format sinks", () => {
     }
     const names = world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim().split("\n").sort()
     assert.deepStrictEqual(names, cases.map((c) => c.session_name).sort())
-    await afterFormatJobs(world)
+    afterFormatJobs(world)
     assert.deepStrictEqual(markers(world.dir), [])
   })
 
@@ -62,7 +62,7 @@ describe("create_session format sinks", () => {
       () => world.tmux("libtmux-mcp", "display", "-p", "-t", String(created.pane_id), "#{pane_current_path}").trim(),
       (path) => path === dir
     )
-    await afterFormatJobs(world)
+    afterFormatJobs(world)
     assert.deepStrictEqual(markers(world.dir), [])
     assert.isFalse(existsSync(join(dir, "marker-dir")))
   })

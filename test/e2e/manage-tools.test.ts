@@ -41,7 +41,7 @@ describe("renames and titles are literal", () => {
     assert.strictEqual(window.window_name, "w#{pane_id}#[fg=red]")
     const titled = structured(await call(c, "set_pane_title", { pane_id: pane, title: `t${job} #{session_name} a;b;` }))
     assert.strictEqual(titled.pane_title, `t${job} #{session_name} a;b;`)
-    await afterFormatJobs(world)
+    afterFormatJobs(world)
     assert.deepStrictEqual(markers(world), [])
     assert.include(
       await fails(c, "rename_session", { session_id: session.session_id, new_name: "a.b" }, "InputInvalid"),
@@ -157,7 +157,7 @@ describe("structure and presentation", () => {
     await until("the respawned command's output", () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), (
       screen
     ) => screen.includes("R#(x)"))
-    await afterFormatJobs(world)
+    afterFormatJobs(world)
     assert.deepStrictEqual(markers(world), [])
   })
 })

@@ -58,7 +58,7 @@ describe("create_window and split_window", () => {
       const right = panes.find((pane: { pane_id: string }) => pane.pane_id === split.pane_id)
       assert.isAbove(right.pane_left, 0)
       assert.strictEqual((await run(c, split.pane_id, "pwd")).output, dir)
-      await afterFormatJobs(world)
+      afterFormatJobs(world)
       assert.deepStrictEqual(readdirSync(world.dir).filter((name) => name.startsWith("marker")), [])
       assert.deepStrictEqual(readdirSync(dir), [])
     }

@@ -63,7 +63,7 @@ describe("format and command sinks", () => {
           }
         }
       }
-      await afterFormatJobs(world)
+      afterFormatJobs(world)
       assert.deepStrictEqual(markersUnder(world.dir), [])
     })
   }
