@@ -9,7 +9,7 @@ import { nonDestructive } from "../support/additive.ts"
 import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { shellEnv } from "../support/shells.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("additive")
 
@@ -49,14 +49,7 @@ describe("destructiveHint false", () => {
       await call(c, "run_shell_command", { pane_id: created.pane_id, command: "seq 1 30" })
       // tmux renames the window after the program in front (the run's status report is a tmux
       // client): the name settles back on the shell within a moment.
-      for (
-        let polls = 0;
-        polls < 40 &&
-        world.tmux("libtmux-mcp", "display", "-p", "-t", created.pane_id, "#{window_name}").trim() !== "bash";
-        polls++
-      ) {
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
+      await paneShows(world, created.pane_id, "#{window_name}", (name) => name === "bash")
       const before = snapshot(world)
       const result = await call(
         c,

@@ -28,6 +28,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { binPath, serverEnv, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("audit-ahead")
@@ -66,17 +67,17 @@ const connectRaw = async (
     await client.close()
     const chunks: Array<Buffer> = []
     const buffer = Buffer.alloc(65536)
-    const deadline = Date.now() + 5000
-    while (Date.now() < deadline) {
-      try {
+    await until(
+      "the server's stderr to end",
+      () => {
+        // EAGAIN (a throw): the server has not exited yet.
         const count = readSync(readEnd, buffer)
-        if (count === 0) break
         chunks.push(Buffer.from(buffer.subarray(0, count)))
-      } catch {
-        // EAGAIN: the server has not exited yet.
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-    }
+        return count === 0
+      },
+      Boolean,
+      { timeoutMs: 5_000 }
+    ).catch(() => undefined)
     closeSync(readEnd)
     return Buffer.concat(chunks).toString("utf8")
   }
@@ -135,10 +136,11 @@ describe("write-ahead audit", () => {
       } finally {
         stderr = await server.drain()
       }
-      const deadline = Date.now() + 10_000
       const lines = () =>
         existsSync(out) ? readFileSync(out, "utf8").split("\n").filter((line) => line !== "").length : 0
-      while (lines() < 600 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+      await until("600 lines in the pane's file", lines, (count) => count >= 600, { timeoutMs: 10_000 }).catch(() =>
+        undefined
+      )
       const folder = join(state, "libtmux-mcp")
       const files = existsSync(folder) ? readdirSync(folder) : []
       const file = join(folder, files[0] ?? "none")

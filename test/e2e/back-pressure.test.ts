@@ -6,6 +6,7 @@ import { assert, describe, it } from "vitest"
 import { poolSize } from "../../src/layers/TmuxExec.ts"
 import { harness } from "../support/harness.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
+import { childProcesses, until } from "../support/poll.ts"
 
 const h = harness("pressure")
 // The SDK client's own per-request timeout (60 s) would otherwise cut a long queue short.
@@ -29,8 +30,12 @@ describe("back-pressure", () => {
             long
           )
       )
-      // Let every waiter reach tmux before the burst starts.
-      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      // Every waiter reaches tmux before the burst starts.
+      await until(
+        `${waiters.length} tmux wait-for clients of the server`,
+        () => childProcesses(c.pid?.() ?? 0).filter(({ args }) => args.includes("wait-for")).length,
+        (count) => count === waiters.length
+      )
       const burst = Array.from({ length: 2_000 }, (_, i) =>
         c.client.callTool(
           i % 2 === 0

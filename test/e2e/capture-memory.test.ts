@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 
 const h = harness("capture-memory")
 
@@ -33,11 +34,12 @@ describe("capture_pane memory", () => {
       "50",
       `yes ${row} | head -n 47000; exec sleep 3600`
     )
-    const deadline = Date.now() + 60_000
-    while (Number(world.tmux("libtmux-mcp", "display-message", "-p", "#{history_size}")) < 46_900) {
-      if (Date.now() > deadline) throw new Error("the pane's history did not fill in time")
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
+    await until(
+      "the pane's history to fill",
+      () => Number(world.tmux("libtmux-mcp", "display-message", "-p", "#{history_size}")),
+      (size) => size >= 46_900,
+      { timeoutMs: 60_000, intervalMs: 200 }
+    )
     const pane = world.tmux("libtmux-mcp", "display-message", "-p", "#{pane_id}").trim()
     const c = await h.connect(world)
     const pid = (c.client.transport as StdioClientTransport).pid!

@@ -10,6 +10,7 @@ import { assert, describe, it } from "vitest"
 import { capabilityMetaKey } from "../../src/manifest/index.ts"
 import { harness } from "../support/harness.ts"
 import { binPath, call, runToExit, structured } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 
 const h = harness("contact")
 
@@ -114,11 +115,13 @@ describe("a person at a terminal", () => {
   it("started on a terminal, says it waits for an MCP client and where help is", async () => {
     const world = h.world()
     world.tmux("term", "new-session", "-d", "-x", "200", "-y", "20", `${process.execPath} ${binPath}`)
-    let screen = ""
-    for (let tries = 0; tries < 50 && !screen.includes("waiting for an MCP client"); tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      screen = world.tmux("term", "capture-pane", "-p", "-J")
-    }
+    const screen = await until(
+      "the server's words on the terminal",
+      () => world.tmux("term", "capture-pane", "-p", "-J"),
+      (
+        text
+      ) => text.includes("waiting for an MCP client")
+    )
     assert.include(screen, "waiting for an MCP client on stdin")
     assert.include(screen, "--help")
   })

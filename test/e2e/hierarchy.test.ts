@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("hierarchy")
 let world: TmuxWorld
@@ -98,12 +98,7 @@ describe("create_session", () => {
     mkdirSync(dir)
     const created = structured(await call(c, "create_session", { start_directory: dir }))
     // The shell reports its directory once it has started.
-    let path = ""
-    for (let i = 0; i < 50 && path !== dir; i++) {
-      path = world.tmux("libtmux-mcp", "display", "-p", "-t", created.pane_id, "#{pane_current_path}").trim()
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    assert.strictEqual(path, dir)
+    await paneShows(world, created.pane_id, "#{pane_current_path}", (path) => path === dir)
   })
 
   it("refuses a relative, missing or non-directory start_directory before touching tmux", async () => {

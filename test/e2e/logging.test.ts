@@ -6,6 +6,7 @@ import { type JSONRPCMessage, LoggingMessageNotificationSchema } from "@modelcon
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import type { Connected } from "../support/mcp.ts"
+import { until as poll } from "../support/poll.ts"
 
 const h = harness("logging")
 
@@ -24,13 +25,7 @@ const collect = (c: Connected): Array<Received> => {
   return received
 }
 
-const until = async (condition: () => boolean, what: string) => {
-  const deadline = Date.now() + 5_000
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+const until = (condition: () => boolean, what: string) => poll(what, condition)
 
 /** A line that is JSON but not JSON-RPC: the server refuses it and logs a warning. */
 const sendRefusedLine = (c: Connected) => c.client.transport!.send({ not: "json-rpc" } as unknown as JSONRPCMessage)

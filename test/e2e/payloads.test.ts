@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { defectSummary } from "../../src/layers/McpServer.ts"
 import { call, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
 
 const { open: openPane } = runHarness("payloads")
@@ -42,23 +43,13 @@ const rawSink = async () => {
     `stty raw -echo && touch ${ready} && exec cat > ${file}`
   ).trim()
   // Typed before stty, the text would meet the line buffer it is here to avoid.
-  for (let tries = 0; tries < 200 && !existsSync(ready); tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  await until("the raw terminal", () => existsSync(ready))
   return { c, pane, received: () => existsSync(file) ? readFileSync(file, "utf8") : "" }
 }
 
-/** What the sink received once it holds `bytes` bytes, or when it stops growing for 5 s. */
-const receivedOnce = async (received: () => string, bytes: number) => {
-  let text = received()
-  for (let quiet = 0; Buffer.byteLength(text) < bytes && quiet < 50; quiet++) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    const now = received()
-    if (now !== text) quiet = 0
-    text = now
-  }
-  return text
-}
+/** What the sink received once it holds `bytes` bytes (what it holds then, when that never comes). */
+const receivedOnce = (received: () => string, bytes: number) =>
+  until(`${bytes} bytes in the sink`, received, (text) => Buffer.byteLength(text) >= bytes).catch(() => received())
 
 describe("multi-byte payloads", () => {
   it("send_keys delivers the 10,000 characters its schema allows, three-byte ones included", async () => {

@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, textOf } from "../support/mcp.ts"
+import { gap } from "../support/poll.ts"
 
 const h = harness("self-kill")
 const errorTag = (result: Awaited<ReturnType<typeof call>>) => result._meta?.["com.git-pull.libtmux-mcp/error"]
@@ -34,7 +35,7 @@ describe("self-kill guard", () => {
       ).trim().split(" ")
       // Stagger the swap a little differently each round, so that it lands between the kill's check and act.
       const kill = call(c, "kill_window", { window_id: window })
-      await new Promise((resolve) => setTimeout(resolve, round))
+      await gap(round)
       const swap = call(c, "swap_pane", { source_pane_id: own, target_pane_id: other })
       const [killed, swapped] = await Promise.all([kill, swap])
       const panes = world.tmux("libtmux-mcp", "list-panes", "-a", "-F", "#{pane_id}").trim().split("\n")

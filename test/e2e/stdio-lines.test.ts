@@ -7,6 +7,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { binPath, serverEnv } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 
 const h = harness("stdio")
 
@@ -29,13 +30,14 @@ const start = () => {
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
   const answer = async (id: unknown) => {
-    const deadline = Date.now() + 10_000
-    while (Date.now() < deadline) {
-      const found = answers.findIndex((candidate) => candidate.id === id)
-      if (found !== -1) return answers.splice(found, 1)[0]!
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    throw new Error(`no answer with id ${JSON.stringify(id)} within 10 s; stderr: ${stderr}`)
+    const found = await until(
+      `an answer with id ${JSON.stringify(id)}`,
+      () => answers.findIndex((candidate) => candidate.id === id),
+      (index) => index !== -1
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}; stderr: ${stderr}`)
+    })
+    return answers.splice(found, 1)[0]!
   }
   const send = (line: string) => child.stdin.write(`${line}\n`)
   return { child, answer, send, stderr: () => stderr, exited }
