@@ -4,10 +4,12 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { runsShell } from "../domain/paneView.ts"
 import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
 import { PaneNotReady, type ToolError } from "../services/errors.ts"
-import { type Run } from "../services/ShellRuns.ts"
+import { PaneProcess } from "../services/PaneProcess.ts"
+import { type HeldView, type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { reads } from "../services/TmuxReads.ts"
 import { orPaneNotFound, stateFields } from "./pane.ts"
@@ -34,6 +36,32 @@ export const readinessLook = (paneId: string) =>
     Effect.map(({ state, captured }) => ({ ...state, screen: captured })),
     orPaneNotFound(paneId)
   )
+
+/** How long a held view waits for its shell to be back at its prompt (a run that just returned). */
+export const heldViewWait = 100
+
+/**
+ * Whether a run may type from what this process held of the pane, with no look: /proc shows the
+ * same process, the same shell, asleep reading its terminal in the terminal's foreground, now or
+ * within `heldViewWait`. `false` when it cannot tell (the process gone, unseen, busy): the caller
+ * looks at the pane as on first contact. /proc reads only; no tmux invocation.
+ */
+export const readyAsHeld = (view: HeldView, deadline: number) =>
+  Effect.gen(function*() {
+    const processes = yield* PaneProcess
+    const until = Math.min(deadline, (yield* Clock.currentTimeMillis) + heldViewWait)
+    while (true) {
+      const shell = yield* processes.shell(view.panePid, view.tty)
+      if (
+        shell === undefined || shell.unseen !== undefined || shell.comm !== view.shell ||
+        (shell.program !== undefined && !runsShell(shell.comm, shell.program))
+      ) return false
+      if (shell.reading && shell.inForeground) return true
+      const now = yield* Clock.currentTimeMillis
+      if (now >= until) return false
+      yield* Effect.sleep(Math.max(1, Math.min(timings.readyPoll, until - now)))
+    }
+  })
 
 /** The earlier run of a pane that a new run found and collected. @category models */
 export interface EarlierRun {

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdirSync } from "node:fs"
+import { existsSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
@@ -101,6 +101,34 @@ describe("a run's record in tmux", () => {
     }
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
+})
+
+describe("a pane that changes as a run is about to type", () => {
+  for (const path of ["first contact (a look)", "a ready pane this server ran in (no look)"] as const) {
+    it(`respawned between readiness and typing, after ${path}: nothing typed, and the refusal says so`, async () => {
+      const { world, c, pane } = await h.open()
+      if (path !== "first contact (a look)") assert.deepInclude(await run(c, pane, "true"), { exit_status: 0 })
+      // tmux runs the hook right after the typing list's load (the one command of it that waits),
+      // before the rest of that list: the pane's process is replaced there.
+      world.tmux(
+        "libtmux-mcp",
+        "set-hook",
+        "-g",
+        "after-load-buffer",
+        `set-hook -gu after-load-buffer ; respawn-pane -k -t ${pane}`
+      )
+      const marker = join(world.dir, "typed")
+      const refused = await call(c, "run_shell_command", { pane_id: pane, command: `echo x > ${marker}`, timeout: 10 })
+      assert.isTrue(refused.isError, textOf(refused))
+      assert.strictEqual(tag(refused), "PaneNotReady")
+      assert.match(textOf(refused), /respawned.*nothing was typed/u)
+      await sleep(1500)
+      assert.isFalse(existsSync(marker), "the command ran in the respawned pane")
+      assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "echo x")
+      assert.deepStrictEqual(leftovers(world, pane), [])
+      assert.deepInclude(await run(c, pane, "echo fresh", { timeout: 10 }), { output: "fresh", exit_status: 0 })
+    })
+  }
 })
 
 describe("a trailer that cannot use the shell's TMUX", () => {
