@@ -147,6 +147,31 @@ describe("a trailer that cannot use the shell's TMUX", () => {
     }
   })
 
+  it("under inherit, reaches and reports through a $TMUX whose socket path contains a comma", async () => {
+    const world = h.world()
+    const folder = join(world.dir, "c,d")
+    mkdirSync(folder, { mode: 0o700 })
+    const socket = `${folder}/sock`
+    const env = shellEnv(world, "/bin/bash")
+    try {
+      // The tmux server this server runs inside of, as its own pane's shell would see it.
+      spawnSync("tmux", ["-S", socket, "-f", env.LIBTMUX_TMUX_CONFIG!, "new-session", "-d", "-s", "outer"], {
+        env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir }
+      })
+      const { LIBTMUX_TMUX_CONFIG: _config, ...rest } = env
+      const c = await h.connect(world, { ...rest, LIBTMUX_SOCKET: "inherit", TMUX: `${socket},4242,0` })
+      const panes = structured(await call(c, "list_panes", {})).panes as Array<{ pane_id: string }>
+      assert.lengthOf(panes, 1, "the server at the comma path, not another one")
+      const pane = panes[0]!.pane_id
+      assert.deepInclude(await run(c, pane, "echo inherited", { timeout: 10 }), { output: "inherited", exit_status: 0 })
+      assert.deepInclude(await run(c, pane, "echo again", { timeout: 10 }), { output: "again", exit_status: 0 })
+      const options = spawnSync("tmux", ["-S", socket, "show", "-p", "-t", pane]).stdout.toString()
+      assert.notMatch(options, /@lmcp_(run|claim|last|typed|end)/u, "a collected run leaves nothing")
+    } finally {
+      spawnSync("tmux", ["-S", socket, "kill-server"])
+    }
+  })
+
   it("reports after the command removes TMUX from fish itself, and bash's unset stays in its subshell", async () => {
     for (
       const [shell, command] of [["/usr/bin/fish", "set -e TMUX; echo gone"], ["/bin/bash", "unset TMUX; echo gone"]]
