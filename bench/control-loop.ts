@@ -110,7 +110,9 @@ const main = async () => {
     await tmux("send-keys", "-t", floorPane, `${command}; tmux wait-for -S ${name}`, "Enter")
     await waiting
   }
-  for (const [command, runs, target] of [["true", 60, "target <= 1.25x"], ["sleep 0.1", 30, "target <= 1.05x"]] as const) {
+  for (
+    const [command, runs, target] of [["true", 60, "target <= 1.25x"], ["sleep 0.1", 30, "target <= 1.05x"]] as const
+  ) {
     const floor: Array<number> = []
     const mine: Array<number> = []
     const before: Array<number> = []

@@ -2,8 +2,8 @@
  * The stale-view guard of the invocation that types a run. The view a run types from (a look at the
  * pane, or, on a ready pane, what this process held of it from its previous run there) says the
  * pane's process, that no tmux mode and no alternate screen is up, where the prompt ends, the
- * pane's size and its typing generation (no other run was typed since: domain/runRecord.ts). The typing command list checks that view itself, after the load (the one command of
- * the list that waits) and before the claim and the paste: a `set-option -u` whose option name is a
+ * pane's size and its typing generation (no other run was typed since: domain/runRecord.ts). The
+ * typing command list checks that view itself, after the load (the one command of the list that waits) and before the claim and the paste: a `set-option -u` whose option name is a
  * tmux format that expands to a harmless user option when the pane still matches, and to a name
  * that is no option when it does not. tmux then fails that command with `invalid option: <name>`
  * and drops the rest of the list, so nothing is typed; the name carries what tmux saw, so the
@@ -43,7 +43,10 @@ export const typingGuard = (paneId: string, view: TypingView) =>
 
 /** What changed, when `stderr` is the guard's refusal; `undefined` for any other failure. */
 export const staleChange = (stderr: string, view: TypingView) => {
-  const match = new RegExp(`invalid option: ${staleMark}:(-?\\d+):(\\d+):(\\d+):(\\d+):(\\d+):(\\d+)x(\\d+):g([^\\s]*)`, "u")
+  const match = new RegExp(
+    `invalid option: ${staleMark}:(-?\\d+):(\\d+):(\\d+):(\\d+):(\\d+):(\\d+)x(\\d+):g([^\\s]*)`,
+    "u"
+  )
     .exec(stderr)
   if (match === null) return undefined
   const [panePid, mode, alternate, dead, cursorX, width, height] = match.slice(1, 8).map(Number) as Array<number>

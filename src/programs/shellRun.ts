@@ -16,11 +16,11 @@ import {
   needsStartMark,
   parseEndRecord,
   parseStartMark,
+  parseTypedRecord,
   protocolNames,
   shellKind,
   templates,
   terminalLineLimit,
-  parseTypedRecord,
   trailerLine,
   typedRecord,
   typedText
