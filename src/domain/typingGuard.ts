@@ -4,8 +4,9 @@
  * pane's process, that no tmux mode and no alternate screen is up, where the prompt ends, the
  * pane's size and its typing generation (no other run was typed since: domain/runRecord.ts). The
  * typing command list checks that view itself, after the load (the one command of the list that
- * waits) and before the claim and the paste: a `set-option -u` whose option name is a tmux format that expands to a harmless user option when the pane still matches, and to a name
- * that is no option when it does not. tmux then fails that command with `invalid option: <name>`
+ * waits) and before the claim and the paste: a `set-option -u` whose option name is a tmux format
+ * that expands to a harmless user option when the pane still matches, and to a name that is no
+ * option when it does not. tmux then fails that command with `invalid option: <name>`
  * and drops the rest of the list, so nothing is typed; the name carries what tmux saw, so the
  * refusal says what changed. No `if-shell`, no nested command string, nothing that waits.
  */
