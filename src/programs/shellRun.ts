@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
 import { cellsOf, sliceCells } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
+import { thisTag } from "../domain/instance.ts"
 import { decodeRecord, describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
   lineTooLong,
@@ -352,7 +353,7 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
       echoRows: echoHeight(typed, view.width) + 2,
       screenRows: view.height
     }
-    const record: RunRecord = { run, instance: process.pid, command: describeCommand(command) }
+    const record: RunRecord = { run, instance: process.pid, tag: thisTag, command: describeCommand(command) }
     const tmux = yield* PaneCommand
     const template = templates(id, paneId)
     const now = yield* Clock.currentTimeMillis
