@@ -4,6 +4,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { runsShell } from "../domain/paneView.ts"
 import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
@@ -80,9 +81,8 @@ export interface EarlierRun {
 export const awaitFreePane = (paneId: string, deadline: number) =>
   Effect.gen(function*() {
     const kernel = yield* kernelProbe("")
-    let idleSince: number | undefined
+    let memory = freshMemory
     let abandoned: string | undefined
-    let unrecorded: string | undefined
     while (true) {
       const look = yield* readinessLook(paneId)
       const claim = look["@lmcp_claim"]
@@ -97,29 +97,34 @@ export const awaitFreePane = (paneId: string, deadline: number) =>
       }
       const head = yield* headOfRun(paneId, claim)
       const recorded = decodeRecord(head.runRecord)
-      const now = yield* Clock.currentTimeMillis
-      // Its status report came (or it was collected) since the look: the claim is gone, look again;
-      // a claim seen twice with no record of its run is no run's.
-      const gone = recorded === undefined || head.record !== ""
-      if (gone && unrecorded !== claim) {
-        unrecorded = claim
-        continue
-      }
       const shell = yield* kernel.shell(look.pane_pid)
-      idleSince = shell?.reading === true && shell.inForeground ? idleSince ?? now : undefined
-      const stale = gone || recorded.run.panePid !== look.pane_pid ||
-        (idleSince !== undefined && now - idleSince >= timings.idleAfter)
-      if (stale) {
+      const now = yield* Clock.currentTimeMillis
+      const decided = claimStep(
+        {
+          claim,
+          // Its status report came (or it was collected) since the look when it is not pending.
+          pending: recorded !== undefined && head.record === "",
+          recordedPid: recorded?.run.panePid,
+          panePid: look.pane_pid,
+          idle: shell?.reading === true && shell.inForeground
+        },
+        memory,
+        now,
+        deadline,
+        timings.idleAfter
+      )
+      memory = decided.memory
+      if (decided.step === "LookAgain") continue
+      if (decided.step === "Release") {
         const released = yield* (yield* PaneCommand).run([
           ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.successor(claim), String(process.pid)],
           ["set-option", "-pu", "-t", paneId, paneRunOptions.claim],
           ["send-keys", "-t", paneId, "C-c"]
         ]).pipe(Effect.as(true), Effect.catchIf(isClaimTaken, () => Effect.succeed(false)))
         if (released) abandoned = claim
-        idleSince = undefined
         continue
       }
-      if (now >= deadline) return yield* claimRefusal(recorded!)
+      if (decided.step === "Refuse") return yield* claimRefusal(recorded!)
       yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))
     }
   })
