@@ -21,7 +21,6 @@ import {
   observeCommands,
   PaneCommand,
   PaneInput,
-  pasteBufferPrefix,
   type SpawnAuthority,
   spawnCommands,
   TmuxChange,
