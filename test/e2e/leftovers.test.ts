@@ -18,7 +18,7 @@ const namespace = /\[([0-9]+)\]/u.exec(readlinkSync("/proc/self/ns/pid"))![1]!
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe("leftovers of dead instances", () => {
-  it("a new server removes a dead instance's buffers, untyped runs and orphaned waiters, and nothing else", async () => {
+  it("the next server removes a dead one's buffers, untyped runs and orphaned waiters, and nothing else", async () => {
     const { world, pane } = await h.open()
     const tmux = (...args: ReadonlyArray<string>) => world.tmux("libtmux-mcp", ...args)
     const child = spawn("sleep", ["30"])
