@@ -6,7 +6,10 @@
  *   run, ours and the floor's, the pane is reset untimed (send-keys -R, clear-history, C-l, the
  *   prompt seen again). LIBTMUX_BENCH_BASE=<another build's dist/libtmux-mcp.js> times that build
  *   too, interleaved, against the same floor (before/after in one run); `node bench/control-loop.ts
- *   runs` stops after these;
+ *   runs` stops after these. Measured on a shared 2-core VM (load 7-10), three paired runs, medians:
+ *   `true` 1.06x / 1.10x / 1.14x the floor (ours, typing from the view held of a ready pane) against
+ *   1.71x / 1.64x / 1.61x (e1d10c7, a readiness look first); `sleep 0.1` 0.95x / 1.05x / 1.03x against
+ *   1.14x / 1.18x / 1.10x;
  * - wait_for_text: from the text appearing to the answer;
  * - run_shell_command: resuming a run that already finished, and from cancelling a run to its
  *   wait-for child being gone (test/e2e/run-shell-command asserts both outcomes under generous bounds);
