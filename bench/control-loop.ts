@@ -1,8 +1,15 @@
 /**
  * Control-loop benchmarks (not tests). Each ratio is against a floor measured in the same run:
  * bare tmux processes doing the same job, spawned from this same client process, interleaved.
- * - run_shell_command of `true` and of `sleep 0.1` vs send-keys of the command plus a tmux wait-for
- *   on a channel the command signals;
+ * - run_shell_command of `true` and of `sleep 0.1` vs the floor: a bare `tmux wait-for CH` started,
+ *   then one `send-keys 'COMMAND; tmux wait-for -S CH' Enter`, until the wait ends; before each timed
+ *   run, ours and the floor's, the pane is reset untimed (send-keys -R, clear-history, C-l, the
+ *   prompt seen again). LIBTMUX_BENCH_BASE=<another build's dist/libtmux-mcp.js> times that build
+ *   too, interleaved, against the same floor (before/after in one run); `node bench/control-loop.ts
+ *   runs` stops after these. Measured on a shared 2-core VM (load 7-10), three paired runs, medians:
+ *   `true` 1.06x / 1.10x / 1.14x the floor (ours, typing from the view held of a ready pane) against
+ *   1.71x / 1.64x / 1.61x (e1d10c7, a readiness look first); `sleep 0.1` 0.95x / 1.05x / 1.03x against
+ *   1.14x / 1.18x / 1.10x;
  * - wait_for_text: from the text appearing to the answer;
  * - run_shell_command: resuming a run that already finished, and from cancelling a run to its
  *   wait-for child being gone (test/e2e/run-shell-command asserts both outcomes under generous bounds);
@@ -62,13 +69,9 @@ const ratios = (label: string, floor: ReadonlyArray<number>, ours: ReadonlyArray
       `floor median ${quantile(floor, 0.5).toFixed(1)} ms, ours ${quantile(ours, 0.5).toFixed(1)} ms`
   )
 
-const main = async () => {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [join(root, "dist/libtmux-mcp.js")],
-    env,
-    stderr: "ignore"
-  })
+/** A server from the bundle `entry` under the SDK's client, and a call that throws on a tool error. */
+const connect = async (entry: string) => {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [entry], env, stderr: "ignore" })
   const client = new Client({ name: "bench", version: "0" })
   await client.connect(transport)
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -76,33 +79,63 @@ const main = async () => {
     if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`)
     return result.structuredContent as Record<string, any>
   }
+  return { client, call }
+}
+
+/** Untimed: the pane's terminal reset, its history cleared and its screen, until the prompt shows again. */
+const resetPane = async (pane: string) => {
+  await tmux("send-keys", "-R", "-t", pane)
+  await tmux("clear-history", "-t", pane)
+  await tmux("send-keys", "-t", pane, "C-l")
+  while (!/^0 [1-9]/u.test(await tmux("display-message", "-p", "-t", pane, "#{cursor_y} #{cursor_x}"))) {
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+}
+
+const main = async () => {
+  const { client, call } = await connect(join(root, "dist/libtmux-mcp.js"))
   const ours = (await call("create_session", { session_name: "ours", width: 120, height: 40 })).pane_id as string
   const floorPane = (await call("create_session", { session_name: "floor", width: 120, height: 40 })).pane_id as string
   await call("run_shell_command", { pane_id: ours, command: "true" })
   await call("run_shell_command", { pane_id: floorPane, command: "true" })
 
+  // The floor of a run: a bare wait-for started, then one send-keys of the command and its signal,
+  // until the wait ends. Before every timed run (ours and the floor's), untimed, the pane is reset.
+  const base = process.env.LIBTMUX_BENCH_BASE === undefined ? undefined : await connect(process.env.LIBTMUX_BENCH_BASE)
+  const basePane = base === undefined
+    ? undefined
+    : (await base.call("create_session", { session_name: "base", width: 120, height: 40 })).pane_id as string
+  if (base !== undefined) await base.call("run_shell_command", { pane_id: basePane, command: "true" })
   let channel = 0
-  const bareRun = (command: string) => async () => {
+  const floorRun = (command: string) => async () => {
     const name = `bench_${channel++}`
-    await tmux("send-keys", "-t", floorPane, "-l", "--", `${command}; tmux -S ${socket} wait-for -S ${name}`)
-    await tmux("send-keys", "-t", floorPane, "Enter")
-    await tmux("wait-for", name)
+    const waiting = tmux("wait-for", name)
+    await tmux("send-keys", "-t", floorPane, `${command}; tmux wait-for -S ${name}`, "Enter")
+    await waiting
   }
   for (
-    const [command, runs, target] of [["true", 100, "target median <= 1.4x, p90 <= 2x"], [
-      "sleep 0.1",
-      30,
-      "target <= 1.1x"
-    ]] as const
+    const [command, runs, target] of [["true", 60, "target <= 1.25x"], ["sleep 0.1", 30, "target <= 1.05x"]] as const
   ) {
     const floor: Array<number> = []
     const mine: Array<number> = []
+    const before: Array<number> = []
     for (let i = 0; i < runs; i++) {
-      floor.push(await timed(bareRun(command)))
+      await resetPane(floorPane)
+      floor.push(await timed(floorRun(command)))
+      await resetPane(ours)
       mine.push(await timed(() => call("run_shell_command", { pane_id: ours, command })))
+      if (base !== undefined) {
+        await resetPane(basePane!)
+        before.push(await timed(() => base.call("run_shell_command", { pane_id: basePane, command })))
+      }
     }
     ratios(`run_shell_command \`${command}\` (${runs} interleaved runs)`, floor, mine, target)
+    if (base !== undefined) {
+      ratios(`  the same by LIBTMUX_BENCH_BASE (paired)`, floor, before, target)
+    }
   }
+  await base?.client.close()
+  if (process.argv[2] === "runs") return await client.close()
 
   // wait_for_text: the text appears (a bare send-keys of printf), then the answer arrives.
   const latencies: Array<number> = []

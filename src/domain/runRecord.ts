@@ -44,6 +44,8 @@ export interface RunRecord {
   readonly run: Run
   /** The process ID of the server instance that typed it. */
   readonly instance: number
+  /** That instance's tag (domain/instance.ts): what tells whether it is dead; absent in older records. */
+  readonly tag?: string
   readonly command: { readonly prefix: string; readonly digest: string }
 }
 
@@ -72,6 +74,7 @@ export const decodeRecord = (value: string): RunRecord | undefined => {
     return {
       run: parsed.run,
       instance: parsed.instance as number,
+      ...(typeof parsed.tag === "string" ? { tag: parsed.tag } : {}),
       command: { prefix: command.prefix, digest: command.digest }
     }
   } catch {

@@ -21,6 +21,7 @@
  * for them a start mark records the position instead.
  */
 import { cellWidth, dropCells, sliceCells } from "./cells.ts"
+import { thisTag } from "./instance.ts"
 import { shellQuote } from "./quote.ts"
 
 /** The shell families the protocol speaks. @category models */
@@ -55,8 +56,8 @@ export const protocolNames = (runId: string) => ({
   typed: `@lmcp_typed_${runId}`,
   start: `@lmcp_start_${runId}`,
   channel: `lmcp_${runId}`,
-  /** Named by the typing instance too: an instance's cleanup deletes its own buffers only. */
-  buffer: `libtmux-mcp-paste-${process.pid}-${runId}`
+  /** Named by the typing instance's tag too: cleanup deletes its own and dead instances' only. */
+  buffer: `libtmux-mcp-paste-${thisTag}-${runId}`
 })
 
 /** The template values the server stores before typing: what the trailer and the mark run. */

@@ -44,9 +44,17 @@ export const parseSocketSelector = (raw: string): Result.Result<SocketSelector, 
 export const formatSelector = (selector: SocketSelector): string =>
   selector.form === "inherit" ? "inherit" : selector.form === "name" ? `name:${selector.name}` : `path:${selector.path}`
 
-/** The global tmux flags that pin a selector. */
-export const socketFlags = (selector: SocketSelector): ReadonlyArray<string> =>
-  selector.form === "name" ? ["-L", selector.name] : selector.form === "path" ? ["-S", selector.path] : []
+/**
+ * The global tmux flags that pin a selector. For `inherit` with `$TMUX` (`tmux`), the path it names,
+ * read from the right: tmux itself cuts `$TMUX` at its first comma, so a socket path holding one
+ * would reach another socket without `-S`.
+ */
+export const socketFlags = (selector: SocketSelector, tmux?: string): ReadonlyArray<string> => {
+  if (selector.form === "name") return ["-L", selector.name]
+  if (selector.form === "path") return ["-S", selector.path]
+  const inherited = inheritedPath(tmux)
+  return inherited === undefined ? [] : ["-S", inherited]
+}
 
 /**
  * The socket path `$TMUX` names (`<path>,<pid>,<session>`), when it names one. Read from the right:

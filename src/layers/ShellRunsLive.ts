@@ -1,11 +1,12 @@
 /**
- * The live run registry: plain maps, and one single-permit semaphore per pane for the turns.
+ * The live run registry: plain maps (runs, collected IDs, the views kept of panes), and one
+ * single-permit semaphore per pane for the turns.
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Semaphore from "effect/Semaphore"
-import { type Run, type RunLookup, ShellRuns } from "../services/ShellRuns.ts"
+import { type HeldView, type Run, type RunLookup, ShellRuns } from "../services/ShellRuns.ts"
 
 /** How many collected run IDs are remembered, to tell "already collected" from "unknown". */
 const collectedMemory = 1_000
@@ -15,6 +16,7 @@ export const layer: Layer.Layer<ShellRuns> = Layer.sync(ShellRuns, () => {
   const turns = new Map<string, Semaphore.Semaphore>()
   const pending = new Map<string, Run>()
   const collected = new Map<string, string>()
+  const views = new Map<string, HeldView>()
   const turn = (paneId: string) => {
     let semaphore = turns.get(paneId)
     if (semaphore === undefined) turns.set(paneId, semaphore = Semaphore.makeUnsafe(1))
@@ -43,6 +45,18 @@ export const layer: Layer.Layer<ShellRuns> = Layer.sync(ShellRuns, () => {
         pending.delete(run.id)
         collected.set(run.id, run.paneId)
         if (collected.size > collectedMemory) collected.delete(collected.keys().next().value!)
+      }),
+    keepView: (paneId, view) =>
+      Effect.sync(() => {
+        views.delete(paneId)
+        views.set(paneId, view)
+        if (views.size > collectedMemory) views.delete(views.keys().next().value!)
+      }),
+    takeView: (paneId) =>
+      Effect.sync(() => {
+        const view = views.get(paneId)
+        views.delete(paneId)
+        return view
       })
   })
 })

@@ -103,7 +103,7 @@ export const startup = (
     // Before anything connects a tmux client to the socket (the probe below is the first).
     const place = yield* checkSocketPath(config.socket, resolvedPath, env, uid)
     const socket = formatSelector(config.socket)
-    const probe = probeServer(config.tmuxBin, socketFlags(config.socket), socket, env).pipe(
+    const probe = probeServer(config.tmuxBin, socketFlags(config.socket, env.TMUX), socket, env).pipe(
       Effect.mapError((error) =>
         startupError(
           error._tag === "TmuxNotFound"
@@ -146,7 +146,7 @@ export const startup = (
     }
     const pin = {
       selector: config.socket,
-      flags: socketFlags(config.socket),
+      flags: socketFlags(config.socket, env.TMUX),
       resolvedPath,
       place,
       serverStateAtStartup: serverState,

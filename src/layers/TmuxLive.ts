@@ -1,11 +1,13 @@
 /**
  * The live authority services: thin views over the raw runner (TmuxExec.ts), each refusing any
- * command outside its closed set. Closing the layer's scope deletes the paste buffers that calls
- * interrupted mid-paste left behind.
+ * command outside its closed set. Dead instances' leftovers are removed a moment after startup, and
+ * closing the layer's scope deletes the paste buffers that calls interrupted mid-paste left behind
+ * (Leftovers.ts).
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { procView } from "../domain/instance.ts"
 import { formatSelector } from "../domain/socket.ts"
 import type { TmuxError } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
@@ -19,7 +21,6 @@ import {
   observeCommands,
   PaneCommand,
   PaneInput,
-  pasteBufferPrefix,
   type SpawnAuthority,
   spawnCommands,
   TmuxChange,
@@ -28,6 +29,7 @@ import {
   TmuxSpawn
 } from "../services/Tmux.ts"
 import { withCreationLock } from "./Lease.ts"
+import { removeBuffers, sweepLeftovers } from "./Leftovers.ts"
 import { minimalConfigPath, probeServer, provenanceOption } from "./Provenance.ts"
 import { guardPlace } from "./SocketGuard.ts"
 import { buildArgv, execTmux, makePool, poolSize } from "./TmuxExec.ts"
@@ -97,25 +99,8 @@ const spawnAuthority = (
   }
 }
 
-/** How long each tmux invocation of the cleanup at close may take: shutdown stays prompt. */
-const cleanupTimeoutMs = 1000
-
-/**
- * Deletes our paste buffers that are still there: a paste interrupted between `load-buffer` and
- * `paste-buffer -d` leaves its text in the server. Best effort: no server (nothing to delete), a
- * server that went away or a slow one end it quietly.
- */
-const removePasteBuffers = (run: Runner): Effect.Effect<void> =>
-  run([["list-buffers", "-F", "#{buffer_name}"]], { timeoutMs: cleanupTimeoutMs }).pipe(
-    // Only this instance's: another instance on the socket may have a paste in flight.
-    Effect.map((stdout) => stdout.split("\n").filter((name) => name.startsWith(`${pasteBufferPrefix}${process.pid}-`))),
-    Effect.flatMap((ours) =>
-      ours.length === 0
-        ? Effect.void
-        : run(ours.map((name) => ["delete-buffer", "-b", name]), { timeoutMs: cleanupTimeoutMs })
-    ),
-    Effect.ignore
-  )
+/** When, after startup, dead instances' leftovers are looked for. */
+const sweepDelayMs = 1000
 
 /** The live authority services over the pinned socket. @category layers */
 export const layer = (bin: string): Layer.Layer<
@@ -143,8 +128,13 @@ export const layer = (bin: string): Layer.Layer<
       pooled(commands, exec([...pin.flags, ...extraFlags], commands, options))
     const plain = pinned([])
     const spawn = pinned(pin.configFlags)
-    // Outside the pool: at close, calls in flight may still hold its permits.
-    yield* Effect.addFinalizer(() => removePasteBuffers((commands, options) => exec(pin.flags, commands, options)))
+    // Outside the pool: at close, calls in flight may still hold its permits. A paste interrupted
+    // between its load and its paste leaves its buffer: ours go at close, dead instances' too.
+    const raw = (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
+      exec(pin.flags, commands, options)
+    yield* Effect.addFinalizer(() => removeBuffers(raw, procView, false))
+    // Dead instances' leftovers, once, a moment after startup (not in the way of the first calls).
+    yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, procView, pin.flags)))
     return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
       // A change may drive copy mode (send-keys -X), never type into the pane's program.
       Context.add(

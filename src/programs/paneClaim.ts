@@ -4,10 +4,13 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { claimStep, freshMemory } from "../domain/paneTurn.ts"
+import { runsShell } from "../domain/paneView.ts"
 import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
 import { PaneNotReady, type ToolError } from "../services/errors.ts"
-import { type Run } from "../services/ShellRuns.ts"
+import { PaneProcess } from "../services/PaneProcess.ts"
+import { type HeldView, type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { reads } from "../services/TmuxReads.ts"
 import { orPaneNotFound, stateFields } from "./pane.ts"
@@ -35,6 +38,32 @@ export const readinessLook = (paneId: string) =>
     orPaneNotFound(paneId)
   )
 
+/** How long a held view waits for its shell to be back at its prompt (a run that just returned). */
+export const heldViewWait = 100
+
+/**
+ * Whether a run may type from what this process held of the pane, with no look: /proc shows the
+ * same process, the same shell, asleep reading its terminal in the terminal's foreground, now or
+ * within `heldViewWait`. `false` when it cannot tell (the process gone, unseen, busy): the caller
+ * looks at the pane as on first contact. /proc reads only; no tmux invocation.
+ */
+export const readyAsHeld = (view: HeldView, deadline: number) =>
+  Effect.gen(function*() {
+    const processes = yield* PaneProcess
+    const until = Math.min(deadline, (yield* Clock.currentTimeMillis) + heldViewWait)
+    while (true) {
+      const shell = yield* processes.shell(view.panePid, view.tty)
+      if (
+        shell === undefined || shell.unseen !== undefined || shell.comm !== view.shell ||
+        (shell.program !== undefined && !runsShell(shell.comm, shell.program))
+      ) return false
+      if (shell.reading && shell.inForeground) return true
+      const now = yield* Clock.currentTimeMillis
+      if (now >= until) return false
+      yield* Effect.sleep(Math.max(1, Math.min(timings.readyPoll, until - now)))
+    }
+  })
+
 /** The earlier run of a pane that a new run found and collected. @category models */
 export interface EarlierRun {
   readonly run_id: string
@@ -52,9 +81,8 @@ export interface EarlierRun {
 export const awaitFreePane = (paneId: string, deadline: number) =>
   Effect.gen(function*() {
     const kernel = yield* kernelProbe("")
-    let idleSince: number | undefined
+    let memory = freshMemory
     let abandoned: string | undefined
-    let unrecorded: string | undefined
     while (true) {
       const look = yield* readinessLook(paneId)
       const claim = look["@lmcp_claim"]
@@ -69,29 +97,34 @@ export const awaitFreePane = (paneId: string, deadline: number) =>
       }
       const head = yield* headOfRun(paneId, claim)
       const recorded = decodeRecord(head.runRecord)
-      const now = yield* Clock.currentTimeMillis
-      // Its status report came (or it was collected) since the look: the claim is gone, look again;
-      // a claim seen twice with no record of its run is no run's.
-      const gone = recorded === undefined || head.record !== ""
-      if (gone && unrecorded !== claim) {
-        unrecorded = claim
-        continue
-      }
       const shell = yield* kernel.shell(look.pane_pid)
-      idleSince = shell?.reading === true && shell.inForeground ? idleSince ?? now : undefined
-      const stale = gone || recorded.run.panePid !== look.pane_pid ||
-        (idleSince !== undefined && now - idleSince >= timings.idleAfter)
-      if (stale) {
+      const now = yield* Clock.currentTimeMillis
+      const decided = claimStep(
+        {
+          claim,
+          // Its status report came (or it was collected) since the look when it is not pending.
+          pending: recorded !== undefined && head.record === "",
+          recordedPid: recorded?.run.panePid,
+          panePid: look.pane_pid,
+          idle: shell?.reading === true && shell.inForeground
+        },
+        memory,
+        now,
+        deadline,
+        timings.idleAfter
+      )
+      memory = decided.memory
+      if (decided.step === "LookAgain") continue
+      if (decided.step === "Release") {
         const released = yield* (yield* PaneCommand).run([
           ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.successor(claim), String(process.pid)],
           ["set-option", "-pu", "-t", paneId, paneRunOptions.claim],
           ["send-keys", "-t", paneId, "C-c"]
         ]).pipe(Effect.as(true), Effect.catchIf(isClaimTaken, () => Effect.succeed(false)))
         if (released) abandoned = claim
-        idleSince = undefined
         continue
       }
-      if (now >= deadline) return yield* claimRefusal(recorded!)
+      if (decided.step === "Refuse") return yield* claimRefusal(recorded!)
       yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))
     }
   })

@@ -10,12 +10,14 @@ import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
 import { cellsOf, sliceCells } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
+import { thisTag } from "../domain/instance.ts"
 import { decodeRecord, describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
   lineTooLong,
   needsStartMark,
   parseEndRecord,
   parseStartMark,
+  parseTypedRecord,
   protocolNames,
   shellKind,
   templates,
@@ -25,6 +27,7 @@ import {
   typedText
 } from "../domain/shellProtocol.ts"
 import { inheritedPath } from "../domain/socket.ts"
+import { staleChange, typingGuard, type TypingView } from "../domain/typingGuard.ts"
 import { Config } from "../services/Config.ts"
 import {
   InputInvalid,
@@ -32,20 +35,23 @@ import {
   PaneNotReady,
   RunIncomplete,
   RunUnreported,
+  type TmuxCommandFailed,
   type ToolError
 } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
-import { type Run, ShellRuns } from "../services/ShellRuns.ts"
+import { type HeldView, type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane, relativeRow } from "./pane.ts"
 import {
   awaitFreePane,
+  type EarlierRun,
   earlierRuns,
   generationOf,
   isClaimTaken,
   isGenerationTaken,
-  readinessLook
+  readinessLook,
+  readyAsHeld
 } from "./paneClaim.ts"
 import {
   abandonCommands,
@@ -180,24 +186,20 @@ export interface NewRun {
 /**
  * A new run: waits for the pane to be free and its shell at its prompt, then one invocation that
  * claims the pane, types the command as a paste and waits. When another instance claimed the pane
- * between the look and the typing, tmux refuses the claim and drops the rest of the list: nothing
- * is typed, and the call waits again.
+ * between the look and the typing, or the pane changed (domain/typingGuard.ts), tmux refuses and
+ * drops the rest of the list: nothing is typed, and the call looks and waits again (a pane whose
+ * process changed is refused).
  */
 export const startRun = (request: NewRun) =>
   Effect.gen(function*() {
     const id = newRunId()
     while (true) {
-      let claimed = false
       const attempt = yield* typeRun(id, request).pipe(
-        Effect.catchIf(isClaimTaken, (error) => Effect.sync(() => void (claimed = isGenerationTaken(error))))
+        Effect.catchIf(isClaimTaken, (error) =>
+          // The generation comes after the claim: when it was refused, the claim was this run's.
+          Effect.as(withdrawTyping(id, request.paneId, isGenerationTaken(error)), undefined))
       )
       if (attempt !== undefined) return attempt
-      // What the refused list set before the refusal: the next attempt sets it again.
-      const names = protocolNames(id)
-      yield* (yield* PaneCommand).run(
-        [names.template, names.markTemplate, paneRunOptions.record(id), ...(claimed ? [paneRunOptions.claim] : [])]
-          .map((option) => ["set-option", "-pu", "-t", request.paneId, option] as const)
-      ).pipe(Effect.ignore)
       if ((yield* Clock.currentTimeMillis) >= request.deadline) {
         return yield* new PaneNotReady({
           pane: request.paneId,
@@ -209,12 +211,37 @@ export const startRun = (request: NewRun) =>
     }
   })
 
-const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistory }: NewRun) =>
+/**
+ * What a refused typing list set before the refusal (the next attempt sets it again), and its paste
+ * buffer; with `claimed`, the claim it took before the generation was refused.
+ */
+const withdrawTyping = (id: string, paneId: string, claimed: boolean) =>
   Effect.gen(function*() {
-    const runs = yield* ShellRuns
-    const processes = yield* PaneProcess
-    const pin = yield* SocketPin
-    const { tmuxPath } = yield* Config
+    const names = protocolNames(id)
+    yield* (yield* PaneCommand).run([
+      ...[names.template, names.markTemplate, paneRunOptions.record(id), ...(claimed ? [paneRunOptions.claim] : [])]
+        .map((option) => ["set-option", "-pu", "-t", paneId, option] as const),
+      ["delete-buffer", "-b", names.buffer]
+    ]).pipe(Effect.ignore)
+  })
+
+/** What a run types from: a look at the pane, or what this process held of it. @category models */
+interface TypingBasis {
+  readonly view: TypingView
+  readonly tty: string
+  readonly shell: string
+  readonly prompt: string
+  readonly generation: number
+  /** The prompt's absolute row when the pane was looked at; -1 without a look (the typed record says). */
+  readonly promptRow: number
+  /** The relative row the read-back starts at. */
+  readonly from: number
+  readonly earlier: ReadonlyArray<{ readonly run: Run; readonly earlier: EarlierRun }>
+}
+
+/** Waits until the pane is free and its shell at its prompt, and types from that look. */
+const lookedBasis = (paneId: string, deadline: number) =>
+  Effect.gen(function*() {
     const free = yield* awaitFreePane(paneId, deadline)
     const earlier = yield* earlierRuns(paneId, free.look["@lmcp_last"], free.abandoned)
     // Readiness starts from the look that found the pane free: no second read on a ready pane.
@@ -225,7 +252,66 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
       return taken === undefined ? readinessLook(paneId) : Effect.succeed(taken)
     })
     const { state, shell } = yield* awaitReady(paneId, look, yield* kernelProbe(""), deadline)
-    const generation = generationOf(state["@lmcp_gen"])
+    const promptRow = state.history_size + state.cursor_y
+    if (!/^[0-9]{0,15}$/u.test(state["@lmcp_gen"])) {
+      return yield* new PaneNotReady({
+        pane: paneId,
+        reason: `its option ${paneRunOptions.generation} holds ${JSON.stringify(state["@lmcp_gen"].slice(0, 40))}, ` +
+          "which is no typing generation; nothing was typed",
+        remedy: `unset the option (set-option -pu ${paneRunOptions.generation}), or use another pane`
+      })
+    }
+    return {
+      view: {
+        panePid: state.pane_pid,
+        cursorX: state.cursor_x,
+        width: state.pane_width,
+        height: state.pane_height,
+        generation: state["@lmcp_gen"]
+      },
+      tty: state.pane_tty,
+      shell,
+      prompt: sliceCells(state.screen.split("\n")[state.cursor_y] ?? "", state.cursor_x),
+      generation: generationOf(state["@lmcp_gen"]),
+      promptRow,
+      // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
+      // a run that scrolls up to that many rows still needs no second read.
+      from: relativeRow(promptRow - scrollMargin, state.history_size),
+      earlier
+    } satisfies TypingBasis
+  })
+
+/** Types from what this process held of the pane: no look; the typing list's guard checks it. */
+const heldBasis = (held: HeldView): TypingBasis => ({
+  view: {
+    panePid: held.panePid,
+    cursorX: held.cursorX,
+    width: held.width,
+    height: held.height,
+    generation: String(held.generation)
+  },
+  tty: held.tty,
+  shell: held.shell,
+  prompt: held.prompt,
+  generation: held.generation,
+  promptRow: -1,
+  // The prompt's row was not read: the read-back covers the screen and `scrollMargin` rows above.
+  from: -scrollMargin,
+  earlier: []
+})
+
+const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistory }: NewRun) =>
+  Effect.gen(function*() {
+    const runs = yield* ShellRuns
+    const processes = yield* PaneProcess
+    const pin = yield* SocketPin
+    const { tmuxPath } = yield* Config
+    // On a ready pane that this process's last run there left, /proc alone says it is ready.
+    const held = yield* runs.takeView(paneId)
+    const basis = held !== undefined && (yield* readyAsHeld(held, deadline))
+      ? heldBasis(held)
+      : yield* lookedBasis(paneId, deadline)
+    const { earlier, generation, shell, view } = basis
     const names = protocolNames(id)
     const long = lineTooLong(shell, command)
     if (long !== undefined) {
@@ -236,7 +322,7 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
           "Split the line (a backslash-newline continues it)"
       })
     }
-    const markStart = needsStartMark(shell, command, { width: state.pane_width, height: state.pane_height })
+    const markStart = needsStartMark(shell, command, { width: view.width, height: view.height })
     const typed = typedText({
       kind: shellKind(shell) ?? "posix",
       command,
@@ -248,7 +334,7 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
         // fish runs the command in the shell itself, where it can change TMUX (`set -e TMUX`): the
         // trailer then names the socket itself.
         shellKnowsSocket: shellKind(shell) !== "fish" &&
-          sameSocket(yield* processes.environment(state.pane_pid, "TMUX"), pin.resolvedPath)
+          sameSocket(yield* processes.environment(view.panePid, "TMUX"), pin.resolvedPath)
       },
       suppressHistory,
       markStart
@@ -256,32 +342,31 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
     const run: Run = {
       id,
       paneId,
-      panePid: state.pane_pid,
-      tty: state.pane_tty,
+      panePid: view.panePid,
+      tty: basis.tty,
       shell,
-      promptRow: state.history_size + state.cursor_y,
+      promptRow: basis.promptRow,
       trailer: trailerLine(typed),
       markStart,
-      prompt: sliceCells(state.screen.split("\n")[state.cursor_y] ?? "", state.cursor_x),
+      prompt: basis.prompt,
       typedStart: typed.trimStart().split(" ")[0] ?? "",
-      echoRows: echoHeight(typed, state.pane_width) + 2,
-      screenRows: state.pane_height
+      echoRows: echoHeight(typed, view.width) + 2,
+      screenRows: view.height
     }
-    const record: RunRecord = { run, instance: process.pid, command: describeCommand(command) }
-    // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
-    // a run that scrolls up to that many rows still needs no second read.
-    const from = relativeRow(run.promptRow - scrollMargin, state.history_size)
+    const record: RunRecord = { run, instance: process.pid, tag: thisTag, command: describeCommand(command) }
     const tmux = yield* PaneCommand
     const template = templates(id, paneId)
     const now = yield* Clock.currentTimeMillis
-    // The claim comes after the load (which waits for its input) and nothing that waits comes
-    // between it and the paste: tmux runs the rest of the list without another client's commands.
+    // The guard and the claim come after the load (which waits for its input) and nothing that waits
+    // comes between them and the paste: tmux runs the rest of the list without another client's commands.
     const waiter = tmux.run(
       [
         ["set-option", "-p", "-t", paneId, names.template, template.end],
         ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
         ["set-option", "-p", "-t", paneId, paneRunOptions.record(id), encodeRecord(record)],
         ["load-buffer", "-b", names.buffer, "-"],
+        // Refused when the pane is not as this run saw it (its process, mode, screen, prompt, size).
+        typingGuard(paneId, view),
         ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id],
         // Refused when another run was typed since the look this run types from.
         ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation + 1), id],
@@ -293,16 +378,45 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
         ["paste-buffer", "-d", "-p", "-b", names.buffer, "-t", paneId],
         ["send-keys", "-t", paneId, "Enter"],
         ["wait-for", names.channel],
-        ...readCommands(run, from),
+        ...readCommands(run, basis.from),
         ...collectCommands(run)
       ],
       { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(paneId))
     for (const found of earlier) yield* runs.collect(found.run)
     // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
-    const outcome = yield* awaitRun(run, waiter, from, deadline, true, limits).pipe(
-      Effect.onInterrupt(() => runs.hold(run))
+    const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits).pipe(
+      Effect.onInterrupt(() => runs.hold(run)),
+      Effect.catchIf(
+        (error) => error._tag === "TmuxCommandFailed" && staleChange(error.stderr, view) !== undefined,
+        (error) =>
+          Effect.gen(function*() {
+            const stale = staleChange((error as TmuxCommandFailed).stderr, view)!
+            yield* withdrawTyping(id, paneId, false)
+            // Anything else that changed is looked at again; another process in the pane is not what was asked.
+            if (!stale.respawned) return undefined
+            return yield* new PaneNotReady({
+              pane: paneId,
+              reason: `it changed as this call was about to type: ${stale.changes.join("; ")}; nothing was typed`,
+              remedy: "look at the pane (snapshot_pane), then call again if its new process is the shell you meant"
+            })
+          })
+      )
     )
+    if (outcome === undefined) return undefined
+    // The next run on this pane may type from this view when /proc says the shell is back at its prompt.
+    if (outcome._tag === "Finished" && view.cursorX > 0) {
+      yield* runs.keepView(paneId, {
+        panePid: view.panePid,
+        cursorX: view.cursorX,
+        width: view.width,
+        height: view.height,
+        tty: basis.tty,
+        shell,
+        prompt: basis.prompt,
+        generation: generation + 1
+      })
+    }
     return { run, outcome, earlier: earlier.map((found) => found.earlier) }
   })
 
@@ -328,7 +442,11 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     if (parseEndRecord(head.record) !== undefined) {
       return { _tag: "Finished", output: yield* collectFinished(run, limits) } satisfies RunOutcome
     }
-    const from = relativeRow(run.promptRow, state.history_size)
+    // Where it was typed, as recorded in the invocation that typed it (the prompt's row may not have been read).
+    const from = relativeRow(
+      parseTypedRecord(head.typed)?.row ?? (run.promptRow < 0 ? state.history_size - scrollMargin : run.promptRow),
+      state.history_size
+    )
     const now = yield* Clock.currentTimeMillis
     const waiter = tmux.run(
       [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from), ...collectCommands(run)],

@@ -15,7 +15,10 @@ export interface Run {
   /** The pane's terminal (`/dev/pts/N`). */
   readonly tty: string
   readonly shell: string
-  /** The absolute row (history size + cursor row) of the prompt at readiness: the echo starts at or below it. */
+  /**
+   * The absolute row (history size + cursor row) of the prompt at readiness: the echo starts at or
+   * below it. -1 when the run typed without a look (domain/typingGuard.ts): its typed record says.
+   */
   readonly promptRow: number
   /** The last typed line, whose echo ends where the output begins. */
   readonly trailer: string
@@ -29,6 +32,24 @@ export interface Run {
   readonly echoRows: number
   /** The pane's height when typed. */
   readonly screenRows: number
+}
+
+/**
+ * What this process saw of a pane when its last run there finished: enough for the next run to type
+ * without looking at the pane first, when /proc says the same shell is idle at its prompt; the
+ * typing list's guard checks the rest (domain/typingGuard.ts). @category models
+ */
+export interface HeldView {
+  readonly panePid: number
+  readonly tty: string
+  readonly shell: string
+  /** The cells before the cursor on the prompt row, and where the prompt ends. */
+  readonly prompt: string
+  readonly cursorX: number
+  readonly width: number
+  readonly height: number
+  /** The pane's typing generation after that run (see domain/runRecord.ts). */
+  readonly generation: number
 }
 
 /** What is known of a run ID. @category models */
@@ -53,4 +74,8 @@ export class ShellRuns extends Context.Service<ShellRuns, {
   hold(run: Run): Effect.Effect<void>
   /** Forgets a run whose result was returned. */
   collect(run: Run): Effect.Effect<void>
+  /** Keeps what was seen of a pane whose run finished. */
+  keepView(paneId: string, view: HeldView): Effect.Effect<void>
+  /** What was kept of a pane, removed: it serves one run at most. */
+  takeView(paneId: string): Effect.Effect<HeldView | undefined>
 }>()("libtmux-mcp/services/ShellRuns") {}

@@ -91,6 +91,7 @@ export const commandCommands = [
   "send-keys",
   "load-buffer",
   "paste-buffer",
+  "delete-buffer",
   "wait-for",
   "respawn-pane",
   "set-option",

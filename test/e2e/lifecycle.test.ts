@@ -7,8 +7,12 @@ import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { formatTag, procView } from "../../src/domain/instance.ts"
 import { harness } from "../support/harness.ts"
 import { binPath, call, runToExit, serverEnv } from "../support/mcp.ts"
+
+/** A live process's instance tag (domain/instance.ts): how a server names its paste buffers. */
+const tagOf = (pid: number) => formatTag({ pid, started: procView.startedOf(pid) ?? 0, namespace: procView.namespace })
 
 const h = harness("lifecycle")
 
@@ -118,16 +122,16 @@ describe("exit", () => {
           if (stderr.includes("libtmux-mcp ready")) resolve()
         })
       })
-      world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${child.pid}-left`, "half a paste")
+      world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${tagOf(child.pid!)}-left`, "half a paste")
       // Another instance's paste in flight (this test process stands for a live instance).
-      world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${process.pid}-inflight`, "other")
+      world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${tagOf(process.pid)}-inflight`, "other")
       const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
       child.kill(signal)
       assert.strictEqual(await exited, 0)
       assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "keep")
       assert.strictEqual(
         world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}").trim(),
-        `libtmux-mcp-paste-${process.pid}-inflight`,
+        `libtmux-mcp-paste-${tagOf(process.pid)}-inflight`,
         "its own paste buffer left behind is deleted, another instance's is not"
       )
     })
@@ -136,12 +140,12 @@ describe("exit", () => {
   it("leaves other instances' and the user's buffers when stdin ends", async () => {
     const world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
-    world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${process.pid}-inflight`, "other")
+    world.tmux("libtmux-mcp", "set-buffer", "-b", `libtmux-mcp-paste-${tagOf(process.pid)}-inflight`, "other")
     world.tmux("libtmux-mcp", "set-buffer", "-b", "users-own", "kept")
     const result = await runToExit(world)
     assert.strictEqual(result.code, 0)
     assert.sameMembers(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}").trim().split("\n"), [
-      `libtmux-mcp-paste-${process.pid}-inflight`,
+      `libtmux-mcp-paste-${tagOf(process.pid)}-inflight`,
       "users-own"
     ])
     const empty = h.world()

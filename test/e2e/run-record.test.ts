@@ -6,7 +6,7 @@
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdirSync } from "node:fs"
+import { existsSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
@@ -109,6 +109,34 @@ describe("a run's record in tmux", () => {
   })
 })
 
+describe("a pane that changes as a run is about to type", () => {
+  for (const path of ["first contact (a look)", "a ready pane this server ran in (no look)"] as const) {
+    it(`respawned between readiness and typing, after ${path}: nothing typed, and the refusal says so`, async () => {
+      const { world, c, pane } = await h.open()
+      if (path !== "first contact (a look)") assert.deepInclude(await run(c, pane, "true"), { exit_status: 0 })
+      // tmux runs the hook right after the typing list's load (the one command of it that waits),
+      // before the rest of that list: the pane's process is replaced there.
+      world.tmux(
+        "libtmux-mcp",
+        "set-hook",
+        "-g",
+        "after-load-buffer",
+        `set-hook -gu after-load-buffer ; respawn-pane -k -t ${pane}`
+      )
+      const marker = join(world.dir, "typed")
+      const refused = await call(c, "run_shell_command", { pane_id: pane, command: `echo x > ${marker}`, timeout: 10 })
+      assert.isTrue(refused.isError, textOf(refused))
+      assert.strictEqual(tag(refused), "PaneNotReady")
+      assert.match(textOf(refused), /respawned.*nothing was typed/u)
+      await sleep(1500)
+      assert.isFalse(existsSync(marker), "the command ran in the respawned pane")
+      assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "echo x")
+      assert.deepStrictEqual(leftovers(world, pane), [])
+      assert.deepInclude(await run(c, pane, "echo fresh", { timeout: 10 }), { output: "fresh", exit_status: 0 })
+    })
+  }
+})
+
 describe("a trailer that cannot use the shell's TMUX", () => {
   it("reports through a socket path that contains a comma", async () => {
     const world = h.world()
@@ -121,6 +149,31 @@ describe("a trailer that cannot use the shell's TMUX", () => {
       assert.deepInclude(await run(c, pane, "echo comma", { timeout: 10 }), { output: "comma", exit_status: 0 })
     } finally {
       // The world removes the servers on its own sockets; this one is elsewhere.
+      spawnSync("tmux", ["-S", socket, "kill-server"])
+    }
+  })
+
+  it("under inherit, reaches and reports through a $TMUX whose socket path contains a comma", async () => {
+    const world = h.world()
+    const folder = join(world.dir, "c,d")
+    mkdirSync(folder, { mode: 0o700 })
+    const socket = `${folder}/sock`
+    const env = shellEnv(world, "/bin/bash")
+    try {
+      // The tmux server this server runs inside of, as its own pane's shell would see it.
+      spawnSync("tmux", ["-S", socket, "-f", env.LIBTMUX_TMUX_CONFIG!, "new-session", "-d", "-s", "outer"], {
+        env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir }
+      })
+      const { LIBTMUX_TMUX_CONFIG: _config, ...rest } = env
+      const c = await h.connect(world, { ...rest, LIBTMUX_SOCKET: "inherit", TMUX: `${socket},4242,0` })
+      const panes = structured(await call(c, "list_panes", {})).panes as Array<{ pane_id: string }>
+      assert.lengthOf(panes, 1, "the server at the comma path, not another one")
+      const pane = panes[0]!.pane_id
+      assert.deepInclude(await run(c, pane, "echo inherited", { timeout: 10 }), { output: "inherited", exit_status: 0 })
+      assert.deepInclude(await run(c, pane, "echo again", { timeout: 10 }), { output: "again", exit_status: 0 })
+      const options = spawnSync("tmux", ["-S", socket, "show", "-p", "-t", pane]).stdout.toString()
+      assert.notMatch(options, /@lmcp_(run|claim|last|typed|end)/u, "a collected run leaves nothing")
+    } finally {
       spawnSync("tmux", ["-S", socket, "kill-server"])
     }
   })

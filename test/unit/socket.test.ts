@@ -41,6 +41,9 @@ describe("selectors", () => {
     assert.deepStrictEqual(socketFlags(parse("work")), ["-L", "work"])
     assert.deepStrictEqual(socketFlags(parse("path:/s")), ["-S", "/s"])
     assert.deepStrictEqual(socketFlags(parse("inherit")), [])
+    // tmux cuts $TMUX at its first comma: the path, read from the right, is passed instead.
+    assert.deepStrictEqual(socketFlags(parse("inherit"), "/tmp/a,b/sock,123,0"), ["-S", "/tmp/a,b/sock"])
+    assert.deepStrictEqual(socketFlags(parse("inherit"), ""), [])
   })
 
   it("rejects names that would leave the socket directory and paths that are not absolute, naming valid forms", () => {

@@ -2,6 +2,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
+import { thisTag } from "../../domain/instance.ts"
 import { manifest } from "../../manifest/index.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
@@ -28,7 +29,7 @@ export const paste_text = defineTool(manifest.paste_text, {
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* PaneInput
-      const buffer = `${pasteBufferPrefix}${process.pid}-${randomBytes(8).toString("hex")}`
+      const buffer = `${pasteBufferPrefix}${thisTag}-${randomBytes(8).toString("hex")}`
       yield* tmux.run(
         [
           ["load-buffer", "-b", buffer, "-"],

@@ -1,0 +1,165 @@
+/**
+ * Removing what instances of this server left in tmux: this instance's own, and a provably dead
+ * instance's (domain/instance.ts), never a live or unjudgeable one's.
+ * - paste buffers (`libtmux-mcp-paste-<tag>-…`): a paste interrupted between its load and its paste;
+ * - per-run options of a run that was never typed (its record is there, its typed record is not,
+ *   and it holds no claim): the typing list was cut off before its paste;
+ * - waiting `wait-for` clients on a run's channel whose run no pane records any more (collected or
+ *   abandoned while its waiter's instance was gone): one signal releases them.
+ * A dead instance's run that was typed keeps its record: any instance answers `resume` for it.
+ */
+import * as Effect from "effect/Effect"
+import { readdirSync, readFileSync } from "node:fs"
+import { judgeInstance, parseTag, type ProcView, thisTag } from "../domain/instance.ts"
+import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
+import { protocolNames } from "../domain/shellProtocol.ts"
+import type { TmuxError } from "../services/errors.ts"
+import { pasteBufferPrefix } from "../services/Tmux.ts"
+
+/** Runs commands in one tmux invocation on the pinned socket. */
+type Runner = (
+  commands: ReadonlyArray<ReadonlyArray<string>>,
+  options: { readonly timeoutMs?: number }
+) => Effect.Effect<string, TmuxError>
+
+/** How long each invocation of a sweep may take: startup and shutdown stay prompt. */
+const sweepTimeoutMs = 1000
+
+/** A waiting client younger than this may be a live call's list that has not yet set its run's record. */
+export const orphanAfterMs = 3000
+
+/** Whose a tagged name or record is, as far as a sweep may act: its own, a dead instance's, or hands off. */
+const removable = (tag: string | undefined, here: ProcView, ownOnly: boolean): boolean => {
+  if (tag === thisTag) return true
+  const instance = tag === undefined || ownOnly ? undefined : parseTag(tag)
+  return instance !== undefined && instance.started !== 0 && judgeInstance(instance, here) === "dead"
+}
+
+/** The instance tag a paste buffer's name carries, or `undefined` (an older name, or not ours). */
+export const bufferTag = (name: string): string | undefined =>
+  name.startsWith(pasteBufferPrefix)
+    ? /^([0-9]+\.[0-9]+\.[0-9]*)-/u.exec(name.slice(pasteBufferPrefix.length))?.[1]
+    : undefined
+
+/** The paste buffers of this instance (and, unless `ownOnly`, of dead ones). */
+export const removeBuffers = (run: Runner, here: ProcView, ownOnly: boolean): Effect.Effect<void> =>
+  run([["list-buffers", "-F", "#{buffer_name}"]], { timeoutMs: sweepTimeoutMs }).pipe(
+    Effect.map((stdout) => stdout.split("\n").filter((name) => removable(bufferTag(name), here, ownOnly))),
+    Effect.flatMap((names) =>
+      names.length === 0
+        ? Effect.void
+        : run(names.map((name) => ["delete-buffer", "-b", name]), { timeoutMs: sweepTimeoutMs })
+    ),
+    Effect.ignore
+  )
+
+/** A pane's run options as `show-options -p` prints them (`name value`, the value quoted when needed). */
+const unquote = (value: string): string => value.replace(/^"(.*)"$/u, "$1")
+
+/**
+ * The options to unset on one pane: the templates and record of each run never typed whose
+ * record's instance is removable.
+ */
+export const untypedLeftovers = (
+  paneId: string,
+  shown: ReadonlyArray<string>,
+  here: ProcView
+): ReadonlyArray<ReadonlyArray<string>> => {
+  const options = new Map(shown.map((line) => {
+    const space = line.indexOf(" ")
+    return [space === -1 ? line : line.slice(0, space), space === -1 ? "" : unquote(line.slice(space + 1))] as const
+  }))
+  const claim = options.get(paneRunOptions.claim)
+  return [...options].flatMap(([name, value]) => {
+    const runId = /^@lmcp_run_([0-9a-f]{6})$/u.exec(name)?.[1]
+    if (runId === undefined || runId === claim) return []
+    const names = protocolNames(runId)
+    if (options.has(names.typed) || options.has(names.end)) return []
+    if (!removable(decodeRecord(value)?.tag, here, false)) return []
+    return [names.template, names.markTemplate, paneRunOptions.record(runId)].map((option) => [
+      "set-option",
+      "-pu",
+      "-t",
+      paneId,
+      option
+    ])
+  })
+}
+
+/**
+ * Every pane's untyped leftovers: three invocations at most, whatever the number of panes. The
+ * runs the panes record, or `undefined` when they could not be read.
+ */
+const removeUntyped = (run: Runner, here: ProcView): Effect.Effect<ReadonlySet<string> | undefined> =>
+  Effect.gen(function*() {
+    const panes = (yield* run([["list-panes", "-a", "-F", "#{pane_id}"]], { timeoutMs: sweepTimeoutMs }))
+      .split("\n").filter((pane) => /^%[0-9]+$/u.test(pane))
+    if (panes.length === 0) return new Set<string>()
+    const marker = `lmcp-sweep-${thisTag}`
+    const stdout = yield* run(
+      panes.flatMap((pane) => [["display-message", "-p", `${marker} ${pane}`], ["show-options", "-p", "-t", pane]]),
+      { timeoutMs: sweepTimeoutMs }
+    )
+    const recorded = new Set<string>()
+    const unsets: Array<ReadonlyArray<string>> = []
+    for (const block of stdout.split(`${marker} `).slice(1)) {
+      const [pane = "", ...lines] = block.split("\n")
+      for (const line of lines) {
+        const runId = /^@lmcp_run_([0-9a-f]{6}) /u.exec(line)?.[1]
+        if (runId !== undefined) recorded.add(runId)
+      }
+      unsets.push(...untypedLeftovers(pane, lines, here))
+    }
+    if (unsets.length > 0) yield* run(unsets, { timeoutMs: sweepTimeoutMs })
+    return recorded
+  }).pipe(Effect.orElseSucceed(() => undefined))
+
+/** The channels of run waiters on this socket (`flags`) older than `orphanAfterMs`, from /proc. */
+export const waitingChannels = (flags: ReadonlyArray<string>): ReadonlySet<string> => {
+  const channels = new Set<string>()
+  if (flags.length === 0) return channels
+  const uptimeMs = Number((read("/proc/uptime") ?? "").split(" ")[0]) * 1000
+  let pids: Array<string>
+  try {
+    pids = readdirSync("/proc").filter((entry) => /^[0-9]+$/u.test(entry))
+  } catch {
+    return channels
+  }
+  for (const pid of pids) {
+    const argv = (read(`/proc/${pid}/cmdline`) ?? "").split("\0")
+    const at = argv.indexOf("wait-for")
+    const channel = at === -1 ? undefined : argv[at + 1]
+    if (channel === undefined || !/^lmcp_[0-9a-f]{6}$/u.test(channel)) continue
+    if (argv.slice(2, 2 + flags.length).join("\0") !== flags.join("\0")) continue
+    const stat = read(`/proc/${pid}/stat`) ?? ""
+    const started = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]) * 10
+    if (Number.isFinite(uptimeMs) && Number.isFinite(started) && uptimeMs - started >= orphanAfterMs) {
+      channels.add(channel)
+    }
+  }
+  return channels
+}
+
+const read = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The sweep at startup: dead instances' buffers and untyped runs, and waiters whose run no pane
+ * records. Best effort: no server, a slow one or one that goes away end it quietly.
+ */
+export const sweepLeftovers = (run: Runner, here: ProcView, flags: ReadonlyArray<string>): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    yield* removeBuffers(run, here, false)
+    const recorded = yield* removeUntyped(run, here)
+    // Without the panes' records, no waiter can be told an orphan.
+    if (recorded === undefined) return
+    const orphaned = [...waitingChannels(flags)].filter((channel) => !recorded.has(channel.slice("lmcp_".length)))
+    if (orphaned.length > 0) {
+      yield* run(orphaned.map((channel) => ["wait-for", "-S", channel]), { timeoutMs: sweepTimeoutMs })
+    }
+  }).pipe(Effect.ignore)

@@ -1,0 +1,85 @@
+/**
+ * What a dead server instance left in tmux is removed by the next instance, and only that: its
+ * paste buffers, the options of a run it never typed, and `wait-for` clients on a channel whose run
+ * no pane records. An instance is dead when its pid is gone or reused (another start time); one
+ * from another pid namespace is not judged, and a live instance's or a typed run's are kept.
+ */
+import { spawn } from "node:child_process"
+import { once } from "node:events"
+import { readFileSync, readlinkSync } from "node:fs"
+import { assert, describe, it } from "vitest"
+import { encodeRecord } from "../../src/domain/runRecord.ts"
+import { runHarness } from "../support/runs.ts"
+import { shellEnv } from "../support/shells.ts"
+
+const h = runHarness("leftovers")
+const startedOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19])
+const namespace = /\[([0-9]+)\]/u.exec(readlinkSync("/proc/self/ns/pid"))![1]!
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe("leftovers of dead instances", () => {
+  it("the next server removes a dead one's buffers, untyped runs and orphaned waiters, and nothing else", async () => {
+    const { world, pane } = await h.open()
+    const tmux = (...args: ReadonlyArray<string>) => world.tmux("libtmux-mcp", ...args)
+    const child = spawn("sleep", ["30"])
+    const childStarted = startedOf(child.pid!)
+    child.kill()
+    await once(child, "exit")
+    const tags = {
+      gone: `${child.pid}.${childStarted}.${namespace}`,
+      reused: `${process.pid}.${startedOf(process.pid) - 1}.${namespace}`,
+      live: `${process.pid}.${startedOf(process.pid)}.${namespace}`,
+      foreign: `${child.pid}.${childStarted}.1`
+    }
+    for (const [label, tag] of Object.entries(tags)) tmux("set-buffer", "-b", `libtmux-mcp-paste-${tag}-${label}`, "x")
+    const record = (id: string, tag: string) =>
+      encodeRecord({
+        run: {
+          id,
+          paneId: pane,
+          panePid: 1,
+          tty: "/dev/pts/0",
+          shell: "bash",
+          promptRow: 0,
+          trailer: "x",
+          markStart: false,
+          prompt: "$ ",
+          typedStart: "(",
+          echoRows: 3,
+          screenRows: 24
+        },
+        instance: 1,
+        tag,
+        command: { prefix: "x", digest: "0" }
+      })
+    // Never typed by the dead instance (cut off before its paste), typed by it (resumable), never typed by a live one.
+    for (const [id, tag] of [["aaaaaa", tags.gone], ["bbbbbb", tags.gone], ["cccccc", tags.live]] as const) {
+      tmux("set-option", "-p", "-t", pane, `@lmcp_run_${id}`, record(id, tag))
+      tmux("set-option", "-p", "-t", pane, `@l${id}`, "template")
+    }
+    tmux("set-option", "-p", "-t", pane, "@lmcp_typed_bbbbbb", "0 0 2 2000")
+    // A waiting client whose instance died: its run is recorded on no pane.
+    const waiter = spawn("tmux", ["-u", "-L", "libtmux-mcp", "wait-for", "lmcp_dddddd"], {
+      env: { ...process.env, TMUX_TMPDIR: world.dir, TMUX: "" },
+      stdio: "ignore"
+    })
+    const waited = once(waiter, "exit")
+    try {
+      // Old enough not to be a live call's list that has not yet set its record.
+      await sleep(3200)
+      await h.connect(world, shellEnv(world, "/bin/bash"))
+      const buffers = () => tmux("list-buffers", "-F", "#{buffer_name}").split("\n").filter((name) => name !== "")
+      for (let i = 0; i < 100 && buffers().some((name) => name.endsWith("-gone")); i++) await sleep(100)
+      assert.sameMembers(buffers(), [
+        `libtmux-mcp-paste-${tags.live}-live`,
+        `libtmux-mcp-paste-${tags.foreign}-foreign`
+      ])
+      const options = tmux("show-options", "-p", "-t", pane).split("\n").map((line) => line.split(" ")[0])
+      assert.notIncludeMembers(options, ["@lmcp_run_aaaaaa", "@laaaaaa"], "the dead instance's untyped run")
+      assert.includeMembers(options, ["@lmcp_run_bbbbbb", "@lbbbbbb", "@lmcp_run_cccccc", "@lcccccc"])
+      await Promise.race([waited, sleep(3000).then(() => assert.fail("the orphaned waiter still waits"))])
+    } finally {
+      waiter.kill()
+    }
+  })
+})
