@@ -9,13 +9,16 @@ import { once } from "node:events"
 import { readFileSync, readlinkSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { encodeRecord } from "../../src/domain/runRecord.ts"
+import { orphanAfterMs } from "../../src/layers/Leftovers.ts"
+import { until } from "../support/poll.ts"
 import { runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 
 const h = runHarness("leftovers")
 const startedOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19])
 const namespace = /\[([0-9]+)\]/u.exec(readlinkSync("/proc/self/ns/pid"))![1]!
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** How long ago a process started, in ms, from /proc (clock ticks of 10 ms). */
+const ageMs = (pid: number) => Number(readFileSync("/proc/uptime", "utf8").split(" ")[0]) * 1000 - startedOf(pid) * 10
 
 describe("leftovers of dead instances", () => {
   it("the next server removes a dead one's buffers, untyped runs and orphaned waiters, and nothing else", async () => {
@@ -63,13 +66,16 @@ describe("leftovers of dead instances", () => {
       env: { ...process.env, TMUX_TMPDIR: world.dir, TMUX: "" },
       stdio: "ignore"
     })
-    const waited = once(waiter, "exit")
     try {
       // Old enough not to be a live call's list that has not yet set its record.
-      await sleep(3200)
+      await until("the waiter to be old enough to be judged", () => ageMs(waiter.pid!), (age) => age > orphanAfterMs)
       await h.connect(world, shellEnv(world, "/bin/bash"))
       const buffers = () => tmux("list-buffers", "-F", "#{buffer_name}").split("\n").filter((name) => name !== "")
-      for (let i = 0; i < 100 && buffers().some((name) => name.endsWith("-gone")); i++) await sleep(100)
+      await until(
+        "the dead instance's buffers to go",
+        buffers,
+        (names) => !names.some((name) => name.endsWith("-gone"))
+      )
       assert.sameMembers(buffers(), [
         `libtmux-mcp-paste-${tags.live}-live`,
         `libtmux-mcp-paste-${tags.foreign}-foreign`
@@ -77,7 +83,7 @@ describe("leftovers of dead instances", () => {
       const options = tmux("show-options", "-p", "-t", pane).split("\n").map((line) => line.split(" ")[0])
       assert.notIncludeMembers(options, ["@lmcp_run_aaaaaa", "@laaaaaa"], "the dead instance's untyped run")
       assert.includeMembers(options, ["@lmcp_run_bbbbbb", "@lbbbbbb", "@lmcp_run_cccccc", "@lcccccc"])
-      await Promise.race([waited, sleep(3000).then(() => assert.fail("the orphaned waiter still waits"))])
+      await until("the orphaned waiter to stop waiting", () => waiter.exitCode !== null || waiter.signalCode !== null)
     } finally {
       waiter.kill()
     }
