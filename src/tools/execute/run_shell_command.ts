@@ -39,14 +39,12 @@ const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, at
 export const run_shell_command = defineTool(manifest.run_shell_command, {
   description: "Type one shell command into a pane's shell, wait for it, and return its exit status and own output " +
     "(scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once " +
-    "the shell is at its prompt; copy mode, or a program other than the shell in front (a REPL, an editor), is " +
-    "refused at once: type into that program with send_keys. On timeout: timed_out, a run_id and the output so " +
-    "far; the command keeps running, and its exit status comes only from calling again with resume set to run_id " +
-    "(not `echo $?`). A command waiting for the keyboard returns within about a second with blocked_by (program " +
-    "and kind: full-screen, line-editor, pager, prompt, stdin, secret) and a run_id: answer or quit it with " +
-    "send_keys (q for a pager), then resume. Never type a secret (password, passphrase) you were not given: a " +
-    "secret prompt is for the user to answer in the pane. On this server's own socket PAGER and the like are " +
-    "set so that pagers do not page. Shells: bash, zsh, dash/sh, ksh, fish.",
+    "the shell is at its prompt; copy mode or another program in front is refused (use send_keys). " +
+    "On timeout: timed_out, a run_id and the output so far; the command keeps running, and its " +
+    "exit status comes only from calling again with resume: run_id (not `echo $?`). A program waiting for " +
+    "the keyboard returns in about a second with blocked_by (its kind, what to do) and a run_id: answer " +
+    "or quit it (send_keys), then resume. Never type a secret you were not given. Shells: bash, zsh, dash/sh, " +
+    "ksh, fish.",
   input: Schema.Struct({
     pane_id: PaneId,
     command: Schema.optionalKey(
