@@ -225,8 +225,11 @@ export const classify = (facts: KeyboardFacts): Keyboard => {
   const { mode, program, screen, wait } = facts
   if (facts.shellInFront) return wait === "reads" || wait === "unsure" ? { _tag: "Ready" } : { _tag: "Working" }
   if (wait === "elsewhere" || wait === "running") return { _tag: "Working" }
+  // A relay's own mode says nothing of what runs behind it: only the screen is read for it.
+  if (wait === "relays" && screen !== undefined) {
+    return screen.alternate ? blocked("full-screen", program) : { _tag: "Working" }
+  }
   if (mode === undefined || screen === undefined) return { _tag: "Suspect", program }
-  if (wait === "relays") return screen.alternate ? blocked("full-screen", program) : { _tag: "Working" }
   // Without the kernel's word on the descriptor, output still arriving says it is a writer, not a reader.
   if (wait === "unsure" && screen.changing) return { _tag: "Working" }
   if (mode.icanon && !mode.echo) return blocked("secret", program)

@@ -8,12 +8,12 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { sliceCells } from "../domain/cells.ts"
-import { type BlockKind, classify, type ScreenFacts, type TerminalMode } from "../domain/keyboard.ts"
+import { type BlockKind, classify, type TerminalMode } from "../domain/keyboard.ts"
 import { runsShell } from "../domain/paneView.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
 import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
 import type { FrontProcess, ShellProcess } from "../services/PaneProcess.ts"
+import { holderAtReadiness, kindText, screenFacts, secretRemedy } from "./keyboardHolder.ts"
 
 /** The tmux-side state readiness needs. @category models */
 export interface PaneLook {
@@ -188,41 +188,6 @@ export const awaitReady = <S extends PaneLook, R>(
     }
   })
 
-/** What each kind tells the agent. */
-export const kindText: Record<BlockKind, string> = {
-  "full-screen": "a full-screen program",
-  "line-editor": "a line editor: a REPL or a prompt with line editing",
-  pager: "a pager",
-  prompt: "a prompt",
-  stdin: "a read of its standard input from the terminal",
-  secret: "a secret prompt: echo is off"
-}
-
-/** Said wherever a secret is asked. */
-export const secretRemedy = "a secret (a password or passphrase) is asked: do not type one you were not given; " +
-  "ask the user to type it in the pane (they can attach to watch), or interrupt it with send_keys C-c"
-
-/**
- * At readiness, with the shell not in front: the program holding the keyboard, if the kernel
- * certainly sees one reading or relaying the terminal (the mode is read only then).
- */
-const holderAtReadiness = (state: PaneLook, group: number, kernel: KernelProbe) =>
-  Effect.gen(function*() {
-    const front = yield* kernel.front(state.pane_pid, group, state.pane_tty)
-    if (front === undefined || (front.wait !== "reads" && front.wait !== "relays")) return undefined
-    const verdict = classify({
-      shellInFront: false,
-      program: front.program,
-      programIsShell: front.programIsShell,
-      // A relay holds the keyboard for whatever runs behind it: at readiness that is not a shell here.
-      wait: "reads",
-      wakes: front.wakes,
-      mode: (yield* kernel.mode(state.pane_tty)) ?? { icanon: true, echo: true },
-      screen: { alternate: state.alternate_on, changing: false, prompted: state.cursor_x > 0, drawnBelow: false }
-    })
-    return verdict._tag === "Blocked" ? verdict : undefined
-  })
-
 /** What one tmux look at a running run sees; `rows` (the visible screen) only when asked for. @category models */
 export interface RunScreen {
   readonly recorded: boolean
@@ -240,19 +205,6 @@ export type RunEvent =
   | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind }
   | { readonly _tag: "Returned" }
   | { readonly _tag: "Exited" }
-
-const blank = (row: string | undefined) => (row ?? "").trim() === ""
-
-/** The screen as the classifier needs it, from the look at the decision and the one before it. */
-export const screenFacts = (seen: RunScreen, before: ReadonlyArray<string> | undefined): ScreenFacts => {
-  const rows = seen.rows ?? []
-  return {
-    alternate: seen.alternate,
-    changing: before !== undefined && before.join("\n") !== rows.join("\n"),
-    prompted: !blank(sliceCells(rows[seen.cursorY] ?? "", seen.cursorX)),
-    drawnBelow: rows.slice(seen.cursorY + 1).some((row) => !blank(row))
-  }
-}
 
 /**
  * Watches a typed run until something other than its completion signal decides it. Never ends on
@@ -296,8 +248,10 @@ export const watchRun = <R>(
         if (suspect?.program !== facts.program) suspect = { program: facts.program, since: now }
         const first = suspect.rows === undefined
         if (first || now - suspect.since >= timings.blockedAfter) {
-          const mode = yield* kernel.mode(tty)
-          const seen = yield* screen(true)
+          // A relay (ssh -t, sudo) needs neither the mode nor the rows: only whether the alternate screen is up.
+          const relay = facts.wait === "relays"
+          const mode = relay ? undefined : yield* kernel.mode(tty)
+          const seen = yield* screen(!relay)
           if (seen.recorded) return { _tag: "Recorded" } as RunEvent
           if (seen.dead) return { _tag: "Exited" } as RunEvent
           const verdict = classify({ ...facts, mode, screen: screenFacts(seen, suspect.rows) })
