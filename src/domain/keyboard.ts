@@ -41,7 +41,11 @@ export const blockKinds: ReadonlyArray<BlockKind> = ["full-screen", "line-editor
  */
 export type TtyWait = "reads" | "relays" | "unsure" | "elsewhere" | "running"
 
-/** One process of the foreground group as the kernel shows it. @category models */
+/**
+ * One process of the foreground group as the kernel shows it. The descriptor reads are functions:
+ * `waitOf` asks only for what the call it sleeps in names, so a process asleep elsewhere costs no
+ * descriptor read at all. @category models
+ */
 export interface ProcessWait {
   readonly comm: string
   /** Field 3 of /proc/<pid>/stat. */
@@ -50,12 +54,14 @@ export interface ProcessWait {
   readonly wchan: string | undefined
   /** /proc/<pid>/syscall; `undefined` where it cannot be read. */
   readonly syscall: string | undefined
-  /** Its open descriptors and what each names (/proc/<pid>/fd). */
-  readonly fds: ReadonlyMap<number, string>
+  /** What one open descriptor names (/proc/<pid>/fd/N), or `undefined`. */
+  readonly target: (fd: number) => string | undefined
+  /** What all its open descriptors name (bounded). */
+  readonly held: () => ReadonlyArray<string>
   /** The descriptors an epoll descriptor watches (from its fdinfo). */
   readonly watched: (epollFd: number) => ReadonlyArray<number>
-  /** The descriptors a poll or select call waits on (read from its arguments), or `undefined`. */
-  readonly polled: ReadonlyArray<number> | undefined
+  /** The descriptors the poll or select call it sleeps in waits to read (from its arguments), or `undefined`. */
+  readonly polled: () => ReadonlyArray<number> | undefined
 }
 
 /** System call numbers, per architecture, of the calls that say what a sleeping process waits on. */
@@ -121,14 +127,14 @@ const isRelay = (target: string | undefined) =>
 const isInert = (target: string) => target.startsWith("/") && !target.startsWith("/dev/") || target === "/dev/null"
 
 const among = (fds: ReadonlyArray<number>, view: ProcessWait, tty: string): TtyWait => {
-  const targets = fds.map((fd) => view.fds.get(fd))
+  const targets = fds.map(view.target)
   if (!targets.some((target) => isTerminal(target, tty))) return "elsewhere"
   return targets.some(isRelay) ? "relays" : "reads"
 }
 
 /** What the process's open descriptors alone suggest, when the call's own descriptors are unknown. */
 const byHeld = (view: ProcessWait, tty: string, certain: boolean): TtyWait => {
-  const targets = [...view.fds.values()]
+  const targets = view.held()
   if (!targets.some((target) => isTerminal(target, tty))) return "elsewhere"
   if (targets.some(isRelay)) return "relays"
   return certain && targets.every((target) => isTerminal(target, tty) || isInert(target)) ? "reads" : "unsure"
@@ -140,27 +146,29 @@ const terminalWaits = ["n_tty_read", "wait_woken", "poll_schedule_timeout", "do_
 /** What one process of the foreground waits on (see `TtyWait`), on architecture `arch`. */
 export const waitOf = (view: ProcessWait, tty: string, arch: string): TtyWait => {
   if (view.state !== "S") return view.state === "R" ? "running" : "elsewhere"
+  // Every wait on a terminal sleeps in one of these: anything else (a child, a timer, a pipe) is work.
+  if (view.wchan !== undefined && !terminalWaits.some((wait) => view.wchan!.startsWith(wait))) return "elsewhere"
   const call = parseSyscall(view.syscall)
   const shape = call === undefined ? undefined : callShape(call.nr, arch)
   if (call !== undefined && shape !== undefined) {
     const first = call.args[0] ?? -1
     switch (shape) {
       case "read":
-        return isTerminal(view.fds.get(first), tty) ? "reads" : "elsewhere"
+        return isTerminal(view.target(first), tty) ? "reads" : "elsewhere"
       case "epoll":
         return among(view.watched(first), view, tty)
       case "poll":
-      case "select":
-        return view.polled === undefined ? byHeld(view, tty, true) : among(view.polled, view, tty)
+      case "select": {
+        const polled = view.polled()
+        return polled === undefined ? byHeld(view, tty, true) : among(polled, view, tty)
+      }
       case "other":
         return "elsewhere"
     }
   }
   // No call to go by: the wait channel. A terminal read is certain; the others also serve sockets and writes.
   const held = byHeld(view, tty, false)
-  if (view.wchan?.startsWith("n_tty_read") === true) return held === "relays" ? "relays" : "reads"
-  if (view.wchan !== undefined && !terminalWaits.some((wait) => view.wchan!.startsWith(wait))) return "elsewhere"
-  return held
+  return view.wchan?.startsWith("n_tty_read") === true && held !== "relays" ? "reads" : held
 }
 
 const rank: Record<TtyWait, number> = { reads: 0, relays: 1, unsure: 2, elsewhere: 3, running: 4 }

@@ -75,14 +75,8 @@ const childrenOf = (files: ProcReads, pid: number): Array<number> =>
     (files.read(`/proc/${pid}/task/${task}/children`) ?? "").split(" ").filter((id) => id !== "").map(Number)
   )
 
-const descriptors = (files: ProcReads, pid: number): Map<number, string> => {
-  const fds = new Map<number, string>()
-  for (const fd of files.list(`/proc/${pid}/fd`).slice(0, maxPolled)) {
-    const target = files.link(`/proc/${pid}/fd/${fd}`)
-    if (target !== undefined) fds.set(Number(fd), target)
-  }
-  return fds
-}
+const heldBy = (files: ProcReads, pid: number) => (): ReadonlyArray<string> =>
+  files.list(`/proc/${pid}/fd`).slice(0, maxPolled).flatMap((fd) => files.link(`/proc/${pid}/fd/${fd}`) ?? [])
 
 const watchedBy = (files: ProcReads, pid: number) => (epollFd: number): ReadonlyArray<number> =>
   [...(files.read(`/proc/${pid}/fdinfo/${epollFd}`) ?? "").matchAll(/^tfd:\s+([0-9]+)/gmu)].map((match) =>
@@ -117,7 +111,7 @@ const polledBy = (files: ProcReads, pid: number, syscall: string | undefined, ar
 }
 
 const processWait = (files: ProcReads, pid: number, comm: string, state: string, arch: string): ProcessWait => {
-  const wchan = files.read(`/proc/${pid}/wchan`)?.trim()
+  const wchan = state === "S" ? files.read(`/proc/${pid}/wchan`)?.trim() : undefined
   const syscall = state === "S" ? files.read(`/proc/${pid}/syscall`) : undefined
   return {
     comm,
@@ -125,9 +119,10 @@ const processWait = (files: ProcReads, pid: number, comm: string, state: string,
     // Kernels that hide wchan answer "0" for every process.
     wchan: wchan === undefined || wchan === "0" || wchan === "" ? undefined : wchan,
     syscall,
-    fds: descriptors(files, pid),
+    target: (fd) => files.link(`/proc/${pid}/fd/${fd}`),
+    held: heldBy(files, pid),
     watched: watchedBy(files, pid),
-    polled: polledBy(files, pid, syscall, arch)
+    polled: () => polledBy(files, pid, syscall, arch)
   }
 }
 

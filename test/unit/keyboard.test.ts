@@ -104,19 +104,28 @@ const std = (more: Record<number, string> = {}) =>
   new Map<number, string>(
     Object.entries({ 0: tty, 1: tty, 2: tty, ...more }).map(([fd, target]) => [Number(fd), target])
   )
-const view = (extra: Partial<ProcessWait>): ProcessWait => ({
-  comm: "x",
-  state: "S",
-  wchan: "wait_woken",
-  syscall: undefined,
-  fds: std(),
-  watched: () => [],
-  polled: undefined,
-  ...extra
-})
+/** A process as the cases describe it: its descriptors as a map, what its poll waits on as a list. */
+interface Case extends Omit<ProcessWait, "target" | "held" | "polled"> {
+  readonly fds: ReadonlyMap<number, string>
+  readonly polled: ReadonlyArray<number> | undefined
+}
+const view = (extra: Partial<Case>): ProcessWait => {
+  const { fds, polled, ...rest } = { fds: std(), polled: undefined, ...extra }
+  return {
+    comm: "x",
+    state: "S",
+    wchan: "wait_woken",
+    syscall: undefined,
+    watched: () => [],
+    ...rest,
+    target: (fd) => fds.get(fd),
+    held: () => [...fds.values()],
+    polled: () => polled
+  }
+}
 
 describe("what a process of the foreground waits on, from /proc as measured", () => {
-  const cases: ReadonlyArray<[string, Partial<ProcessWait>, TtyWait]> = [
+  const cases: ReadonlyArray<[string, Partial<Case>, TtyWait]> = [
     ["less reading the terminal", { syscall: "0 0x3 0x7ffd 0x1", fds: std({ 3: tty, 4: "/tmp/f" }) }, "reads"],
     ["cat with no input", { syscall: "0 0x0 0x7f1e 0x20000" }, "reads"],
     [
@@ -160,6 +169,22 @@ describe("what a process of the foreground waits on, from /proc as measured", ()
   for (const [name, extra, expected] of cases) {
     it(name, () => assert.strictEqual(waitOf(view(extra), tty, "x64"), expected))
   }
+
+  it("reads no descriptor of a process asleep elsewhere, and only the one a read names", () => {
+    const asked: Array<string> = []
+    const counting = (extra: Partial<ProcessWait>): ProcessWait => ({
+      ...view({}),
+      target: (fd) => (asked.push(`fd ${fd}`), tty),
+      held: () => (asked.push("all"), [tty]),
+      polled: () => (asked.push("polled"), undefined),
+      ...extra
+    })
+    assert.strictEqual(waitOf(counting({ wchan: "do_wait", syscall: "61 0xffffffff" }), tty, "x64"), "elsewhere")
+    assert.strictEqual(waitOf(counting({ syscall: "230 0x0 0x0", wchan: "wait_woken" }), tty, "x64"), "elsewhere")
+    assert.deepStrictEqual(asked, [])
+    assert.strictEqual(waitOf(counting({ syscall: "0 0x3 0x7ffd 0x1" }), tty, "x64"), "reads")
+    assert.deepStrictEqual(asked, ["fd 3"])
+  })
 })
 
 describe("whether a waiting process wakes by itself", () => {
