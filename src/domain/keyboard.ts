@@ -143,11 +143,15 @@ const byHeld = (view: ProcessWait, tty: string, certain: boolean): TtyWait => {
 /** Where waits that read or poll a terminal sleep. */
 const terminalWaits = ["n_tty_read", "wait_woken", "poll_schedule_timeout", "do_select", "do_epoll_wait", "ep_poll"]
 
+/** Whether a wait channel may be a wait on a terminal (`undefined`: hidden, so it may). */
+export const mayWaitOnTerminal = (wchan: string | undefined): boolean =>
+  wchan === undefined || terminalWaits.some((wait) => wchan.startsWith(wait))
+
 /** What one process of the foreground waits on (see `TtyWait`), on architecture `arch`. */
 export const waitOf = (view: ProcessWait, tty: string, arch: string): TtyWait => {
   if (view.state !== "S") return view.state === "R" ? "running" : "elsewhere"
   // Every wait on a terminal sleeps in one of these: anything else (a child, a timer, a pipe) is work.
-  if (view.wchan !== undefined && !terminalWaits.some((wait) => view.wchan!.startsWith(wait))) return "elsewhere"
+  if (!mayWaitOnTerminal(view.wchan)) return "elsewhere"
   const call = parseSyscall(view.syscall)
   const shape = call === undefined ? undefined : callShape(call.nr, arch)
   if (call !== undefined && shape !== undefined) {

@@ -12,6 +12,7 @@ import { execFile } from "node:child_process"
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from "node:fs"
 import {
   callShape,
+  mayWaitOnTerminal,
   parseStty,
   parseSyscall,
   pickFront,
@@ -111,13 +112,15 @@ const polledBy = (files: ProcReads, pid: number, syscall: string | undefined, ar
 }
 
 const processWait = (files: ProcReads, pid: number, comm: string, state: string, arch: string): ProcessWait => {
-  const wchan = state === "S" ? files.read(`/proc/${pid}/wchan`)?.trim() : undefined
-  const syscall = state === "S" ? files.read(`/proc/${pid}/syscall`) : undefined
+  const read = state === "S" ? files.read(`/proc/${pid}/wchan`)?.trim() : undefined
+  // Kernels that hide wchan answer "0" for every process.
+  const wchan = read === undefined || read === "0" || read === "" ? undefined : read
+  // The call is read only for a process that may be waiting on a terminal.
+  const syscall = state === "S" && mayWaitOnTerminal(wchan) ? files.read(`/proc/${pid}/syscall`) : undefined
   return {
     comm,
     state,
-    // Kernels that hide wchan answer "0" for every process.
-    wchan: wchan === undefined || wchan === "0" || wchan === "" ? undefined : wchan,
+    wchan,
     syscall,
     target: (fd) => files.link(`/proc/${pid}/fd/${fd}`),
     held: heldBy(files, pid),
