@@ -34,3 +34,6 @@ export const recordPair = (key: string, value: string | number | boolean): strin
   // oxlint-disable-next-line no-control-regex -- control characters are what forces the quoting
   return `${key}=${/^[^\s"'\\\u0000-\u001f]*$/u.test(text) && text !== "" ? text : JSON.stringify(text)}`
 }
+
+/** `tmux -N -S <path> attach`: `-N` so watching before the first session never starts a server. */
+export const attachCommandFor = (socketPath: string): string => `tmux -N -S ${shellQuote(socketPath)} attach`

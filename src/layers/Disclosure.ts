@@ -4,7 +4,7 @@
  * `tmux://capabilities` document. All generated from the effective configuration, never static
  * strings, and none of them claims more than the code does.
  */
-import { recordPair, shellQuote } from "../domain/quote.ts"
+import { attachCommandFor, recordPair } from "../domain/quote.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { capabilityRecord, manifest, type ToolName } from "../manifest/index.ts"
 import type { AuditStatus } from "../services/Audit.ts"
@@ -23,8 +23,8 @@ const hostCommandTools = (tools: ReadonlyArray<ToolName>): number =>
 
 export const instructionsBudget = 2048
 
-/** `tmux -N -S <path> attach`: `-N` so watching before the first session never starts a server. */
-export const attachCommand = (facts: StartupFacts): string => `tmux -N -S ${shellQuote(facts.pin.resolvedPath)} attach`
+/** The command a person attaches with (see `attachCommandFor`). */
+export const attachCommand = (facts: StartupFacts): string => attachCommandFor(facts.pin.resolvedPath)
 
 const enabled = (facts: StartupFacts, name: ToolName): boolean => facts.selection.tools.includes(name)
 
@@ -48,6 +48,13 @@ const configurationForNewServer = (facts: StartupFacts): string =>
     ? `path:${facts.config.tmuxConfig.path}`
     : facts.config.tmuxConfig.kind
 
+/**
+ * Whether a tmux server this process starts gives its panes the no-pager environment: only the
+ * minimal configuration sets it (share/tmux-minimal.conf); servers we did not start are left alone.
+ */
+export const pagersForNewServer = (facts: StartupFacts): "off" | "unchanged" =>
+  facts.config.socket.form !== "inherit" && facts.config.tmuxConfig.kind === "minimal" ? "off" : "unchanged"
+
 /** The startup record: one line on stderr when ready. */
 export const readyLine = (facts: StartupFacts): string => {
   const { pin, selection } = facts
@@ -59,6 +66,7 @@ export const readyLine = (facts: StartupFacts): string => {
     ["server_state", pin.serverStateAtStartup],
     ["configuration_provenance", configurationProvenance(facts)],
     ["configuration_for_new_server", configurationForNewServer(facts)],
+    ["pagers_for_new_server", pagersForNewServer(facts)],
     ["lease", facts.pin.lease.state],
     ["default_applied", selection.defaultApplied === null ? "none" : selection.defaultApplied.toolsets.join(",")],
     ["default_reason", selection.defaultApplied?.reason ?? "LIBTMUX_TOOLSETS given"],
@@ -186,6 +194,12 @@ export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = i
         "it; a call whose intent record cannot be written does nothing and fails"
     },
     configuration_for_new_server: configurationForNewServer(facts),
+    pagers_for_new_server: {
+      state: pagersForNewServer(facts),
+      note: "off: the minimal configuration sets PAGER, GIT_PAGER, MANPAGER, SYSTEMD_PAGER and PSQL_PAGER to " +
+        "cat in the panes' environment of a tmux server this process starts; a shell's startup files may set " +
+        "their own, and servers this process did not start are left alone"
+    },
     default_applied: selection.defaultApplied === null
       ? null
       : { toolsets: selection.defaultApplied.toolsets, reason: selection.defaultApplied.reason },

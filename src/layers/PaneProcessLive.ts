@@ -8,9 +8,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs"
+import { readFileSync, readlinkSync, statSync } from "node:fs"
 import { programName, unseenReason } from "../domain/paneView.ts"
 import { PaneProcess, type ShellProcess } from "../services/PaneProcess.ts"
+import { frontFrom, liveProcReads, terminalMode } from "./keyboardProc.ts"
 
 // /proc reads never block on a disk: read them synchronously, without a threadpool round trip.
 const read = (path: string): string | undefined => {
@@ -75,8 +76,6 @@ const stat = (pid: number, files: ProcFiles = liveProcFiles): Stat | undefined =
 
 /** Where a process idle at a prompt sleeps (measured: bash, fish poll; zsh, dash read the tty). */
 const promptWaits = ["poll_schedule_timeout", "do_select", "wait_woken", "n_tty_read"]
-/** Where a process blocked reading its terminal sleeps. */
-const terminalReads = ["wait_woken", "n_tty_read"]
 
 const waitsIn = (pid: number, waits: ReadonlyArray<string>, files: ProcFiles = liveProcFiles): boolean | undefined => {
   const wchan = files.read(`/proc/${pid}/wchan`)?.trim()
@@ -136,60 +135,8 @@ const liveShell = shellFrom(liveProcFiles)
 const shell = (panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined> =>
   Effect.sync(() => liveShell(panePid, tty))
 
-const children = (pid: number): Array<number> => {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
-      (read(`/proc/${pid}/task/${task}/children`) ?? "").split(" ").filter((id) => id !== "").map(Number)
-    )
-  } catch {
-    return []
-  }
-}
-
-const holdsTerminal = (pid: number, tty: string): boolean => {
-  try {
-    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-      try {
-        const target = readlinkSync(`/proc/${pid}/fd/${fd}`)
-        return target === tty || target === "/dev/tty"
-      } catch {
-        return false
-      }
-    })
-  } catch {
-    return false
-  }
-}
-
-/** The processes of group `group` among the pane's process tree (bounded): a foreground job descends from the shell. */
-const groupMembers = (panePid: number, group: number): Array<Stat & { readonly pid: number }> => {
-  const members: Array<Stat & { readonly pid: number }> = []
-  const queue = [panePid]
-  for (let seen = 0; queue.length > 0 && seen < 256; seen++) {
-    const pid = queue.shift()!
-    const info = stat(pid)
-    if (info !== undefined && info.pgrp === group) members.push({ ...info, pid })
-    queue.push(...children(pid))
-  }
-  return members
-}
-
-const terminalReader = (panePid: number, group: number, tty: string): Effect.Effect<string | undefined> =>
-  Effect.sync(() =>
-    // The shell itself reading its terminal is at a prompt, not blocked by a program.
-    groupMembers(panePid, group).find((member) =>
-      member.pid !== panePid && member.state === "S" && waitsIn(member.pid, terminalReads) === true &&
-      holdsTerminal(member.pid, tty)
-    )?.comm
-  )
-
-const foregroundProgram = (panePid: number, group: number): Effect.Effect<string | undefined> =>
-  Effect.sync(() =>
-    groupMembers(panePid, group).reduce<(Stat & { readonly pid: number }) | undefined>(
-      (newest, member) => newest === undefined || member.started >= newest.started ? member : newest,
-      undefined
-    )?.comm
-  )
+const liveFront = frontFrom(liveProcReads, process.arch)
+const front = (panePid: number, group: number, tty: string) => Effect.sync(() => liveFront(panePid, group, tty))
 
 const environment = (pid: number, name: string): Effect.Effect<string | undefined> =>
   Effect.sync(() => {
@@ -200,5 +147,5 @@ const environment = (pid: number, name: string): Effect.Effect<string | undefine
 /** The live reader. @category layers */
 export const layer: Layer.Layer<PaneProcess> = Layer.succeed(
   PaneProcess,
-  PaneProcess.of({ shell, terminalReader, foregroundProgram, environment })
+  PaneProcess.of({ shell, front, terminalMode, environment })
 )

@@ -66,15 +66,16 @@ export const processVisibility = (): ProcessVisibility => {
     if (!wchan) {
       cannotSee.push({
         what: "wchan (hidden by the kernel: every process reads 0)",
-        instead: "a shell asleep in the terminal's foreground counts as idle at its prompt, and a program " +
-          "waiting for terminal input is reported (blocked_by) only when it shows the alternate screen"
+        instead: "a shell asleep in the terminal's foreground counts as idle at its prompt; a program of the " +
+          "foreground is judged by /proc/<pid>/syscall where readable, else by the descriptors it holds, and " +
+          "then only while the screen holds still"
       })
     }
     if (!childLists) {
       cannotSee.push({
         what: "/proc/<pid>/task/*/children (kernel without CONFIG_PROC_CHILDREN)",
-        instead: "the foreground job's processes are not found: blocked_by is reported only for a full-screen " +
-          "program, named by tmux's pane_current_command"
+        instead: "the foreground job's processes are not found: blocked_by is not reported, a run waits to its " +
+          "timeout, and its output_is_screen says alternate-screen when a full-screen program is up"
       })
     }
   }

@@ -3620,8 +3620,35 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "description": "the timeout passed first; the command keeps running (see run_id)"
     },
     "blocked_by": {
-     "type": "string",
-     "description": "the program waiting for terminal input (a pager, a prompt, a full-screen program); answer or quit it with send_keys, then resume"
+     "type": "object",
+     "properties": {
+      "program": {
+       "type": "string",
+       "description": "the command name of the program holding the keyboard"
+      },
+      "kind": {
+       "type": "string",
+       "enum": [
+        "full-screen",
+        "line-editor",
+        "pager",
+        "prompt",
+        "stdin",
+        "secret"
+       ],
+       "description": "full-screen, line-editor (a REPL or a prompt with line editing), pager, prompt, stdin (a read of standard input from the terminal) or secret (echo off: a password or passphrase is asked)"
+      },
+      "next_step": {
+       "type": "string",
+       "description": "what to do about it"
+      }
+     },
+     "required": [
+      "program",
+      "kind",
+      "next_step"
+     ],
+     "description": "present when a program waits for the keyboard; answer or quit it with send_keys, then resume"
     },
     "run_id": {
      "type": "string",
@@ -3641,7 +3668,20 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "output_start_lost": {
      "type": "boolean",
-     "description": "true when the output outgrew the pane's history and its beginning is gone"
+     "description": "true when the output outgrew the pane's history and its beginning is gone; lines past the history are gone uncounted (truncated_lines does not include them)"
+    },
+    "output_is_screen": {
+     "type": "array",
+     "items": {
+      "type": "string",
+      "enum": [
+       "pager",
+       "full-screen",
+       "alternate-screen",
+       "clear"
+      ]
+     },
+     "description": "present when output is what the screen showed, not what the command wrote, and why: a pager or full-screen program drew it, or the history was cleared. Its absence does not prove the output is the stream (carriage-return redraws, for one, are not detected)"
     },
     "output_start_unknown": {
      "type": "boolean",
@@ -3649,7 +3689,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_lines": {
      "type": "integer",
-     "description": "lines dropped from the start to respect max_lines/max_bytes"
+     "description": "lines the output had, read back from the pane, that were dropped from its start to respect max_lines/max_bytes; lines already gone past the history are not counted"
     },
     "truncated_bytes": {
      "type": "integer",

@@ -16,13 +16,13 @@ import { resolvePane } from "./targets.ts"
 export const scrollMargin = 100
 
 /** The kernel's view of a pane's processes, for readiness and the run watcher. */
-export const kernelProbe = (tty: string) =>
+export const kernelProbe = (_tty?: string) =>
   Effect.gen(function*() {
     const processes = yield* PaneProcess
     return {
       shell: processes.shell,
-      reader: (panePid, group) => processes.terminalReader(panePid, group, tty),
-      program: processes.foregroundProgram
+      front: processes.front,
+      mode: processes.terminalMode
     } satisfies KernelProbe
   })
 
@@ -165,16 +165,33 @@ export const headOfRun = (paneId: string, runId: string) =>
     return parseHead(stdout.split("\n")[0] ?? "")
   })
 
-/** What the watcher asks tmux: the run's record and the pane's screen state, without its rows. */
-export const screenOf = (run: Run) =>
+/**
+ * What the watcher asks tmux: the run's record and the pane's screen state, in one invocation;
+ * with `rows`, also the visible screen (only while a program is seen at the terminal).
+ */
+export const screenOf = (run: Run) => (rows: boolean) =>
   Effect.gen(function*() {
-    const head = yield* headOfRun(run.paneId, run.id)
+    const tmux = yield* PaneCommand
+    const stdout = yield* tmux.run([
+      ["display-message", "-p", "-t", run.paneId, headFormat(run.id)],
+      ...(rows
+        ? [
+          ["display-message", "-p", "-t", run.paneId, separator(run.id)] as const,
+          ["capture-pane", "-p", "-t", run.paneId] as const
+        ]
+        : [])
+    ]).pipe(orPaneNotFound(run.paneId))
+    const [head = "", screen] = stdout.split(`${separator(run.id)}\n`)
+    const parsed = parseHead(head.split("\n")[0] ?? "")
     // A pane that closed answers with empty fields (tmux 3.3a): say which panes exist instead.
-    if (head.panePid === 0) yield* resolvePane(run.paneId)
+    if (parsed.panePid === 0) yield* resolvePane(run.paneId)
     return {
-      recorded: parseEndRecord(head.record) !== undefined,
-      dead: head.dead,
-      alternate: head.alternate,
-      program: head.program
+      recorded: parseEndRecord(parsed.record) !== undefined,
+      dead: parsed.dead,
+      alternate: parsed.alternate,
+      program: parsed.program,
+      cursorX: parsed.cursorX,
+      cursorY: parsed.cursorY,
+      ...(screen === undefined ? {} : { rows: lines(screen) })
     } satisfies RunScreen
   })

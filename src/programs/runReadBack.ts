@@ -3,6 +3,7 @@
  * between, bounded (runOutput.ts); for a finished run, the read that collects it.
  */
 import * as Effect from "effect/Effect"
+import type { ScreenReason } from "../domain/keyboard.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import { extractOutput, parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
 import { InputInvalid } from "../services/errors.ts"
@@ -26,6 +27,8 @@ export interface RunOutput {
   readonly droppedBytes: number
   /** Counting stopped at `countUntil`: there are more lines before than `droppedLines`. */
   readonly countPartial: boolean
+  /** Why the lines are the screen, not the stream (see domain/keyboard.ts); empty claims nothing. */
+  readonly screen: ReadonlyArray<ScreenReason>
 }
 
 /** How much of a run's output a call returns at most. @category models */
@@ -96,6 +99,7 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       ? { row: head.history + head.cursorY, column: head.cursorX }
       : { row: record.historySize + record.cursorY - endShift, column: record.cursorX }
     const status = record?.status
+    const screen = screenReasons(head.alternate, typed, head.history)
     if (start._tag === "Unknown") {
       return {
         lines: [],
@@ -104,7 +108,8 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
         startUnknown: true,
         droppedLines: 0,
         droppedBytes: 0,
-        countPartial: false
+        countPartial: false,
+        screen
       }
     }
     const from = start._tag === "Found" ? start : { row: 0, column: 0 }
@@ -143,9 +148,18 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       startUnknown: false,
       droppedLines: read.droppedLines,
       droppedBytes: read.droppedBytes,
-      countPartial: read.partial
+      countPartial: read.partial,
+      screen
     } satisfies RunOutput
   })
+
+/** What the read itself shows of the screen: a full-screen program up, a history cleared since the run was typed. */
+const screenReasons = (alternate: boolean, typed: TypedAt | undefined, history: number): Array<ScreenReason> => [
+  ...(alternate ? ["alternate-screen" as const] : []),
+  ...(typed !== undefined && !trimsPossible(history, typed.historyLimit) && history < typed.historySize
+    ? ["clear" as const]
+    : [])
+]
 
 /** The blank rows below the last written one of a saved screen are no output. */
 export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {

@@ -8,10 +8,12 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { type BlockKind, classify, type TerminalMode } from "../domain/keyboard.ts"
 import { runsShell } from "../domain/paneView.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
 import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
-import type { ShellProcess } from "../services/PaneProcess.ts"
+import type { FrontProcess, ShellProcess } from "../services/PaneProcess.ts"
+import { holderAtReadiness, kindText, screenFacts, secretRemedy } from "./keyboardHolder.ts"
 
 /** The tmux-side state readiness needs. @category models */
 export interface PaneLook {
@@ -29,10 +31,10 @@ export interface PaneLook {
 export interface KernelProbe {
   /** With the pane's terminal, also checks that /proc shows the pane's process (`unseen` otherwise). */
   shell(panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined>
-  /** A program of the foreground group blocked reading the pane's terminal. */
-  reader(panePid: number, group: number): Effect.Effect<string | undefined>
-  /** The newest program of the foreground group (what a full-screen program is called). */
-  program(panePid: number, group: number): Effect.Effect<string | undefined>
+  /** The process of the foreground group closest to holding the terminal `tty` (domain/keyboard.ts). */
+  front(panePid: number, group: number, tty: string): Effect.Effect<FrontProcess | undefined>
+  /** The terminal's mode: read only once a holder is suspected. */
+  mode(tty: string): Effect.Effect<TerminalMode | undefined>
 }
 
 /** Timings of the loops, in milliseconds. */
@@ -149,12 +151,17 @@ export const awaitReady = <S extends PaneLook, R>(
         ? `${comm} is not yet at its prompt (it runs its startup files or a command of its own)`
         : `${shell.foreground} is running in the foreground`
       if (shell !== undefined && !shell.inForeground) {
-        const reader = yield* kernel.reader(state.pane_pid, shell.foregroundGroup)
-        if (reader !== undefined) {
+        const holder = yield* holderAtReadiness(state, shell.foregroundGroup, kernel)
+        if (holder !== undefined) {
           return yield* new PaneNotReady({
             pane: paneId,
-            reason: `${reader} is running in the foreground and waiting for terminal input; nothing was typed`,
-            remedy: "answer or quit it with send_keys (for example \"q\", or C-c with enter false), or use another pane"
+            reason: `${holder.program} is in the foreground and holds the keyboard (${
+              kindText[holder.kind]
+            }), not a shell at its prompt; nothing was typed`,
+            remedy: holder.kind === "secret"
+              ? secretRemedy
+              : `type into ${holder.program} with send_keys (or quit it: "q", C-d or C-c with enter false), ` +
+                "or use another pane"
           })
         }
       }
@@ -181,58 +188,87 @@ export const awaitReady = <S extends PaneLook, R>(
     }
   })
 
-/** What one tmux look at a running run sees. @category models */
+/** What one tmux look at a running run sees; `rows` (the visible screen) only when asked for. @category models */
 export interface RunScreen {
   readonly recorded: boolean
   readonly dead: boolean
   readonly alternate: boolean
   readonly program: string
+  readonly cursorX: number
+  readonly cursorY: number
+  readonly rows?: ReadonlyArray<string>
 }
 
 /** Why the watcher stopped watching. @category models */
 export type RunEvent =
   | { readonly _tag: "Recorded" }
-  | { readonly _tag: "Blocked"; readonly by: string }
+  | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind }
   | { readonly _tag: "Returned" }
   | { readonly _tag: "Exited" }
 
 /**
  * Watches a typed run until something other than its completion signal decides it. Never ends on
- * its own while the run simply runs: the caller races it against the signal and the deadline.
+ * its own while the run simply runs: the caller races it against the signal and the deadline. The
+ * kernel is read every poll (no tmux); the terminal's mode and the screen's rows only while a
+ * process of the foreground is seen at the terminal (domain/keyboard.ts decides).
  */
-export const watchRun = <R>(panePid: number, kernel: KernelProbe, screen: Effect.Effect<RunScreen, ToolError, R>) =>
+export const watchRun = <R>(
+  panePid: number,
+  tty: string,
+  kernel: KernelProbe,
+  screen: (rows: boolean) => Effect.Effect<RunScreen, ToolError, R>
+) =>
   Effect.gen(function*() {
     let nextScreen = (yield* Clock.currentTimeMillis) + timings.screenEvery
     let idleSince: number | undefined
-    let reading: { readonly by: string; readonly since: number } | undefined
-    const decide = (otherwise: RunEvent) =>
-      Effect.map(screen, (seen): RunEvent => seen.recorded ? { _tag: "Recorded" } : otherwise)
+    let suspect: { readonly program: string; readonly since: number; rows?: ReadonlyArray<string> } | undefined
     while (true) {
       yield* Effect.sleep(timings.watchPoll)
       const now = yield* Clock.currentTimeMillis
       const shell = yield* kernel.shell(panePid)
       if (shell?.reading === true) {
         idleSince ??= now
-        if (now - idleSince >= timings.idleAfter) return yield* decide({ _tag: "Returned" })
+        if (now - idleSince >= timings.idleAfter) {
+          return (yield* screen(false)).recorded ? { _tag: "Recorded" } as RunEvent : { _tag: "Returned" } as RunEvent
+        }
       } else {
         idleSince = undefined
       }
-      const by = shell !== undefined && !shell.inForeground
-        ? yield* kernel.reader(panePid, shell.foregroundGroup)
+      const front = shell !== undefined && !shell.inForeground
+        ? yield* kernel.front(panePid, shell.foregroundGroup, tty)
         : undefined
-      reading = by === undefined ? undefined : reading?.by === by ? reading : { by, since: now }
-      if (reading !== undefined && now - reading.since >= timings.blockedAfter) {
-        return yield* decide({ _tag: "Blocked", by: reading.by })
+      const facts = front === undefined ? undefined : {
+        shellInFront: false,
+        program: front.program,
+        programIsShell: front.programIsShell,
+        wait: front.wait,
+        wakes: front.wakes
       }
+      if (facts !== undefined && classify({ ...facts, mode: undefined, screen: undefined })._tag === "Suspect") {
+        if (suspect?.program !== facts.program) suspect = { program: facts.program, since: now }
+        const first = suspect.rows === undefined
+        if (first || now - suspect.since >= timings.blockedAfter) {
+          // A relay (ssh -t, sudo) needs neither the mode nor the rows: only whether the alternate screen is up.
+          const relay = facts.wait === "relays"
+          const mode = relay ? undefined : yield* kernel.mode(tty)
+          const seen = yield* screen(!relay)
+          if (seen.recorded) return { _tag: "Recorded" } as RunEvent
+          if (seen.dead) return { _tag: "Exited" } as RunEvent
+          const verdict = classify({ ...facts, mode, screen: screenFacts(seen, suspect.rows) })
+          // A secret prompt is told at once; the others once they held still long enough.
+          const decided = verdict._tag === "Blocked" && (!first || verdict.kind === "secret")
+          if (decided) return { _tag: "Blocked", by: verdict.program, kind: verdict.kind } as RunEvent
+          suspect = { program: facts.program, since: first ? suspect.since : now, rows: seen.rows ?? [] }
+          nextScreen = now + timings.screenEvery
+        }
+        continue
+      }
+      suspect = undefined
       if (now >= nextScreen || shell === undefined) {
         nextScreen = now + timings.screenEvery
-        const seen = yield* screen
+        const seen = yield* screen(false)
         if (seen.recorded) return { _tag: "Recorded" } as RunEvent
         if (seen.dead) return { _tag: "Exited" } as RunEvent
-        if (seen.alternate) {
-          const program = shell === undefined ? undefined : yield* kernel.program(panePid, shell.foregroundGroup)
-          return { _tag: "Blocked", by: program ?? seen.program } as RunEvent
-        }
       }
     }
   })

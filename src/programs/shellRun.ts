@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto"
 import { cellsOf, sliceCells } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
 import { thisTag } from "../domain/instance.ts"
+import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { decodeRecord, describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
   lineTooLong,
@@ -81,7 +82,13 @@ export const newRunId = (): string => randomBytes(3).toString("hex")
 export type RunOutcome =
   | { readonly _tag: "Finished"; readonly output: RunOutput }
   | { readonly _tag: "TimedOut"; readonly output: RunOutput }
-  | { readonly _tag: "Blocked"; readonly by: string; readonly output: RunOutput }
+  | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind; readonly output: RunOutput }
+
+/** The output with what this run's watchers saw before (a pager since quit) among its screen reasons. */
+const withSeen = (run: Run, output: RunOutput): RunOutput => ({
+  ...output,
+  screen: [...new Set([...(run.screenSeen ?? []), ...output.screen])]
+})
 
 /**
  * Waits for a typed run: the `waiter` (an invocation blocked on the run's channel, then reading
@@ -102,16 +109,16 @@ export const awaitRun = <R>(
     const now = yield* Clock.currentTimeMillis
     const signalled = Effect.map(waiter, (stdout) => ({ _tag: "Signalled" as const, stdout }))
     const raced = yield* signalled.pipe(
-      Effect.raceFirst(watchRun(run.panePid, kernel, screenOf(run))),
+      Effect.raceFirst(watchRun(run.panePid, run.tty, kernel, screenOf(run))),
       Effect.timeoutOption(Math.max(0, deadline - now))
     )
     if (Option.isNone(raced)) {
       const output = yield* outputSoFar(run, limits)
       if (output.status !== undefined) {
-        return { _tag: "Finished", output: yield* collectFinished(run, limits) } satisfies RunOutcome
+        return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
       }
       yield* runs.hold(run)
-      return { _tag: "TimedOut", output } satisfies RunOutcome
+      return { _tag: "TimedOut", output: withSeen(run, output) } satisfies RunOutcome
     }
     const event: RunEvent | { readonly _tag: "Signalled"; readonly stdout: string } = raced.value
     switch (event._tag) {
@@ -128,13 +135,17 @@ export const awaitRun = <R>(
             : new RunUnreported({ pane: run.paneId, runId: run.id })
         }
         yield* runs.collect(run)
-        return { _tag: "Finished", output: yield* outputOf(run, capture.head, limits, capture) } satisfies RunOutcome
+        const output = yield* outputOf(run, capture.head, limits, capture)
+        return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
       }
       case "Recorded":
-        return { _tag: "Finished", output: yield* collectFinished(run, limits) } satisfies RunOutcome
+        return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
       case "Blocked": {
-        yield* runs.hold(run)
-        return { _tag: "Blocked", by: event.by, output: yield* outputSoFar(run, limits) } satisfies RunOutcome
+        const seen = screenReasonOf(event.kind)
+        const held = seen === undefined ? run : { ...run, screenSeen: [...new Set([...(run.screenSeen ?? []), seen])] }
+        yield* runs.hold(held)
+        const output = withSeen(held, yield* outputSoFar(run, limits))
+        return { _tag: "Blocked", by: event.by, kind: event.kind, output } satisfies RunOutcome
       }
       case "Exited": {
         yield* (yield* PaneCommand).run(abandonCommands(run)).pipe(Effect.ignore)
@@ -440,7 +451,7 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.
     if (parseEndRecord(head.record) !== undefined) {
-      return { _tag: "Finished", output: yield* collectFinished(run, limits) } satisfies RunOutcome
+      return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
     }
     // Where it was typed, as recorded in the invocation that typed it (the prompt's row may not have been read).
     const from = relativeRow(

@@ -6,6 +6,20 @@
  */
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
+import type { TerminalMode, TtyWait } from "../domain/keyboard.ts"
+
+/** The process of the terminal's foreground closest to holding the keyboard. @category models */
+export interface FrontProcess {
+  readonly pid: number
+  /** Its command name. */
+  readonly program: string
+  /** Whether it is a shell (a subshell's `read` builtin). */
+  readonly programIsShell: boolean
+  /** What it waits on (see domain/keyboard.ts). */
+  readonly wait: TtyWait
+  /** Its wait has a timeout: it wakes by itself. */
+  readonly wakes: boolean
+}
 
 /** The pane's process as the kernel sees it. @category models */
 export interface ShellProcess {
@@ -46,12 +60,12 @@ export class PaneProcess extends Context.Service<PaneProcess, {
    */
   shell(panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined>
   /**
-   * The command name of a process in the foreground group `group` (descendants of `panePid`) that
-   * is asleep in a read of the terminal `tty`, or `undefined`.
+   * The process of the foreground group `group` (descendants of `panePid`, not that process) closest
+   * to holding the terminal `tty`, with what it waits on; `undefined` when there is none to see.
    */
-  terminalReader(panePid: number, group: number, tty: string): Effect.Effect<string | undefined>
-  /** The command name of the newest process of the foreground group `group` (descendants of `panePid`). */
-  foregroundProgram(panePid: number, group: number): Effect.Effect<string | undefined>
+  front(panePid: number, group: number, tty: string): Effect.Effect<FrontProcess | undefined>
+  /** The terminal's mode (a `tcgetattr`, as `stty -F` does), or `undefined` when it cannot be read. */
+  terminalMode(tty: string): Effect.Effect<TerminalMode | undefined>
   /** A variable of the environment the process started with, or `undefined`. */
   environment(pid: number, name: string): Effect.Effect<string | undefined>
 }>()("libtmux-mcp/services/PaneProcess") {}

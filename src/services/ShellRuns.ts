@@ -6,6 +6,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import type { ScreenReason } from "../domain/keyboard.ts"
 
 /** A run that was typed and is not yet collected. @category models */
 export interface Run {
@@ -32,6 +33,8 @@ export interface Run {
   readonly echoRows: number
   /** The pane's height when typed. */
   readonly screenRows: number
+  /** What a watcher of this run saw draw on the screen (a pager, a full-screen program), for every later result. */
+  readonly screenSeen?: ReadonlyArray<ScreenReason>
 }
 
 /**

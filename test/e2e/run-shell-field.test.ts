@@ -127,7 +127,7 @@ describe("programs that wait for the terminal", () => {
   const blocked = async (c: Parameters<typeof run>[0], pane: string, command: string) => {
     const result = await run(c, pane, command, { timeout: 60 })
     assert.deepInclude(result, { exit_status: null, timed_out: false })
-    assert.isString(result.blocked_by)
+    assert.isString(result.blocked_by?.program)
     assert.match(result.run_id, /^[0-9a-f]{6}$/u)
     return result
   }
@@ -137,7 +137,7 @@ describe("programs that wait for the terminal", () => {
     const { world, c, pane } = await open()
     writeFileSync(join(world.dir, "file.txt"), Array.from({ length: 200 }, (_, i) => `row ${i}`).join("\n"))
     const less = await blocked(c, pane, `echo before; less ${join(world.dir, "file.txt")}; echo after`)
-    assert.strictEqual(less.blocked_by, "less")
+    assert.deepInclude(less.blocked_by, { program: "less", kind: "pager" })
     assert.strictEqual(less.output, "before")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
     assert.deepInclude(await resume(c, pane, less.run_id, 10), { exit_status: 0, output: "before\nafter" })

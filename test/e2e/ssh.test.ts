@@ -8,14 +8,13 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
-import { userInfo } from "node:os"
+import { type ChildProcess, execFileSync } from "node:child_process"
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { binPath, runToExit, structured } from "../support/mcp.ts"
 import { processesNaming, until } from "../support/poll.ts"
+import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 /** A process's environment as text, or "" once it is gone. */
@@ -27,20 +26,8 @@ const environOf = (pid: string): string => {
   }
 }
 
-const sshd = "/usr/sbin/sshd"
-const available = existsSync(sshd) && existsSync("/usr/bin/ssh") && existsSync("/usr/bin/ssh-keygen")
 // CI installs openssh-server: there the test must run.
-const skip = !available && process.env.CI !== "true"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-    server.on("error", reject)
-  })
+const skip = !sshdAvailable && process.env.CI !== "true"
 
 interface Remote {
   readonly world: TmuxWorld
@@ -62,12 +49,7 @@ afterEach(async () => {
     } catch {
       // Already gone.
     }
-    const daemon = remote.daemon
-    if (daemon.exitCode === null) {
-      const exited = new Promise((resolve) => daemon.once("exit", resolve))
-      daemon.kill("SIGTERM")
-      await exited
-    }
+    await stopSshd(remote.daemon)
     // The remote shells and servers write into their folder as they exit: let them go first.
     const { world } = remote
     await until("the remote side's processes to exit", () => processesNaming(world.dir), (pids) => pids.length === 0)
@@ -84,62 +66,8 @@ afterEach(async () => {
 const startSshd = async (): Promise<Remote> => {
   const world = makeWorld("ssh")
   worlds.push(world)
-  const dir = world.dir
-  const port = await freePort()
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "host_key")])
-  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", join(dir, "client_key")])
-  execFileSync("cp", [join(dir, "client_key.pub"), join(dir, "authorized_keys")])
-  // sshd refuses to start without its privilege-separation folder (made by the service otherwise).
-  if (process.getuid?.() === 0) mkdirSync("/run/sshd", { recursive: true, mode: 0o755 })
-  // Login shells start in a home of their own: the account's startup files (which may do slow work,
-  // and leave it half done when the test drops the connection) are never read.
-  const loginHome = join(dir, "login-home")
-  mkdirSync(loginHome)
-  writeFileSync(
-    join(dir, "sshd_config"),
-    [
-      `Port ${port}`,
-      "ListenAddress 127.0.0.1",
-      `HostKey ${join(dir, "host_key")}`,
-      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-      `PidFile ${join(dir, "sshd.pid")}`,
-      "StrictModes no",
-      "UsePAM no",
-      "PasswordAuthentication no",
-      "KbdInteractiveAuthentication no",
-      "PubkeyAuthentication yes",
-      "PermitRootLogin prohibit-password",
-      `SetEnv HOME=${loginHome}`,
-      ""
-    ].join("\n")
-  )
-  const sshConfig = join(dir, "ssh_config")
-  writeFileSync(
-    sshConfig,
-    [
-      "Host testhost",
-      "  HostName 127.0.0.1",
-      `  Port ${port}`,
-      `  User ${userInfo().username}`,
-      `  IdentityFile ${join(dir, "client_key")}`,
-      "  IdentitiesOnly yes",
-      `  UserKnownHostsFile ${join(dir, "known_hosts")}`,
-      "  StrictHostKeyChecking accept-new",
-      "  LogLevel ERROR",
-      ""
-    ].join("\n")
-  )
-  const daemon = spawn(sshd, ["-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] })
-  let log = ""
-  daemon.stderr?.on("data", (chunk: Buffer) => void (log += chunk.toString()))
-  // Ready once a command goes through.
-  const ready = await until(`sshd to accept a command (its log: ${log})`, () => {
-    if (daemon.exitCode !== null) return "sshd exited"
-    execFileSync("ssh", ["-F", sshConfig, "-o", "BatchMode=yes", "testhost", "true"], { stdio: "pipe", timeout: 5_000 })
-    return "ready"
-  }, (state) => state !== undefined)
-  if (ready !== "ready") throw new Error(`sshd did not start: ${log}`)
-  return { world, sshConfig, socket: join(dir, "remote.sock"), daemon }
+  const { sshConfig, daemon } = await startSshdIn(world)
+  return { world, sshConfig, socket: join(world.dir, "remote.sock"), daemon }
 }
 
 /** Connects through the entry `--print-config cursor --ssh` printed. */

@@ -203,8 +203,8 @@ export const makeFake = () => {
     Context.add(PaneProcess, {
       shell: () =>
         Effect.succeed({ comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 42 }),
-      terminalReader: () => Effect.succeed(undefined),
-      foregroundProgram: () => Effect.succeed(undefined),
+      front: () => Effect.succeed(undefined),
+      terminalMode: () => Effect.succeed(undefined),
       environment: () => Effect.succeed(undefined)
     }),
     Context.add(Config, {

@@ -99,8 +99,15 @@ const scripted = (timeline: Timeline) => {
         {
           shell: () =>
             Effect.map(now, (t) => other(t, "shell exited") ? undefined : other(t, "back at the prompt") ? idle : busy),
-          terminalReader: () => Effect.map(now, (t) => other(t, "reads the terminal") ? "vim" : undefined),
-          foregroundProgram: () => Effect.succeed(undefined),
+          front: () =>
+            Effect.map(now, (t) => ({
+              pid: 30,
+              program: "vim",
+              programIsShell: false,
+              wakes: false,
+              wait: other(t, "reads the terminal") ? "reads" as const : "elsewhere" as const
+            })),
+          terminalMode: () => Effect.succeed({ icanon: false, echo: false }),
           environment: () => Effect.succeed(undefined)
         } as PaneProcess["Service"]
       )

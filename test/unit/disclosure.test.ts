@@ -141,6 +141,18 @@ describe("startup record", () => {
     assert.strictEqual(recordPair("k", ""), `k=""`)
   })
 
+  it("says whether a server it starts keeps its panes from paging: only the minimal configuration does", () => {
+    const withConfig = (tmuxConfig: StartupFacts["config"]["tmuxConfig"], form: "path" | "inherit" = "path") => {
+      const base = facts(["inspect"])
+      const socket = form === "inherit" ? { form } as const : base.config.socket
+      return { ...base, config: { ...base.config, tmuxConfig, socket } }
+    }
+    assert.include(readyLine(withConfig({ kind: "minimal" })), "pagers_for_new_server=off")
+    assert.include(readyLine(withConfig({ kind: "user" })), "pagers_for_new_server=unchanged")
+    assert.include(readyLine(withConfig({ kind: "minimal" }, "inherit")), "pagers_for_new_server=unchanged")
+    assert.strictEqual(capabilitiesDocument(withConfig({ kind: "minimal" })).pagers_for_new_server.state, "off")
+  })
+
   it("adds a separate warning line only for an inherited socket", () => {
     assert.deepStrictEqual(warningLines(facts(["inspect"])), [])
     const inherited = facts(["inspect"], { pin: { ...facts([]).pin, selector: { form: "inherit" } } })

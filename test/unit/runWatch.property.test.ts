@@ -80,8 +80,15 @@ const scripted = (timeline: Timeline, seen: Array<Seen>) => {
   return {
     kernel: {
       shell: () => Effect.map(observe("kernel"), (is) => shells[is]),
-      reader: () => Effect.map(now, (t) => phaseAt(timeline, t) === "asks" ? "ssh" : undefined),
-      program: () => Effect.succeed(undefined)
+      front: () =>
+        Effect.map(now, (t) => ({
+          pid: 30,
+          program: "ssh",
+          programIsShell: false,
+          wakes: false,
+          wait: phaseAt(timeline, t) === "asks" ? "reads" as const : "elsewhere" as const
+        })),
+      mode: () => Effect.succeed({ icanon: true, echo: true })
     } satisfies KernelProbe,
     look: Effect.map(observe("look"), (is): PaneLook => ({
       pane_pid: 10,
@@ -97,7 +104,7 @@ const scripted = (timeline: Timeline, seen: Array<Seen>) => {
 
 const refusalFor: Record<string, ReadonlyArray<Is>> = {
   "copy mode": ["copy mode"],
-  "waiting for terminal input": ["asks"],
+  "holds the keyboard": ["asks"],
   "not the shell at its prompt": ["old job"],
   "for the whole timeout": ["spawning", "starting", "young job", "old job"]
 }

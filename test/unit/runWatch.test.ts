@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
+import type { TerminalMode } from "../../src/domain/keyboard.ts"
 import {
   awaitReady,
   type KernelProbe,
@@ -40,11 +41,22 @@ const job = (name: string, ageMs = 0): ShellProcess => ({
 
 const kernel = (
   shell: (t: number) => ShellProcess,
-  reader: (t: number) => string | undefined = () => undefined
+  reader: (t: number) => string | undefined = () => undefined,
+  mode: TerminalMode = { icanon: false, echo: false }
 ): KernelProbe => ({
   shell: () => Effect.map(now, shell),
-  reader: () => Effect.map(now, reader),
-  program: () => Effect.succeed("vim")
+  front: () =>
+    Effect.map(now, (t) => {
+      const program = reader(t)
+      return {
+        pid: 30,
+        program: program ?? "make",
+        programIsShell: false,
+        wakes: false,
+        wait: program ? "reads" : "elsewhere"
+      }
+    }),
+  mode: () => Effect.succeed(mode)
 })
 
 const pane = (extra: Partial<PaneLook> = {}): PaneLook => ({
@@ -64,8 +76,17 @@ const looks = (state: PaneLook = pane()) => {
   return { at, look: Effect.map(now, (t) => (at.push(t), state)) }
 }
 
-const screen = (seen: (t: number) => Partial<RunScreen>) =>
-  Effect.map(now, (t): RunScreen => ({ recorded: false, dead: false, alternate: false, program: "bash", ...seen(t) }))
+const screen = (seen: (t: number) => Partial<RunScreen>) => (rows: boolean) =>
+  Effect.map(now, (t): RunScreen => ({
+    recorded: false,
+    dead: false,
+    alternate: false,
+    program: "bash",
+    cursorX: 0,
+    cursorY: 0,
+    ...(rows ? { rows: [""] } : {}),
+    ...seen(t)
+  }))
 
 describe("awaitReady", () => {
   it.effect("types nothing while the shell runs its startup files, and reads the prompt row again once it's idle", () =>
@@ -113,7 +134,7 @@ describe("awaitReady", () => {
             [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode"],
             [pane({ alternate_on: true, pane_current_command: "vim" }), kernel(() => reading), "alternate screen"],
             [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive"],
-            [pane(), kernel(() => job("ssh"), () => "ssh"), "waiting for terminal input"],
+            [pane(), kernel(() => job("ssh"), () => "ssh"), "holds the keyboard"],
             // Issue 23, item 4: a program named bash that is not a shell, and a /proc that is not the pane's.
             [pane(), kernel(() => ({ ...reading, program: "python3.11" })), "named bash but runs python3.11"],
             [
@@ -179,7 +200,7 @@ describe("awaitReady", () => {
 
 describe("watchRun", () => {
   const watch = (probe: KernelProbe, seen: (t: number) => Partial<RunScreen> = () => ({})) =>
-    watchRun(10, probe, screen(seen))
+    watchRun(10, "/dev/pts/1", probe, screen(seen))
 
   it.effect("reports a program blocked reading the terminal after about half a second, naming it", () =>
     Effect.gen(function*() {
@@ -187,7 +208,7 @@ describe("watchRun", () => {
       yield* TestClock.adjust(600)
       assert.isUndefined(fiber.pollUnsafe())
       yield* TestClock.adjust(300)
-      assert.deepStrictEqual(yield* Fiber.join(fiber), { _tag: "Blocked", by: "less" })
+      assert.deepStrictEqual(yield* Fiber.join(fiber), { _tag: "Blocked", by: "less", kind: "pager" })
     }))
 
   it.effect("reports the shell back at its prompt without a record as Returned, and with one as Recorded", () =>
@@ -202,11 +223,24 @@ describe("watchRun", () => {
       assert.deepStrictEqual(yield* Fiber.join(recorded), { _tag: "Recorded" })
     }))
 
-  it.effect("reports a full-screen program by the newest process of the foreground job", () =>
+  it.effect("names the kind: a full-screen program on the alternate screen, a secret asked at once", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.forkChild(watch(kernel(() => job("sh")), (t) => ({ alternate: t > 100 })))
-      yield* TestClock.adjust(timings.screenEvery + 100)
-      assert.deepStrictEqual(yield* Fiber.join(fiber), { _tag: "Blocked", by: "vim" })
+      const vim = yield* Effect.forkChild(watch(kernel(() => job("sh"), () => "vim"), () => ({ alternate: true })))
+      yield* TestClock.adjust(timings.blockedAfter + 200)
+      assert.deepStrictEqual(yield* Fiber.join(vim), { _tag: "Blocked", by: "vim", kind: "full-screen" })
+      const secret = yield* Effect.forkChild(
+        watch(kernel(() => job("bash"), () => "bash", { icanon: true, echo: false }))
+      )
+      yield* TestClock.adjust(timings.watchPoll + 10)
+      assert.deepStrictEqual(yield* Fiber.join(secret), { _tag: "Blocked", by: "bash", kind: "secret" })
+    }))
+
+  it.effect("never reports the alternate screen alone as blocked: nobody reads the keyboard", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(watch(kernel(() => job("watch")), () => ({ alternate: true })))
+      yield* TestClock.adjust(10_000)
+      assert.isUndefined(fiber.pollUnsafe())
+      yield* Fiber.interrupt(fiber)
     }))
 
   it.effect("keeps watching a run that simply runs", () =>

@@ -4,8 +4,11 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
+import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
+import { attachCommandFor } from "../../domain/quote.ts"
 import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
+import { kindText, secretRemedy } from "../../programs/keyboardHolder.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { type EarlierRun, recordedRun } from "../../programs/paneClaim.ts"
 import { resumeRun, type RunOutcome, startRun } from "../../programs/shellRun.ts"
@@ -15,21 +18,33 @@ import { effectiveTimeout, timeoutField, withProgress } from "../../programs/wai
 import { Config } from "../../services/Config.ts"
 import { InputInvalid, PaneNotReady } from "../../services/errors.ts"
 import { ShellRuns } from "../../services/ShellRuns.ts"
+import { SocketPin } from "../../services/SocketPin.ts"
 import { defineTool } from "../define.ts"
 
 const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
   description: "instead of command: a run_id of this pane to wait for again"
 })
 
+/** What a blocked run's result tells the agent to do next. */
+const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, attach: string): string =>
+  blocked.kind === "secret"
+    ? `${secretRemedy}. The user can type it after attaching with: ${attach}; then resume`
+    : `${blocked.by} holds the keyboard (${kindText[blocked.kind]}): answer it or quit it with send_keys ` +
+      `(${
+        blocked.kind === "pager" ? "q" : blocked.kind === "line-editor" ? "C-d, or its own exit command" : "q or C-c"
+      }` +
+      ", with enter false), then resume"
+
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
   description: "Type one shell command into a pane's shell, wait for it, and return its exit status and own output " +
     "(scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once " +
-    "the shell is at its prompt; copy mode or another program in front is refused. On timeout: timed_out, a " +
-    "run_id and the output so far; the command keeps running, and its exit status comes only from calling again " +
-    "with resume set to run_id (not `echo $?`). A command waiting for input (pager, prompt, full-screen program) " +
-    "returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (q for a " +
-    "pager), then resume. Avoid pagers: `git --no-pager`, PAGER=cat. Shells: bash, zsh, dash/sh, ksh, fish.",
+    "the shell is at its prompt; copy mode or another program in front is refused (use send_keys). " +
+    "On timeout: timed_out, a run_id and the output so far; the command keeps running, and its " +
+    "exit status comes only from calling again with resume: run_id (not `echo $?`). A program waiting for " +
+    "the keyboard returns in about a second with blocked_by (its kind, what to do) and a run_id: answer " +
+    "or quit it (send_keys), then resume. Never type a secret you were not given. Shells: bash, zsh, dash/sh, " +
+    "ksh, fish.",
   input: Schema.Struct({
     pane_id: PaneId,
     command: Schema.optionalKey(
@@ -52,10 +67,18 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     timed_out: Schema.Boolean.annotate({
       description: "the timeout passed first; the command keeps running (see run_id)"
     }),
-    blocked_by: Schema.optionalKey(Schema.String.annotate({
-      description: "the program waiting for terminal input (a pager, a prompt, a " +
-        "full-screen program); answer or quit it with send_keys, then resume"
-    })),
+    blocked_by: Schema.optionalKey(
+      Schema.Struct({
+        program: Schema.String.annotate({ description: "the command name of the program holding the keyboard" }),
+        kind: Schema.Literals(blockKinds).annotate({
+          description: "full-screen, line-editor (a REPL or a prompt with line editing), pager, prompt, stdin (a " +
+            "read of standard input from the terminal) or secret (echo off: a password or passphrase is asked)"
+        }),
+        next_step: Schema.String.annotate({ description: "what to do about it" })
+      }).annotate({
+        description: "present when a program waits for the keyboard; answer or quit it with send_keys, then resume"
+      })
+    ),
     run_id: Schema.optionalKey(
       Schema.String.annotate({
         description: "present when the run is not finished: pass it as resume to wait for it again"
@@ -70,13 +93,25 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     }),
     output: Schema.String.annotate({ description: "the command's own output" }),
     output_start_lost: Schema.Boolean.annotate({
-      description: "true when the output outgrew the pane's history and its beginning is gone"
+      description: "true when the output outgrew the pane's history and its beginning is gone; lines past the " +
+        "history are gone uncounted (truncated_lines does not include them)"
     }),
+    output_is_screen: Schema.optionalKey(
+      Schema.Array(Schema.Literals(["pager", "full-screen", "alternate-screen", "clear"])).annotate({
+        description: "present when output is what the screen showed, not what the command wrote, and why: a " +
+          "pager or full-screen program drew it, or the history was cleared. Its absence does not prove the output " +
+          "is the stream (carriage-return redraws, for one, are not detected)"
+      })
+    ),
     output_start_unknown: Schema.Boolean.annotate({
       description: "true when where the output begins could not be found (the typed line was redrawn over and " +
         "the terminal echoed it): output is then empty rather than risk returning older rows"
     }),
     ...truncationFields,
+    truncated_lines: Schema.Int.annotate({
+      description: "lines the output had, read back from the pane, that were dropped from its start to respect " +
+        "max_lines/max_bytes; lines already gone past the history are not counted"
+    }),
     truncated_at_least: Schema.optionalKey(Schema.Boolean.annotate({
       description: "present when counting the truncated lines and bytes stopped early (at the timeout, or as " +
         "the history was trimmed under a run still printing): there are more"
@@ -158,17 +193,21 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         readonly earlier: ReadonlyArray<EarlierRun>
       }
       const finished = yield* Clock.currentTimeMillis
+      const attach = attachCommandFor((yield* SocketPin).resolvedPath)
       const bounded = tailBound(outcome.output.lines, limits.maxLines, limits.maxBytes)
       return {
         pane_id: input.pane_id,
         exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
         timed_out: outcome._tag === "TimedOut",
-        ...(outcome._tag === "Blocked" ? { blocked_by: outcome.by } : {}),
+        ...(outcome._tag === "Blocked"
+          ? { blocked_by: { program: outcome.by, kind: outcome.kind, next_step: nextStep(outcome, attach) } }
+          : {}),
         ...(outcome._tag === "Finished" ? {} : { run_id: run.id }),
         elapsed_seconds: Math.round(finished - started) / 1000,
         effective_timeout: timeout,
         output: bounded.lines.join("\n"),
         output_start_lost: outcome.output.startLost,
+        ...(outcome.output.screen.length === 0 ? {} : { output_is_screen: outcome.output.screen }),
         output_start_unknown: outcome.output.startUnknown,
         truncated_lines: bounded.truncatedLines + outcome.output.droppedLines,
         truncated_bytes: bounded.truncatedBytes + outcome.output.droppedBytes,

@@ -10,7 +10,8 @@ import { defineTool } from "../define.ts"
 /** @category tools */
 export const send_keys = defineTool(manifest.send_keys, {
   description: "Type text or one key (C-c, Enter, Up ...), then Enter unless enter is false. No wait, " +
-    "no read: for output use run_shell_command; to wait after typing, see wait_for_text's since.",
+    "no read: for output use run_shell_command; to wait after typing, see wait_for_text's since. Never type a " +
+    "secret you were not given: ask the user.",
   input: Schema.Struct({ pane_id: PaneId, ...keysFields }),
   output: Schema.Struct({ pane_id: stringVariable("pane_id"), ...targetFields }),
   run: (input) =>

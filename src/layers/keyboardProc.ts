@@ -1,0 +1,169 @@
+/**
+ * The kernel's reads behind domain/keyboard.ts: for each process of a pane's foreground group, its
+ * state, wait channel, system call (/proc/<pid>/syscall, where this user may trace it), open
+ * descriptors, the descriptors an epoll watches (fdinfo) and those a poll or select waits on (read
+ * from the call's arguments in /proc/<pid>/mem, which needs the same right as the syscall file);
+ * and the terminal's mode, read as `stty -F` does (a `tcgetattr` on the pane's terminal). Called
+ * only while a run waits and the shell is not in front, or once a reader is suspected: never on a
+ * ready pane. Nothing here writes to a process or its terminal.
+ */
+import * as Effect from "effect/Effect"
+import { execFile } from "node:child_process"
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from "node:fs"
+import {
+  callShape,
+  mayWaitOnTerminal,
+  parseStty,
+  parseSyscall,
+  pickFront,
+  type ProcessWait,
+  type TerminalMode,
+  waitOf,
+  wakesByItself
+} from "../domain/keyboard.ts"
+import { shellKind } from "../domain/shellProtocol.ts"
+import type { FrontProcess } from "../services/PaneProcess.ts"
+
+/** What the reads need of the system; tests hand them a made-up /proc. @category models */
+export interface ProcReads {
+  readonly read: (path: string) => string | undefined
+  readonly link: (path: string) => string | undefined
+  readonly list: (path: string) => ReadonlyArray<string>
+  /** `length` bytes of a file from `position`, or `undefined`. */
+  readonly readAt: (path: string, position: number, length: number) => Uint8Array | undefined
+}
+
+const attempt = <A>(f: () => A): A | undefined => {
+  try {
+    return f()
+  } catch {
+    return undefined
+  }
+}
+
+/** The live system. @category layers */
+export const liveProcReads: ProcReads = {
+  // /proc reads never block on a disk: read them synchronously.
+  read: (path) => attempt(() => readFileSync(path, "utf8")),
+  link: (path) => attempt(() => readlinkSync(path)),
+  list: (path) => attempt(() => readdirSync(path)) ?? [],
+  readAt: (path, position, length) =>
+    attempt(() => {
+      const fd = openSync(path, "r")
+      try {
+        const buffer = new Uint8Array(length)
+        return buffer.subarray(0, readSync(fd, buffer, 0, length, position))
+      } finally {
+        closeSync(fd)
+      }
+    })
+}
+
+// Bounds: a process tree, and a descriptor set, larger than any a terminal job has.
+const maxProcesses = 256
+const maxPolled = 1024
+
+const statOf = (files: ProcReads, pid: number) => {
+  const text = files.read(`/proc/${pid}/stat`)
+  if (text === undefined) return undefined
+  const close = text.lastIndexOf(")")
+  const fields = text.slice(close + 2).split(" ")
+  return { comm: text.slice(text.indexOf("(") + 1, close), state: fields[0] ?? "", pgrp: Number(fields[2]) }
+}
+
+const childrenOf = (files: ProcReads, pid: number): Array<number> =>
+  files.list(`/proc/${pid}/task`).flatMap((task) =>
+    (files.read(`/proc/${pid}/task/${task}/children`) ?? "").split(" ").filter((id) => id !== "").map(Number)
+  )
+
+const heldBy = (files: ProcReads, pid: number) => (): ReadonlyArray<string> =>
+  files.list(`/proc/${pid}/fd`).slice(0, maxPolled).flatMap((fd) => files.link(`/proc/${pid}/fd/${fd}`) ?? [])
+
+const watchedBy = (files: ProcReads, pid: number) => (epollFd: number): ReadonlyArray<number> =>
+  [...(files.read(`/proc/${pid}/fdinfo/${epollFd}`) ?? "").matchAll(/^tfd:\s+([0-9]+)/gmu)].map((match) =>
+    Number(match[1])
+  )
+
+/** The descriptors a poll (pollfd array) or select (read set) call waits to read, from its memory. */
+const polledBy = (files: ProcReads, pid: number, syscall: string | undefined, arch: string) => {
+  const call = parseSyscall(syscall)
+  if (call === undefined) return undefined
+  const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const mem = `/proc/${pid}/mem`
+  const shape = callShape(call.nr, arch)
+  if (shape === "poll") {
+    const count = Math.min(call.args[1] ?? 0, maxPolled)
+    const bytes = files.readAt(mem, call.args[0] ?? 0, count * 8)
+    if (bytes === undefined || bytes.length < count * 8) return undefined
+    const data = view(bytes)
+    // struct pollfd: int fd, short events, short revents; POLLIN | POLLPRI is a wait to read.
+    return Array.from({ length: count }, (_, i) => i).filter((i) => (data.getInt16(i * 8 + 4, true) & 3) !== 0)
+      .map((i) => data.getInt32(i * 8, true))
+  }
+  if (shape === "select") {
+    const count = Math.min(call.args[0] ?? 0, maxPolled)
+    if ((call.args[1] ?? 0) === 0) return []
+    const length = Math.ceil(count / 64) * 8
+    const bytes = files.readAt(mem, call.args[1] ?? 0, length)
+    if (bytes === undefined || bytes.length < length) return undefined
+    return Array.from({ length: count }, (_, fd) => fd).filter((fd) => ((bytes[fd >> 3] ?? 0) >> (fd & 7) & 1) === 1)
+  }
+  return undefined
+}
+
+const processWait = (files: ProcReads, pid: number, comm: string, state: string, arch: string): ProcessWait => {
+  const read = state === "S" ? files.read(`/proc/${pid}/wchan`)?.trim() : undefined
+  // Kernels that hide wchan answer "0" for every process.
+  const wchan = read === undefined || read === "0" || read === "" ? undefined : read
+  // The call is read only for a process that may be waiting on a terminal.
+  const syscall = state === "S" && mayWaitOnTerminal(wchan) ? files.read(`/proc/${pid}/syscall`) : undefined
+  return {
+    comm,
+    state,
+    wchan,
+    syscall,
+    target: (fd) => files.link(`/proc/${pid}/fd/${fd}`),
+    held: heldBy(files, pid),
+    watched: watchedBy(files, pid),
+    polled: () => polledBy(files, pid, syscall, arch)
+  }
+}
+
+/**
+ * The process of foreground group `group` (descendants of the pane's process `panePid`, not that
+ * process itself) closest to holding the terminal `tty`, with what it waits on.
+ */
+export const frontFrom =
+  (files: ProcReads, arch: string) => (panePid: number, group: number, tty: string): FrontProcess | undefined => {
+    const members: Array<FrontProcess> = []
+    const queue = [panePid]
+    for (let seen = 0; queue.length > 0 && seen < maxProcesses; seen++) {
+      const pid = queue.shift()!
+      const stat = statOf(files, pid)
+      if (stat !== undefined && stat.pgrp === group && pid !== panePid) {
+        const view = processWait(files, pid, stat.comm, stat.state, arch)
+        members.push({
+          pid,
+          program: stat.comm,
+          programIsShell: shellKind(stat.comm) !== undefined,
+          wait: waitOf(view, tty, arch),
+          wakes: wakesByItself(view.syscall, arch)
+        })
+      }
+      queue.push(...childrenOf(files, pid))
+    }
+    return pickFront(members)
+  }
+
+/** Terminal device paths tmux reports: nothing else is ever opened. */
+const terminalPath = /^\/dev\/(pts\/[0-9]{1,7}|tty[A-Za-z0-9]{0,8})$/u
+
+/** The terminal's mode as `stty -F TTY -a` reads it (it opens the terminal without taking it), or `undefined`. */
+export const terminalMode = (tty: string): Effect.Effect<TerminalMode | undefined> =>
+  terminalPath.test(tty)
+    ? Effect.callback<TerminalMode | undefined>((resume, signal) => {
+      execFile("stty", ["-F", tty, "-a"], { signal, timeout: 2_000, encoding: "utf8" }, (error, stdout) => {
+        resume(Effect.succeed(error === null ? parseStty(stdout) : undefined))
+      })
+    })
+    : Effect.succeed(undefined)

@@ -1,0 +1,239 @@
+/**
+ * Who holds the keyboard (issue 20), through the SDK client on real tmux: every program the issue
+ * lists as waiting for the keyboard comes back as blocked_by with its kind (not after the
+ * timeout); every program it lists as working does not; a secret prompt is named and nothing is
+ * typed into it; a REPL in front is refused at once; on our own socket git and man do not page;
+ * output drawn by a pager says so.
+ */
+import { type ChildProcess, execFileSync } from "node:child_process"
+import { existsSync, writeFileSync } from "node:fs"
+import { createServer, type Server } from "node:net"
+import { join } from "node:path"
+import { afterEach, assert, describe, it } from "vitest"
+import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { gap } from "../support/poll.ts"
+import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
+import { paneShows, type TmuxWorld } from "../support/tmux.ts"
+
+const { open } = runHarness("keyboard")
+const keys = (world: TmuxWorld, pane: string, ...args: ReadonlyArray<string>) =>
+  world.tmux("libtmux-mcp", "send-keys", "-t", pane, ...args)
+const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
+  result._meta?.["com.git-pull.libtmux-mcp/error"]
+
+/** A run that must come back blocked, long before its timeout (the request's bound is a third of it). */
+const blocked = async (c: Connected, pane: string, command: string) => {
+  const result = structured(
+    await call(c, "run_shell_command", { pane_id: pane, command, timeout: 60 }, { timeout: 20_000 })
+  )
+  assert.isFalse(result.timed_out, `${command}: ${JSON.stringify(result)}`)
+  assert.isDefined(result.blocked_by, `${command}: ${JSON.stringify(result)}`)
+  return result
+}
+
+/** Quits what holds the pane and waits for the held run to end, leaving the pane clean. */
+const release = async (world: TmuxWorld, c: Connected, pane: string, runId: string, ...quit: Array<string>) => {
+  keys(world, pane, ...quit)
+  const ended = await call(c, "run_shell_command", { pane_id: pane, resume: runId, timeout: 15 })
+  // An interrupted run reports its status as lost: that is an end too.
+  if (ended.isError === true) assert.strictEqual(tag(ended), "RunUnreported", textOf(ended))
+  else assert.isFalse((ended.structuredContent as { timed_out: boolean }).timed_out)
+}
+
+const python = existsSync("/usr/bin/python3")
+
+describe("programs that hold the keyboard come back blocked, with their kind", () => {
+  it("less, vi and interactive top (full-screen or pager)", async () => {
+    const { world, c, pane } = await open()
+    writeFileSync(join(world.dir, "file.txt"), Array.from({ length: 200 }, (_, i) => `row ${i}`).join("\n"))
+    const less = await blocked(c, pane, `less ${join(world.dir, "file.txt")}`)
+    assert.deepInclude(less.blocked_by, { program: "less", kind: "pager" })
+    await release(world, c, pane, less.run_id, "q")
+    if (existsSync("/usr/bin/vi")) {
+      const vi = await blocked(c, pane, `vi ${join(world.dir, "file.txt")}`)
+      assert.strictEqual(vi.blocked_by.kind, "full-screen")
+      await release(world, c, pane, vi.run_id, "Escape", ":q!", "Enter")
+    }
+    const top = await blocked(c, pane, "top")
+    assert.deepInclude(top.blocked_by, { program: "top", kind: "full-screen" })
+    await release(world, c, pane, top.run_id, "q")
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("git's pager with its default LESS=FRX, and man with a pager", async () => {
+    const { world, c, pane } = await open()
+    const repo = join(world.dir, "repo")
+    execFileSync("sh", [
+      "-c",
+      `git init -q ${repo} && cd ${repo} && for i in $(seq 1 60); do git -c ` +
+      `user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
+    ])
+    const git = await blocked(c, pane, `env -u LESS GIT_PAGER=less git -C ${repo} log --oneline`)
+    assert.deepInclude(git.blocked_by, { program: "less", kind: "pager" })
+    await release(world, c, pane, git.run_id, "q")
+    if (existsSync("/usr/bin/man")) {
+      const manual = await blocked(c, pane, "MANPAGER=less man ls")
+      assert.strictEqual(manual.blocked_by.kind, "pager")
+      await release(world, c, pane, manual.run_id, "q")
+    }
+  })
+
+  it("read -p, read -t 20 -p and cat with no input (prompt, stdin)", async () => {
+    const { world, c, pane } = await open()
+    const asked = await blocked(c, pane, "read -p 'name? ' answer; echo got $answer")
+    assert.deepInclude(asked.blocked_by, { kind: "prompt" })
+    keys(world, pane, "-l", "bob")
+    keys(world, pane, "Enter")
+    assert.deepInclude(await resume(c, pane, asked.run_id, 10), { exit_status: 0, output: "name? bob\ngot bob" })
+    const timed = await blocked(c, pane, "read -t 20 -p 'name? ' answer")
+    assert.deepInclude(timed.blocked_by, { kind: "prompt" })
+    await release(world, c, pane, timed.run_id, "Enter")
+    const cat = await blocked(c, pane, "cat")
+    assert.deepInclude(cat.blocked_by, { program: "cat", kind: "stdin" })
+    await release(world, c, pane, cat.run_id, "C-d")
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it.skipIf(!python)("a Python REPL, Python input() with readline, a Node readline prompt (line editors)", async () => {
+    const { world, c, pane } = await open()
+    const repl = await blocked(c, pane, "python3 -q")
+    assert.deepInclude(repl.blocked_by, { program: "python3", kind: "line-editor" })
+    await release(world, c, pane, repl.run_id, "C-d")
+    const input = await blocked(c, pane, "python3 -c 'import readline; print(input(\"name? \"))'")
+    assert.deepInclude(input.blocked_by, { program: "python3", kind: "line-editor" })
+    await release(world, c, pane, input.run_id, "-l", "x\n")
+    const script = join(world.dir, "ask.js")
+    writeFileSync(
+      script,
+      "require('readline').createInterface({ input: process.stdin, output: process.stdout })" +
+        ".question('package name: ', (answer) => { console.log(answer); process.exit(0) })\n"
+    )
+    const node = await blocked(c, pane, `${process.execPath} ${script}`)
+    assert.deepInclude(node.blocked_by, { kind: "line-editor" })
+    await release(world, c, pane, node.run_id, "-l", "pkg\n")
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("read -s asks a secret: named at once, pointing to the attach command, with nothing typed", async () => {
+    const { world, c, pane } = await open()
+    const secret = await blocked(c, pane, "read -s -p 'Password: ' pw; echo got ${#pw}")
+    assert.deepInclude(secret.blocked_by, { kind: "secret" })
+    assert.include(secret.blocked_by.next_step, "do not type one you were not given")
+    assert.include(secret.blocked_by.next_step, `-S ${world.socketPath("libtmux-mcp")} attach`)
+    // Nothing was typed for it: the person types it.
+    keys(world, pane, "-l", "hunter2")
+    keys(world, pane, "Enter")
+    assert.deepInclude(await resume(c, pane, secret.run_id, 10), { exit_status: 0, output: "Password: got 7" })
+  })
+})
+
+describe("programs that work are not called blocked", () => {
+  const servers: Array<Server> = []
+  const daemons: Array<ChildProcess> = []
+  afterEach(async () => {
+    for (const server of servers.splice(0)) server.close()
+    for (const daemon of daemons.splice(0)) await stopSshd(daemon)
+  })
+
+  /** A run that must finish by itself, with no blocked_by on the way. */
+  const works = async (c: Connected, pane: string, command: string, output?: string) => {
+    const result = await run(c, pane, command, { timeout: 30 })
+    assert.isUndefined(result.blocked_by, `${command}: ${JSON.stringify(result)}`)
+    assert.deepInclude(result, { exit_status: 0, timed_out: false }, command)
+    if (output !== undefined) assert.strictEqual(result.output, output)
+  }
+
+  it("a plain sleep, stty -echo then sleep, and a socket read that needs no input", async () => {
+    const { c, pane } = await open()
+    await works(c, pane, "sleep 3; echo slept", "slept")
+    await works(c, pane, "stty -echo; sleep 3; stty echo; echo quiet", "quiet")
+    if (python) {
+      const server = createServer((socket) => void gap(3_000).then(() => socket.end("hello")))
+      servers.push(server)
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+      const { port } = server.address() as { port: number }
+      await works(
+        c,
+        pane,
+        `python3 -c 'import socket; s = socket.create_connection(("127.0.0.1", ${port})); print(s.recv(10).decode())'`,
+        "hello"
+      )
+    }
+  })
+
+  it("heavy writers: base64 of /dev/urandom and yes, stalled by the terminal, time out unblocked", async () => {
+    const { world, c, pane } = await open()
+    for (const command of ["base64 /dev/urandom", "yes"]) {
+      const result = await run(c, pane, command, { timeout: 4, max_lines: 5 })
+      assert.isUndefined(result.blocked_by, `${command}: ${JSON.stringify(result.blocked_by)}`)
+      assert.isTrue(result.timed_out, command)
+      await release(world, c, pane, result.run_id, "C-c")
+    }
+  })
+
+  it.skipIf(!existsSync("/usr/bin/sudo"))(
+    "sudo running sleep (it keeps the terminal raw for the whole command)",
+    async () => {
+      const { c, pane } = await open()
+      await works(c, pane, "sudo -n sleep 4; echo done", "done")
+    }
+  )
+
+  const sshTitle = "ssh -t to localhost running sleep"
+  it.skipIf(!sshdAvailable)(
+    sshdAvailable ? sshTitle : `${sshTitle} (skipped: no sshd here; install openssh-server to run it)`,
+    async () => {
+      const { world, c, pane } = await open()
+      const { sshConfig, daemon } = await startSshdIn(world)
+      daemons.push(daemon)
+      await works(c, pane, `ssh -t -F ${sshConfig} testhost sleep 4; echo back`, "back")
+    },
+    60_000
+  )
+})
+
+describe("refusals and pagers", () => {
+  it.skipIf(!python)("refuses at once a pane whose front program is a Python REPL, naming it", async () => {
+    const { world, c, pane } = await open()
+    await run(c, pane, "true")
+    keys(world, pane, "python3 -q", "Enter")
+    await paneShows(world, pane, "#{pane_current_command}", (command) => command.startsWith("python"))
+    // Refused without spending the timeout: the request's bound is a third of it.
+    const refused = await call(
+      c,
+      "run_shell_command",
+      { pane_id: pane, command: "echo hi", timeout: 60 },
+      { timeout: 20_000 }
+    )
+    assert.strictEqual(tag(refused), "PaneNotReady")
+    assert.include(textOf(refused), "python3")
+    assert.include(textOf(refused), "send_keys")
+    assert.include(textOf(refused), "nothing was typed")
+  })
+
+  it("on our own socket git log and git diff print everything, no pager; less still says it drew", async () => {
+    const { world, c, pane } = await open("/bin/bash", { LIBTMUX_TMUX_CONFIG: "minimal" })
+    const repo = join(world.dir, "repo")
+    execFileSync("sh", [
+      "-c",
+      `git init -q ${repo} && cd ${repo} && for i in $(seq 1 40); do seq 1 $i > f; git add f; git -c ` +
+      `user.name=t -c user.email=t@t commit -q -m "change $i"; done`
+    ])
+    const log = await run(c, pane, `git -C ${repo} log --oneline`, { timeout: 30 })
+    assert.deepInclude(log, { exit_status: 0, timed_out: false, truncated_lines: 0 })
+    assert.isUndefined(log.output_is_screen)
+    assert.strictEqual((log.output as string).split("\n").length, 40)
+    assert.include(log.output, "change 1\n".slice(0, 8))
+    const diff = await run(c, pane, `git -C ${repo} diff HEAD~5`, { timeout: 30 })
+    assert.deepInclude(diff, { exit_status: 0, timed_out: false })
+    assert.include(diff.output, "+40")
+    assert.include(diff.output, "+36")
+    writeFileSync(join(world.dir, "file.txt"), Array.from({ length: 200 }, (_, i) => `row ${i}`).join("\n"))
+    const less = await run(c, pane, `less ${join(world.dir, "file.txt")}`, { timeout: 30 })
+    assert.include(less.output_is_screen, "pager")
+    keys(world, pane, "q")
+    const after = await resume(c, pane, less.run_id, 10)
+    assert.include(after.output_is_screen, "pager")
+  })
+})
