@@ -39,12 +39,24 @@ export const describeCommand = (command: string) => ({
   digest: createHash("sha256").update(command).digest("hex").slice(0, 12)
 })
 
+/**
+ * Where the output an answer returned ended: absolute row and cell column, as placed when the
+ * typed row was `shift` rows above its recorded place (a trim moves both alike). @category models
+ */
+export interface ReadPosition {
+  readonly row: number
+  readonly column: number
+  readonly shift: number
+}
+
 /** A run as recorded: the run itself, the instance that typed it, and its command's description. */
 export interface RunRecord {
   readonly run: Run
   /** The process ID of the server instance that typed it. */
   readonly instance: number
   readonly command: { readonly prefix: string; readonly digest: string }
+  /** Where the previous answer for the run ended: the next one returns what came after. */
+  readonly returned?: ReadPosition
 }
 
 /** The option value of a record. */
@@ -58,6 +70,8 @@ const isRun = (value: unknown): value is Run => {
   const numbers = ["panePid", "promptRow", "echoRows", "screenRows"]
   return strings.every((key) => typeof run[key] === "string") &&
     numbers.every((key) => Number.isSafeInteger(run[key])) && typeof run.markStart === "boolean" &&
+    ["undefined", "boolean"].includes(typeof run.inShell) &&
+    (run.remainOnExit === undefined || run.remainOnExit === "off" || run.remainOnExit === "failed") &&
     runIdPattern.test(run.id as string) && /^%[0-9]+$/u.test(run.paneId as string)
 }
 
@@ -69,10 +83,15 @@ export const decodeRecord = (value: string): RunRecord | undefined => {
     const command = parsed.command as Record<string, unknown> | undefined
     if (parsed.v !== recordVersion || !isRun(parsed.run) || !Number.isSafeInteger(parsed.instance)) return undefined
     if (typeof command?.prefix !== "string" || typeof command.digest !== "string") return undefined
+    const returned = parsed.returned as Record<string, unknown> | undefined
+    const position = ["row", "column", "shift"].every((key) => Number.isSafeInteger(returned?.[key]))
+      ? { returned: { row: returned!.row, column: returned!.column, shift: returned!.shift } as ReadPosition }
+      : {}
     return {
       run: parsed.run,
       instance: parsed.instance as number,
-      command: { prefix: command.prefix, digest: command.digest }
+      command: { prefix: command.prefix, digest: command.digest },
+      ...position
     }
   } catch {
     return undefined

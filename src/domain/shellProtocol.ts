@@ -59,14 +59,41 @@ export const protocolNames = (runId: string) => ({
   buffer: `libtmux-mcp-paste-${process.pid}-${runId}`
 })
 
-/** The template values the server stores before typing: what the trailer and the mark run. */
-export const templates = (runId: string, paneId: string) => {
+/**
+ * The pane option an in-shell run's trailer leaves the shell's option letters (`$-`) in: it stays
+ * with the pane, and says that runs changed the shell's state (its `TMUX` may be gone) and whether
+ * `set -e` is on.
+ */
+export const shellFlagsOption = "@lmcp_sh"
+
+/**
+ * The options an in-shell run sets on its pane so that an `exit` leaves it (dead) long enough to
+ * read the shell's status, and what restores them: unset, so the window's values apply again.
+ */
+export const keepPaneCommands = (paneId: string) => ({
+  set: [
+    ["set-option", "-p", "-t", paneId, "remain-on-exit", "on"],
+    ["set-option", "-p", "-t", paneId, "remain-on-exit-format", ""]
+  ] as const,
+  restore: [
+    ["set-option", "-pu", "-t", paneId, "remain-on-exit"],
+    ["set-option", "-pu", "-t", paneId, "remain-on-exit-format"]
+  ] as const
+})
+
+/**
+ * The template values the server stores before typing: what the trailer and the mark run.
+ * `restorePane`: the run kept its pane for an `exit` (see `keepPaneCommands`), and its trailer,
+ * which proves the shell lives, restores it.
+ */
+export const templates = (runId: string, paneId: string, restorePane = false) => {
   const names = protocolNames(runId)
   const position = "#{history_size} #{cursor_y} #{cursor_x}"
+  const restore = restorePane ? keepPaneCommands(paneId).restore.map((command) => `; ${command.join(" ")} `) : []
   return {
     // The record, then the pane's claim released (see domain/runRecord.ts), then the signal.
     end: `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ` +
-      `; set -su ${statusOption} ; set -put${paneId} @lmcp_claim ; wait-for -S ${names.channel}`,
+      `; set -su ${statusOption} ; set -put${paneId} @lmcp_claim ${restore.join("")}; wait-for -S ${names.channel}`,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
 }
@@ -180,16 +207,39 @@ export const typedText = (options: {
   readonly suppressHistory: boolean
   /** Record the cursor position right before the command runs (see `needsStartMark`). */
   readonly markStart: boolean
+  /** Run the command in the shell itself (fish always does), not in a subshell. */
+  readonly inShell: boolean
+  /**
+   * The shell has `set -e` on (left by an in-shell run): a subshell that fails would end it, so
+   * errexit is off around the subshell, on inside it, and on again after the trailer.
+   */
+  readonly errexit: boolean
 }): string => {
   const names = protocolNames(options.runId)
   const tmux = tmuxWord(options.kind, options.reach)
   const pane = options.paneId
-  const status = options.kind === "fish" ? "$status" : "$?"
-  const [open, close] = options.kind === "fish" ? ["begin;", "end;"] : ["(", ");"]
+  const fish = options.kind === "fish"
+  const status = fish ? "$status" : "$?"
+  const guarded = !fish && !options.inShell && options.errexit
+  const [open, close] = fish ? ["begin;", "end;"] : options.inShell ? ["{", "};"] : ["(", ");"]
   const mark = options.markStart ? `${tmux} run -t${pane} -C '#{${names.markTemplate}}'; ` : ""
-  const trailer = `${close} ${tmux} run -t${pane} -C "set -s ${statusOption} ${status};#{${names.template}}"`
-  return `${options.suppressHistory ? " " : ""}${mark}${open} ${options.command.replace(/\s+$/u, "")}\n${trailer}`
+  // An in-shell run leaves the shell's option letters on the pane (see `shellFlagsOption`).
+  const flags = options.inShell && !fish ? `set -pt${pane} ${shellFlagsOption} x$-;` : ""
+  const trailer = `${close} ${tmux} run -t${pane} -C "set -s ${statusOption} ${status};${flags}#{${names.template}}"`
+  return `${options.suppressHistory ? " " : ""}${guarded ? "set +e;" : ""}${mark}${open}${guarded ? " set -e;" : ""} ` +
+    `${options.command.replace(/\s+$/u, "")}\n${trailer}${guarded ? ";set -e" : ""}`
 }
+
+/** Whether `$-` as an in-shell run left it (see `shellFlagsOption`) has `set -e` on. */
+export const hasErrexit = (flags: string): boolean => /^x[A-Za-z0-9]*e/u.test(flags)
+
+/**
+ * Whether a screen row shows the shell's prompt as it was drawn when the run was typed, with the
+ * cursor right after it and nothing typed: the shell is back at its prompt, not in a `read` of
+ * the command's that prints a prompt of its own.
+ */
+export const showsPrompt = (prompt: string, row: string, cursorX: number): boolean =>
+  prompt.trim() !== "" && sliceCells(row, cursorX) === prompt && dropCells(row, cursorX).trim() === ""
 
 /** The last typed line: its echo ends where the command's output begins. */
 export const trailerLine = (typed: string): string => typed.slice(typed.lastIndexOf("\n") + 1)

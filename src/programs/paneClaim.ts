@@ -5,7 +5,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
-import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
+import { parseEndRecord, parseStartMark, runIdPattern, showsPrompt } from "../domain/shellProtocol.ts"
 import { PaneNotReady, type ToolError } from "../services/errors.ts"
 import { type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
@@ -19,7 +19,10 @@ export const runFields = {
   pane_tty: "string",
   "@lmcp_claim": "string",
   "@lmcp_last": "string",
-  "@lmcp_gen": "string"
+  "@lmcp_gen": "string",
+  // What in-shell runs left in the shell (see shellFlagsOption), and whether an exit keeps the pane.
+  "@lmcp_sh": "string",
+  "remain-on-exit": "string"
 } as const
 
 /** The pane's typing generation as read (see domain/runRecord.ts); 0 before the first run. */
@@ -78,7 +81,11 @@ export const awaitFreePane = (paneId: string, deadline: number) =>
         continue
       }
       const shell = yield* kernel.shell(look.pane_pid)
-      idleSince = shell?.reading === true && shell.inForeground ? idleSince ?? now : undefined
+      // An in-shell run's shell reads the terminal itself for the command (`read`): that is the run
+      // waiting for input, not its shell back at the prompt (which draws the prompt again).
+      const readsForRun = recorded?.run.inShell === true && parseStartMark(head.mark) !== undefined &&
+        !showsPrompt(recorded.run.prompt, look.screen.split("\n")[look.cursor_y] ?? "", look.cursor_x)
+      idleSince = shell?.reading === true && shell.inForeground && !readsForRun ? idleSince ?? now : undefined
       const stale = gone || recorded.run.panePid !== look.pane_pid ||
         (idleSince !== undefined && now - idleSince >= timings.idleAfter)
       if (stale) {

@@ -5,8 +5,11 @@
 import * as Effect from "effect/Effect"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import { extractOutput, parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
+import { decodeRecord, encodeRecord, paneRunOptions, type ReadPosition } from "../domain/runRecord.ts"
 import { InputInvalid } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
+import { PaneCommand } from "../services/Tmux.ts"
+import { orPaneNotFound } from "./pane.ts"
 import { type Capture, collectCommands, type Head, lookAtBottom } from "./runHead.ts"
 import { readOutput, readWindows } from "./runOutput.ts"
 
@@ -26,6 +29,10 @@ export interface RunOutput {
   readonly droppedBytes: number
   /** Counting stopped at `countUntil`: there are more lines before than `droppedLines`. */
   readonly countPartial: boolean
+  /** `lines` start where the previous answer for the run ended, not where the run's output begins. */
+  readonly continued: boolean
+  /** Where `lines` end, for the next answer to start after (absent when that is not known). */
+  readonly through?: ReadPosition
 }
 
 /** How much of a run's output a call returns at most. @category models */
@@ -34,6 +41,8 @@ export interface OutputLimits {
   readonly maxBytes: number
   /** When counting the lines left out stops (epoch milliseconds): the call keeps its timeout. */
   readonly countUntil: number
+  /** The whole output from the run's beginning, not only what came after the previous answer. */
+  readonly whole?: boolean
 }
 
 /**
@@ -104,10 +113,21 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
         startUnknown: true,
         droppedLines: 0,
         droppedBytes: 0,
-        countPartial: false
+        countPartial: false,
+        continued: false
       }
     }
-    const from = start._tag === "Found" ? start : { row: 0, column: 0 }
+    // What the previous answer returned is left out: its end moved with the typed row.
+    const returned = limits.whole === true || start._tag !== "Found"
+      ? undefined
+      : decodeRecord(head.runRecord)?.returned
+    const after = returned === undefined || start._tag !== "Found" ? undefined : {
+      row: returned.row - (start.shift - returned.shift),
+      column: returned.column
+    }
+    const continued = after !== undefined && start._tag === "Found" &&
+      (after.row > start.row || (after.row === start.row && after.column > start.column))
+    const from = continued ? after : start._tag === "Found" ? start : { row: 0, column: 0 }
     const inCapture = capture !== undefined && from.row >= capture.firstRow && !head.alternate
     const read = inCapture
       ? {
@@ -135,6 +155,8 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
         ...limits
       })
     const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
+    // Behind a full-screen program the rows read are its saved screen, not a place in the output.
+    const through = start._tag === "Found" && !head.alternate ? { ...end, shift: start.shift } : undefined
     return {
       lines,
       status,
@@ -143,7 +165,9 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       startUnknown: false,
       droppedLines: read.droppedLines,
       droppedBytes: read.droppedBytes,
-      countPartial: read.partial
+      countPartial: read.partial,
+      continued,
+      ...(through === undefined ? {} : { through })
     } satisfies RunOutput
   })
 
@@ -154,9 +178,26 @@ export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<strin
   return lines.slice(0, end)
 }
 
-/** A look at an unfinished run: its output so far (with a full-screen program up, behind it). */
+/**
+ * A look at an unfinished run: its output so far (with a full-screen program up, behind it). Where
+ * it ended is kept in the run's record, so the next answer, by any server instance, returns what
+ * comes after; only while the record is there (a run collected meanwhile gets no record back).
+ */
 export const outputSoFar = (run: Run, limits: OutputLimits) =>
-  Effect.flatMap(lookAtBottom(run), (capture) => outputOf(run, capture.head, limits, capture))
+  Effect.gen(function*() {
+    const capture = yield* lookAtBottom(run)
+    const output = yield* outputOf(run, capture.head, limits, capture)
+    const record = decodeRecord(capture.head.runRecord)
+    if ("through" in output && output.through !== undefined && record !== undefined) {
+      const option = paneRunOptions.record(run.id)
+      const value = encodeRecord({ ...record, returned: output.through })
+      // Set only while the record is there: a run collected meanwhile gets no record back, only an
+      // empty option, which reads as none. (Base64 has no character a format treats specially.)
+      yield* (yield* PaneCommand).run([["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`]])
+        .pipe(orPaneNotFound(run.paneId))
+    }
+    return output
+  })
 
 /** Reads a finished run back and collects it. */
 export const collectFinished = (run: Run, limits: OutputLimits) =>

@@ -12,12 +12,16 @@ import { cellsOf, sliceCells } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
 import { decodeRecord, describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
+  hasErrexit,
+  keepPaneCommands,
   lineTooLong,
   needsStartMark,
   parseEndRecord,
   parseStartMark,
   protocolNames,
+  shellFlagsOption,
   shellKind,
+  showsPrompt,
   templates,
   terminalLineLimit,
   trailerLine,
@@ -49,6 +53,7 @@ import {
 } from "./paneClaim.ts"
 import {
   abandonCommands,
+  type Capture,
   collectCommands,
   headOfRun,
   kernelProbe,
@@ -76,6 +81,8 @@ export type RunOutcome =
   | { readonly _tag: "Finished"; readonly output: RunOutput }
   | { readonly _tag: "TimedOut"; readonly output: RunOutput }
   | { readonly _tag: "Blocked"; readonly by: string; readonly output: RunOutput }
+  /** The command ended the shell itself (an in-shell `exit`): its status; the pane is left dead. */
+  | { readonly _tag: "ShellExited"; readonly status: number | null; readonly output: RunOutput }
 
 /**
  * Waits for a typed run: the `waiter` (an invocation blocked on the run's channel, then reading
@@ -131,6 +138,7 @@ export const awaitRun = <R>(
         return { _tag: "Blocked", by: event.by, output: yield* outputSoFar(run, limits) } satisfies RunOutcome
       }
       case "Exited": {
+        if (run.inShell === true) return yield* shellExited(run, limits)
         yield* (yield* PaneCommand).run(abandonCommands(run)).pipe(Effect.ignore)
         yield* runs.collect(run)
         return yield* new PaneGone({
@@ -141,6 +149,10 @@ export const awaitRun = <R>(
       case "Returned": {
         const tmux = yield* PaneCommand
         const capture = yield* lookAtBottom(run)
+        if (readsForCommand(run, capture)) {
+          yield* runs.hold(run)
+          return { _tag: "Blocked", by: run.shell, output: yield* outputSoFar(run, limits) } satisfies RunOutcome
+        }
         const shown = (yield* outputOf(run, capture.head, { ...limits, maxLines: 8, maxBytes: 1000 }, capture)).lines
           .map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
         // Only a start mark that never ran proves that nothing of the command ran.
@@ -157,6 +169,45 @@ export const awaitRun = <R>(
     }
   })
 
+/**
+ * Whether a shell seen reading its terminal without the run's status report is reading for the
+ * command: an in-shell run whose start mark ran (so all of it parsed and it began), with the
+ * shell's prompt not drawn again at the cursor (a `read -p` shows its own prompt there).
+ */
+const readsForCommand = (run: Run, capture: Capture): boolean => {
+  if (run.inShell !== true || parseStartMark(capture.head.mark) === undefined) return false
+  const row = capture.rows[capture.head.history + capture.head.cursorY - capture.firstRow] ?? ""
+  return !showsPrompt(run.prompt, row, capture.head.cursorX)
+}
+
+/**
+ * An in-shell run whose command ended the shell (`exit`): the pane was kept, dead, for the run (see
+ * `keepPaneCommands`), so the shell's status is read. The pane stays dead with its last output
+ * (closing it is teardown's, not this tool's); its own `remain-on-exit` is restored.
+ */
+const shellExited = (run: Run, limits: OutputLimits) =>
+  Effect.gen(function*() {
+    const tmux = yield* PaneCommand
+    // tmux sees the terminal close before it reaps the shell: the status follows within moments.
+    let ended = ""
+    for (let look = 0; look < exitStatusLooks && !/[0-9]/u.test(ended); look++) {
+      if (look > 0) yield* Effect.sleep(50)
+      ended = yield* tmux.run([["display-message", "-p", "-t", run.paneId, "#{pane_dead_status}|#{pane_dead_signal}"]])
+        .pipe(orPaneNotFound(run.paneId))
+    }
+    const [code = "", signal = ""] = ended.trim().split("|")
+    const capture = yield* lookAtBottom(run)
+    const output = yield* outputOf(run, capture.head, limits, capture)
+    yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
+    yield* (yield* ShellRuns).collect(run)
+    // Null when a signal ended the shell (or its status never came).
+    const status = signal === "" && /^[0-9]{1,3}$/u.test(code) ? Number(code) : null
+    return { _tag: "ShellExited", status, output } satisfies RunOutcome
+  })
+
+/** Looks, 50 ms apart, for the status of a shell whose pane is dead. */
+const exitStatusLooks = 20
+
 /** Rows the echo of `typed` takes at `width` columns. */
 const echoHeight = (typed: string, width: number): number =>
   typed.split("\n").reduce((rows, line) => rows + Math.ceil((cellsOf(line) + 4) / Math.max(1, width)), 0)
@@ -172,6 +223,8 @@ const sameSocket = (environmentTmux: string | undefined, socketPath: string): bo
 export interface NewRun {
   readonly paneId: string
   readonly command: string
+  /** Run it in the shell itself, not in a subshell (fish always does). */
+  readonly inShell: boolean
   readonly suppressHistory: boolean
   readonly deadline: number
   readonly limits: OutputLimits
@@ -209,7 +262,7 @@ export const startRun = (request: NewRun) =>
     }
   })
 
-const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistory }: NewRun) =>
+const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId, suppressHistory }: NewRun) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
     const processes = yield* PaneProcess
@@ -236,22 +289,31 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
           "Split the line (a backslash-newline continues it)"
       })
     }
-    const markStart = needsStartMark(shell, command, { width: state.pane_width, height: state.pane_height })
+    const kind = shellKind(shell) ?? "posix"
+    const inShell = asked || kind === "fish"
+    // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt.
+    const markStart = inShell || needsStartMark(shell, command, { width: state.pane_width, height: state.pane_height })
+    // What in-shell runs left in the shell (nothing until one ran): see shellFlagsOption.
+    const shellFlags = state[shellFlagsOption]
+    // An exit in the shell would close the pane before its status is read: keep it for the run.
+    const keepPane = inShell && state["remain-on-exit"] !== "on"
     const typed = typedText({
-      kind: shellKind(shell) ?? "posix",
+      kind,
       command,
       runId: id,
       paneId,
       reach: {
         bin: tmuxPath,
         socketPath: pin.resolvedPath,
-        // fish runs the command in the shell itself, where it can change TMUX (`set -e TMUX`): the
-        // trailer then names the socket itself.
-        shellKnowsSocket: shellKind(shell) !== "fish" &&
+        // A command run in the shell itself can change TMUX (`unset TMUX`, fish's `set -e TMUX`),
+        // for later runs too: the trailer then names the socket itself.
+        shellKnowsSocket: !inShell && shellFlags === "" &&
           sameSocket(yield* processes.environment(state.pane_pid, "TMUX"), pin.resolvedPath)
       },
       suppressHistory,
-      markStart
+      markStart,
+      inShell,
+      errexit: hasErrexit(shellFlags)
     })
     const run: Run = {
       id,
@@ -265,14 +327,16 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
       prompt: sliceCells(state.screen.split("\n")[state.cursor_y] ?? "", state.cursor_x),
       typedStart: typed.trimStart().split(" ")[0] ?? "",
       echoRows: echoHeight(typed, state.pane_width) + 2,
-      screenRows: state.pane_height
+      screenRows: state.pane_height,
+      ...(inShell ? { inShell } : {}),
+      ...(keepPane ? { remainOnExit: state["remain-on-exit"] } : {})
     }
     const record: RunRecord = { run, instance: process.pid, command: describeCommand(command) }
     // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
     // a run that scrolls up to that many rows still needs no second read.
     const from = relativeRow(run.promptRow - scrollMargin, state.history_size)
     const tmux = yield* PaneCommand
-    const template = templates(id, paneId)
+    const template = templates(id, paneId, keepPane)
     const now = yield* Clock.currentTimeMillis
     // The claim comes after the load (which waits for its input) and nothing that waits comes
     // between it and the paste: tmux runs the rest of the list without another client's commands.
@@ -287,6 +351,7 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
         ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation + 1), id],
         ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation + 1)],
         ["set-option", "-pu", "-t", paneId, paneRunOptions.typedAt(generation)],
+        ...(keepPane ? keepPaneCommands(paneId).set : []),
         ...earlier.flatMap((found) => collectCommands(found.run)),
         ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
         typedRecord(id, paneId),

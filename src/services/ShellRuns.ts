@@ -29,6 +29,13 @@ export interface Run {
   readonly echoRows: number
   /** The pane's height when typed. */
   readonly screenRows: number
+  /** The command runs in the shell itself (in_shell, and always in fish): an `exit` ends the shell. */
+  readonly inShell?: boolean
+  /**
+   * The pane's `remain-on-exit` before the run set it on to keep the pane for an `exit`; absent
+   * when the run set nothing (not in the shell, or it was on already).
+   */
+  readonly remainOnExit?: string
 }
 
 /** What is known of a run ID. @category models */

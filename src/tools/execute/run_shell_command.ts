@@ -24,10 +24,13 @@ const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
   description: "Type one shell command into a pane's shell, wait for it, and return its exit status and own output " +
-    "(scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once " +
-    "the shell is at its prompt; copy mode or another program in front is refused. On timeout: timed_out, a " +
-    "run_id and the output so far; the command keeps running, and its exit status comes only from calling again " +
-    "with resume set to run_id (not `echo $?`). A command waiting for input (pager, prompt, full-screen program) " +
+    "(scrolled-off lines included) as the terminal shows it: a tab is the spaces it moved over, trailing spaces " +
+    "stay, no final newline. It runs in a subshell (cd, export, source do not persist) once the shell is at its " +
+    "prompt; to keep state, set in_shell: the shell itself runs it, as when a person types, so its exit, exec, " +
+    "set -e and traps act on the shell (fish always runs commands in the shell). Copy mode or another program in " +
+    "front is refused. On timeout: timed_out, a run_id and the output so far; the command keeps running, and its " +
+    "exit status comes only from calling again with resume set to run_id (not `echo $?`), which returns the output " +
+    "after what the previous answer returned. A command waiting for input (pager, prompt, full-screen program) " +
     "returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (q for a " +
     "pager), then resume. Avoid pagers: `git --no-pager`, PAGER=cat. Shells: bash, zsh, dash/sh, ksh, fish.",
   input: Schema.Struct({
@@ -42,13 +45,30 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     ...boundFields,
     suppress_history: Schema.optionalKey(Schema.Boolean.annotate({
       description: "prefix a space to keep it out of shell history (best effort)"
+    })),
+    in_shell: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "run it in the shell itself, not a subshell (default false): cd, export, source, aliases and " +
+        "functions persist; its exit ends the shell (shell_exited) and its set -e stays on for later in_shell runs"
+    })),
+    whole_output: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "with resume: the whole output from the run's start, not only what came after the previous answer"
     }))
   }),
   output: Schema.Struct({
     pane_id: stringVariable("pane_id"),
     exit_status: Schema.NullOr(Schema.Int).annotate({
-      description: "the command's exit status; null when it timed out or is blocked"
+      description: "the command's exit status; null when it timed out, is blocked or ended the shell"
     }),
+    shell_exited: Schema.optionalKey(
+      Schema.Struct({
+        exit_status: Schema.NullOr(Schema.Int).annotate({
+          description: "the shell's exit status; null when a signal ended it"
+        })
+      }).annotate({
+        description: "present when the command ended the pane's shell (exit under in_shell or in fish): the pane " +
+          "is left dead showing its last output; respawn_pane starts a new shell in it"
+      })
+    ),
     timed_out: Schema.Boolean.annotate({
       description: "the timeout passed first; the command keeps running (see run_id)"
     }),
@@ -68,7 +88,14 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     effective_timeout: Schema.Finite.annotate({
       description: "the timeout actually used, in seconds, after the ceiling"
     }),
-    output: Schema.String.annotate({ description: "the command's own output" }),
+    output: Schema.String.annotate({
+      description: "the command's own output as the terminal shows it (tabs as spaces, trailing spaces kept, no " +
+        "final newline); see output_from"
+    }),
+    output_from: Schema.Literals(["start", "previous_answer"]).annotate({
+      description: "start: the output from the run's start; previous_answer: only what came after the output the " +
+        "previous answer for this run returned (whole_output gives it all)"
+    }),
     output_start_lost: Schema.Boolean.annotate({
       description: "true when the output outgrew the pane's history and its beginning is gone"
     }),
@@ -102,6 +129,14 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           detail: "give exactly one of command (a new run) and resume (a run_id to wait for again)"
         })
       }
+      if (input.command === undefined ? input.in_shell !== undefined : input.whole_output !== undefined) {
+        return yield* new InputInvalid({
+          tool: "run_shell_command",
+          detail: input.command === undefined
+            ? "in_shell goes with command (a new run); a resumed run keeps where it runs"
+            : "whole_output goes with resume (a new run's output is whole)"
+        })
+      }
       const problem = input.command === undefined ? undefined : commandProblem(input.command)
       if (problem !== undefined) {
         return yield* new InputInvalid({ tool: "run_shell_command", detail: `command ${problem}` })
@@ -129,13 +164,15 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         maxLines: input.max_lines ?? outputLimits.maxLines,
         maxBytes: input.max_bytes ?? outputLimits.maxBytes,
         // Counting what a very long output left out may take seconds: the call keeps its timeout.
-        countUntil: deadline + 1000
+        countUntil: deadline + 1000,
+        whole: input.whole_output === true
       }
       const work = held?._tag === "Pending"
         ? Effect.map(resumeRun(held.run, deadline, limits), (outcome) => ({ run: held.run, outcome, earlier: [] }))
         : startRun({
           paneId: input.pane_id,
           command: input.command!,
+          inShell: input.in_shell === true,
           suppressHistory: input.suppress_history ?? config.suppressHistory,
           deadline,
           limits
@@ -162,12 +199,14 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       return {
         pane_id: input.pane_id,
         exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
+        ...(outcome._tag === "ShellExited" ? { shell_exited: { exit_status: outcome.status } } : {}),
         timed_out: outcome._tag === "TimedOut",
         ...(outcome._tag === "Blocked" ? { blocked_by: outcome.by } : {}),
-        ...(outcome._tag === "Finished" ? {} : { run_id: run.id }),
+        ...(outcome._tag === "Finished" || outcome._tag === "ShellExited" ? {} : { run_id: run.id }),
         elapsed_seconds: Math.round(finished - started) / 1000,
         effective_timeout: timeout,
         output: bounded.lines.join("\n"),
+        output_from: outcome.output.continued ? "previous_answer" as const : "start" as const,
         output_start_lost: outcome.output.startLost,
         output_start_unknown: outcome.output.startUnknown,
         truncated_lines: bounded.truncatedLines + outcome.output.droppedLines,

@@ -1,0 +1,146 @@
+/**
+ * A terminal, not an exec: in_shell keeps the shell's state (a venv, cd, export, functions) for
+ * later runs; an in-shell exit is its own outcome, a set -e it leaves does not end the shell at a
+ * later run, and an in-shell read is a run waiting for input, not the shell back at its prompt; in
+ * bash, zsh, dash and fish. Resume returns what is new, and capture_pane agrees with
+ * run_shell_command on the bytes.
+ */
+import { existsSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "vitest"
+import { call, type Connected, structured } from "../support/mcp.ts"
+import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+
+const { open } = runHarness("inshell")
+
+const keys = (c: Connected, pane: string, text: string) =>
+  call(c, "send_keys", { pane_id: pane, keys: text, enter: true })
+
+describe("in_shell keeps the shell's state", () => {
+  it("a venv activated in the shell is the python of a later default run", async () => {
+    const { world, c, pane } = await open()
+    const made = await run(c, pane, `cd ${world.dir} && python3 -m venv --without-pip v && . v/bin/activate`, {
+      in_shell: true,
+      timeout: 60
+    })
+    assert.deepInclude(made, { exit_status: 0, output: "" })
+    const prefix = await run(c, pane, "python3 -c 'import sys; print(sys.prefix)'")
+    assert.deepInclude(prefix, { exit_status: 0, output: join(world.dir, "v") })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("cd, export and functions persist; a default run's cd does not", async () => {
+    const { world, c, pane } = await open()
+    await run(c, pane, "cd /tmp && export KEPT=yes && greet() { echo hello $1; }", { in_shell: true })
+    assert.deepInclude(await run(c, pane, "pwd; echo $KEPT; greet you"), {
+      exit_status: 0,
+      output: "/tmp\nyes\nhello you"
+    })
+    await run(c, pane, "cd /")
+    assert.strictEqual((await run(c, pane, "pwd")).output, "/tmp")
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("exit 3 in the shell says the shell exited with 3 and leaves the pane dead, its options as they were", async () => {
+    const { world, c, pane } = await open()
+    const ended = await run(c, pane, "echo bye; exit 3", { in_shell: true, timeout: 10 })
+    assert.deepInclude(ended, { exit_status: null, timed_out: false })
+    // What the terminal shows: bash, a login shell here, says logout as it exits.
+    assert.strictEqual(ended.output, "bye\nlogout")
+    assert.deepStrictEqual(ended.shell_exited, { exit_status: 3 })
+    assert.notProperty(ended, "run_id")
+    assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_dead}").trim(), "1")
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("a set -e left in the shell does not end it when a later default run fails, and stays on", async () => {
+    const { world, c, pane } = await open()
+    assert.deepInclude(await run(c, pane, "set -e", { in_shell: true }), { exit_status: 0 })
+    assert.deepInclude(await run(c, pane, "false"), { exit_status: 1, output: "" })
+    assert.deepInclude(await run(c, pane, "set -e; false; echo x"), { exit_status: 1, output: "" })
+    assert.deepInclude(await run(c, pane, "case $- in *e*) echo on;; esac", { in_shell: true }), {
+      exit_status: 0,
+      output: "on"
+    })
+    assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_dead}").trim(), "0")
+  })
+
+  it("set -e; false; echo x as a default command keeps its meaning", async () => {
+    const { c, pane } = await open()
+    assert.deepInclude(await run(c, pane, "set -e; false; echo x"), { exit_status: 1, output: "" })
+  })
+})
+
+/** How each shell prompts and reads a line into `v`. */
+const reads: Record<string, string> = {
+  "/bin/bash": "read -p 'name? ' v",
+  "/usr/bin/zsh": "read 'v?name? '",
+  "/bin/dash": "read -p 'name? ' v",
+  "/usr/bin/fish": "read -P 'name? ' v"
+}
+
+describe("in_shell in each shell", () => {
+  for (const [shell, read] of Object.entries(reads)) {
+    // CI installs every shell; elsewhere a missing one is skipped, not failed.
+    it.skipIf(!existsSync(shell) && process.env.CI !== "true")(
+      `${shell}: state persists, a read waits for its answer, exit ends the shell`,
+      async () => {
+        const { world, c, pane } = await open(shell)
+        const exported = shell.endsWith("fish") ? "cd /tmp; set -gx KEPT yes" : "cd /tmp && export KEPT=yes"
+        await run(c, pane, exported, { in_shell: true })
+        assert.deepInclude(await run(c, pane, "pwd; echo $KEPT"), { exit_status: 0, output: "/tmp\nyes" })
+        const asked = await run(c, pane, read, { in_shell: true, timeout: 20 })
+        assert.deepInclude(asked, { exit_status: null, timed_out: false, output: "name? " })
+        assert.strictEqual(asked.blocked_by, shell.split("/").at(-1))
+        await keys(c, pane, "Ada")
+        assert.deepInclude(await resume(c, pane, asked.run_id, 10), { exit_status: 0, output: "Ada" })
+        assert.deepInclude(await run(c, pane, "echo $v"), { exit_status: 0, output: "Ada" })
+        assert.deepStrictEqual(leftovers(world, pane), [])
+        const ended = await run(c, pane, "exit 3", { in_shell: true, timeout: 10 })
+        assert.deepStrictEqual(ended.shell_exited, { exit_status: 3 })
+      }
+    )
+  }
+})
+
+describe("resume returns what is new", () => {
+  it("three resumes of a 12 s build return each line once, saying where they start; whole_output all", async () => {
+    const { world, c, pane } = await open()
+    const build = "for i in $(seq 1 12); do echo step $i; sleep 1; done; echo built"
+    const answers = [await run(c, pane, build, { timeout: 2.5 })]
+    for (let i = 0; i < 3; i++) answers.push(await resume(c, pane, answers[0]!.run_id, 2.5))
+    assert.isTrue(answers.every((answer) => answer.timed_out === true))
+    answers.push(await resume(c, pane, answers[0]!.run_id, 20))
+    assert.deepInclude(answers.at(-1), { exit_status: 0, timed_out: false })
+    assert.deepStrictEqual(answers.map((answer) => answer.output_from), [
+      "start",
+      "previous_answer",
+      "previous_answer",
+      "previous_answer",
+      "previous_answer"
+    ])
+    const lines = answers.flatMap((answer) => (answer.output as string).split("\n")).filter((line) => line !== "")
+    assert.deepStrictEqual(lines, [...Array.from({ length: 12 }, (_, i) => `step ${i + 1}`), "built"])
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("whole_output returns the run's output from its start", async () => {
+    const { c, pane } = await open()
+    const first = await run(c, pane, "echo one; sleep 1.5; echo two", { timeout: 0.7 })
+    assert.strictEqual(first.output, "one")
+    const whole = structured(
+      await call(c, "run_shell_command", { pane_id: pane, resume: first.run_id, timeout: 10, whole_output: true })
+    )
+    assert.deepInclude(whole, { exit_status: 0, output: "one\ntwo", output_from: "start" })
+  })
+})
+
+describe("bytes, stated and consistent", () => {
+  it("capture_pane keeps the trailing spaces run_shell_command returns", async () => {
+    const { c, pane } = await open()
+    const printed = await run(c, pane, "printf 'a\\tb  \\n\\360\\237\\231\\202 \\344\\270\\255\\346\\226\\207\\n'")
+    assert.strictEqual(printed.output, "a       b  \n🙂 中文")
+    const screen = structured(await call(c, "capture_pane", { pane_id: pane })).content as string
+    assert.include(screen.split("\n"), "a       b  ")
+  })
+})
