@@ -40,12 +40,13 @@ export const describeCommand = (command: string) => ({
 })
 
 /**
- * Where the output an answer returned ended: absolute row and cell column, as placed when the
- * typed row was `shift` rows above its recorded place (a trim moves both alike). @category models
+ * The row the output an answer returned ended on (absolute), as placed when the typed row was
+ * `shift` rows above its recorded place (a trim moves both alike). The next answer starts at this
+ * row: a line the answer ended within comes again, whole (a program that moves the cursor back,
+ * such as a progress line or a pager's prompt, rewrites it). @category models
  */
 export interface ReadPosition {
   readonly row: number
-  readonly column: number
   readonly shift: number
 }
 
@@ -84,8 +85,8 @@ export const decodeRecord = (value: string): RunRecord | undefined => {
     if (parsed.v !== recordVersion || !isRun(parsed.run) || !Number.isSafeInteger(parsed.instance)) return undefined
     if (typeof command?.prefix !== "string" || typeof command.digest !== "string") return undefined
     const returned = parsed.returned as Record<string, unknown> | undefined
-    const position = ["row", "column", "shift"].every((key) => Number.isSafeInteger(returned?.[key]))
-      ? { returned: { row: returned!.row, column: returned!.column, shift: returned!.shift } as ReadPosition }
+    const position = ["row", "shift"].every((key) => Number.isSafeInteger(returned?.[key]))
+      ? { returned: { row: returned!.row, shift: returned!.shift } as ReadPosition }
       : {}
     return {
       run: parsed.run,

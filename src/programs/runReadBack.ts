@@ -123,10 +123,9 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       : decodeRecord(head.runRecord)?.returned
     const after = returned === undefined || start._tag !== "Found" ? undefined : {
       row: returned.row - (start.shift - returned.shift),
-      column: returned.column
+      column: 0
     }
-    const continued = after !== undefined && start._tag === "Found" &&
-      (after.row > start.row || (after.row === start.row && after.column > start.column))
+    const continued = after !== undefined && start._tag === "Found" && after.row > start.row
     const from = continued ? after : start._tag === "Found" ? start : { row: 0, column: 0 }
     const inCapture = capture !== undefined && from.row >= capture.firstRow && !head.alternate
     const read = inCapture
@@ -155,8 +154,9 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
         ...limits
       })
     const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
-    // Behind a full-screen program the rows read are its saved screen, not a place in the output.
-    const through = start._tag === "Found" && !head.alternate ? { ...end, shift: start.shift } : undefined
+    // Behind a full-screen program the output ends where the screen it saved had its cursor.
+    const endRow = head.alternate ? yield* savedCursorRow(run.paneId, head.history) : end.row
+    const through = start._tag === "Found" && endRow !== undefined ? { row: endRow, shift: start.shift } : undefined
     return {
       lines,
       status,
@@ -170,6 +170,13 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       ...(through === undefined ? {} : { through })
     } satisfies RunOutput
   })
+
+/** The absolute row of the cursor of the screen a full-screen program saved, or `undefined`. */
+const savedCursorRow = (paneId: string, history: number) =>
+  Effect.map(
+    Effect.flatMap(PaneCommand, (tmux) => tmux.run([["display-message", "-p", "-t", paneId, "#{alternate_saved_y}"]])),
+    (stdout) => /^[0-9]+$/u.test(stdout.trim()) ? history + Number(stdout.trim()) : undefined
+  ).pipe(orPaneNotFound(paneId))
 
 /** The blank rows below the last written one of a saved screen are no output. */
 export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {

@@ -10,8 +10,10 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, type Connected, structured } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { shellEnv } from "../support/shells.ts"
 
-const { open } = runHarness("inshell")
+const h = runHarness("inshell")
+const { open } = h
 
 const keys = (c: Connected, pane: string, text: string) =>
   call(c, "send_keys", { pane_id: pane, keys: text, enter: true })
@@ -93,7 +95,8 @@ describe("in_shell in each shell", () => {
         assert.deepInclude(asked, { exit_status: null, timed_out: false, output: "name? " })
         assert.strictEqual(asked.blocked_by, shell.split("/").at(-1))
         await keys(c, pane, "Ada")
-        assert.deepInclude(await resume(c, pane, asked.run_id, 10), { exit_status: 0, output: "Ada" })
+        // The line the blocked answer ended within comes again, whole.
+        assert.deepInclude(await resume(c, pane, asked.run_id, 10), { exit_status: 0, output: "name? Ada" })
         assert.deepInclude(await run(c, pane, "echo $v"), { exit_status: 0, output: "Ada" })
         assert.deepStrictEqual(leftovers(world, pane), [])
         const ended = await run(c, pane, "exit 3", { in_shell: true, timeout: 10 })
@@ -122,6 +125,18 @@ describe("resume returns what is new", () => {
     const lines = answers.flatMap((answer) => (answer.output as string).split("\n")).filter((line) => line !== "")
     assert.deepStrictEqual(lines, [...Array.from({ length: 12 }, (_, i) => `step ${i + 1}`), "built"])
     assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("another server instance's resume starts after what the first instance returned", async () => {
+    const { world, c, pane } = await h.open()
+    const first = await run(c, pane, "echo one; sleep 1.5; echo two", { timeout: 0.7 })
+    assert.deepInclude(first, { output: "one", output_from: "start" })
+    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    assert.deepInclude(await resume(other, pane, first.run_id, 10), {
+      exit_status: 0,
+      output: "two",
+      output_from: "previous_answer"
+    })
   })
 
   it("whole_output returns the run's output from its start", async () => {
