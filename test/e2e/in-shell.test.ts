@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
-import { call, type Connected, structured } from "../support/mcp.ts"
+import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 
@@ -99,11 +99,42 @@ describe("in_shell in each shell", () => {
         assert.deepInclude(await resume(c, pane, asked.run_id, 10), { exit_status: 0, output: "name? Ada" })
         assert.deepInclude(await run(c, pane, "echo $v"), { exit_status: 0, output: "Ada" })
         assert.deepStrictEqual(leftovers(world, pane), [])
+        if (!shell.endsWith("fish")) {
+          // fish has no errexit; the others keep it on, and a later default run's failure leaves the shell.
+          await run(c, pane, "set -e", { in_shell: true })
+          assert.deepInclude(await run(c, pane, "false"), { exit_status: 1 })
+          assert.deepInclude(await run(c, pane, "set -e; false; echo x"), { exit_status: 1, output: "" })
+        }
         const ended = await run(c, pane, "exit 3", { in_shell: true, timeout: 10 })
         assert.deepStrictEqual(ended.shell_exited, { exit_status: 3 })
       }
     )
   }
+})
+
+describe("an in-shell read is the run waiting, not the shell at its prompt", () => {
+  it("a new run waits behind it and is refused naming it, nothing cancels the read", async () => {
+    const { c, pane } = await open()
+    const asked = await run(c, pane, "read -p 'name? ' v", { in_shell: true, timeout: 20 })
+    assert.strictEqual(asked.blocked_by, "bash")
+    const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no", timeout: 1.5 })
+    assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotReady")
+    assert.include(textOf(refused), asked.run_id)
+    await keys(c, pane, "Ada")
+    assert.deepInclude(await resume(c, pane, asked.run_id, 10), { exit_status: 0, output: "name? Ada" })
+    assert.deepInclude(await run(c, pane, "echo $v"), { output: "Ada" })
+  })
+
+  it("an in-shell run interrupted back to the prompt is reported as such on resume", async () => {
+    const { world, c, pane } = await open()
+    const asked = await run(c, pane, "read -p 'name? ' v", { in_shell: true, timeout: 20 })
+    assert.strictEqual(asked.blocked_by, "bash")
+    await call(c, "send_keys", { pane_id: pane, keys: "C-c", literal: false, enter: false })
+    const interrupted = await call(c, "run_shell_command", { pane_id: pane, resume: asked.run_id, timeout: 10 })
+    assert.strictEqual(interrupted._meta?.["com.git-pull.libtmux-mcp/error"], "RunUnreported")
+    assert.deepInclude(await run(c, pane, "echo next"), { exit_status: 0, output: "next" })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
 })
 
 describe("resume returns what is new", () => {
