@@ -4,7 +4,10 @@
  * Stored as one pane option (`@lmcp_run_<id>`), versioned, base64 of JSON: no character of it can
  * be read by tmux as a format or a separator.
  *
- * Beside it, two pane options say who holds the pane:
+ * An answer that leaves the run unfinished writes into the record where its output ended
+ * (`returned`): the next answer, by any instance, returns what came after.
+ *
+ * Beside it, pane options say who holds the pane:
  * - `@lmcp_claim`: the run typed in the pane whose trailer has not yet run. Set with `-o` in the
  *   invocation that types (tmux refuses to set it again, and drops the rest of that list), and
  *   unset by the run's trailer, so a finished run never holds the pane.

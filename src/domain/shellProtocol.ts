@@ -8,6 +8,10 @@
  *     ( <the command, as given>
  *     ); /usr/bin/tmux -S "${TMUX%%,*}" run -t%5 -C "set -s @lx $?;#{@lR}"
  *
+ * With in_shell the command runs in the shell itself, in a brace group (`{ … };`), after a start
+ * mark, and its trailer also leaves `$-` on the pane (`shellFlagsOption`); a later subshell run on
+ * a shell with `set -e` on is guarded (`set +e;( set -e; … ); …;set -e`).
+ *
  * The trailer hands the exit status to tmux as `$?` (no shell variable is assigned) and runs the
  * template the server stored in the pane option `@lR` before typing: record where the output ended
  * and the status, then signal the run's channel. While no template is stored, the trailer records

@@ -43,7 +43,7 @@ describe("in_shell keeps the shell's state", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
-  it("exit 3 in the shell says the shell exited with 3 and leaves the pane dead, its options as they were", async () => {
+  it("exit 3 in the shell says the shell exited with 3, leaves the pane dead, its options as they were", async () => {
     const { world, c, pane } = await open()
     const ended = await run(c, pane, "echo bye; exit 3", { in_shell: true, timeout: 10 })
     assert.deepInclude(ended, { exit_status: null, timed_out: false })

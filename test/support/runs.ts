@@ -44,5 +44,5 @@ export const leftovers = (world: TmuxWorld, pane: string) =>
     // on purpose: they outlive runs, not the pane.
     .filter((line) =>
       (line.includes("lmcp") && !/^@lmcp_(gen|g[0-9]+|sh) /u.test(line)) || /^@(lx|[lm][0-9a-f]{6}) /u.test(line) ||
-      /^remain-on-exit/u.test(line)
+      line.startsWith("remain-on-exit")
     )
