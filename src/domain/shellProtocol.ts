@@ -240,10 +240,17 @@ export const hasErrexit = (flags: string): boolean => /^x[A-Za-z0-9]*e/u.test(fl
 /**
  * Whether a screen row shows the shell's prompt as it was drawn when the run was typed, with the
  * cursor right after it and nothing typed: the shell is back at its prompt, not in a `read` of
- * the command's that prints a prompt of its own.
+ * the command's that prints a prompt of its own. A prompt that shows the directory changes with a
+ * `cd`: one of more than four characters counts when its first and last two are the same.
  */
-export const showsPrompt = (prompt: string, row: string, cursorX: number): boolean =>
-  prompt.trim() !== "" && sliceCells(row, cursorX) === prompt && dropCells(row, cursorX).trim() === ""
+export const showsPrompt = (prompt: string, row: string, cursorX: number): boolean => {
+  const shown = [...sliceCells(row, cursorX)]
+  const was = [...prompt]
+  if (prompt.trim() === "" || dropCells(row, cursorX).trim() !== "") return false
+  if (shown.join("") === prompt) return true
+  const ends = (chars: ReadonlyArray<string>) => chars.slice(0, 2).join("") + chars.slice(-2).join("")
+  return was.length > 4 && shown.length > 4 && ends(shown) === ends(was)
+}
 
 /** The last typed line: its echo ends where the command's output begins. */
 export const trailerLine = (typed: string): string => typed.slice(typed.lastIndexOf("\n") + 1)

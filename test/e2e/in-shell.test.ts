@@ -5,7 +5,7 @@
  * bash, zsh, dash and fish. Resume returns what is new, and capture_pane agrees with
  * run_shell_command on the bytes.
  */
-import { existsSync } from "node:fs"
+import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
@@ -125,9 +125,13 @@ describe("an in-shell read is the run waiting, not the shell at its prompt", () 
     assert.deepInclude(await run(c, pane, "echo $v"), { output: "Ada" })
   })
 
-  it("an in-shell run interrupted back to the prompt is reported as such on resume", async () => {
-    const { world, c, pane } = await open()
-    const asked = await run(c, pane, "read -p 'name? ' v", { in_shell: true, timeout: 20 })
+  it("an in-shell run interrupted back to its prompt (showing another directory) resumes as such", async () => {
+    const { world, c, pane } = await open(
+      "/bin/bash",
+      {},
+      (w) => writeFileSync(join(w.dir, ".profile"), "PS1='me:\\w$ '\n")
+    )
+    const asked = await run(c, pane, "cd /tmp && read -p 'name? ' v", { in_shell: true, timeout: 20 })
     assert.strictEqual(asked.blocked_by, "bash")
     await call(c, "send_keys", { pane_id: pane, keys: "C-c", literal: false, enter: false })
     const interrupted = await call(c, "run_shell_command", { pane_id: pane, resume: asked.run_id, timeout: 10 })

@@ -105,6 +105,10 @@ describe("typedText", () => {
     assert.isFalse(showsPrompt("bash-5.2$ ", "name? ", 6))
     assert.isFalse(showsPrompt("bash-5.2$ ", "bash-5.2$ ls", 10))
     assert.isFalse(showsPrompt("", "", 0))
+    // A prompt that shows the directory, after a cd; fish's read prompt is not its prompt.
+    assert.isTrue(showsPrompt("me@host:~$ ", "me@host:/tmp$ ", 14))
+    assert.isFalse(showsPrompt("me@host ~> ", "read> ", 6))
+    assert.isFalse(showsPrompt("$ ", "# ", 2))
   })
 
   it("restores the pane's remain-on-exit in the trailer of a run that kept the pane", () => {
