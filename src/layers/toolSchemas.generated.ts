@@ -3594,11 +3594,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "in_shell": {
      "type": "boolean",
-     "description": "run it in the shell itself, not a subshell (default false): cd, export, source, aliases and functions persist; its exit ends the shell (shell_exited) and its set -e stays on for later in_shell runs"
+     "description": "run in the shell (as fish does): state persists; exit, set -e, traps act on it"
     },
     "whole_output": {
      "type": "boolean",
-     "description": "with resume: the whole output from the run's start, not only what came after the previous answer"
+     "description": "resume: all output, not just new"
     }
    },
    "required": [

@@ -23,16 +23,11 @@ const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
 
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
-  description: "Type one shell command into a pane's shell, wait for it, and return its exit status and own output " +
-    "(scrolled-off lines included) as the terminal shows it: a tab is the spaces it moved over, trailing spaces " +
-    "stay, no final newline. It runs in a subshell (cd, export, source do not persist) once the shell is at its " +
-    "prompt; to keep state, set in_shell: the shell itself runs it, as when a person types, so its exit, exec, " +
-    "set -e and traps act on the shell (fish always runs commands in the shell). Copy mode or another program in " +
-    "front is refused. On timeout: timed_out, a run_id and the output so far; the command keeps running, and its " +
-    "exit status comes only from calling again with resume set to run_id (not `echo $?`), which returns the output " +
-    "after what the previous answer returned. A command waiting for input (pager, prompt, full-screen program) " +
-    "returns within about a second with blocked_by and a run_id: answer or quit it with send_keys (q for a " +
-    "pager), then resume. Avoid pagers: `git --no-pager`, PAGER=cat. Shells: bash, zsh, dash/sh, ksh, fish.",
+  description: "Run a shell command in a pane's shell at its prompt; return its exit status and own output " +
+    "(scrolled-off lines too; tabs as spaces, trailing spaces kept, no final newline). It runs in a subshell (cd, " +
+    "export do not persist) unless in_shell. On timeout (timed_out, run_id, output so far) it runs on: resume with " +
+    "run_id for its status (not `echo $?`) and newer output. Input waits (pager, prompt): blocked_by, run_id " +
+    "within ~1 s; answer/quit via send_keys (q: pager), then resume. Avoid pagers: git --no-pager, PAGER=cat.",
   input: Schema.Struct({
     pane_id: PaneId,
     command: Schema.optionalKey(
@@ -47,11 +42,10 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       description: "prefix a space to keep it out of shell history (best effort)"
     })),
     in_shell: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "run it in the shell itself, not a subshell (default false): cd, export, source, aliases and " +
-        "functions persist; its exit ends the shell (shell_exited) and its set -e stays on for later in_shell runs"
+      description: "run in the shell (as fish does): state persists; exit, set -e, traps act on it"
     })),
     whole_output: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "with resume: the whole output from the run's start, not only what came after the previous answer"
+      description: "resume: all output, not just new"
     }))
   }),
   output: Schema.Struct({

@@ -44,10 +44,8 @@ const withoutBlankTail = (text: string): string => {
 
 /** @category tools */
 export const capture_pane = defineTool(manifest.capture_pane, {
-  description: "A pane's text: the screen, or rows start to end, as the terminal shows it (a tab is the spaces it " +
-    "moved over, trailing spaces stay, as in run_shell_command's output; blank rows at the end and the final " +
-    "newline are left out). Keeps the newest rows within max_lines/max_bytes and counts the rest. To follow " +
-    "output use capture_since.",
+  description: "A pane's text: the screen, or rows start to end (tabs as spaces, trailing spaces kept). Keeps " +
+    "the newest rows within max_lines/max_bytes, counting the rest. To follow output use capture_since.",
   input: Schema.Struct({
     pane_id: PaneId,
     start: Schema.optionalKey(Row("first")),
