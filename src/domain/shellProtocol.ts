@@ -64,9 +64,9 @@ export const protocolNames = (runId: string) => ({
 })
 
 /**
- * The pane option an in-shell run's trailer leaves the shell's option letters (`$-`) in: it stays
- * with the pane, and says that runs changed the shell's state (its `TMUX` may be gone) and whether
- * `set -e` is on.
+ * The pane option an in-shell run's trailer leaves the shell's pid and option letters (`$$x$-`)
+ * in: it stays with the pane, and says that runs changed that shell's state (its `TMUX` may be
+ * gone) and whether `set -e` is on.
  */
 export const shellFlagsOption = "@lmcp_sh"
 
@@ -228,13 +228,22 @@ export const typedText = (options: {
   const [open, close] = fish ? ["begin;", "end;"] : options.inShell ? ["{", "};"] : ["(", ");"]
   const mark = options.markStart ? `${tmux} run -t${pane} -C '#{${names.markTemplate}}'; ` : ""
   // An in-shell run leaves the shell's option letters on the pane (see `shellFlagsOption`).
-  const flags = options.inShell && !fish ? `set -pt${pane} ${shellFlagsOption} x$-;` : ""
+  const flags = options.inShell && !fish ? `set -pt${pane} ${shellFlagsOption} $$x$-;` : ""
   const trailer = `${close} ${tmux} run -t${pane} -C "set -s ${statusOption} ${status};${flags}#{${names.template}}"`
   return `${options.suppressHistory ? " " : ""}${guarded ? "set +e;" : ""}${mark}${open}${guarded ? " set -e;" : ""} ` +
     `${options.command.replace(/\s+$/u, "")}\n${trailer}${guarded ? ";set -e" : ""}`
 }
 
-/** Whether `$-` as an in-shell run left it (see `shellFlagsOption`) has `set -e` on. */
+/**
+ * The option letters an in-shell run left (`<pid>x<$->`, see `shellFlagsOption`), when the shell
+ * that left them is still the pane's process (a respawned pane has a new shell), else "".
+ */
+export const shellFlagsOf = (value: string, panePid: number): string => {
+  const left = /^([0-9]+)x([A-Za-z0-9]*)$/u.exec(value)
+  return left !== null && Number(left[1]) === panePid ? `x${left[2]}` : ""
+}
+
+/** Whether option letters as `shellFlagsOf` gives them have `set -e` on. */
 export const hasErrexit = (flags: string): boolean => /^x[A-Za-z0-9]*e/u.test(flags)
 
 /**

@@ -19,6 +19,7 @@ import {
   parseEndRecord,
   parseStartMark,
   protocolNames,
+  shellFlagsOf,
   shellFlagsOption,
   shellKind,
   showsPrompt,
@@ -294,7 +295,7 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
     // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt.
     const markStart = inShell || needsStartMark(shell, command, { width: state.pane_width, height: state.pane_height })
     // What in-shell runs left in the shell (nothing until one ran): see shellFlagsOption.
-    const shellFlags = state[shellFlagsOption]
+    const shellFlags = shellFlagsOf(state[shellFlagsOption], state.pane_pid)
     // An exit in the shell would close the pane before its status is read: keep it for the run.
     const keepPane = inShell && state["remain-on-exit"] !== "on"
     const typed = typedText({

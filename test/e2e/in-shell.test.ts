@@ -65,6 +65,12 @@ describe("in_shell keeps the shell's state", () => {
       output: "on"
     })
     assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_dead}").trim(), "0")
+    // A respawned pane's new shell has no set -e: later runs do not turn it on.
+    assert.notStrictEqual((await call(c, "respawn_pane", { pane_id: pane })).isError, true)
+    assert.deepInclude(await run(c, pane, "false"), { exit_status: 1 })
+    assert.deepInclude(await run(c, pane, "case $- in *e*) echo on;; *) echo off;; esac", { in_shell: true }), {
+      output: "off"
+    })
   })
 
   it("set -e; false; echo x as a default command keeps its meaning", async () => {

@@ -16,6 +16,7 @@ import {
   parseEndRecord,
   protocolNames,
   runIdPattern,
+  shellFlagsOf,
   shellKind,
   showsPrompt,
   templates,
@@ -84,7 +85,7 @@ describe("typedText", () => {
     const text = typedText({ ...base, kind: "posix", inShell: true })
     assert.strictEqual(
       text,
-      `{ echo hi\n}; /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;set -pt%4 @lmcp_sh x$-;#{@la1b2c3}"`
+      `{ echo hi\n}; /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;set -pt%4 @lmcp_sh $$x$-;#{@la1b2c3}"`
     )
     // fish runs every command in the shell already, and has no errexit.
     assert.strictEqual(typedText({ ...base, kind: "fish", inShell: true }), typedText({ ...base, kind: "fish" }))
@@ -98,6 +99,10 @@ describe("typedText", () => {
     assert.isTrue(hasErrexit("x569XZei"))
     assert.isFalse(hasErrexit("xhimBH"))
     assert.isFalse(hasErrexit(""))
+    // Only while the shell that left them is the pane's process.
+    assert.strictEqual(shellFlagsOf("4242xehimBH", 4242), "xehimBH")
+    assert.strictEqual(shellFlagsOf("4242xehimBH", 4243), "")
+    assert.strictEqual(shellFlagsOf("xehimBH", 4242), "")
   })
 
   it("tells the shell's prompt drawn again from a prompt of the command's own", () => {
