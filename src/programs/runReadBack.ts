@@ -117,16 +117,14 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
         continued: false
       }
     }
-    // What the previous answer returned is left out: its end moved with the typed row.
-    const returned = limits.whole === true || start._tag !== "Found"
+    const found = start._tag === "Found" ? start : undefined
+    const returned = limits.whole === true ? undefined : decodeRecord(head.runRecord)?.returned
+    // What the previous answer returned is left out: its end row moved with the typed row.
+    const after = found === undefined || returned === undefined
       ? undefined
-      : decodeRecord(head.runRecord)?.returned
-    const after = returned === undefined || start._tag !== "Found" ? undefined : {
-      row: returned.row - (start.shift - returned.shift),
-      column: 0
-    }
-    const continued = after !== undefined && start._tag === "Found" && after.row > start.row
-    const from = continued ? after : start._tag === "Found" ? start : { row: 0, column: 0 }
+      : returned.row - (found.shift - returned.shift)
+    const continued = after !== undefined && after > found!.row
+    const from = continued ? { row: after, column: 0 } : found ?? { row: 0, column: 0 }
     const inCapture = capture !== undefined && from.row >= capture.firstRow && !head.alternate
     const read = inCapture
       ? {
@@ -156,7 +154,7 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
     const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
     // Behind a full-screen program the output ends where the screen it saved had its cursor.
     const endRow = head.alternate ? yield* savedCursorRow(run.paneId, head.history) : end.row
-    const through = start._tag === "Found" && endRow !== undefined ? { row: endRow, shift: start.shift } : undefined
+    const through = found !== undefined && endRow !== undefined ? { row: endRow, shift: found.shift } : undefined
     return {
       lines,
       status,

@@ -330,7 +330,7 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
       echoRows: echoHeight(typed, state.pane_width) + 2,
       screenRows: state.pane_height,
       ...(inShell ? { inShell } : {}),
-      ...(keepPane ? { remainOnExit: state["remain-on-exit"] } : {})
+      ...(keepPane ? { remainOnExit: state["remain-on-exit"] === "failed" ? "failed" : "off" } : {})
     }
     const record: RunRecord = { run, instance: process.pid, command: describeCommand(command) }
     // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
