@@ -4,7 +4,10 @@
  * Stored as one pane option (`@lmcp_run_<id>`), versioned, base64 of JSON: no character of it can
  * be read by tmux as a format or a separator.
  *
- * Beside it, two pane options say who holds the pane:
+ * An answer that leaves the run unfinished writes into the record where its output ended
+ * (`returned`): the next answer, by any instance, returns what came after.
+ *
+ * Beside it, pane options say who holds the pane:
  * - `@lmcp_claim`: the run typed in the pane whose trailer has not yet run. Set with `-o` in the
  *   invocation that types (tmux refuses to set it again, and drops the rest of that list), and
  *   unset by the run's trailer, so a finished run never holds the pane.
@@ -39,6 +42,17 @@ export const describeCommand = (command: string) => ({
   digest: createHash("sha256").update(command).digest("hex").slice(0, 12)
 })
 
+/**
+ * The row the output an answer returned ended on (absolute), as placed when the typed row was
+ * `shift` rows above its recorded place (a trim moves both alike). The next answer starts at this
+ * row: a line the answer ended within comes again, whole (a program that moves the cursor back,
+ * such as a progress line or a pager's prompt, rewrites it). @category models
+ */
+export interface ReadPosition {
+  readonly row: number
+  readonly shift: number
+}
+
 /** A run as recorded: the run itself, the instance that typed it, and its command's description. */
 export interface RunRecord {
   readonly run: Run
@@ -47,6 +61,8 @@ export interface RunRecord {
   /** That instance's tag (domain/instance.ts): what tells whether it is dead; absent in older records. */
   readonly tag?: string
   readonly command: { readonly prefix: string; readonly digest: string }
+  /** Where the previous answer for the run ended: the next one returns what came after. */
+  readonly returned?: ReadPosition
 }
 
 /** The option value of a record. */
@@ -60,6 +76,8 @@ const isRun = (value: unknown): value is Run => {
   const numbers = ["panePid", "promptRow", "echoRows", "screenRows"]
   return strings.every((key) => typeof run[key] === "string") &&
     numbers.every((key) => Number.isSafeInteger(run[key])) && typeof run.markStart === "boolean" &&
+    ["undefined", "boolean"].includes(typeof run.inShell) &&
+    (run.remainOnExit === undefined || run.remainOnExit === "off" || run.remainOnExit === "failed") &&
     runIdPattern.test(run.id as string) && /^%[0-9]+$/u.test(run.paneId as string)
 }
 
@@ -71,11 +89,16 @@ export const decodeRecord = (value: string): RunRecord | undefined => {
     const command = parsed.command as Record<string, unknown> | undefined
     if (parsed.v !== recordVersion || !isRun(parsed.run) || !Number.isSafeInteger(parsed.instance)) return undefined
     if (typeof command?.prefix !== "string" || typeof command.digest !== "string") return undefined
+    const returned = parsed.returned as Record<string, unknown> | undefined
+    const position = ["row", "shift"].every((key) => Number.isSafeInteger(returned?.[key]))
+      ? { returned: { row: returned!.row, shift: returned!.shift } as ReadPosition }
+      : {}
     return {
       run: parsed.run,
       instance: parsed.instance as number,
       ...(typeof parsed.tag === "string" ? { tag: parsed.tag } : {}),
-      command: { prefix: command.prefix, digest: command.digest }
+      command: { prefix: command.prefix, digest: command.digest },
+      ...position
     }
   } catch {
     return undefined

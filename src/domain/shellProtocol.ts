@@ -8,6 +8,10 @@
  *     ( <the command, as given>
  *     ); /usr/bin/tmux -S "${TMUX%%,*}" run -t%5 -C "set -s @lx $?;#{@lR}"
  *
+ * With in_shell the command runs in the shell itself, in a brace group (`{ … };`), after a start
+ * mark, and its trailer also leaves `$-` on the pane (`shellFlagsOption`); a later subshell run on
+ * a shell with `set -e` on is guarded (`set +e;( set -e; … ); …;set -e`).
+ *
  * The trailer hands the exit status to tmux as `$?` (no shell variable is assigned) and runs the
  * template the server stored in the pane option `@lR` before typing: record where the output ended
  * and the status, then signal the run's channel. While no template is stored, the trailer records
@@ -60,14 +64,41 @@ export const protocolNames = (runId: string) => ({
   buffer: `libtmux-mcp-paste-${thisTag}-${runId}`
 })
 
-/** The template values the server stores before typing: what the trailer and the mark run. */
-export const templates = (runId: string, paneId: string) => {
+/**
+ * The pane option an in-shell run's trailer leaves the shell's pid and option letters (`$$x$-`)
+ * in: it stays with the pane, and says that runs changed that shell's state (its `TMUX` may be
+ * gone) and whether `set -e` is on.
+ */
+export const shellFlagsOption = "@lmcp_sh"
+
+/**
+ * The options an in-shell run sets on its pane so that an `exit` leaves it (dead) long enough to
+ * read the shell's status, and what restores them: unset, so the window's values apply again.
+ */
+export const keepPaneCommands = (paneId: string) => ({
+  set: [
+    ["set-option", "-p", "-t", paneId, "remain-on-exit", "on"],
+    ["set-option", "-p", "-t", paneId, "remain-on-exit-format", ""]
+  ] as const,
+  restore: [
+    ["set-option", "-pu", "-t", paneId, "remain-on-exit"],
+    ["set-option", "-pu", "-t", paneId, "remain-on-exit-format"]
+  ] as const
+})
+
+/**
+ * The template values the server stores before typing: what the trailer and the mark run.
+ * `restorePane`: the run kept its pane for an `exit` (see `keepPaneCommands`), and its trailer,
+ * which proves the shell lives, restores it.
+ */
+export const templates = (runId: string, paneId: string, restorePane = false) => {
   const names = protocolNames(runId)
   const position = "#{history_size} #{cursor_y} #{cursor_x}"
+  const restore = restorePane ? keepPaneCommands(paneId).restore.map((command) => `; ${command.join(" ")} `) : []
   return {
     // The record, then the pane's claim released (see domain/runRecord.ts), then the signal.
     end: `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ` +
-      `; set -su ${statusOption} ; set -put${paneId} @lmcp_claim ; wait-for -S ${names.channel}`,
+      `; set -su ${statusOption} ; set -put${paneId} @lmcp_claim ${restore.join("")}; wait-for -S ${names.channel}`,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
 }
@@ -181,15 +212,54 @@ export const typedText = (options: {
   readonly suppressHistory: boolean
   /** Record the cursor position right before the command runs (see `needsStartMark`). */
   readonly markStart: boolean
+  /** Run the command in the shell itself (fish always does), not in a subshell. */
+  readonly inShell: boolean
+  /**
+   * The shell has `set -e` on (left by an in-shell run): a subshell that fails would end it, so
+   * errexit is off around the subshell, on inside it, and on again after the trailer.
+   */
+  readonly errexit: boolean
 }): string => {
   const names = protocolNames(options.runId)
   const tmux = tmuxWord(options.kind, options.reach)
   const pane = options.paneId
-  const status = options.kind === "fish" ? "$status" : "$?"
-  const [open, close] = options.kind === "fish" ? ["begin;", "end;"] : ["(", ");"]
+  const fish = options.kind === "fish"
+  const status = fish ? "$status" : "$?"
+  const guarded = !fish && !options.inShell && options.errexit
+  const [open, close] = fish ? ["begin;", "end;"] : options.inShell ? ["{", "};"] : ["(", ");"]
   const mark = options.markStart ? `${tmux} run -t${pane} -C '#{${names.markTemplate}}'; ` : ""
-  const trailer = `${close} ${tmux} run -t${pane} -C "set -s ${statusOption} ${status};#{${names.template}}"`
-  return `${options.suppressHistory ? " " : ""}${mark}${open} ${options.command.replace(/\s+$/u, "")}\n${trailer}`
+  // An in-shell run leaves the shell's option letters on the pane (see `shellFlagsOption`).
+  const flags = options.inShell && !fish ? `set -pt${pane} ${shellFlagsOption} $$x$-;` : ""
+  const trailer = `${close} ${tmux} run -t${pane} -C "set -s ${statusOption} ${status};${flags}#{${names.template}}"`
+  return `${options.suppressHistory ? " " : ""}${guarded ? "set +e;" : ""}${mark}${open}${guarded ? " set -e;" : ""} ` +
+    `${options.command.replace(/\s+$/u, "")}\n${trailer}${guarded ? ";set -e" : ""}`
+}
+
+/**
+ * The option letters an in-shell run left (`<pid>x<$->`, see `shellFlagsOption`), when the shell
+ * that left them is still the pane's process (a respawned pane has a new shell), else "".
+ */
+export const shellFlagsOf = (value: string, panePid: number): string => {
+  const left = /^([0-9]+)x([A-Za-z0-9]*)$/u.exec(value)
+  return left !== null && Number(left[1]) === panePid ? `x${left[2]}` : ""
+}
+
+/** Whether option letters as `shellFlagsOf` gives them have `set -e` on. */
+export const hasErrexit = (flags: string): boolean => /^x[A-Za-z0-9]*e/u.test(flags)
+
+/**
+ * Whether a screen row shows the shell's prompt as it was drawn when the run was typed, with the
+ * cursor right after it and nothing typed: the shell is back at its prompt, not in a `read` of
+ * the command's that prints a prompt of its own. A prompt that shows the directory changes with a
+ * `cd`: one of more than four characters counts when its first and last two are the same.
+ */
+export const showsPrompt = (prompt: string, row: string, cursorX: number): boolean => {
+  const shown = [...sliceCells(row, cursorX)]
+  const was = [...prompt]
+  if (prompt.trim() === "" || dropCells(row, cursorX).trim() !== "") return false
+  if (shown.join("") === prompt) return true
+  const ends = (chars: ReadonlyArray<string>) => chars.slice(0, 2).join("") + chars.slice(-2).join("")
+  return was.length > 4 && shown.length > 4 && ends(shown) === ends(was)
 }
 
 /** The last typed line: its echo ends where the command's output begins. */

@@ -144,8 +144,23 @@ const environment = (pid: number, name: string): Effect.Effect<string | undefine
     return entry?.slice(name.length + 1)
   })
 
+const exitOf = (pid: number, comm: string) =>
+  Effect.sync(() => {
+    const text = read(`/proc/${pid}/stat`)
+    if (text === undefined) return undefined
+    const close = text.lastIndexOf(")")
+    const fields = text.slice(close + 2).split(" ")
+    // Field 3 is the state; field 52 the wait status (counted from field 3 at index 0).
+    const waited = Number(fields[49])
+    if (fields[0] !== "Z" || text.slice(text.indexOf("(") + 1, close) !== comm || !Number.isInteger(waited)) {
+      return undefined
+    }
+    const signal = waited & 0x7f
+    return signal === 0 ? { status: (waited >> 8) & 0xff, signal: null } : { status: null, signal }
+  })
+
 /** The live reader. @category layers */
 export const layer: Layer.Layer<PaneProcess> = Layer.succeed(
   PaneProcess,
-  PaneProcess.of({ shell, front, terminalMode, environment })
+  PaneProcess.of({ shell, front, terminalMode, environment, exitOf })
 )

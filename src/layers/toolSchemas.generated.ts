@@ -3591,6 +3591,14 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "suppress_history": {
      "type": "boolean",
      "description": "prefix a space to keep it out of shell history (best effort)"
+    },
+    "in_shell": {
+     "type": "boolean",
+     "description": "run in the shell (as fish does): state persists; exit, set -e, traps act on it"
+    },
+    "whole_output": {
+     "type": "boolean",
+     "description": "resume: all output, not just new"
     }
    },
    "required": [
@@ -3613,7 +3621,27 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "type": "null"
       }
      ],
-     "description": "the command's exit status; null when it timed out or is blocked"
+     "description": "the command's exit status; null when it timed out, is blocked or ended the shell"
+    },
+    "shell_exited": {
+     "type": "object",
+     "properties": {
+      "exit_status": {
+       "anyOf": [
+        {
+         "type": "integer"
+        },
+        {
+         "type": "null"
+        }
+       ],
+       "description": "the shell's exit status; null when a signal ended it"
+      }
+     },
+     "required": [
+      "exit_status"
+     ],
+     "description": "present when the command ended the pane's shell (exit under in_shell or in fish): the pane is left dead showing its last output; respawn_pane starts a new shell in it"
     },
     "timed_out": {
      "type": "boolean",
@@ -3664,7 +3692,15 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "output": {
      "type": "string",
-     "description": "the command's own output"
+     "description": "the command's own output as the terminal shows it (tabs as spaces, trailing spaces kept, no final newline); see output_from"
+    },
+    "output_from": {
+     "type": "string",
+     "enum": [
+      "start",
+      "previous_answer"
+     ],
+     "description": "start: the output from the run's start; previous_answer: only what came after the output the previous answer for this run returned (whole_output gives it all)"
     },
     "output_start_lost": {
      "type": "boolean",
@@ -3736,6 +3772,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "elapsed_seconds",
     "effective_timeout",
     "output",
+    "output_from",
     "output_start_lost",
     "output_start_unknown",
     "truncated_lines",

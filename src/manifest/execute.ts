@@ -94,7 +94,9 @@ export const executeRows = {
       timeout: "none",
       max_lines: "none",
       max_bytes: "none",
-      suppress_history: "none"
+      suppress_history: "none",
+      in_shell: "none",
+      whole_output: "none"
     }
   },
   send_keys: {

@@ -66,5 +66,5 @@ export const mandatoryLines = {
   set_synchronize_panes:
     "While enabled, it duplicates subsequent input to every pane in the window, so one send_keys reaches all of them.",
   set_history_limit: "It applies to panes created after the change: existing panes keep their history and " +
-    "their own limit, so lowering it discards nothing already kept (tested on tmux 3.3a)."
+    "their own limit, so lowering it discards nothing already kept."
 } as const

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { runsShell } from "../domain/paneView.ts"
 import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
-import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
+import { parseEndRecord, parseStartMark, runIdPattern, showsPrompt } from "../domain/shellProtocol.ts"
 import { PaneNotReady, type ToolError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type HeldView, type Run } from "../services/ShellRuns.ts"
@@ -22,7 +22,10 @@ export const runFields = {
   pane_tty: "string",
   "@lmcp_claim": "string",
   "@lmcp_last": "string",
-  "@lmcp_gen": "string"
+  "@lmcp_gen": "string",
+  // What in-shell runs left in the shell (see shellFlagsOption), and whether an exit keeps the pane.
+  "@lmcp_sh": "string",
+  "remain-on-exit": "string"
 } as const
 
 /** The pane's typing generation as read (see domain/runRecord.ts); 0 before the first run. */
@@ -98,6 +101,10 @@ export const awaitFreePane = (paneId: string, deadline: number) =>
       const head = yield* headOfRun(paneId, claim)
       const recorded = decodeRecord(head.runRecord)
       const shell = yield* kernel.shell(look.pane_pid)
+      // An in-shell run's shell reads the terminal itself for the command (`read`): that is the run
+      // waiting for input, not its shell back at the prompt (which draws the prompt again).
+      const readsForRun = recorded?.run.inShell === true && parseStartMark(head.mark) !== undefined &&
+        !showsPrompt(recorded.run.prompt, look.screen.split("\n")[look.cursor_y] ?? "", look.cursor_x)
       const now = yield* Clock.currentTimeMillis
       const decided = claimStep(
         {
@@ -106,7 +113,7 @@ export const awaitFreePane = (paneId: string, deadline: number) =>
           pending: recorded !== undefined && head.record === "",
           recordedPid: recorded?.run.panePid,
           panePid: look.pane_pid,
-          idle: shell?.reading === true && shell.inForeground
+          idle: shell?.reading === true && shell.inForeground && !readsForRun
         },
         memory,
         now,

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import { paneRunOptions } from "../domain/runRecord.ts"
-import { parseEndRecord, protocolNames } from "../domain/shellProtocol.ts"
+import { keepPaneCommands, parseEndRecord, protocolNames } from "../domain/shellProtocol.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
@@ -107,7 +107,10 @@ export const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option",
     paneRunOptions.record(run.id),
     paneRunOptions.successor(run.id),
     paneRunOptions.last
-  ].map((option) => ["set-option", "-pu", "-t", run.paneId, option] as const)
+  ].map((option) => ["set-option", "-pu", "-t", run.paneId, option] as const).concat(
+    // Its trailer restores these as it reports; a run that never reported leaves them to here.
+    run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore
+  )
 }
 
 /**

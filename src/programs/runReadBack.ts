@@ -4,10 +4,13 @@
  */
 import * as Effect from "effect/Effect"
 import type { ScreenReason } from "../domain/keyboard.ts"
+import { decodeRecord, encodeRecord, paneRunOptions, type ReadPosition } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import { extractOutput, parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
 import { InputInvalid } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
+import { PaneCommand } from "../services/Tmux.ts"
+import { orPaneNotFound } from "./pane.ts"
 import { type Capture, collectCommands, type Head, lookAtBottom } from "./runHead.ts"
 import { readOutput, readWindows } from "./runOutput.ts"
 
@@ -29,6 +32,10 @@ export interface RunOutput {
   readonly countPartial: boolean
   /** Why the lines are the screen, not the stream (see domain/keyboard.ts); empty claims nothing. */
   readonly screen: ReadonlyArray<ScreenReason>
+  /** `lines` start where the previous answer for the run ended, not where the run's output begins. */
+  readonly continued: boolean
+  /** Where `lines` end, for the next answer to start after (absent when that is not known). */
+  readonly through?: ReadPosition
 }
 
 /** How much of a run's output a call returns at most. @category models */
@@ -37,6 +44,8 @@ export interface OutputLimits {
   readonly maxBytes: number
   /** When counting the lines left out stops (epoch milliseconds): the call keeps its timeout. */
   readonly countUntil: number
+  /** The whole output from the run's beginning, not only what came after the previous answer. */
+  readonly whole?: boolean
 }
 
 /**
@@ -109,10 +118,18 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
         droppedLines: 0,
         droppedBytes: 0,
         countPartial: false,
-        screen
+        screen,
+        continued: false
       }
     }
-    const from = start._tag === "Found" ? start : { row: 0, column: 0 }
+    const found = start._tag === "Found" ? start : undefined
+    const returned = limits.whole === true ? undefined : decodeRecord(head.runRecord)?.returned
+    // What the previous answer returned is left out: its end row moved with the typed row.
+    const after = found === undefined || returned === undefined
+      ? undefined
+      : returned.row - (found.shift - returned.shift)
+    const continued = after !== undefined && after > found!.row
+    const from = continued ? { row: after, column: 0 } : found ?? { row: 0, column: 0 }
     const inCapture = capture !== undefined && from.row >= capture.firstRow && !head.alternate
     const read = inCapture
       ? {
@@ -140,6 +157,9 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
         ...limits
       })
     const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
+    // Behind a full-screen program the output ends where the screen it saved had its cursor.
+    const endRow = head.alternate ? yield* savedCursorRow(run.paneId, head.history) : end.row
+    const through = found !== undefined && endRow !== undefined ? { row: endRow, shift: found.shift } : undefined
     return {
       lines,
       status,
@@ -149,7 +169,9 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       droppedLines: read.droppedLines,
       droppedBytes: read.droppedBytes,
       countPartial: read.partial,
-      screen
+      screen,
+      continued,
+      ...(through === undefined ? {} : { through })
     } satisfies RunOutput
   })
 
@@ -161,6 +183,13 @@ const screenReasons = (alternate: boolean, typed: TypedAt | undefined, history: 
     : [])
 ]
 
+/** The absolute row of the cursor of the screen a full-screen program saved, or `undefined`. */
+const savedCursorRow = (paneId: string, history: number) =>
+  Effect.map(
+    Effect.flatMap(PaneCommand, (tmux) => tmux.run([["display-message", "-p", "-t", paneId, "#{alternate_saved_y}"]])),
+    (stdout) => /^[0-9]+$/u.test(stdout.trim()) ? history + Number(stdout.trim()) : undefined
+  ).pipe(orPaneNotFound(paneId))
+
 /** The blank rows below the last written one of a saved screen are no output. */
 export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<string> => {
   let end = lines.length
@@ -168,9 +197,26 @@ export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<strin
   return lines.slice(0, end)
 }
 
-/** A look at an unfinished run: its output so far (with a full-screen program up, behind it). */
+/**
+ * A look at an unfinished run: its output so far (with a full-screen program up, behind it). Where
+ * it ended is kept in the run's record, so the next answer, by any server instance, returns what
+ * comes after; only while the record is there (a run collected meanwhile gets no record back).
+ */
 export const outputSoFar = (run: Run, limits: OutputLimits) =>
-  Effect.flatMap(lookAtBottom(run), (capture) => outputOf(run, capture.head, limits, capture))
+  Effect.gen(function*() {
+    const capture = yield* lookAtBottom(run)
+    const output = yield* outputOf(run, capture.head, limits, capture)
+    const record = decodeRecord(capture.head.runRecord)
+    if ("through" in output && output.through !== undefined && record !== undefined) {
+      const option = paneRunOptions.record(run.id)
+      const value = encodeRecord({ ...record, returned: output.through })
+      // Set only while the record is there: a run collected meanwhile gets no record back, only an
+      // empty option, which reads as none. (Base64 has no character a format treats specially.)
+      yield* (yield* PaneCommand).run([["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`]])
+        .pipe(orPaneNotFound(run.paneId))
+    }
+    return output
+  })
 
 /** Reads a finished run back and collects it. */
 export const collectFinished = (run: Run, limits: OutputLimits) =>

@@ -14,13 +14,18 @@ import { thisTag } from "../domain/instance.ts"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { decodeRecord, describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
+  hasErrexit,
+  keepPaneCommands,
   lineTooLong,
   needsStartMark,
   parseEndRecord,
   parseStartMark,
   parseTypedRecord,
   protocolNames,
+  shellFlagsOf,
+  shellFlagsOption,
   shellKind,
+  showsPrompt,
   templates,
   terminalLineLimit,
   trailerLine,
@@ -56,6 +61,7 @@ import {
 } from "./paneClaim.ts"
 import {
   abandonCommands,
+  type Capture,
   collectCommands,
   headOfRun,
   kernelProbe,
@@ -83,6 +89,8 @@ export type RunOutcome =
   | { readonly _tag: "Finished"; readonly output: RunOutput }
   | { readonly _tag: "TimedOut"; readonly output: RunOutput }
   | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind; readonly output: RunOutput }
+  /** The command ended the shell itself (an in-shell `exit`): its status; the pane is left dead. */
+  | { readonly _tag: "ShellExited"; readonly status: number | null; readonly output: RunOutput }
 
 /** The output with what this run's watchers saw before (a pager since quit) among its screen reasons. */
 const withSeen = (run: Run, output: RunOutput): RunOutput => ({
@@ -148,6 +156,7 @@ export const awaitRun = <R>(
         return { _tag: "Blocked", by: event.by, kind: event.kind, output } satisfies RunOutcome
       }
       case "Exited": {
+        if (run.inShell === true) return yield* shellExited(run, limits)
         yield* (yield* PaneCommand).run(abandonCommands(run)).pipe(Effect.ignore)
         yield* runs.collect(run)
         return yield* new PaneGone({
@@ -158,6 +167,12 @@ export const awaitRun = <R>(
       case "Returned": {
         const tmux = yield* PaneCommand
         const capture = yield* lookAtBottom(run)
+        if (readsForCommand(run, capture)) {
+          yield* runs.hold(run)
+          // The shell itself reads for the in-shell command (its `read`): a prompt of the run's.
+          const output = withSeen(run, yield* outputSoFar(run, limits))
+          return { _tag: "Blocked", by: run.shell, kind: "prompt", output } satisfies RunOutcome
+        }
         const shown = (yield* outputOf(run, capture.head, { ...limits, maxLines: 8, maxBytes: 1000 }, capture)).lines
           .map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
         // Only a start mark that never ran proves that nothing of the command ran.
@@ -174,6 +189,51 @@ export const awaitRun = <R>(
     }
   })
 
+/**
+ * Whether a shell seen reading its terminal without the run's status report is reading for the
+ * command: an in-shell run whose start mark ran (so all of it parsed and it began), with the
+ * shell's prompt not drawn again at the cursor (a `read -p` shows its own prompt there).
+ */
+const readsForCommand = (run: Run, capture: Capture): boolean => {
+  if (run.inShell !== true || parseStartMark(capture.head.mark) === undefined) return false
+  const row = capture.rows[capture.head.history + capture.head.cursorY - capture.firstRow] ?? ""
+  return !showsPrompt(run.prompt, row, capture.head.cursorX)
+}
+
+/**
+ * An in-shell run whose command ended the shell (`exit`): the pane was kept, dead, for the run (see
+ * `keepPaneCommands`), so the shell's status is read. The pane stays dead with its last output
+ * (closing it is teardown's, not this tool's); its own `remain-on-exit` is restored.
+ */
+const shellExited = (run: Run, limits: OutputLimits) =>
+  Effect.gen(function*() {
+    const tmux = yield* PaneCommand
+    const processes = yield* PaneProcess
+    // tmux sees the terminal close before it reaps the shell, and 3.3a may not reap it for seconds:
+    // the shell's zombie then tells its status (see PaneProcess.exitOf).
+    let ended: { readonly status: number | null; readonly signal: number | null } | undefined
+    for (let look = 0; look < exitStatusLooks && ended === undefined; look++) {
+      if (look > 0) yield* Effect.sleep(50)
+      const [code = "", signal = ""] = (yield* tmux.run([
+        ["display-message", "-p", "-t", run.paneId, "#{pane_dead_status}|#{pane_dead_signal}"]
+      ]).pipe(orPaneNotFound(run.paneId))).trim().split("|")
+      ended = /^[0-9]{1,3}$/u.test(code)
+        ? { status: Number(code), signal: null }
+        : /^[0-9]{1,3}$/u.test(signal)
+        ? { status: null, signal: Number(signal) }
+        : yield* processes.exitOf(run.panePid, run.shell)
+    }
+    const capture = yield* lookAtBottom(run)
+    const output = yield* outputOf(run, capture.head, limits, capture)
+    yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
+    yield* (yield* ShellRuns).collect(run)
+    // Null when a signal ended the shell (or its status never came).
+    return { _tag: "ShellExited", status: ended?.status ?? null, output } satisfies RunOutcome
+  })
+
+/** Looks, 50 ms apart, for the status of a shell whose pane is dead. */
+const exitStatusLooks = 20
+
 /** Rows the echo of `typed` takes at `width` columns. */
 const echoHeight = (typed: string, width: number): number =>
   typed.split("\n").reduce((rows, line) => rows + Math.ceil((cellsOf(line) + 4) / Math.max(1, width)), 0)
@@ -189,6 +249,8 @@ const sameSocket = (environmentTmux: string | undefined, socketPath: string): bo
 export interface NewRun {
   readonly paneId: string
   readonly command: string
+  /** Run it in the shell itself, not in a subshell (fish always does). */
+  readonly inShell: boolean
   readonly suppressHistory: boolean
   readonly deadline: number
   readonly limits: OutputLimits
@@ -248,6 +310,10 @@ interface TypingBasis {
   /** The relative row the read-back starts at. */
   readonly from: number
   readonly earlier: ReadonlyArray<{ readonly run: Run; readonly earlier: EarlierRun }>
+  /** What in-shell runs left in the shell (see shellFlagsOption): "" when none ran in it. */
+  readonly shellFlags: string
+  /** The pane's `remain-on-exit` as looked at; absent without a look (in-shell runs always look). */
+  readonly remainOnExit?: string
 }
 
 /** Waits until the pane is free and its shell at its prompt, and types from that look. */
@@ -288,7 +354,9 @@ const lookedBasis = (paneId: string, deadline: number) =>
       // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
       // a run that scrolls up to that many rows still needs no second read.
       from: relativeRow(promptRow - scrollMargin, state.history_size),
-      earlier
+      earlier,
+      shellFlags: shellFlagsOf(state[shellFlagsOption], state.pane_pid),
+      remainOnExit: state["remain-on-exit"]
     } satisfies TypingBasis
   })
 
@@ -308,18 +376,22 @@ const heldBasis = (held: HeldView): TypingBasis => ({
   promptRow: -1,
   // The prompt's row was not read: the read-back covers the screen and `scrollMargin` rows above.
   from: -scrollMargin,
-  earlier: []
+  earlier: [],
+  // A view is held only after a subshell run on a pane where no in-shell run left its letters.
+  shellFlags: ""
 })
 
-const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistory }: NewRun) =>
+const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId, suppressHistory }: NewRun) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
     const processes = yield* PaneProcess
     const pin = yield* SocketPin
     const { tmuxPath } = yield* Config
     // On a ready pane that this process's last run there left, /proc alone says it is ready.
+    // An in-shell run looks: it needs the pane's remain-on-exit, and changes the shell's state.
     const held = yield* runs.takeView(paneId)
-    const basis = held !== undefined && (yield* readyAsHeld(held, deadline))
+    const heldFits = held !== undefined && !asked && shellKind(held.shell) !== "fish"
+    const basis = heldFits && (yield* readyAsHeld(held, deadline))
       ? heldBasis(held)
       : yield* lookedBasis(paneId, deadline)
     const { earlier, generation, shell, view } = basis
@@ -333,22 +405,30 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
           "Split the line (a backslash-newline continues it)"
       })
     }
-    const markStart = needsStartMark(shell, command, { width: view.width, height: view.height })
+    const kind = shellKind(shell) ?? "posix"
+    const inShell = asked || kind === "fish"
+    // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt.
+    const markStart = inShell || needsStartMark(shell, command, { width: view.width, height: view.height })
+    const { shellFlags } = basis
+    // An exit in the shell would close the pane before its status is read: keep it for the run.
+    const keepPane = inShell && basis.remainOnExit !== "on"
     const typed = typedText({
-      kind: shellKind(shell) ?? "posix",
+      kind,
       command,
       runId: id,
       paneId,
       reach: {
         bin: tmuxPath,
         socketPath: pin.resolvedPath,
-        // fish runs the command in the shell itself, where it can change TMUX (`set -e TMUX`): the
-        // trailer then names the socket itself.
-        shellKnowsSocket: shellKind(shell) !== "fish" &&
+        // A command run in the shell itself can change TMUX (`unset TMUX`, fish's `set -e TMUX`),
+        // for later runs too: the trailer then names the socket itself.
+        shellKnowsSocket: !inShell && shellFlags === "" &&
           sameSocket(yield* processes.environment(view.panePid, "TMUX"), pin.resolvedPath)
       },
       suppressHistory,
-      markStart
+      markStart,
+      inShell,
+      errexit: hasErrexit(shellFlags)
     })
     const run: Run = {
       id,
@@ -362,11 +442,13 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
       prompt: basis.prompt,
       typedStart: typed.trimStart().split(" ")[0] ?? "",
       echoRows: echoHeight(typed, view.width) + 2,
-      screenRows: view.height
+      screenRows: view.height,
+      ...(inShell ? { inShell } : {}),
+      ...(keepPane ? { remainOnExit: basis.remainOnExit === "failed" ? "failed" : "off" } : {})
     }
     const record: RunRecord = { run, instance: process.pid, tag: thisTag, command: describeCommand(command) }
     const tmux = yield* PaneCommand
-    const template = templates(id, paneId)
+    const template = templates(id, paneId, keepPane)
     const now = yield* Clock.currentTimeMillis
     // The guard and the claim come after the load (which waits for its input) and nothing that waits
     // comes between them and the paste: tmux runs the rest of the list without another client's commands.
@@ -383,6 +465,7 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
         ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation + 1), id],
         ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation + 1)],
         ["set-option", "-pu", "-t", paneId, paneRunOptions.typedAt(generation)],
+        ...(keepPane ? keepPaneCommands(paneId).set : []),
         ...earlier.flatMap((found) => collectCommands(found.run)),
         ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
         typedRecord(id, paneId),
@@ -416,7 +499,7 @@ const typeRun = (id: string, { command, deadline, limits, paneId, suppressHistor
     )
     if (outcome === undefined) return undefined
     // The next run on this pane may type from this view when /proc says the shell is back at its prompt.
-    if (outcome._tag === "Finished" && view.cursorX > 0) {
+    if (outcome._tag === "Finished" && view.cursorX > 0 && !inShell && shellFlags === "") {
       yield* runs.keepView(paneId, {
         panePid: view.panePid,
         cursorX: view.cursorX,

@@ -68,4 +68,13 @@ export class PaneProcess extends Context.Service<PaneProcess, {
   terminalMode(tty: string): Effect.Effect<TerminalMode | undefined>
   /** A variable of the environment the process started with, or `undefined`. */
   environment(pid: number, name: string): Effect.Effect<string | undefined>
+  /**
+   * How the process `pid` named `comm` ended, while it is a zombie its parent has not reaped (the
+   * kernel keeps its wait status, stat field 52): tmux 3.3a can mark a pane dead and not reap its
+   * shell for seconds, with no `#{pane_dead_status}` meanwhile. `undefined` for a live or gone process.
+   */
+  exitOf(
+    pid: number,
+    comm: string
+  ): Effect.Effect<{ readonly status: number | null; readonly signal: number | null } | undefined>
 }>()("libtmux-mcp/services/PaneProcess") {}

@@ -35,6 +35,13 @@ export interface Run {
   readonly screenRows: number
   /** What a watcher of this run saw draw on the screen (a pager, a full-screen program), for every later result. */
   readonly screenSeen?: ReadonlyArray<ScreenReason>
+  /** The command runs in the shell itself (in_shell, and always in fish): an `exit` ends the shell. */
+  readonly inShell?: boolean
+  /**
+   * The pane's `remain-on-exit` before the run set it on to keep the pane for an `exit`; absent
+   * when the run set nothing (not in the shell, or it was on already).
+   */
+  readonly remainOnExit?: string
 }
 
 /**

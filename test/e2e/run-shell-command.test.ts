@@ -71,14 +71,19 @@ describe("output and status", () => {
 describe("timeouts", () => {
   it(
     "returns partial output and a run_id on timeout; resume returns " +
-      "the real status and the whole output, then nothing is left",
+      "the real status and the output after that answer, then nothing is left",
     async () => {
       const { world, c, pane } = await open()
       const result = await run(c, pane, "echo begun; sleep 2; echo finished; exit 3", { timeout: 1 })
       assert.deepInclude(result, { timed_out: true, exit_status: null, output: "begun", effective_timeout: 1 })
       assert.match(result.run_id, /^[0-9a-f]{6}$/u)
       const resumed = await resume(c, pane, result.run_id, 10)
-      assert.deepInclude(resumed, { timed_out: false, exit_status: 3, output: "begun\nfinished" })
+      assert.deepInclude(resumed, {
+        timed_out: false,
+        exit_status: 3,
+        output: "finished",
+        output_from: "previous_answer"
+      })
       assert.notProperty(resumed, "run_id")
       assert.deepStrictEqual(leftovers(world, pane), [])
       const latched = (() => {

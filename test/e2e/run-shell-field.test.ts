@@ -140,7 +140,7 @@ describe("programs that wait for the terminal", () => {
     assert.deepInclude(less.blocked_by, { program: "less", kind: "pager" })
     assert.strictEqual(less.output, "before")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
-    assert.deepInclude(await resume(c, pane, less.run_id, 10), { exit_status: 0, output: "before\nafter" })
+    assert.deepInclude(await resume(c, pane, less.run_id, 10), { exit_status: 0, output: "after" })
 
     const repo = join(world.dir, "repo")
     execFileSync("sh", [
@@ -153,12 +153,13 @@ describe("programs that wait for the terminal", () => {
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
     const logged = await resume(c, pane, git.run_id, 10)
     assert.strictEqual(logged.exit_status, 0)
-    assert.isTrue((logged.output as string).endsWith("logged"))
+    assert.strictEqual(logged.output, "logged")
 
     const asked = await blocked(c, pane, "read -p 'name? ' answer; echo got $answer")
     assert.strictEqual(asked.output, "name? ")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", "bob")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "Enter")
+    // The line the blocked answer ended within comes again, whole.
     assert.deepInclude(await resume(c, pane, asked.run_id, 10), { exit_status: 0, output: "name? bob\ngot bob" })
     assert.deepStrictEqual(leftovers(world, pane), [])
   })

@@ -205,7 +205,8 @@ export const makeFake = () => {
         Effect.succeed({ comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 42 }),
       front: () => Effect.succeed(undefined),
       terminalMode: () => Effect.succeed(undefined),
-      environment: () => Effect.succeed(undefined)
+      environment: () => Effect.succeed(undefined),
+      exitOf: () => Effect.succeed(undefined)
     }),
     Context.add(Config, {
       config: testConfig(),

@@ -40,7 +40,9 @@ export const leftovers = (world: TmuxWorld, pane: string) =>
     ...world.tmux("libtmux-mcp", "show", "-s").split("\n"),
     ...world.tmux("libtmux-mcp", "show", "-p", "-t", pane).split("\n")
   ]
-    // The pane's typing generation (two options) is kept on purpose: it outlives runs, not the pane.
+    // The pane's typing generation (two options) and what in-shell runs left in the shell are kept
+    // on purpose: they outlive runs, not the pane.
     .filter((line) =>
-      (line.includes("lmcp") && !/^@lmcp_(gen|g[0-9]+) /u.test(line)) || /^@(lx|[lm][0-9a-f]{6}) /u.test(line)
+      (line.includes("lmcp") && !/^@lmcp_(gen|g[0-9]+|sh) /u.test(line)) || /^@(lx|[lm][0-9a-f]{6}) /u.test(line) ||
+      line.startsWith("remain-on-exit")
     )

@@ -108,7 +108,8 @@ const scripted = (timeline: Timeline) => {
               wait: other(t, "reads the terminal") ? "reads" as const : "elsewhere" as const
             })),
           terminalMode: () => Effect.succeed({ icanon: false, echo: false }),
-          environment: () => Effect.succeed(undefined)
+          environment: () => Effect.succeed(undefined),
+          exitOf: () => Effect.succeed(undefined)
         } as PaneProcess["Service"]
       )
     )

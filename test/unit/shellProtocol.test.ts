@@ -10,12 +10,15 @@ import { findEchoEnd } from "../../src/domain/runStart.ts"
 import {
   commandProblem,
   extractOutput,
+  hasErrexit,
   lineTooLong,
   needsStartMark,
   parseEndRecord,
   protocolNames,
   runIdPattern,
+  shellFlagsOf,
   shellKind,
+  showsPrompt,
   templates,
   trailerLine,
   typedText
@@ -23,7 +26,16 @@ import {
 import { pasteBufferPrefix } from "../../src/services/Tmux.ts"
 
 const reach = { bin: "/usr/bin/tmux", socketPath: "/tmp/tmux-0/libtmux-mcp", shellKnowsSocket: true }
-const base = { command: "echo hi", runId: "a1b2c3", paneId: "%4", reach, suppressHistory: false, markStart: false }
+const base = {
+  command: "echo hi",
+  runId: "a1b2c3",
+  paneId: "%4",
+  reach,
+  suppressHistory: false,
+  markStart: false,
+  inShell: false,
+  errexit: false
+}
 
 /** What a person sees typed besides the command itself. */
 const protocolLength = (text: string, command: string) => text.length - command.length
@@ -67,6 +79,47 @@ describe("typedText", () => {
         `#{cursor_x} #{@lx}" ; set -su @lx ; set -put%4 @lmcp_claim ; wait-for -S lmcp_a1b2c3`
     )
     assert.strictEqual(mark, `set -pFt%4 @lmcp_start_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x}"`)
+  })
+
+  it("runs an in-shell command in a brace group whose trailer leaves the shell's option letters on the pane", () => {
+    const text = typedText({ ...base, kind: "posix", inShell: true })
+    assert.strictEqual(
+      text,
+      `{ echo hi\n}; /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;set -pt%4 @lmcp_sh $$x$-;#{@la1b2c3}"`
+    )
+    // fish runs every command in the shell already, and has no errexit.
+    assert.strictEqual(typedText({ ...base, kind: "fish", inShell: true }), typedText({ ...base, kind: "fish" }))
+  })
+
+  it("keeps a set -e the shell has from ending it when a subshell fails, and keeps it on inside and after", () => {
+    const text = typedText({ ...base, kind: "posix", errexit: true })
+    assert.isTrue(text.startsWith("set +e;( set -e; echo hi\n); "), text)
+    assert.isTrue(text.endsWith(";set -e"), text)
+    assert.isTrue(hasErrexit("xehimBH"))
+    assert.isTrue(hasErrexit("x569XZei"))
+    assert.isFalse(hasErrexit("xhimBH"))
+    assert.isFalse(hasErrexit(""))
+    // Only while the shell that left them is the pane's process.
+    assert.strictEqual(shellFlagsOf("4242xehimBH", 4242), "xehimBH")
+    assert.strictEqual(shellFlagsOf("4242xehimBH", 4243), "")
+    assert.strictEqual(shellFlagsOf("xehimBH", 4242), "")
+  })
+
+  it("tells the shell's prompt drawn again from a prompt of the command's own", () => {
+    assert.isTrue(showsPrompt("bash-5.2$ ", "bash-5.2$ ", 10))
+    assert.isFalse(showsPrompt("bash-5.2$ ", "name? ", 6))
+    assert.isFalse(showsPrompt("bash-5.2$ ", "bash-5.2$ ls", 10))
+    assert.isFalse(showsPrompt("", "", 0))
+    // A prompt that shows the directory, after a cd; fish's read prompt is not its prompt.
+    assert.isTrue(showsPrompt("me@host:~$ ", "me@host:/tmp$ ", 14))
+    assert.isFalse(showsPrompt("me@host ~> ", "read> ", 6))
+    assert.isFalse(showsPrompt("$ ", "# ", 2))
+  })
+
+  it("restores the pane's remain-on-exit in the trailer of a run that kept the pane", () => {
+    const { end } = templates("a1b2c3", "%4", true)
+    assert.include(end, "; set-option -pu -t %4 remain-on-exit ; set-option -pu -t %4 remain-on-exit-format ;")
+    assert.isTrue(end.endsWith("wait-for -S lmcp_a1b2c3"))
   })
 
   it("knows the shells it can drive", () => {

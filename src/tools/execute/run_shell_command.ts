@@ -37,14 +37,12 @@ const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, at
 
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
-  description: "Type one shell command into a pane's shell, wait for it, and return its exit status and own output " +
-    "(scrolled-off lines included). It runs in a subshell (cd and export do not persist, except in fish) once " +
-    "the shell is at its prompt; copy mode or another program in front is refused (use send_keys). " +
-    "On timeout: timed_out, a run_id and the output so far; the command keeps running, and its " +
-    "exit status comes only from calling again with resume: run_id (not `echo $?`). A program waiting for " +
-    "the keyboard returns in about a second with blocked_by (its kind, what to do) and a run_id: answer " +
-    "or quit it (send_keys), then resume. Never type a secret you were not given. Shells: bash, zsh, dash/sh, " +
-    "ksh, fish.",
+  description: "Run a shell command in a pane's shell at its prompt; return its exit status and own output " +
+    "(scrolled-off lines too; as the terminal shows it: see output). A subshell (cd, export do not persist) " +
+    "unless in_shell; copy mode or a program in front is refused (use send_keys). On timeout " +
+    "(timed_out, run_id, output so far) it runs on: resume with run_id for its status (not `echo $?`) and newer " +
+    "output. A program waiting for the keyboard returns in ~1 s: blocked_by, run_id. Never type a secret you " +
+    "were not given.",
   input: Schema.Struct({
     pane_id: PaneId,
     command: Schema.optionalKey(
@@ -57,13 +55,29 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     ...boundFields,
     suppress_history: Schema.optionalKey(Schema.Boolean.annotate({
       description: "prefix a space to keep it out of shell history (best effort)"
+    })),
+    in_shell: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "run in the shell (as fish does): state persists; exit, set -e, traps act on it"
+    })),
+    whole_output: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "resume: all output, not just new"
     }))
   }),
   output: Schema.Struct({
     pane_id: stringVariable("pane_id"),
     exit_status: Schema.NullOr(Schema.Int).annotate({
-      description: "the command's exit status; null when it timed out or is blocked"
+      description: "the command's exit status; null when it timed out, is blocked or ended the shell"
     }),
+    shell_exited: Schema.optionalKey(
+      Schema.Struct({
+        exit_status: Schema.NullOr(Schema.Int).annotate({
+          description: "the shell's exit status; null when a signal ended it"
+        })
+      }).annotate({
+        description: "present when the command ended the pane's shell (exit under in_shell or in fish): the pane " +
+          "is left dead showing its last output; respawn_pane starts a new shell in it"
+      })
+    ),
     timed_out: Schema.Boolean.annotate({
       description: "the timeout passed first; the command keeps running (see run_id)"
     }),
@@ -91,7 +105,14 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     effective_timeout: Schema.Finite.annotate({
       description: "the timeout actually used, in seconds, after the ceiling"
     }),
-    output: Schema.String.annotate({ description: "the command's own output" }),
+    output: Schema.String.annotate({
+      description: "the command's own output as the terminal shows it (tabs as spaces, trailing spaces kept, no " +
+        "final newline); see output_from"
+    }),
+    output_from: Schema.Literals(["start", "previous_answer"]).annotate({
+      description: "start: the output from the run's start; previous_answer: only what came after the output the " +
+        "previous answer for this run returned (whole_output gives it all)"
+    }),
     output_start_lost: Schema.Boolean.annotate({
       description: "true when the output outgrew the pane's history and its beginning is gone; lines past the " +
         "history are gone uncounted (truncated_lines does not include them)"
@@ -137,6 +158,14 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           detail: "give exactly one of command (a new run) and resume (a run_id to wait for again)"
         })
       }
+      if (input.command === undefined ? input.in_shell !== undefined : input.whole_output !== undefined) {
+        return yield* new InputInvalid({
+          tool: "run_shell_command",
+          detail: input.command === undefined
+            ? "in_shell goes with command (a new run); a resumed run keeps where it runs"
+            : "whole_output goes with resume (a new run's output is whole)"
+        })
+      }
       const problem = input.command === undefined ? undefined : commandProblem(input.command)
       if (problem !== undefined) {
         return yield* new InputInvalid({ tool: "run_shell_command", detail: `command ${problem}` })
@@ -164,13 +193,15 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         maxLines: input.max_lines ?? outputLimits.maxLines,
         maxBytes: input.max_bytes ?? outputLimits.maxBytes,
         // Counting what a very long output left out may take seconds: the call keeps its timeout.
-        countUntil: deadline + 1000
+        countUntil: deadline + 1000,
+        whole: input.whole_output === true
       }
       const work = held?._tag === "Pending"
         ? Effect.map(resumeRun(held.run, deadline, limits), (outcome) => ({ run: held.run, outcome, earlier: [] }))
         : startRun({
           paneId: input.pane_id,
           command: input.command!,
+          inShell: input.in_shell === true,
           suppressHistory: input.suppress_history ?? config.suppressHistory,
           deadline,
           limits
@@ -198,14 +229,16 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       return {
         pane_id: input.pane_id,
         exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
+        ...(outcome._tag === "ShellExited" ? { shell_exited: { exit_status: outcome.status } } : {}),
         timed_out: outcome._tag === "TimedOut",
         ...(outcome._tag === "Blocked"
           ? { blocked_by: { program: outcome.by, kind: outcome.kind, next_step: nextStep(outcome, attach) } }
           : {}),
-        ...(outcome._tag === "Finished" ? {} : { run_id: run.id }),
+        ...(outcome._tag === "Finished" || outcome._tag === "ShellExited" ? {} : { run_id: run.id }),
         elapsed_seconds: Math.round(finished - started) / 1000,
         effective_timeout: timeout,
         output: bounded.lines.join("\n"),
+        output_from: outcome.output.continued ? "previous_answer" as const : "start" as const,
         output_start_lost: outcome.output.startLost,
         ...(outcome.output.screen.length === 0 ? {} : { output_is_screen: outcome.output.screen }),
         output_start_unknown: outcome.output.startUnknown,

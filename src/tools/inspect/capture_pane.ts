@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { firstRowToRead, tailBound } from "../../domain/bounds.ts"
 import { manifest } from "../../manifest/index.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
-import { capturedRows, orPaneNotFound } from "../../programs/pane.ts"
+import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
 import { InputInvalid, type ToolError } from "../../services/errors.ts"
@@ -30,10 +30,22 @@ const countLines = (text: string): number => {
   return count
 }
 
+/**
+ * The text without the blank rows below the last written one. Rows keep their trailing spaces, as
+ * run_shell_command's output does: only a row with nothing but spaces at the end is left out.
+ */
+const withoutBlankTail = (text: string): string => {
+  let end = text.length
+  while (end > 0 && /\s/u.test(text[end - 1]!)) end--
+  if (end === 0) return ""
+  const newline = text.indexOf("\n", end)
+  return newline === -1 ? text : text.slice(0, newline)
+}
+
 /** @category tools */
 export const capture_pane = defineTool(manifest.capture_pane, {
-  description: "A pane's text: the screen, or rows start to end. Keeps the newest rows within " +
-    "max_lines/max_bytes and counts the rest. To follow output use capture_since.",
+  description: "A pane's text: the screen, or rows start to end (tabs as spaces, trailing spaces kept). Keeps " +
+    "the newest rows within max_lines/max_bytes, counting the rest. To follow output use capture_since.",
   input: Schema.Struct({
     pane_id: PaneId,
     start: Schema.optionalKey(Row("first")),
@@ -58,7 +70,8 @@ export const capture_pane = defineTool(manifest.capture_pane, {
       const maxLines = input.max_lines ?? outputLimits.maxLines
       const maxBytes = input.max_bytes ?? outputLimits.maxBytes
       const tmux = yield* TmuxObserve
-      const flags = [...(input.escapes === true ? ["-e"] : []), ...(input.join_wrapped === true ? ["-J"] : [])]
+      // -N keeps the spaces a row was written with (-J keeps them too).
+      const flags = [...(input.escapes === true ? ["-e"] : []), input.join_wrapped === true ? "-J" : "-N"]
       // Read only the rows the bounds can keep, not the whole history: maxLines rows above the screen
       // at first, fewer while the output is still over the read limit.
       const capture = (historyRows: number) => {
@@ -103,13 +116,13 @@ export const capture_pane = defineTool(manifest.capture_pane, {
               })
             )))
       const { stdout, skipped } = yield* read(maxLines)
-      const text = stdout.replace(/\s+$/u, "")
+      const text = withoutBlankTail(stdout)
       const lines = countLines(text)
       // Everything fits (the common case): no need to split and join the whole capture.
       if (lines <= maxLines && Buffer.byteLength(text, "utf8") <= maxBytes) {
         return { pane_id: input.pane_id, content: text, lines, truncated_lines: skipped, truncated_bytes: 0 }
       }
-      const bounded = tailBound(capturedRows(stdout), maxLines, maxBytes)
+      const bounded = tailBound(text.split("\n"), maxLines, maxBytes)
       return {
         pane_id: input.pane_id,
         content: bounded.lines.join("\n"),

@@ -33,8 +33,8 @@ export const startRows = (lines: ReadonlyArray<string>, width: number, height: n
 /** @category tools */
 export const search_panes = defineTool(manifest.search_panes, {
   description: "Find a literal (default) or RE2 pattern in every pane, or one session's. Match rows are capture_pane " +
-    "start/end values, to read around a hit. Searches the screen plus history_lines rows of history (wrapped " +
-    "lines joined), within what the pane kept (its history-limit). " +
+    "start/end values. Searches the screen plus history_lines rows of history (wrapped lines joined), within " +
+    "what the pane kept (its history-limit). " +
     `Patterns over ${maxProgramSize} RE2 instructions are refused; matching stops after ${matchBudgetMs / 1000} s.`,
   input: Schema.Struct({
     pattern: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(maxPatternLength)).annotate({
