@@ -18,12 +18,14 @@ import { Regex } from "../services/Regex.ts"
 import { ServerPane } from "../services/ServerPane.ts"
 import { ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
-import { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
+import { PaneCommand, PaneInput, PaneRespawn, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
 
 /**
  * The one table of authority: the services every tool may use (none of them can change tmux
- * state), and those each effect and each reach add. The compile-time rule (`AllowedServices`) and
- * the run-time provision (`allowedKeys`, which the registry provides) are both read from it.
+ * state), those each effect and each reach add, and those only an effect and a reach together add
+ * (replacing a pane's process deletes it and runs a command in it). The compile-time rule
+ * (`AllowedServices`) and the run-time provision (`allowedKeys`, which the registry provides) are
+ * both read from it. What each service admits, down to the flag, is its grammar (TmuxGrammar.ts).
  */
 export const authority = {
   common: [Config, SocketPin, ServerPane, TmuxObserve, Regex, PaneProcess, PaneReader],
@@ -33,11 +35,15 @@ export const authority = {
     "configured-process": [TmuxSpawn],
     "pane-input": [PaneInput],
     "pane-command": [PaneInput, PaneCommand, ShellRuns]
-  }
+  },
+  both: { delete: { "pane-command": [PaneRespawn] } }
 } as const
 
 type Keys = typeof authority
 type IdentifierOf<K> = K extends ReadonlyArray<infer Key> ? Context.Service.Identifier<Key> : never
+type Both = Keys["both"]
+/** What an effect and a reach add together (distributes over the row's effects). */
+type BothOf<E, Reach> = E extends keyof Both ? Reach extends keyof Both[E] ? Both[E][Reach] : never : never
 
 /** Services any tool may use. @category models */
 export type CommonServices = IdentifierOf<Keys["common"]>
@@ -50,12 +56,14 @@ export type AllowedServices<R extends ManifestRow> =
   | CommonServices
   | IdentifierOf<Keys["effect"][R["effect"][number]]>
   | IdentifierOf<Keys["reach"][R["reach"]]>
+  | IdentifierOf<BothOf<R["effect"][number], R["reach"]>>
 
 /** Every service some tool may use. @category models */
 export type ToolServices =
   | CommonServices
   | IdentifierOf<Keys["effect"][keyof Keys["effect"]]>
   | IdentifierOf<Keys["reach"][keyof Keys["reach"]]>
+  | IdentifierOf<BothOf<keyof Both, keyof Keys["reach"]>>
 
 type ToolKey = Context.Key<ToolServices, unknown>
 
@@ -64,7 +72,8 @@ export const toolKeys: ReadonlyArray<ToolKey> = [
   ...new Set<ToolKey>([
     ...authority.common,
     ...Object.values(authority.effect).flat(),
-    ...Object.values(authority.reach).flat()
+    ...Object.values(authority.reach).flat(),
+    ...Object.values(authority.both).flatMap((byReach) => Object.values(byReach).flat())
   ])
 ]
 
@@ -74,7 +83,10 @@ export const allowedKeys = (row: ManifestRow): ReadonlyArray<ToolKey> => {
   return [
     ...authority.common,
     ...effects.flatMap((effect): ReadonlyArray<ToolKey> => authority.effect[effect]),
-    ...authority.reach[row.reach]
+    ...authority.reach[row.reach],
+    ...effects.flatMap((effect): ReadonlyArray<ToolKey> =>
+      (authority.both as Record<string, Partial<Record<string, ReadonlyArray<ToolKey>>>>)[effect]?.[row.reach] ?? []
+    )
   ]
 }
 
@@ -132,6 +144,7 @@ interface AuthorityNames {
   TmuxSpawn: TmuxSpawn
   PaneInput: PaneInput
   PaneCommand: PaneCommand
+  PaneRespawn: PaneRespawn
   ShellRuns: ShellRuns
 }
 type NamesOf<S> = { [K in keyof AuthorityNames]: AuthorityNames[K] extends S ? K : never }[keyof AuthorityNames]
