@@ -139,6 +139,17 @@ export class PaneRespawn extends Context.Service<PaneRespawn, Authority<"PaneRes
 /** Every authority service. @category models */
 export type Authorities = TmuxObserve | TmuxChange | TmuxSpawn | TmuxDelete | PaneInput | PaneCommand | PaneRespawn
 
+/** Each authority service by the name its grammar is filed under. @category models */
+export const authorityServices = {
+  TmuxObserve,
+  TmuxChange,
+  TmuxSpawn,
+  TmuxDelete,
+  PaneInput,
+  PaneCommand,
+  PaneRespawn
+} as const satisfies Record<AuthorityName, Context.Key<Authorities, unknown>>
+
 /**
  * The one primitive under the authorities: runs commands in one tmux invocation. `authority`
  * names the service that asked; the live runner ignores it, a recording fake keeps it.

@@ -18,7 +18,17 @@ import { Regex } from "../services/Regex.ts"
 import { ServerPane } from "../services/ServerPane.ts"
 import { ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
-import { PaneCommand, PaneInput, PaneRespawn, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
+import {
+  authorityServices,
+  PaneCommand,
+  PaneInput,
+  PaneRespawn,
+  TmuxChange,
+  TmuxDelete,
+  TmuxObserve,
+  TmuxSpawn
+} from "../services/Tmux.ts"
+import { type AuthorityName, type Form, grammar, reachesHost } from "../services/TmuxGrammar.ts"
 
 /**
  * The one table of authority: the services every tool may use (none of them can change tmux
@@ -89,6 +99,24 @@ export const allowedKeys = (row: ManifestRow): ReadonlyArray<ToolKey> => {
     )
   ]
 }
+
+/** The authorities (by grammar name) a row's services include. */
+export const authoritiesOf = (row: ManifestRow): ReadonlyArray<AuthorityName> => {
+  const keys = allowedKeys(row)
+  return (Object.keys(authorityServices) as ReadonlyArray<AuthorityName>).filter((name) =>
+    keys.includes(authorityServices[name])
+  )
+}
+
+/**
+ * Whether a row can run a command on the host outside tmux's panes: read from what its
+ * authorities' grammars admit (`reachesHost`), not from a column. `grammars` is for a test that
+ * widens one to see the count move.
+ */
+export const reachesHostCommands = (
+  row: ManifestRow,
+  grammars: Readonly<Record<AuthorityName, Readonly<Record<string, Form>>>> = grammar
+): boolean => authoritiesOf(row).some((name) => reachesHost(grammars[name]))
 
 /**
  * A defined tool, its program erased to unknown input and output but not to wider authority.

@@ -106,7 +106,10 @@ describe("authority ceiling", () => {
           assert.include(services, entry.authority, `${name} used ${entry.authority}`)
           assert.isUndefined(refusal(entry.authority, entry.argv), `${entry.authority} ran ${entry.argv.join(" ")}`)
           const what = does(entry.argv)
-          assert.isTrue(mayDo(row, what), `${name} (${row.effect.join("+")}, ${row.reach}) did ${what}: ${entry.command}`)
+          assert.isTrue(
+            mayDo(row, what),
+            `${name} (${row.effect.join("+")}, ${row.reach}) did ${what}: ${entry.command}`
+          )
         }
       }
     })

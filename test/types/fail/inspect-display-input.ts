@@ -11,5 +11,7 @@ export const tool = defineTool({ ...manifest.get_pane_info, sinks: {} } as const
   output: Schema.Struct({}),
   run: (_input) =>
     // expect-error: TS2322 Type '"-I"' is not assignable to type '"-p"'
-    TmuxObserve.use((tmux) => tmux.run([["display-message", "-I", "-t", "%0", "typed into the pane"]])).pipe(Effect.as({}))
+    TmuxObserve.use((tmux) => tmux.run([["display-message", "-I", "-t", "%0", "typed into the pane"]])).pipe(
+      Effect.as({})
+    )
 })

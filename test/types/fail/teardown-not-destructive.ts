@@ -4,5 +4,5 @@ import { manifest, type ManifestRow } from "../../../src/manifest/index.ts"
 export const row = {
   ...manifest.kill_pane,
   hints: { ...manifest.kill_pane.hints, destructive: false }
-// expect-error: TS1360 Types of property 'destructive' are incompatible
+  // expect-error: TS1360 Types of property 'destructive' are incompatible
 } as const satisfies ManifestRow

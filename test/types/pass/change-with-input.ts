@@ -9,5 +9,6 @@ export const tool = defineTool({ ...manifest.rename_window, sinks: {} } as const
   description: "x",
   input: NoInput,
   output: Schema.Struct({}),
-  run: (_input) => TmuxChange.use((tmux) => tmux.run([["wait-for", "-S", "c"]], { timeoutMs: 1000 })).pipe(Effect.as({}))
+  run: (_input) =>
+    TmuxChange.use((tmux) => tmux.run([["wait-for", "-S", "c"]], { timeoutMs: 1000 })).pipe(Effect.as({}))
 })

@@ -9,5 +9,6 @@ export const tool = defineTool({ ...manifest.run_shell_command, sinks: {} } as c
   description: "x",
   input: NoInput,
   output: Schema.Struct({}),
-  run: (_input) => PaneCommand.use((tmux) => tmux.run([["set-option", "-pu", "-t", "%0", "@lmcp_claim"]])).pipe(Effect.as({}))
+  run: (_input) =>
+    PaneCommand.use((tmux) => tmux.run([["set-option", "-pu", "-t", "%0", "@lmcp_claim"]])).pipe(Effect.as({}))
 })

@@ -9,5 +9,6 @@ export const tool = defineTool({ ...manifest.get_pane_info, sinks: {} } as const
   description: "x",
   input: NoInput,
   output: Schema.Struct({}),
-  run: (_input) => TmuxObserve.use((tmux) => tmux.run([["display-message", "-p", "-t", "%0", "#{pane_id}"]])).pipe(Effect.as({}))
+  run: (_input) =>
+    TmuxObserve.use((tmux) => tmux.run([["display-message", "-p", "-t", "%0", "#{pane_id}"]])).pipe(Effect.as({}))
 })
