@@ -26,20 +26,14 @@ const oneOf = <const T extends string>(...values: ReadonlyArray<T>): Check & { r
   values
 })
 
-/** A format element: `##`, `#[`, or `#{name}` with a plain variable or option name. */
-const formatElement = /#(?:#|\[|\{[A-Za-z@][A-Za-z0-9_@-]*\})/uy
+/** The format elements that expand to fixed text or a plain variable: `##`, `#[`, `#{name}`. */
+const formatElements = /#(?:#|\[|\{[A-Za-z@][A-Za-z0-9_@-]*\})/gu
 
 /**
  * Whether tmux expands `value` to fixed text plus plain variables: every `#` starts `##`, `#[` or
  * `#{name}`. A `#(` (a shell command), `#{?…}`, `#{E:…}` or any other modifier fails.
  */
-export const isLiteralFormat = (value: string): boolean => {
-  for (let at = value.indexOf("#"); at !== -1; at = value.indexOf("#", formatElement.lastIndex)) {
-    formatElement.lastIndex = at
-    if (!formatElement.test(value)) return false
-  }
-  return true
-}
+export const isLiteralFormat = (value: string): boolean => !value.replace(formatElements, "").includes("#")
 
 /** The value checks. @category models */
 export const checks = {
@@ -76,15 +70,6 @@ export const changeOptions = {
 /** The copy-mode commands a change may send (`send-keys -X`): none pipes to a shell command. */
 export const copyModeCommands = oneOf("cancel", "scroll-up")
 
-/** Options admitted by a name pattern, each with the same value check. @category models */
-export interface OptionPattern {
-  readonly pattern: RegExp
-  readonly value: Check
-}
-
-const byPattern = (options: NonNullable<Form["options"]>): OptionPattern | undefined =>
-  options.pattern instanceof RegExp ? options as OptionPattern : undefined
-
 /** One command's form: what it may carry. @category models */
 export interface Form {
   /** Flags without a value, as letters. */
@@ -99,10 +84,12 @@ export interface Form {
   readonly minArgs?: number
   readonly more?: Check
   /**
-   * `set-option`'s option: by name, each with its value check, or by a name pattern. With `-u` no
-   * value follows; with `-F` the value is a format and must be literal.
+   * `set-option`'s options by name, each with its value check. With `-u` no value follows; with
+   * `-F` the value is a format and must be literal.
    */
-  readonly options?: Readonly<Record<string, Check>> | OptionPattern
+  readonly options?: Readonly<Record<string, Check>>
+  /** `set-option`'s user options (`@…`) by name pattern: tmux stores their values, it does not expand them. */
+  readonly userOptions?: RegExp
 }
 
 const { target, format } = checks
@@ -192,7 +179,7 @@ export const grammar = {
       switches: "puoF",
       required: "pt",
       values: { t: target },
-      options: { pattern: /^@(?:lmcp_[a-z0-9_]+|[lm][0-9a-f]{6})$/u, value: checks.text }
+      userOptions: /^@(?:lmcp_[a-z0-9_]+|[lm][0-9a-f]{6})$/u
     },
     "display-message": printFormat,
     "capture-pane": capturePane,
@@ -242,18 +229,17 @@ const parse = (form: Form, argv: ReadonlyArray<string>): Parsed | string => {
   return { flags, args: argv.slice(at) }
 }
 
-/** Why `set-option`'s positional arguments fall outside `options`, or `undefined`. */
-const optionRefusal = (options: NonNullable<Form["options"]>, parsed: Parsed): string | undefined => {
+/** Why `set-option`'s positional arguments fall outside the form's options, or `undefined`. */
+const optionRefusal = (form: Form, parsed: Parsed): string | undefined => {
   const unset = parsed.flags.has("u")
   const [name = "", value, ...rest] = parsed.args
   if (rest.length > 0 || (unset ? value !== undefined : value === undefined)) {
     return unset ? "-u takes an option name only" : "an option name and a value are needed"
   }
-  const pattern = byPattern(options)
-  const check = pattern !== undefined
-    ? (pattern.pattern.test(name) ? pattern.value : undefined)
-    : Object.hasOwn(options, name)
-    ? (options as Readonly<Record<string, Check>>)[name]
+  const check = form.options !== undefined && Object.hasOwn(form.options, name)
+    ? form.options[name]
+    : name.startsWith("@") && form.userOptions?.test(name) === true
+    ? checks.text
     : undefined
   if (check === undefined) return `option ${JSON.stringify(name)} is not admitted`
   if (value === undefined) return undefined
@@ -273,7 +259,7 @@ export const refusalIn = (
   if (typeof parsed === "string") return parsed
   const missing = [...(form.required ?? "")].find((letter) => !parsed.flags.has(letter))
   if (missing !== undefined) return `-${missing} is required`
-  if (form.options !== undefined) return optionRefusal(form.options, parsed)
+  if (form.options !== undefined || form.userOptions !== undefined) return optionRefusal(form, parsed)
   const args = form.args ?? []
   if (parsed.args.length < (form.minArgs ?? args.length)) return `${args.length} argument(s) are needed`
   for (const [i, value] of parsed.args.entries()) {
@@ -320,9 +306,6 @@ const admitsPipe = (form: Form): boolean => {
  */
 export const reachesHost = (forms: Readonly<Record<string, Form>>): boolean =>
   Object.entries(forms).some(([name, form]) =>
-    hostCommands.includes(name) || admitsPipe(form) || (form.options !== undefined && (
-      byPattern(form.options)?.pattern.source.startsWith("^@") === false ||
-      (byPattern(form.options) === undefined &&
-        Object.keys(form.options).some((option) => !option.startsWith("@") && !inertOptions.includes(option)))
-    ))
+    hostCommands.includes(name) || admitsPipe(form) ||
+    Object.keys(form.options ?? {}).some((option) => !option.startsWith("@") && !inertOptions.includes(option))
   )
