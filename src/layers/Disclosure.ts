@@ -8,6 +8,7 @@ import { attachCommandFor, recordPair } from "../domain/quote.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { capabilityRecord, manifest, type ToolName } from "../manifest/index.ts"
 import type { AuditStatus } from "../services/Audit.ts"
+import { reachesHostCommands } from "../tools/define.ts"
 import { version } from "../version.ts"
 import { processVisibility } from "./ProcessVisibility.ts"
 import type { StartupFacts } from "./Startup.ts"
@@ -15,11 +16,12 @@ import type { StartupFacts } from "./Startup.ts"
 /** The server instructions' byte budget (UTF-8). */
 
 /**
- * How many selected tools run commands on the host outside tmux: counted from the manifest's reach
- * column, not written down, so a row that gained that reach would show here.
+ * How many selected tools can run commands on the host outside tmux's panes: counted from what
+ * their authorities' grammars admit (`reachesHostCommands`), not written down, so a grammar that
+ * came to admit `run-shell`, a `copy-pipe` or a `status-*` option would show here.
  */
-const hostCommandTools = (tools: ReadonlyArray<ToolName>): number =>
-  tools.filter((name) => (manifest[name].reach as string) === "host-command").length
+export const hostCommandTools = (tools: ReadonlyArray<ToolName>): number =>
+  tools.filter((name) => reachesHostCommands(manifest[name])).length
 
 export const instructionsBudget = 2048
 

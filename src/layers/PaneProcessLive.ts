@@ -155,9 +155,16 @@ const exitOf = (pid: number, comm: string) =>
     if (fields[0] !== "Z" || text.slice(text.indexOf("(") + 1, close) !== comm || !Number.isInteger(waited)) {
       return undefined
     }
-    const signal = waited & 0x7f
-    return signal === 0 ? { status: (waited >> 8) & 0xff, signal: null } : { status: null, signal }
+    return decodeWaitStatus(waited)
   })
+
+/** A wait status as waitpid(2) gives it: an exit status, or the signal that ended the process. */
+export const decodeWaitStatus = (
+  waited: number
+): { readonly status: number | null; readonly signal: number | null } => {
+  const signal = waited & 0x7f
+  return signal === 0 ? { status: (waited >> 8) & 0xff, signal: null } : { status: null, signal }
+}
 
 /** The live reader. @category layers */
 export const layer: Layer.Layer<PaneProcess> = Layer.succeed(

@@ -19,7 +19,7 @@ import {
   TmuxOutputTooLarge,
   TmuxTimedOut
 } from "../services/errors.ts"
-import type { InvocationOptions } from "../services/Tmux.ts"
+import type { RunnerOptions } from "../services/Tmux.ts"
 
 /** How long one tmux invocation may take before it is killed. */
 export const defaultTimeoutMs = 10_000
@@ -83,7 +83,7 @@ export const execTmux = (
   bin: string,
   argv: ReadonlyArray<string>,
   socket: string,
-  options: InvocationOptions & { readonly env?: Readonly<Record<string, string | undefined>> } = {}
+  options: RunnerOptions & { readonly env?: Readonly<Record<string, string | undefined>> } = {}
 ): Effect.Effect<string, TmuxError> => {
   const command = argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs

@@ -1,10 +1,9 @@
 /**
- * The live authority services: thin views over the raw runner (TmuxExec.ts), each refusing any
- * command outside its closed set. Dead instances' leftovers are removed a moment after startup, and
- * closing the layer's scope deletes the paste buffers that calls interrupted mid-paste left behind
- * (Leftovers.ts).
+ * The live authority services: the contract's one constructor (`makeAuthorities`, which checks
+ * every command against its authority's grammar) over the raw runner (TmuxExec.ts). Dead instances'
+ * leftovers are removed a moment after startup, and closing the layer's scope deletes the paste
+ * buffers that calls interrupted mid-paste left behind (Leftovers.ts).
  */
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { procView } from "../domain/instance.ts"
@@ -12,21 +11,12 @@ import { formatSelector } from "../domain/socket.ts"
 import type { TmuxError } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import {
-  type Authority,
-  changeCommands,
-  commandCommands,
-  deleteCommands,
-  inputCommands,
+  type Authorities,
+  type Created,
   type InvocationOptions,
-  observeCommands,
-  PaneCommand,
-  PaneInput,
-  type SpawnAuthority,
-  spawnCommands,
-  TmuxChange,
-  TmuxDelete,
-  TmuxObserve,
-  TmuxSpawn
+  makeAuthorities,
+  type RunnerOptions,
+  type SpawnOptions
 } from "../services/Tmux.ts"
 import { withCreationLock } from "./Lease.ts"
 import { removeBuffers, sweepLeftovers } from "./Leftovers.ts"
@@ -37,38 +27,19 @@ import { buildArgv, execTmux, makePool, poolSize } from "./TmuxExec.ts"
 /** Runs commands in one tmux invocation on the pinned socket. */
 type Runner = (
   commands: ReadonlyArray<ReadonlyArray<string>>,
-  options: InvocationOptions
+  options: RunnerOptions
 ) => Effect.Effect<string, TmuxError>
 
-/** A view over the runner that accepts only the given commands. */
-const authority = <Name extends string>(
-  names: ReadonlyArray<Name>,
-  run: Runner,
-  allowed: (command: ReadonlyArray<string>) => boolean = () => true
-): Authority<Name> => ({
-  commands: names,
-  run: (commands, options = {}) => {
-    const outside = commands.filter((command) => !names.includes(command[0] as Name) || !allowed(command)).map((
-      command
-    ) => command[0])
-    // The types already forbid this; a runtime check keeps the ceiling if a cast slips through.
-    return outside.length > 0
-      ? Effect.die(new Error(`tmux command(s) ${outside.join(", ")} outside this authority`))
-      : run(commands, options)
-  }
-})
-
 /**
- * The spawn authority with `create`: probe and start under the creation lock. A server this call
+ * The spawn that may start the server: probe and start under the creation lock. A server this call
  * starts gets its provenance record in the same invocation (the minimal configuration file sets it
  * itself, before any window exists).
  */
-const spawnAuthority = (
-  base: Authority<typeof spawnCommands[number]>,
+const creating = (
   run: Runner,
   pin: SocketPin["Service"],
   probe: Effect.Effect<Effect.Success<ReturnType<typeof probeServer>>, TmuxError>
-): SpawnAuthority => {
+) => {
   const configuration = pin.configFlags.length === 0
     ? (pin.selector.form === "inherit" ? "tmux-default" : "user")
     : pin.configFlags[1] === minimalConfigPath
@@ -77,37 +48,30 @@ const spawnAuthority = (
   const record = configuration === "minimal"
     ? []
     : [["set-option", "-s", provenanceOption, `libtmux-mcp ${configuration}`]]
-  return {
-    ...base,
-    create: (commands, options = {}) =>
-      withCreationLock(
-        pin.resolvedPath,
-        pin.environment,
-        Effect.gen(function*() {
-          const found = yield* probe
-          const startedServer = found.state === "absent"
-          // tmux is about to start a server: it creates `<socket>.lock` beside the socket first.
-          if (startedServer) yield* guardPlace(pin.place, "start")
-          const stdout = yield* run([...commands, ...(startedServer ? record : [])], options)
-          return {
-            stdout,
-            startedServer,
-            provenance: startedServer ? `libtmux-mcp ${configuration}` : found.record ?? "unknown"
-          }
-        })
-      )
-  }
+  return (commands: ReadonlyArray<ReadonlyArray<string>>, options: SpawnOptions): Effect.Effect<Created, TmuxError> =>
+    withCreationLock(
+      pin.resolvedPath,
+      pin.environment,
+      Effect.gen(function*() {
+        const found = yield* probe
+        const startedServer = found.state === "absent"
+        // tmux is about to start a server: it creates `<socket>.lock` beside the socket first.
+        if (startedServer) yield* guardPlace(pin.place, "start")
+        const stdout = yield* run([...commands, ...(startedServer ? record : [])], options)
+        return {
+          stdout,
+          startedServer,
+          provenance: startedServer ? `libtmux-mcp ${configuration}` : found.record ?? "unknown"
+        }
+      })
+    )
 }
 
 /** When, after startup, dead instances' leftovers are looked for. */
 const sweepDelayMs = 1000
 
 /** The live authority services over the pinned socket. @category layers */
-export const layer = (bin: string): Layer.Layer<
-  TmuxObserve | TmuxChange | TmuxSpawn | TmuxDelete | PaneInput | PaneCommand,
-  never,
-  SocketPin
-> =>
+export const layer = (bin: string): Layer.Layer<Authorities, never, SocketPin> =>
   Layer.effectContext(Effect.gen(function*() {
     const pin = yield* SocketPin
     const socket = formatSelector(pin.selector)
@@ -118,7 +82,7 @@ export const layer = (bin: string): Layer.Layer<
     const exec = (
       flags: ReadonlyArray<string>,
       commands: ReadonlyArray<ReadonlyArray<string>>,
-      options: InvocationOptions
+      options: RunnerOptions
     ) =>
       Effect.andThen(
         guardPlace(pin.place, "connect"),
@@ -126,7 +90,7 @@ export const layer = (bin: string): Layer.Layer<
       )
     const pinned = (extraFlags: ReadonlyArray<string>): Runner => (commands, options) =>
       pooled(commands, exec([...pin.flags, ...extraFlags], commands, options))
-    const plain = pinned([])
+    // A spawn may start the server, so only spawns carry the configuration-file flags.
     const spawn = pinned(pin.configFlags)
     // Outside the pool: at close, calls in flight may still hold its permits. A paste interrupted
     // between its load and its paste leaves its buffer: ours go at close, dead instances' too.
@@ -135,24 +99,13 @@ export const layer = (bin: string): Layer.Layer<
     yield* Effect.addFinalizer(() => removeBuffers(raw, procView, false))
     // Dead instances' leftovers, once, a moment after startup (not in the way of the first calls).
     yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, procView, pin.flags)))
-    return Context.make(TmuxObserve, authority(observeCommands, plain)).pipe(
-      // A change may drive copy mode (send-keys -X), never type into the pane's program.
-      Context.add(
-        TmuxChange,
-        authority(changeCommands, plain, (command) => command[0] !== "send-keys" || command[1] === "-X")
-      ),
-      // A spawn may start the server, so only spawns carry the configuration-file flags.
-      Context.add(
-        TmuxSpawn,
-        spawnAuthority(
-          authority(spawnCommands, spawn),
-          spawn,
-          pin,
-          Effect.andThen(guardPlace(pin.place, "connect"), probeServer(bin, pin.flags, socket, pin.environment))
-        )
-      ),
-      Context.add(TmuxDelete, authority(deleteCommands, plain)),
-      Context.add(PaneInput, authority(inputCommands, plain)),
-      Context.add(PaneCommand, authority(commandCommands, plain))
-    )
+    return makeAuthorities({
+      run: pinned([]),
+      spawn,
+      create: creating(
+        spawn,
+        pin,
+        Effect.andThen(guardPlace(pin.place, "connect"), probeServer(bin, pin.flags, socket, pin.environment))
+      )
+    })
   }))

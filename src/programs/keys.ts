@@ -32,7 +32,7 @@ export const keysFields = {
  */
 export const invocationBytes = 12_000
 
-type SendCommand = readonly ["send-keys", ...Array<string>]
+type SendCommand = readonly ["send-keys", "-t", string, ...Array<string>]
 
 /**
  * The tmux commands of one send. Text longer than one invocation carries is split into several

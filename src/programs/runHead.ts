@@ -7,7 +7,7 @@ import { paneRunOptions } from "../domain/runRecord.ts"
 import { keepPaneCommands, parseEndRecord, protocolNames } from "../domain/shellProtocol.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run } from "../services/ShellRuns.ts"
-import { PaneCommand } from "../services/Tmux.ts"
+import { PaneCommand, type PrintFormat } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
 import { type KernelProbe, type RunScreen } from "./runWatch.ts"
 import { resolvePane } from "./targets.ts"
@@ -84,7 +84,7 @@ export const parseHead = (line: string): Head => {
 export const readCommands = (
   run: Run,
   from: number
-): ReadonlyArray<readonly ["display-message" | "capture-pane", ...Array<string>]> => [
+): ReadonlyArray<PrintFormat | readonly ["capture-pane", ...Array<string>]> => [
   ["display-message", "-p", "-t", run.paneId, headFormat(run.id)],
   ["display-message", "-p", "-t", run.paneId, separator(run.id)],
   ["capture-pane", "-p", "-N", "-t", run.paneId, "-S", String(from), "-E", "-"],

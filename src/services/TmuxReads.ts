@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
 import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
 import { TmuxCommandFailed, type TmuxError } from "./errors.ts"
-import { type Authority, type observeCommands, type TmuxCommand, TmuxObserve } from "./Tmux.ts"
+import { type Authority, type TmuxCommand, TmuxObserve } from "./Tmux.ts"
 
 /** Field and record separators of the formats we read. */
 export const FS = "\u001f"
@@ -172,7 +172,7 @@ const noSuchPane = (paneId: string) =>
   })
 
 /** The typed reads over a read authority. @category constructors */
-export const make = (observe: Authority<typeof observeCommands[number]>) => ({
+export const make = (observe: Authority<"TmuxObserve">) => ({
   /** Every session on the pinned server, in tmux's order. */
   sessions: (): Effect.Effect<ReadonlyArray<Row<typeof sessionFields>>, TmuxError> =>
     Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions),

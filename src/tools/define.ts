@@ -18,12 +18,24 @@ import { Regex } from "../services/Regex.ts"
 import { ServerPane } from "../services/ServerPane.ts"
 import { ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
-import { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "../services/Tmux.ts"
+import {
+  authorityServices,
+  PaneCommand,
+  PaneInput,
+  PaneRespawn,
+  TmuxChange,
+  TmuxDelete,
+  TmuxObserve,
+  TmuxSpawn
+} from "../services/Tmux.ts"
+import { type AuthorityName, type Form, grammar, reachesHost } from "../services/TmuxGrammar.ts"
 
 /**
  * The one table of authority: the services every tool may use (none of them can change tmux
- * state), and those each effect and each reach add. The compile-time rule (`AllowedServices`) and
- * the run-time provision (`allowedKeys`, which the registry provides) are both read from it.
+ * state), those each effect and each reach add, and those only an effect and a reach together add
+ * (replacing a pane's process deletes it and runs a command in it). The compile-time rule
+ * (`AllowedServices`) and the run-time provision (`allowedKeys`, which the registry provides) are
+ * both read from it. What each service admits, down to the flag, is its grammar (TmuxGrammar.ts).
  */
 export const authority = {
   common: [Config, SocketPin, ServerPane, TmuxObserve, Regex, PaneProcess, PaneReader],
@@ -33,11 +45,15 @@ export const authority = {
     "configured-process": [TmuxSpawn],
     "pane-input": [PaneInput],
     "pane-command": [PaneInput, PaneCommand, ShellRuns]
-  }
+  },
+  both: { delete: { "pane-command": [PaneRespawn] } }
 } as const
 
 type Keys = typeof authority
 type IdentifierOf<K> = K extends ReadonlyArray<infer Key> ? Context.Service.Identifier<Key> : never
+type Both = Keys["both"]
+/** What an effect and a reach add together (distributes over the row's effects). */
+type BothOf<E, Reach> = E extends keyof Both ? Reach extends keyof Both[E] ? Both[E][Reach] : never : never
 
 /** Services any tool may use. @category models */
 export type CommonServices = IdentifierOf<Keys["common"]>
@@ -50,12 +66,14 @@ export type AllowedServices<R extends ManifestRow> =
   | CommonServices
   | IdentifierOf<Keys["effect"][R["effect"][number]]>
   | IdentifierOf<Keys["reach"][R["reach"]]>
+  | IdentifierOf<BothOf<R["effect"][number], R["reach"]>>
 
 /** Every service some tool may use. @category models */
 export type ToolServices =
   | CommonServices
   | IdentifierOf<Keys["effect"][keyof Keys["effect"]]>
   | IdentifierOf<Keys["reach"][keyof Keys["reach"]]>
+  | IdentifierOf<BothOf<keyof Both, keyof Keys["reach"]>>
 
 type ToolKey = Context.Key<ToolServices, unknown>
 
@@ -64,7 +82,8 @@ export const toolKeys: ReadonlyArray<ToolKey> = [
   ...new Set<ToolKey>([
     ...authority.common,
     ...Object.values(authority.effect).flat(),
-    ...Object.values(authority.reach).flat()
+    ...Object.values(authority.reach).flat(),
+    ...Object.values(authority.both).flatMap((byReach) => Object.values(byReach).flat())
   ])
 ]
 
@@ -74,9 +93,30 @@ export const allowedKeys = (row: ManifestRow): ReadonlyArray<ToolKey> => {
   return [
     ...authority.common,
     ...effects.flatMap((effect): ReadonlyArray<ToolKey> => authority.effect[effect]),
-    ...authority.reach[row.reach]
+    ...authority.reach[row.reach],
+    ...effects.flatMap((effect): ReadonlyArray<ToolKey> =>
+      (authority.both as Record<string, Partial<Record<string, ReadonlyArray<ToolKey>>>>)[effect]?.[row.reach] ?? []
+    )
   ]
 }
+
+/** The authorities (by grammar name) a row's services include. */
+export const authoritiesOf = (row: ManifestRow): ReadonlyArray<AuthorityName> => {
+  const keys = allowedKeys(row)
+  return (Object.keys(authorityServices) as ReadonlyArray<AuthorityName>).filter((name) =>
+    keys.includes(authorityServices[name])
+  )
+}
+
+/**
+ * Whether a row can run a command on the host outside tmux's panes: read from what its
+ * authorities' grammars admit (`reachesHost`), not from a column. `grammars` is for a test that
+ * widens one to see the count move.
+ */
+export const reachesHostCommands = (
+  row: ManifestRow,
+  grammars: Readonly<Record<AuthorityName, Readonly<Record<string, Form>>>> = grammar
+): boolean => authoritiesOf(row).some((name) => reachesHost(grammars[name]))
 
 /**
  * A defined tool, its program erased to unknown input and output but not to wider authority.
@@ -132,6 +172,7 @@ interface AuthorityNames {
   TmuxSpawn: TmuxSpawn
   PaneInput: PaneInput
   PaneCommand: PaneCommand
+  PaneRespawn: PaneRespawn
   ShellRuns: ShellRuns
 }
 type NamesOf<S> = { [K in keyof AuthorityNames]: AuthorityNames[K] extends S ? K : never }[keyof AuthorityNames]

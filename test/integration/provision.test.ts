@@ -65,10 +65,12 @@ describe("run-time provision", () => {
     assert.isTrue(Exit.isFailure(inspect) && Cause.hasDies(inspect.cause))
     assert.deepStrictEqual(fake.log, [])
     assert.isTrue(Exit.isSuccess(await run(manifest.kill_session)))
-    assert.deepStrictEqual(fake.log, [{ authority: "TmuxDelete", command: "kill-session" }])
+    assert.deepStrictEqual(fake.log, [
+      { authority: "TmuxDelete", command: "kill-session", argv: ["kill-session", "-t", "$0"] }
+    ])
   })
 
-  it("allows each row exactly its effect's and reach's services beyond the common ones", () => {
+  it("allows each row exactly its effect's, its reach's and their pair's services beyond the common ones", () => {
     const names = (row: Parameters<typeof allowedKeys>[0]) =>
       allowedKeys(row).map((key) => key.key.split("/").at(-1)).sort()
     const common = ["Config", "PaneProcess", "PaneReader", "Regex", "ServerPane", "SocketPin", "TmuxObserve"]
@@ -79,8 +81,13 @@ describe("run-time provision", () => {
     assert.deepStrictEqual(names(manifest.send_keys), [...common, "PaneInput", "TmuxChange"].sort())
     assert.deepStrictEqual(
       names(manifest.respawn_pane),
-      [...common, "PaneCommand", "PaneInput", "ShellRuns", "TmuxChange", "TmuxDelete"].sort()
+      [...common, "PaneCommand", "PaneInput", "PaneRespawn", "ShellRuns", "TmuxChange", "TmuxDelete"].sort()
     )
-    assert.strictEqual(toolKeys.length, 13)
+    // Replacing a pane's process needs delete and pane-command together: a run never gets it.
+    assert.deepStrictEqual(
+      names(manifest.run_shell_command),
+      [...common, "PaneCommand", "PaneInput", "ShellRuns", "TmuxChange"].sort()
+    )
+    assert.strictEqual(toolKeys.length, 14)
   })
 })

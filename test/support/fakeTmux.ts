@@ -1,8 +1,9 @@
 /**
  * A recording fake of the tmux authority services over a small scripted world, built through the
- * real service constructors. It answers the reads the tools make by rendering their own `-F`
- * formats, and records which authority issued which command, so a test can hold every tool to
- * its row's ceiling without a tmux server.
+ * contract's one constructor (`makeAuthorities`), so it refuses exactly what the live layer refuses.
+ * It answers the reads the tools make by rendering their own `-F` formats, and records which
+ * authority issued which command, so a test can hold every tool to its row's ceiling without a
+ * tmux server.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -17,27 +18,15 @@ import { Config } from "../../src/services/Config.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
 import { ServerPane } from "../../src/services/ServerPane.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
-import {
-  type Authority,
-  changeCommands,
-  commandCommands,
-  deleteCommands,
-  inputCommands,
-  observeCommands,
-  PaneCommand,
-  PaneInput,
-  spawnCommands,
-  TmuxChange,
-  TmuxDelete,
-  TmuxObserve,
-  TmuxSpawn
-} from "../../src/services/Tmux.ts"
+import { makeAuthorities } from "../../src/services/Tmux.ts"
+import type { AuthorityName } from "../../src/services/TmuxGrammar.ts"
 import { testConfig } from "./config.ts"
 
 /** One recorded tmux command and the authority that issued it. */
 export interface Recorded {
-  readonly authority: string
+  readonly authority: AuthorityName
   readonly command: string
+  readonly argv: ReadonlyArray<string>
 }
 
 type Fields = Record<string, string | number>
@@ -154,33 +143,23 @@ const answer = (command: ReadonlyArray<string>): string => {
 /** The fake services, every tool's selection, and the log of what they were asked to run. */
 export const makeFake = () => {
   const log: Array<Recorded> = []
-  const authority = <Name extends string>(label: string, names: ReadonlyArray<Name>): Authority<Name> => ({
-    commands: names,
-    run: (commands) =>
-      Effect.sync(() => {
-        for (const command of commands) log.push({ authority: label, command: command[0] })
-        return commands.map(answer).join("")
-      })
-  })
+  const record = (authority: AuthorityName, commands: ReadonlyArray<ReadonlyArray<string>>) =>
+    Effect.sync(() => {
+      for (const argv of commands) log.push({ authority, command: argv[0] ?? "", argv })
+      return commands.map(answer).join("")
+    })
   const selection: Selection = {
     toolsets: ["inspect", "manage", "execute", "teardown"],
     tools: toolNames,
     batchOperations: toolNames.filter((name) => manifest[name].batchEligible),
     defaultApplied: null
   }
-  const context = Context.make(TmuxObserve, authority("TmuxObserve", observeCommands)).pipe(
-    Context.add(TmuxChange, authority("TmuxChange", changeCommands)),
-    Context.add(TmuxSpawn, {
-      ...authority("TmuxSpawn", spawnCommands),
-      create: (commands) =>
-        Effect.map(
-          authority("TmuxSpawn", spawnCommands).run(commands),
-          (stdout) => ({ stdout, startedServer: false, provenance: "unknown" })
-        )
-    }),
-    Context.add(TmuxDelete, authority("TmuxDelete", deleteCommands)),
-    Context.add(PaneInput, authority("PaneInput", inputCommands)),
-    Context.add(PaneCommand, authority("PaneCommand", commandCommands)),
+  const context = makeAuthorities({
+    run: (commands, _options, authority) => record(authority, commands),
+    spawn: (commands, _options, authority) => record(authority, commands),
+    create: (commands) =>
+      Effect.map(record("TmuxSpawn", commands), (stdout) => ({ stdout, startedServer: false, provenance: "unknown" }))
+  }).pipe(
     Context.add(SocketPin, {
       selector: { form: "name", name: "libtmux-mcp" },
       flags: ["-L", "libtmux-mcp"],

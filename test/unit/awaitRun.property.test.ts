@@ -20,6 +20,7 @@ import { type Run, ShellRuns } from "../../src/services/ShellRuns.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
 import { PaneCommand, TmuxObserve } from "../../src/services/Tmux.ts"
 import { checkProperty } from "../support/property.ts"
+import { type Script, scriptedCommand, scriptedObserve } from "../support/scriptedTmux.ts"
 
 const Time = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 4_000 }))
 const Timeline = Schema.Struct({
@@ -72,16 +73,13 @@ const scripted = (timeline: Timeline) => {
     if (!format.startsWith("#{")) return `${format}\n`
     return format === "#{history_size}" ? "0\n" : head(t)
   }
-  const tmux = {
-    commands: [],
-    run: (list: ReadonlyArray<ReadonlyArray<string>>) => Effect.map(now, (t) => list.map(answer(t)).join(""))
-  }
+  const script: Script = (list) => Effect.map(now, (t) => list.map(answer(t)).join(""))
   const idle = { comm: "bash", inForeground: true, reading: true, foreground: "bash", foregroundGroup: 10, ageMs: 0 }
   const busy = { ...idle, reading: false, inForeground: false, foreground: "sleep", foregroundGroup: 20 }
   const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     effect.pipe(
-      Effect.provideService(PaneCommand, tmux as never),
-      Effect.provideService(TmuxObserve, tmux as never),
+      Effect.provideService(PaneCommand, scriptedCommand(script)),
+      Effect.provideService(TmuxObserve, scriptedObserve(script)),
       Effect.provideService(
         SocketPin,
         { resolvedPath: "/test/socket", selector: { form: "name", name: "test" } } as SocketPin["Service"]

@@ -13,6 +13,7 @@ import { SocketPin } from "../../src/services/SocketPin.ts"
 import { TmuxObserve } from "../../src/services/Tmux.ts"
 import { capture_since } from "../../src/tools/inspect/capture_since.ts"
 import { checkProperty } from "../support/property.ts"
+import { scriptedObserve } from "../support/scriptedTmux.ts"
 
 const height = 5
 const historyLimit = 30
@@ -98,10 +99,10 @@ class Pane {
 
 const served = (pane: Pane) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
-    Effect.provideService(TmuxObserve, {
-      commands: [],
-      run: (commands) => Effect.succeed(commands.map((command) => pane.answer(command)).join(""))
-    }),
+    Effect.provideService(
+      TmuxObserve,
+      scriptedObserve((commands) => Effect.succeed(commands.map((command) => pane.answer(command)).join("")))
+    ),
     Effect.provideService(SocketPin, { resolvedPath: "/test/socket" } as SocketPin["Service"])
   )
 
@@ -203,15 +204,16 @@ describe("capture_since over generated histories", () => {
       // The pane writes once right after the call's first tmux invocation.
       const busy = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         effect.pipe(
-          Effect.provideService(TmuxObserve, {
-            commands: [],
-            run: (commands) =>
+          Effect.provideService(
+            TmuxObserve,
+            scriptedObserve((commands) =>
               Effect.sync(() => {
                 const out = commands.map((command) => pane.answer(command)).join("")
                 if (++invocations === 1) pane.write("x")
                 return out
               })
-          }),
+            )
+          ),
           Effect.provideService(SocketPin, { resolvedPath: "/test/socket" } as SocketPin["Service"])
         )
       const { cursor } = yield* served(pane)(capture({ pane_id: "%1" }))

@@ -13,6 +13,7 @@ import {
   toolsOf,
   typesIntoPane
 } from "../../src/manifest/index.ts"
+import { reachesHostCommands } from "../../src/tools/define.ts"
 import { registeredNames, registry } from "../../src/tools/index.ts"
 import { version } from "../../src/version.ts"
 import { nonDestructive } from "../support/additive.ts"
@@ -81,8 +82,8 @@ describe("inventory", () => {
     assert.isTrue(manifest.set_synchronize_panes.amplifiesFutureInput)
   })
 
-  it("gives no tool host-command reach", () => {
-    for (const row of rows) assert.notStrictEqual(row.reach as string, "host-command")
+  it("gives no tool an authority whose grammar admits a command that runs on the host", () => {
+    for (const row of rows) assert.isFalse(reachesHostCommands(row), row.name)
   })
 })
 

@@ -16,8 +16,9 @@ import {
 import * as ServerPaneLive from "../../src/layers/ServerPaneLive.ts"
 import { ServerNotRunning, TmuxTimedOut } from "../../src/services/errors.ts"
 import { ServerPane } from "../../src/services/ServerPane.ts"
-import { observeCommands, TmuxObserve } from "../../src/services/Tmux.ts"
+import { TmuxObserve } from "../../src/services/Tmux.ts"
 import { FS, RS } from "../../src/services/TmuxReads.ts"
+import { scriptedObserve } from "../support/scriptedTmux.ts"
 
 /** A /proc of `pid -> [parent, tty_nr, command name]`, and terminals by path. */
 const fakeProc = (
@@ -106,10 +107,10 @@ describe("the panes that contain a process", () => {
 /** A read authority that answers `list-panes` from a script of results, counting the calls. */
 const observing = (answers: Array<Effect.Effect<string, ServerNotRunning | TmuxTimedOut>>) => {
   const calls: Array<ReadonlyArray<ReadonlyArray<string>>> = []
-  const layer = Layer.succeed(TmuxObserve, {
-    commands: observeCommands,
-    run: (commands) => Effect.suspend(() => (calls.push(commands), answers.shift() ?? Effect.succeed("")))
-  })
+  const layer = Layer.succeed(
+    TmuxObserve,
+    scriptedObserve((commands) => Effect.suspend(() => (calls.push(commands), answers.shift() ?? Effect.succeed(""))))
+  )
   return { layer, calls }
 }
 

@@ -9,6 +9,7 @@ import { readOutput, rowsPerCount, rowsPerRead } from "../../src/programs/runOut
 import { ServerPane } from "../../src/services/ServerPane.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
 import { PaneCommand, TmuxObserve } from "../../src/services/Tmux.ts"
+import { type Script, scriptedCommand, scriptedObserve } from "../support/scriptedTmux.ts"
 
 const width = 40
 
@@ -40,17 +41,15 @@ const scripted = (rows: ReadonlyArray<{ readonly text: string; readonly wrapped:
     }
     return out
   }
-  const tmux = {
-    run: (commands: ReadonlyArray<ReadonlyArray<string>>) => Effect.succeed(commands.map(answer).join(""))
-  }
+  const tmux: Script = (commands) => Effect.succeed(commands.map(answer).join(""))
   return { tmux, reads }
 }
 
 /** The scripted tmux as every service a read may use (a missing pane is looked up through them). */
-const provide = (tmux: unknown) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+const provide = (tmux: Script) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
-    Effect.provideService(PaneCommand, tmux as never),
-    Effect.provideService(TmuxObserve, tmux as never),
+    Effect.provideService(PaneCommand, scriptedCommand(tmux)),
+    Effect.provideService(TmuxObserve, scriptedObserve(tmux)),
     Effect.provideService(SocketPin, {} as never),
     Effect.provideService(ServerPane, {} as never)
   )

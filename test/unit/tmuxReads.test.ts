@@ -7,18 +7,20 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { assert, describe, it } from "vitest"
 import type { TmuxError } from "../../src/services/errors.ts"
-import { type Authority, observeCommands, type TmuxCommand } from "../../src/services/Tmux.ts"
+import type { TmuxCommand } from "../../src/services/Tmux.ts"
+import { grammar } from "../../src/services/TmuxGrammar.ts"
 import { formatOf, FS, make, paneFields, readBack, RS, sessionFields } from "../../src/services/TmuxReads.ts"
-
-type Observe = typeof observeCommands[number]
+import { scriptedObserve } from "../support/scriptedTmux.ts"
 
 /** A read authority that answers with `stdout` and records what it was asked. */
 const scripted = (stdout: string) => {
-  const issued: Array<ReadonlyArray<TmuxCommand<Observe>>> = []
-  const observe: Authority<Observe> = {
-    commands: observeCommands,
-    run: (commands) => Effect.sync(() => (issued.push(commands), stdout)) as Effect.Effect<string, TmuxError>
-  }
+  const issued: Array<ReadonlyArray<TmuxCommand<string>>> = []
+  const observe = scriptedObserve((commands) =>
+    Effect.sync(() => (issued.push(commands as ReadonlyArray<TmuxCommand<string>>), stdout)) as Effect.Effect<
+      string,
+      TmuxError
+    >
+  )
   return { reads: make(observe), issued }
 }
 
@@ -94,6 +96,6 @@ describe("typed reads", () => {
     assert.deepStrictEqual(state, { history_size: 7 })
     assert.strictEqual(captured, "line 1\nline 2\n")
     assert.deepStrictEqual(issued[0]?.map((command) => command[0]), ["display-message", "capture-pane"])
-    assert.isTrue(issued.flat().every((command) => (observeCommands as ReadonlyArray<string>).includes(command[0])))
+    assert.isTrue(issued.flat().every((command) => Object.hasOwn(grammar.TmuxObserve, command[0])))
   })
 })

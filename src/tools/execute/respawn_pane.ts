@@ -10,7 +10,7 @@ import { orPaneNotFound } from "../../programs/pane.ts"
 import { StartDirectory } from "../../programs/spawn.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { InputInvalid } from "../../services/errors.ts"
-import { PaneCommand } from "../../services/Tmux.ts"
+import { PaneRespawn } from "../../services/Tmux.ts"
 import { readBack } from "../../services/TmuxReads.ts"
 import { defineTool } from "../define.ts"
 
@@ -39,7 +39,7 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
       }
       yield* refuseOwnPane(`pane ${input.pane_id}`, Effect.succeed([input.pane_id]))
       // Respawn and read back in one invocation; a missing pane fails it before anything happens.
-      const stdout = yield* (yield* PaneCommand).run([
+      const stdout = yield* (yield* PaneRespawn).run([
         [
           "respawn-pane",
           ...(input.kill === false ? [] : ["-k"]),

@@ -1,4 +1,3 @@
-// expect-error: an inspect tool may not require TmuxChange (row get_pane_info: effect observe, reach none)
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../../src/manifest/index.ts"
@@ -6,6 +5,7 @@ import { TmuxChange } from "../../../src/services/Tmux.ts"
 import { defineTool } from "../../../src/tools/define.ts"
 
 // An inspect tool whose program could change tmux state, its run typed from the input.
+// expect-error: TS2345 an inspect tool may not require TmuxChange (row get_pane_info: effect observe, reach none)
 export const changing = defineTool(manifest.get_pane_info, {
   description: "x",
   input: Schema.Struct({ pane_id: Schema.String }),

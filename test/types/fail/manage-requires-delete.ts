@@ -1,4 +1,3 @@
-// expect-error: a manage tool may not require TmuxDelete (row rename_window: effect change, reach none)
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../../src/manifest/index.ts"
@@ -6,6 +5,7 @@ import { TmuxDelete } from "../../../src/services/Tmux.ts"
 import { defineTool, NoInput } from "../../../src/tools/define.ts"
 
 // A manage tool whose program could delete.
+// expect-error: TS2345 a manage tool may not require TmuxDelete (row rename_window: effect change, reach none)
 export const deleting = defineTool({ ...manifest.rename_window, sinks: {} } as const, {
   description: "x",
   input: NoInput,

@@ -1,0 +1,13 @@
+// Positive twin of fail/manage-status-option.ts.
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { manifest } from "../../../src/manifest/index.ts"
+import { TmuxChange } from "../../../src/services/Tmux.ts"
+import { defineTool, NoInput } from "../../../src/tools/define.ts"
+
+export const tool = defineTool({ ...manifest.set_mouse_enabled, sinks: {} } as const, {
+  description: "x",
+  input: NoInput,
+  output: Schema.Struct({}),
+  run: (_input) => TmuxChange.use((tmux) => tmux.run([["set-option", "-g", "mouse", "on"]])).pipe(Effect.as({}))
+})
