@@ -5,7 +5,6 @@
 import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
 import { once } from "node:events"
-import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { decodeWaitStatus, layer } from "../../src/layers/PaneProcessLive.ts"
 import { PaneProcess } from "../../src/services/PaneProcess.ts"
