@@ -89,7 +89,7 @@ describe("kernelSignal", () => {
     assert.isFalse(signal())
   })
 
-  it("says changed when the pane's process is gone or no longer the server's child, or the server's count is gone", () => {
+  it("says changed when the pane's process is gone or not the server's child, or the server's count is gone", () => {
     const state = { rchar: 10, paneParent: 100 as number | undefined, io: true }
     const signal = kernelSignal(procOf(state), { panePid: 200, serverPid: 100 })!
     state.paneParent = undefined
