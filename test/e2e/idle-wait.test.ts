@@ -37,19 +37,25 @@ const children = (c: Connected) => {
   })
 }
 
+/** A server whose tmux binary logs each invocation, and the count of invocations so far. */
+const openCounting = async () => {
+  const world = h.world()
+  const log = join(world.dir, "invocations.log")
+  const wrapper = join(world.dir, "tmux-counting")
+  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
+  chmodSync(wrapper, 0o755)
+  const opened = await open({ LIBTMUX_TMUX_BIN: wrapper })
+  return { ...opened, invocations: () => readFileSync(log, "utf8").split("\n").length - 1 }
+}
+
 describe("wait_for_text on a quiet pane", () => {
   it("runs almost no tmux clients while nothing happens, and still answers the text that comes", async () => {
-    const world = h.world()
-    const log = join(world.dir, "invocations.log")
-    const wrapper = join(world.dir, "tmux-counting")
-    writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
-    chmodSync(wrapper, 0o755)
-    const { c, pane, type } = await open({ LIBTMUX_TMUX_BIN: wrapper })
+    const { c, pane, type, invocations } = await openCounting()
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["quiet-over"], timeout: 30 })
     await sleep(300)
-    const before = readFileSync(log, "utf8").split("\n").length
+    const before = invocations()
     await sleep(3_000)
-    const during = readFileSync(log, "utf8").split("\n").length - before
+    const during = invocations() - before
     // A poll every 20 ms would be about 150 clients; the pacer's refresh is one every 2 s.
     assert.isAtMost(during, 6, `tmux clients run in 3 s of quiet: ${during}`)
     type("printf 'quiet-%s\\n' over")
@@ -125,5 +131,21 @@ describe("wait_for_text on a quiet pane", () => {
     await sleep(300)
     type("printf 'next-%s\\n' one")
     assert.strictEqual(structured(await waiting).matched_line, "next-one")
+  })
+})
+
+describe("capture_since with a cursor", () => {
+  it("answers in one tmux invocation when the pane's history did not move, and still sees what came", async () => {
+    const { c, pane, type, invocations } = await openCounting()
+    let { cursor } = structured(await call(c, "capture_since", { pane_id: pane }))
+    const before = invocations()
+    const quiet = structured(await call(c, "capture_since", { pane_id: pane, cursor }))
+    assert.strictEqual(invocations() - before, 1)
+    assert.strictEqual(quiet.output, "")
+    cursor = quiet.cursor
+    type("printf 'since-%s\\n' one")
+    await sleep(500)
+    const grown = structured(await call(c, "capture_since", { pane_id: pane, cursor }))
+    assert.include(grown.output, "since-one")
   })
 })
