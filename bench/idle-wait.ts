@@ -4,6 +4,7 @@
  * - processor time over 10 s of one wait on an idle pane, as a share of one core: the server with
  *   every tmux client it ran (its own and its reaped children's user and system time, from
  *   /proc/<pid>/stat), plus the tmux server's own; floor: the same count over 10 s with no call;
+ * - for comparison, a run_shell_command of `sleep 10` (a channel wait, and its watcher's looks);
  * - from the Enter of a printf after those 10 s to the answer; floor: the same, seen by bare
  *   capture-pane clients run one after another.
  * Usage: node bench/idle-wait.ts (LIBTMUX_BENCH_IDLE_RUNS=n for fewer rounds while developing).
@@ -66,7 +67,7 @@ const main = async () => {
 
   // Past the server's collection after its last call (a second idle).
   await sleep(2_000)
-  const floorShare = (await coreShare(serverPid, tmuxPid, () => sleep(idleMs))).total
+  const floor = await coreShare(serverPid, tmuxPid, () => sleep(idleMs))
   const shares: Array<{ readonly parts: readonly [number, number, number]; readonly total: number }> = []
   const latencies: Array<number> = []
   const floors: Array<number> = []
@@ -86,17 +87,25 @@ const main = async () => {
     floors.push(performance.now() - floorEntered)
     await sleep(300)
   }
+  // For comparison: a run waiting on its channel (with its watcher's looks) over the same 10 s.
+  const running = await coreShare(
+    serverPid,
+    tmuxPid,
+    () => call("run_shell_command", { pane_id: pane, command: `sleep ${idleMs / 1000}`, timeout: 60 })
+  )
   const pct = (share: number) => `${(share * 100).toFixed(2)}%`
   const median = (pick: (share: (typeof shares)[number]) => number) => pct(quantile(shares.map(pick), 0.5))
   console.log(
     `wait_for_text on an idle pane, ${idleMs / 1000} s (${rounds} rounds): median ${median((s) => s.total)}, ` +
       `max ${pct(Math.max(...shares.map((s) => s.total)))} of one core (server, its tmux clients and the tmux ` +
-      `server; target <= 3%); floor (no call) ${pct(floorShare)}`
+      `server; target <= 3%); floor (no call) ${pct(floor.total)} ` +
+      `(${floor.parts.map(pct).join(", ")})`
   )
   console.log(
-    `  medians: the server itself ${median((s) => s.parts[0])}, its tmux clients ${
-      median((s) => s.parts[1])
-    }, the tmux server ${median((s) => s.parts[2])}`
+    `  for comparison, run_shell_command \`sleep ${idleMs / 1000}\` over its run: ${pct(running.total)}; ` +
+      `medians of the wait: the server itself ${median((s) => s.parts[0])}, its tmux clients ${
+        median((s) => s.parts[1])
+      }, the tmux server ${median((s) => s.parts[2])}`
   )
   console.log(
     `wait_for_text answer after ${idleMs / 1000} s idle, from the Enter of the printf: median ${
