@@ -34,7 +34,7 @@ const parentOf = (files: ProcFiles, pid: number): number | undefined => {
 
 /**
  * The kernel's signal for one pane: a function that says whether the pane can have changed since
- * its previous call (true at the first), or undefined when /proc cannot show it.
+ * its previous call (the first: since the signal was made), or undefined when /proc cannot show it.
  */
 export const kernelSignal = (files: ProcFiles, pane: PacedPane): (() => boolean) | undefined => {
   const server = pane.serverPid

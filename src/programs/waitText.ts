@@ -5,7 +5,9 @@
  * the rows present at entry, or when its text at the same position changed (so a prompt identical
  * to an old one, printed again below it, is new output). Rows are positions counted from the top of
  * the history, which move when the history is cleared or tmux trims it at its limit: the rows just
- * above the anchor are watched, and when they change the anchor is found again by them.
+ * above the anchor are watched, and when they change the anchor is found again by them. The
+ * reader's pacer says at each tick whether a look can find anything new (the first look always
+ * happens): a quiet pane is not read again until something changed.
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -25,10 +27,7 @@ export interface WaitResult {
   readonly elapsedMs: number
 }
 
-/**
- * The tick: how often the pacer is asked whether to look (a look happens only when it may find
- * something new), so an answer comes within tens of milliseconds of the text.
- */
+/** The tick of a reader without a pacer (a plain poll): an answer within tens of milliseconds of the text. */
 export const pollIntervalMs = 20
 
 /** How many rows above the anchor are watched to notice that the pane's content moved. */
