@@ -1,34 +1,35 @@
 /**
- * The entry point: decide the configuration, build the services, serve MCP on stdio, and exit 0
- * at once on stdin end, SIGINT or SIGTERM, interrupting calls in flight, closing the services'
- * scope (their finalizers run) and leaving the tmux server running. stdout carries JSON-RPC only;
+ * The entry point: decide the configuration, then serve MCP on stdio (serve.ts), and exit 0 at
+ * once on stdin end, SIGINT or SIGTERM, interrupting calls in flight, closing the services' scope
+ * (their finalizers run) and leaving the tmux server running. stdout carries JSON-RPC only;
  * everything else goes to stderr.
  */
 import * as Cause from "effect/Cause"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
-import { helpText, unknownSettingWarnings } from "./domain/config.ts"
+import { helpText } from "./domain/config.ts"
 import { reportFailure } from "./failure.ts"
-import { collectWhenIdle } from "./heap.ts"
-import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
-import { connect, makeServer } from "./layers/McpServer.ts"
 import { nodeProblem } from "./layers/NodeCheck.ts"
-import { logLine } from "./layers/ServerLog.ts"
-import * as Services from "./layers/Services.ts"
 import { startup } from "./layers/Startup.ts"
-import { LineTransport } from "./layers/StdioLines.ts"
-import { advertisedSchemas } from "./layers/toolSchemas.generated.ts"
-import { Audit } from "./services/Audit.ts"
 import { version } from "./version.ts"
-
-/** How long the stop path may take before the process exits anyway. */
-const stopWithinMs = 1000
 
 /** Whether the server answers on stdin yet: a failure before is a failed start. */
 let serving = false
+
+/**
+ * The serving half (the protocol, the services, the tools), loaded once: main starts loading it
+ * as soon as startup's tmux probes are under way, after the socket's checks.
+ */
+let serverModule: Promise<typeof import("./serve.ts")> | undefined
+const loadServer = () => {
+  // The SDK checks each message with zod, whose default compiles a parser per schema with
+  // new Function at its first use (code the compile cache never keeps): about 10 ms of the first
+  // answers. Its interpreted parse gives the same results. zod reads this shared setting object.
+  const shared = globalThis as typeof globalThis & { __zod_globalConfig?: Record<string, unknown> }
+  ;(shared.__zod_globalConfig ??= {}).jitless = true
+  return (serverModule ??= import("./serve.ts"))
+}
 
 const program = Effect.gen(function*() {
   const decided = yield* startup(process.env, process.argv.slice(2), process.getuid?.() ?? 0)
@@ -45,52 +46,18 @@ const program = Effect.gen(function*() {
     for (const note of clientConfigNotes(decided, node)) process.stderr.write(`${note}\n`)
     return void process.stdout.write(`${renderClientConfig(decided, node, bin)}\n`)
   }
-  const { facts } = decided
-  const context = yield* Layer.build(Services.layer(facts))
-  const shutdown = new AbortController()
-  const server = makeServer(context, {
-    version,
-    instructions: instructions(facts),
-    capabilities: () =>
-      JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
-    shutdown: shutdown.signal,
-    afterCall: collectWhenIdle,
-    advertised: advertisedSchemas
+  const { serve } = yield* Effect.promise(loadServer)
+  return yield* serve(decided.facts, () => {
+    serving = true
   })
-  const stopped = Promise.withResolvers<void>()
-  const stop = () => {
-    // stdin's "end" and "close" both arrive on EOF.
-    if (shutdown.signal.aborted) return
-    shutdown.abort()
-    stopped.resolve()
-    // A finalizer that hangs must not keep the process: exit within a second whatever happens.
-    setTimeout(() => process.exit(0), stopWithinMs).unref()
-  }
-  process.stdin.on("end", stop)
-  process.stdin.on("close", stop)
-  process.on("SIGINT", stop)
-  process.on("SIGTERM", stop)
-  yield* connect(server, new LineTransport())
-  serving = true
-  // A person who started it by hand sees what it waits for.
-  if (process.stdin.isTTY) {
-    logLine(
-      "info",
-      "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); " +
-        "this is a server for MCP clients: see --help and --print-config"
-    )
-  }
-  logLine("info", readyLine(facts))
-  for (const warning of [...warningLines(facts), ...unknownSettingWarnings(process.env)]) logLine("warning", warning)
-  // Returning closes the scope the services were built in: their finalizers run (the tmux layer
-  // deletes paste buffers an interrupted call left behind), then the process exits.
-  yield* Effect.promise(() => stopped.promise)
-  return "stopped" as const
 })
 
 /** Runs the server process. */
 export const main = (): void => {
-  Effect.runFork(
+  // The fiber runs at once up to its first wait: startup's tmux probes, spawned after the socket's
+  // checks. Loading the serving half then overlaps them; a run that already ended (help, version,
+  // a refusal) loads nothing more.
+  const fiber = Effect.runFork(
     Effect.scoped(program).pipe(
       Effect.tap((outcome) =>
         Effect.sync(() => {
@@ -115,4 +82,5 @@ export const main = (): void => {
       )
     )
   )
+  if (fiber.pollUnsafe() === undefined) void loadServer().catch(() => undefined)
 }

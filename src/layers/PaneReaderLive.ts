@@ -10,13 +10,15 @@ import type { ServerPane } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import type { TmuxObserve } from "../services/Tmux.ts"
 import type { Fields } from "../services/TmuxReads.ts"
+import { makePacer } from "./PaneActivityLive.ts"
 
 const viewFields = {
   pane_pid: "int",
   pane_dead: "bool",
   alternate_on: "bool",
   history_size: "int",
-  cursor_y: "int"
+  cursor_y: "int",
+  pid: "int"
 } as const satisfies Fields
 
 /** The live reader. @category layers */
@@ -53,11 +55,12 @@ export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | Ser
             alternate: state.alternate_on,
             historySize: history,
             cursorY: state.cursor_y,
+            serverPid: state.pid,
             firstRow: firstRow + skip,
             rows: rows.slice(skip)
           } satisfies PaneView
         }
       }).pipe(Effect.provideContext(context))
-    return PaneReader.of({ read })
+    return PaneReader.of({ read, pacer: (view) => makePacer({ panePid: view.pid, serverPid: view.serverPid }) })
   })
 )

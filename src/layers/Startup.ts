@@ -20,9 +20,9 @@ import {
   startupError,
   TmuxUnusable
 } from "../domain/StartupError.ts"
+import { toolNames } from "../manifest/index.ts"
 import type { PaneFromEnvironment } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
-import { registeredNames } from "../tools/index.ts"
 import { version } from "../version.ts"
 import { fallbackAuditFolder, openAuditFile } from "./AuditFile.ts"
 import type { AuditTarget } from "./AuditLive.ts"
@@ -127,7 +127,9 @@ export const startup = (
         serverState,
         provenance: found.provenance
       },
-      registeredNames
+      // The registry is total over the manifest (its type fails to compile otherwise); naming the
+      // tools from the manifest keeps their programs out of what startup loads.
+      new Set(toolNames)
     ))
     const callerSocket = inheritedPath(env.TMUX)
     const callerPath = callerSocket === undefined ? undefined : realpath(callerSocket) ?? callerSocket

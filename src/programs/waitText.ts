@@ -5,13 +5,15 @@
  * the rows present at entry, or when its text at the same position changed (so a prompt identical
  * to an old one, printed again below it, is new output). Rows are positions counted from the top of
  * the history, which move when the history is cleared or tmux trims it at its limit: the rows just
- * above the anchor are watched, and when they change the anchor is found again by them.
+ * above the anchor are watched, and when they change the anchor is found again by them. The
+ * reader's pacer says at each tick whether a look can find anything new (the first look always
+ * happens): a quiet pane is not read again until something changed.
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { rowHash } from "../domain/cursor.ts"
 import { PaneGone } from "../services/errors.ts"
-import { PaneReader } from "../services/PaneReader.ts"
+import { everyTick, PaneReader } from "../services/PaneReader.ts"
 import { Progress } from "../services/Progress.ts"
 import { type LineMatcher, matchBudgetMs } from "../services/Regex.ts"
 
@@ -25,7 +27,7 @@ export interface WaitResult {
   readonly elapsedMs: number
 }
 
-/** The poll interval: often enough to answer within tens of milliseconds, rare enough to cost little. */
+/** The tick of a reader without a pacer (a plain poll): an answer within tens of milliseconds of the text. */
 export const pollIntervalMs = 20
 
 /** How many rows above the anchor are watched to notice that the pane's content moved. */
@@ -110,7 +112,9 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
     // (a screen cleared and written over, the cursor back below the anchor by the next poll).
     const entryAbove = since === undefined ? context : undefined
     const entryAnchor = anchor
-    while (true) {
+    const pacer = reader.pacer === undefined ? everyTick(pollIntervalMs) : yield* reader.pacer(current)
+    // One look and what it settles: the answer when it ends the wait.
+    const step = Effect.gen(function*() {
       let { view, above } = yield* look
       const shrank = view.historySize < history
       history = view.historySize
@@ -134,6 +138,9 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
         history = view.historySize
       }
       context = above
+      yield* pacer.looked(
+        [view.historySize, view.cursorY, view.firstRow, view.alternate, anchor, ...above, ...view.rows].join("\n")
+      )
       const now = yield* Clock.currentTimeMillis
       if (view.alternate) alternateScreenSeen = true
       else {
@@ -172,6 +179,14 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
           unmatched = text
         }
       }
+      return undefined
+    })
+    while (true) {
+      if (yield* pacer.due) {
+        const ended = yield* step
+        if (ended !== undefined) return ended
+      }
+      const now = yield* Clock.currentTimeMillis
       if (now - started >= timeoutMs) {
         return result("timeout", now)
       }
@@ -183,6 +198,6 @@ export const waitForText = (paneId: string, matcher: LineMatcher | undefined, ti
           `waiting on ${paneId}: ${((now - started) / 1000).toFixed(0)}s of ${(timeoutMs / 1000).toFixed(0)}s`
         )
       }
-      yield* Effect.sleep(Math.min(pollIntervalMs, Math.max(1, timeoutMs - (now - started))))
+      yield* Effect.sleep(Math.min(yield* pacer.tickMs, Math.max(1, timeoutMs - (now - started))))
     }
   })

@@ -6,6 +6,8 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { TestClock } from "effect/testing"
+import { makePacer } from "../../src/layers/PaneActivityLive.ts"
+import type { ProcFiles } from "../../src/layers/PaneProcessLive.ts"
 import { waitForText } from "../../src/programs/waitText.ts"
 import { PaneReader, type PaneView } from "../../src/services/PaneReader.ts"
 import { Progress } from "../../src/services/Progress.ts"
@@ -225,6 +227,73 @@ describe("waitForText", () => {
         const fiber = yield* Effect.forkChild(run(reader, [(line) => line === "DONE"], 300))
         yield* TestClock.adjust(400)
         assert.strictEqual((yield* Fiber.join(fiber)).outcome, "timeout")
+      }))
+  })
+
+  describe("paced by the kernel's signal (issue 26)", () => {
+    /** A /proc whose tmux server (100) has read `rchar()` bytes, parent of the pane's process (10). */
+    const proc = (rchar: () => number): ProcFiles => ({
+      read: (path) =>
+        path === "/proc/100/io"
+          ? `rchar: ${rchar()}\n`
+          : path === "/proc/10/stat"
+          ? "10 (bash) S 100 10 10 34816 10 0 0 0 0 0 0 0 0 0 20 0 1 0 5 0 0"
+          : undefined,
+      link: () => undefined,
+      device: () => undefined
+    })
+    /** A reader that counts its reads, paced by the live pacer over `files`. */
+    const paced = (files: ProcFiles, rows: (reads: number, now: number) => PaneView) => {
+      let reads = 0
+      let started: number | undefined
+      const reader = PaneReader.of({
+        read: () =>
+          Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (now) => {
+            started ??= now
+            return rows(++reads, now - started)
+          }),
+        pacer: () => makePacer({ panePid: 10, serverPid: 100 }, files)
+      })
+      return { reader, reads: () => reads }
+    }
+
+    it.effect("reads a quiet pane only at its start and on the periodic refresh, and times out", () =>
+      Effect.gen(function*() {
+        const entry = view(["$ "], { serverPid: 100 })
+        const { reader, reads } = paced(proc(() => 7), () => entry)
+        const fiber = yield* Effect.forkChild(run(reader, [(line) => line.includes("never")], 10_000))
+        yield* TestClock.adjust(10_100)
+        assert.strictEqual((yield* Fiber.join(fiber)).outcome, "timeout")
+        // Entry, the context above it, the first look, then one refresh every 2 s.
+        assert.isAtMost(reads(), 3 + 5)
+      }))
+
+    it.effect("sees text written right after its first read, though the server reads nothing after", () =>
+      Effect.gen(function*() {
+        const entry = view(["$ "], { serverPid: 100 })
+        const { reader } = paced(proc(() => 7), (reads) => reads === 1 ? entry : view(["$ ", "early"]))
+        const fiber = yield* Effect.forkChild(run(reader, [(line) => line === "early"], 10_000))
+        yield* TestClock.adjust(50)
+        const result = yield* Fiber.join(fiber)
+        assert.deepStrictEqual([result.outcome, result.matchedLine], ["matched", "early"])
+      }))
+
+    it.effect("looks again as soon as the server reads output, after a long quiet", () =>
+      Effect.gen(function*() {
+        const entry = view(["$ "], { serverPid: 100 })
+        let rchar = 7
+        let written = false
+        const { reader, reads } = paced(proc(() => rchar), () => written ? view(["$ ", "late"]) : entry)
+        const fiber = yield* Effect.forkChild(run(reader, [(line) => line === "late"], 30_000))
+        yield* TestClock.adjust(7_990)
+        const quietReads = reads()
+        written = true
+        rchar = 99
+        yield* TestClock.adjust(60)
+        assert.strictEqual(fiber.pollUnsafe()?._tag, "Success", "answered within a quiet tick")
+        const result = yield* Fiber.join(fiber)
+        assert.strictEqual(result.outcome, "matched")
+        assert.isAtMost(quietReads, 3 + 3)
       }))
   })
 })

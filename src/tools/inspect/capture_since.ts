@@ -99,7 +99,12 @@ export const capture_since = defineTool(manifest.capture_since, {
       const secret = yield* ProcessSecret
       const pin = yield* SocketPin
       const previous = input.cursor === undefined ? undefined : yield* verifyCursor(input.cursor, input.pane_id)
-      let { state, rows } = yield* look(input.pane_id, 0)
+      // With a cursor, the first read is aimed where the rows above its anchor were, as the history
+      // then stood: a pane whose history did not move since answers in this one invocation.
+      const aimed = previous === undefined || previous.alternate || previous.anchor < 0
+        ? 0
+        : previous.anchor - previous.aboveHashes.length - previous.historySize
+      let { state, rows } = yield* look(input.pane_id, aimed)
       if (state.pane_dead) {
         return yield* new PaneGone({
           pane: input.pane_id,
@@ -115,8 +120,12 @@ export const capture_since = defineTool(manifest.capture_since, {
       }
       let fresh: ReadonlyArray<string>
       let missed = false
-      let firstRow = state.history_size
+      let firstRow = state.history_size + aimed
       if (previous === undefined || state.alternate_on || previous.alternate) {
+        if (aimed !== 0) {
+          ;({ state, rows } = yield* look(input.pane_id, 0))
+          firstRow = state.history_size
+        }
         fresh = state.alternate_on ? rows : rows.slice(0, state.cursor_y + 1)
       } else {
         const band = Math.max(1, Math.floor(state.history_limit / 10))
@@ -130,7 +139,7 @@ export const capture_since = defineTool(manifest.capture_since, {
           const above = previous.aboveHashes.length
           // Rows are asked for relative to the history's end: output between two reads moves that,
           // so the read is aimed again (a few times) until it starts where the rows above were.
-          for (let tries = 0; tries < readAttempts; tries++) {
+          for (let tries = 0; tries < readAttempts && firstRow !== previous.anchor - above; tries++) {
             const from = previous.anchor - above - state.history_size
             ;({ state, rows } = yield* look(input.pane_id, from))
             firstRow = state.history_size + from

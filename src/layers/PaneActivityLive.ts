@@ -1,0 +1,66 @@
+/**
+ * The live pacer: the kernel says whether anything can have changed a pane since the last look,
+ * so a waiting loop asks tmux only then. Every byte a pane's programs write reaches the screen
+ * through the tmux server's read(2) of the pane's terminal, which counts it in the server's
+ * `rchar` (/proc/<pid>/io); tmux clients talk to the server with recvmsg(2), which that count
+ * leaves out, so the looks themselves do not move it. The pane's process is checked too (gone,
+ * or no longer the server's child: killed, respawned, or the server gone). Where /proc cannot
+ * show the server as the pane's parent (not Linux, tmux in another pid namespace, another
+ * user's server), the signal cannot tell and the looks are only spaced out (src/programs/pacing.ts).
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { afterLook, freshPace, type Pace, tick, tickAfter } from "../programs/pacing.ts"
+import type { Pacer } from "../services/PaneReader.ts"
+import { liveProcFiles, type ProcFiles } from "./PaneProcessLive.ts"
+
+/** The pane a pacer watches: its process, and the tmux server's when known. @category models */
+export interface PacedPane {
+  readonly panePid: number
+  readonly serverPid: number | undefined
+}
+
+/** The server's read count, as text (it can pass 2^53), or undefined. */
+const readCount = (files: ProcFiles, serverPid: number): string | undefined =>
+  /^rchar:\s*(\d+)$/mu.exec(files.read(`/proc/${serverPid}/io`) ?? "")?.[1]
+
+/** The parent of a process, from /proc/<pid>/stat (whose name field may hold spaces and parentheses). */
+const parentOf = (files: ProcFiles, pid: number): number | undefined => {
+  const text = files.read(`/proc/${pid}/stat`)
+  if (text === undefined) return undefined
+  const parent = Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1])
+  return Number.isInteger(parent) ? parent : undefined
+}
+
+/**
+ * The kernel's signal for one pane: a function that says whether the pane can have changed since
+ * its previous call (the first: since the signal was made), or undefined when /proc cannot show it.
+ */
+export const kernelSignal = (files: ProcFiles, pane: PacedPane): (() => boolean) | undefined => {
+  const server = pane.serverPid
+  if (server === undefined || server <= 0 || parentOf(files, pane.panePid) !== server) return undefined
+  let last = readCount(files, server)
+  if (last === undefined) return undefined
+  return () => {
+    const count = readCount(files, server)
+    const changed = count === undefined || count !== last || parentOf(files, pane.panePid) !== server
+    last = count
+    return changed
+  }
+}
+
+/** A pacer over `files` (the live /proc by default). @category constructors */
+export const makePacer = (pane: PacedPane, files: ProcFiles = liveProcFiles): Effect.Effect<Pacer> =>
+  Effect.sync(() => {
+    const signal = kernelSignal(files, pane)
+    let pace: Pace = freshPace
+    return {
+      due: Effect.map(Clock.currentTimeMillis, (now) => {
+        const next = tick(pace, now, signal?.())
+        pace = next.pace
+        return next.due
+      }),
+      looked: (key) => Effect.map(Clock.currentTimeMillis, (now) => void (pace = afterLook(pace, now, key))),
+      tickMs: Effect.map(Clock.currentTimeMillis, (now) => tickAfter(pace, now))
+    }
+  })

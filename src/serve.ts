@@ -1,0 +1,67 @@
+/**
+ * Serving, once startup decided: build the services, answer MCP on stdio until stdin ends, SIGINT
+ * or SIGTERM, then close the services' scope. Loaded by main.ts while startup's tmux probes run,
+ * so the protocol and the tools load in their shadow; stdout carries JSON-RPC only.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { unknownSettingWarnings } from "./domain/config.ts"
+import { collectWhenIdle } from "./heap.ts"
+import { capabilitiesDocument, instructions, readyLine, warningLines } from "./layers/Disclosure.ts"
+import { connect, makeServer } from "./layers/McpServer.ts"
+import { logLine } from "./layers/ServerLog.ts"
+import * as Services from "./layers/Services.ts"
+import type { StartupFacts } from "./layers/Startup.ts"
+import { LineTransport } from "./layers/StdioLines.ts"
+import { advertisedSchemas } from "./layers/toolSchemas.generated.ts"
+import { Audit } from "./services/Audit.ts"
+import { version } from "./version.ts"
+
+/** How long the stop path may take before the process exits anyway. */
+const stopWithinMs = 1000
+
+/** Serves until stopped; `onServing` runs once the server answers on stdin. */
+export const serve = (facts: StartupFacts, onServing: () => void) =>
+  Effect.gen(function*() {
+    const context = yield* Layer.build(Services.layer(facts))
+    const shutdown = new AbortController()
+    const server = makeServer(context, {
+      version,
+      instructions: instructions(facts),
+      capabilities: () =>
+        JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
+      shutdown: shutdown.signal,
+      afterCall: collectWhenIdle,
+      advertised: advertisedSchemas
+    })
+    const stopped = Promise.withResolvers<void>()
+    const stop = () => {
+      // stdin's "end" and "close" both arrive on EOF.
+      if (shutdown.signal.aborted) return
+      shutdown.abort()
+      stopped.resolve()
+      // A finalizer that hangs must not keep the process: exit within a second whatever happens.
+      setTimeout(() => process.exit(0), stopWithinMs).unref()
+    }
+    process.stdin.on("end", stop)
+    process.stdin.on("close", stop)
+    process.on("SIGINT", stop)
+    process.on("SIGTERM", stop)
+    yield* connect(server, new LineTransport())
+    onServing()
+    // A person who started it by hand sees what it waits for.
+    if (process.stdin.isTTY) {
+      logLine(
+        "info",
+        "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); " +
+          "this is a server for MCP clients: see --help and --print-config"
+      )
+    }
+    logLine("info", readyLine(facts))
+    for (const warning of [...warningLines(facts), ...unknownSettingWarnings(process.env)]) logLine("warning", warning)
+    // Returning closes the scope the services were built in: their finalizers run (the tmux layer
+    // deletes paste buffers an interrupted call left behind), then the process exits.
+    yield* Effect.promise(() => stopped.promise)
+    return "stopped" as const
+  })

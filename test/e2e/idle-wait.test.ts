@@ -1,0 +1,151 @@
+/**
+ * Issue 26: a wait looks at its pane only when something may have changed there (the tmux server
+ * read output, or the pane's process changed), so an idle wait runs next to no tmux clients, and
+ * every way the pane can change under a wait still ends it as before.
+ */
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "vitest"
+import { harness } from "../support/harness.ts"
+import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { shellEnv } from "../support/shells.ts"
+
+const h = harness("idle-wait")
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const errorTag = (result: Awaited<ReturnType<typeof call>>) => result._meta?.["com.git-pull.libtmux-mcp/error"]
+
+const open = async (env: Record<string, string> = {}) => {
+  const world = h.world()
+  const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), ...env })
+  const session = structured(await call(c, "create_session", { session_name: "work", width: 100, height: 30 }))
+  const pane = session.pane_id as string
+  structured(await call(c, "run_shell_command", { pane_id: pane, command: "true" }))
+  const type = (line: string) => world.tmux("libtmux-mcp", "send-keys", "-t", pane, line, "Enter")
+  return { world, c, pane, type }
+}
+
+/** The server's live child processes (its tmux clients while they run). */
+const children = (c: Connected) => {
+  const pid = (c.client.transport as StdioClientTransport).pid!
+  return readdirSync("/proc").filter((name) => /^\d+$/u.test(name)).filter((name) => {
+    try {
+      return readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]!.split(" ")[1] === String(pid)
+    } catch {
+      return false
+    }
+  })
+}
+
+/** A server whose tmux binary logs each invocation, and the count of invocations so far. */
+const openCounting = async () => {
+  const world = h.world()
+  const log = join(world.dir, "invocations.log")
+  const wrapper = join(world.dir, "tmux-counting")
+  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
+  chmodSync(wrapper, 0o755)
+  const opened = await open({ LIBTMUX_TMUX_BIN: wrapper })
+  return { ...opened, invocations: () => readFileSync(log, "utf8").split("\n").length - 1 }
+}
+
+describe("wait_for_text on a quiet pane", () => {
+  it("runs almost no tmux clients while nothing happens, and still answers the text that comes", async () => {
+    const { c, pane, type, invocations } = await openCounting()
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["quiet-over"], timeout: 30 })
+    await sleep(300)
+    const before = invocations()
+    await sleep(3_000)
+    const during = invocations() - before
+    // A poll every 20 ms would be about 150 clients; the pacer's refresh is one every 2 s.
+    assert.isAtMost(during, 6, `tmux clients run in 3 s of quiet: ${during}`)
+    type("printf 'quiet-%s\\n' over")
+    assert.strictEqual(structured(await waiting).matched_line, "quiet-over")
+  })
+
+  it("sees text written a millisecond after the call began (from a cursor taken before)", async () => {
+    const { c, pane, type } = await open()
+    const { cursor } = structured(await call(c, "capture_since", { pane_id: pane }))
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["early-bird"], timeout: 20, since: cursor })
+    await sleep(1)
+    type("printf 'early-%s\\n' bird")
+    assert.deepInclude(structured(await waiting), { outcome: "matched", matched_line: "early-bird" })
+  })
+
+  it("sees text written together with a clear of the screen", async () => {
+    const { c, pane, type } = await open()
+    for (let i = 0; i < 40; i++) type(`echo filler-${i}`)
+    await sleep(1_500)
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["after-clear"], timeout: 20 })
+    await sleep(1_500)
+    type("clear; printf 'after-%s\\n' clear")
+    assert.deepInclude(structured(await waiting), { outcome: "matched", matched_line: "after-clear" })
+  })
+
+  it("ends with the pane gone when the pane is killed during the wait", async () => {
+    const { world, c, pane } = await open()
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
+    await sleep(1_500)
+    world.tmux("libtmux-mcp", "split-window", "-t", pane)
+    world.tmux("libtmux-mcp", "kill-pane", "-t", pane)
+    const result = await waiting
+    assert.isTrue(result.isError, textOf(result))
+    assert.include(["PaneGone", "PaneNotFound"], errorTag(result))
+    assert.include(textOf(result), pane)
+  })
+
+  it("ends with the server gone when the tmux server is killed during the wait", async () => {
+    const { world, c, pane } = await open()
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
+    await sleep(1_500)
+    world.tmux("libtmux-mcp", "kill-server")
+    const result = await waiting
+    assert.isTrue(result.isError, textOf(result))
+    assert.include(["ServerNotRunning", "PaneNotFound", "PaneGone"], errorTag(result))
+  })
+
+  it("answers two waits on one pane, each with its own pattern", async () => {
+    const { c, pane, type } = await open()
+    const first = call(c, "wait_for_text", { pane_id: pane, patterns: ["first-one"], timeout: 20 })
+    const second = call(c, "wait_for_text", { pane_id: pane, patterns: ["second-one"], timeout: 20 })
+    await sleep(1_500)
+    type("printf 'first-%s\\n' one")
+    assert.strictEqual(structured(await first).matched_line, "first-one")
+    type("printf 'second-%s\\n' one")
+    assert.strictEqual(structured(await second).matched_line, "second-one")
+  })
+
+  it("leaves nothing behind when cancelled, and the next wait works", async () => {
+    const { c, pane, type } = await open()
+    const controller = new AbortController()
+    const cancelled = c.client.callTool(
+      { name: "wait_for_text", arguments: { pane_id: pane, patterns: ["never"], timeout: 30 } },
+      undefined,
+      { signal: controller.signal }
+    ).then(() => "answered", () => "cancelled")
+    await sleep(1_500)
+    controller.abort()
+    assert.strictEqual(await cancelled, "cancelled")
+    await sleep(500)
+    assert.deepStrictEqual(children(c), [])
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["next-one"], timeout: 20 })
+    await sleep(300)
+    type("printf 'next-%s\\n' one")
+    assert.strictEqual(structured(await waiting).matched_line, "next-one")
+  })
+})
+
+describe("capture_since with a cursor", () => {
+  it("answers in one tmux invocation when the pane's history did not move, and still sees what came", async () => {
+    const { c, pane, type, invocations } = await openCounting()
+    let { cursor } = structured(await call(c, "capture_since", { pane_id: pane }))
+    const before = invocations()
+    const quiet = structured(await call(c, "capture_since", { pane_id: pane, cursor }))
+    assert.strictEqual(invocations() - before, 1)
+    assert.strictEqual(quiet.output, "")
+    cursor = quiet.cursor
+    type("printf 'since-%s\\n' one")
+    await sleep(500)
+    const grown = structured(await call(c, "capture_since", { pane_id: pane, cursor }))
+    assert.include(grown.output, "since-one")
+  })
+})
