@@ -144,19 +144,21 @@ const environment = (pid: number, name: string): Effect.Effect<string | undefine
     return entry?.slice(name.length + 1)
   })
 
-const exitOf = (pid: number, comm: string) =>
-  Effect.sync(() => {
-    const text = read(`/proc/${pid}/stat`)
-    if (text === undefined) return undefined
-    const close = text.lastIndexOf(")")
-    const fields = text.slice(close + 2).split(" ")
-    // Field 3 is the state; field 52 the wait status (counted from field 3 at index 0).
-    const waited = Number(fields[49])
-    if (fields[0] !== "Z" || text.slice(text.indexOf("(") + 1, close) !== comm || !Number.isInteger(waited)) {
-      return undefined
-    }
-    return decodeWaitStatus(waited)
-  })
+/** How a zombie `pid` named `comm` ended, from `files` (see PaneProcess.exitOf). */
+export const exitFrom = (pid: number, comm: string, files: ProcFiles = liveProcFiles) => {
+  const text = files.read(`/proc/${pid}/stat`)
+  if (text === undefined) return undefined
+  const close = text.lastIndexOf(")")
+  const fields = text.slice(close + 2).split(" ")
+  // Field 3 is the state; field 52 the wait status (counted from field 3 at index 0).
+  const waited = Number(fields[49])
+  if (fields[0] !== "Z" || text.slice(text.indexOf("(") + 1, close) !== comm || !Number.isInteger(waited)) {
+    return undefined
+  }
+  return decodeWaitStatus(waited)
+}
+
+const exitOf = (pid: number, comm: string) => Effect.sync(() => exitFrom(pid, comm))
 
 /** A wait status as waitpid(2) gives it: an exit status, or the signal that ended the process. */
 export const decodeWaitStatus = (

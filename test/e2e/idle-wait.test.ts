@@ -9,10 +9,10 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { gap, until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
 
 const h = harness("idle-wait")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const errorTag = (result: Awaited<ReturnType<typeof call>>) => result._meta?.["com.git-pull.libtmux-mcp/error"]
 
 const open = async (env: Record<string, string> = {}) => {
@@ -52,9 +52,10 @@ describe("wait_for_text on a quiet pane", () => {
   it("runs almost no tmux clients while nothing happens, and still answers the text that comes", async () => {
     const { c, pane, type, invocations } = await openCounting()
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["quiet-over"], timeout: 30 })
-    await sleep(300)
+    // The quiet window the test measures, after the wait has begun.
+    await gap(300)
     const before = invocations()
-    await sleep(3_000)
+    await gap(3_000)
     const during = invocations() - before
     // A poll every 20 ms would be about 150 clients; the pacer's refresh is one every 2 s.
     assert.isAtMost(during, 6, `tmux clients run in 3 s of quiet: ${during}`)
@@ -66,17 +67,22 @@ describe("wait_for_text on a quiet pane", () => {
     const { c, pane, type } = await open()
     const { cursor } = structured(await call(c, "capture_since", { pane_id: pane }))
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["early-bird"], timeout: 20, since: cursor })
-    await sleep(1)
+    await gap(1)
     type("printf 'early-%s\\n' bird")
     assert.deepInclude(structured(await waiting), { outcome: "matched", matched_line: "early-bird" })
   })
 
   it("sees text written together with a clear of the screen", async () => {
-    const { c, pane, type } = await open()
+    const { world, c, pane, type } = await open()
     for (let i = 0; i < 40; i++) type(`echo filler-${i}`)
-    await sleep(1_500)
+    await until(
+      "the fillers to be shown",
+      () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane),
+      (text) => /^filler-39$/mu.test(text)
+    )
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["after-clear"], timeout: 20 })
-    await sleep(1_500)
+    // The pane stays quiet for a while during the wait: the pacer settles before the change.
+    await gap(1_500)
     type("clear; printf 'after-%s\\n' clear")
     assert.deepInclude(structured(await waiting), { outcome: "matched", matched_line: "after-clear" })
   })
@@ -84,7 +90,8 @@ describe("wait_for_text on a quiet pane", () => {
   it("ends with the pane gone when the pane is killed during the wait", async () => {
     const { world, c, pane } = await open()
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
-    await sleep(1_500)
+    // The pane stays quiet for a while during the wait: the pacer settles before the change.
+    await gap(1_500)
     world.tmux("libtmux-mcp", "split-window", "-t", pane)
     world.tmux("libtmux-mcp", "kill-pane", "-t", pane)
     const result = await waiting
@@ -96,7 +103,7 @@ describe("wait_for_text on a quiet pane", () => {
   it("ends with the server gone when the tmux server is killed during the wait", async () => {
     const { world, c, pane } = await open()
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
-    await sleep(1_500)
+    await gap(1_500)
     world.tmux("libtmux-mcp", "kill-server")
     const result = await waiting
     assert.isTrue(result.isError, textOf(result))
@@ -107,7 +114,7 @@ describe("wait_for_text on a quiet pane", () => {
     const { c, pane, type } = await open()
     const first = call(c, "wait_for_text", { pane_id: pane, patterns: ["first-one"], timeout: 20 })
     const second = call(c, "wait_for_text", { pane_id: pane, patterns: ["second-one"], timeout: 20 })
-    await sleep(1_500)
+    await gap(1_500)
     type("printf 'first-%s\\n' one")
     assert.strictEqual(structured(await first).matched_line, "first-one")
     type("printf 'second-%s\\n' one")
@@ -122,13 +129,13 @@ describe("wait_for_text on a quiet pane", () => {
       undefined,
       { signal: controller.signal }
     ).then(() => "answered", () => "cancelled")
-    await sleep(1_500)
+    await gap(1_500)
     controller.abort()
     assert.strictEqual(await cancelled, "cancelled")
-    await sleep(500)
-    assert.deepStrictEqual(children(c), [])
+    await until("the cancelled wait's tmux clients to end", () => children(c), (pids) => pids.length === 0)
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["next-one"], timeout: 20 })
-    await sleep(300)
+    // Output written before the wait began never counts: let it begin.
+    await gap(300)
     type("printf 'next-%s\\n' one")
     assert.strictEqual(structured(await waiting).matched_line, "next-one")
   })
@@ -136,7 +143,7 @@ describe("wait_for_text on a quiet pane", () => {
 
 describe("capture_since with a cursor", () => {
   it("answers in one tmux invocation when the pane's history did not move, and still sees what came", async () => {
-    const { c, pane, type, invocations } = await openCounting()
+    const { world, c, pane, type, invocations } = await openCounting()
     let { cursor } = structured(await call(c, "capture_since", { pane_id: pane }))
     const before = invocations()
     const quiet = structured(await call(c, "capture_since", { pane_id: pane, cursor }))
@@ -144,7 +151,11 @@ describe("capture_since with a cursor", () => {
     assert.strictEqual(quiet.output, "")
     cursor = quiet.cursor
     type("printf 'since-%s\\n' one")
-    await sleep(500)
+    await until(
+      "since-one on the screen",
+      () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane),
+      (text) => /^since-one$/mu.test(text)
+    )
     const grown = structured(await call(c, "capture_since", { pane_id: pane, cursor }))
     assert.include(grown.output, "since-one")
   })

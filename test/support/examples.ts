@@ -41,8 +41,10 @@ const changing: Readonly<Record<string, string>> = {
   elapsed_seconds: "<seconds>",
   session_created: "<time>",
   start_time: "<time>",
-  // A pane's folder is read from its process, which a pane just (re)spawned may not have yet.
+  // A pane's folder and command are read from its process, which a pane just (re)spawned may not
+  // have yet (its command is still tmux's own fork for a moment).
   pane_current_path: "<path>",
+  pane_current_command: "<command>",
   cursor: "<cursor>",
   run_id: "<run id>"
 }

@@ -2,29 +2,21 @@
  * A shell's status read from its zombie: tmux 3.3a can mark a pane dead without reaping its shell
  * for seconds (measured: 5 of 30 bare `exit 3`s), and the run still says how the shell ended.
  */
-import * as Effect from "effect/Effect"
-import { spawn } from "node:child_process"
-import { once } from "node:events"
+import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
-import { decodeWaitStatus, layer } from "../../src/layers/PaneProcessLive.ts"
-import { PaneProcess } from "../../src/services/PaneProcess.ts"
-import { until } from "../support/poll.ts"
+import { decodeWaitStatus, exitFrom } from "../../src/layers/PaneProcessLive.ts"
 
-const exitOf = (pid: number, comm: string) =>
-  Effect.runPromise(
-    Effect.flatMap(PaneProcess, (processes) => processes.exitOf(pid, comm)).pipe(
-      Effect.provide(layer)
-    )
-  )
-
-/** A child of `exec sleep`, which never reaps it: its zombie stays until the sleep ends. */
-const zombie = async (script: string) => {
-  const parent = spawn("sh", ["-c", `sh -c '${script}' & echo $!; exec sleep 30`], {
-    stdio: ["ignore", "pipe", "ignore"]
-  })
-  const [line] = await once(parent.stdout, "data") as [Buffer]
-  return { pid: Number(line.toString().trim()), parent }
-}
+/** A made-up /proc holding one process's stat line, with `state` and wait status `waited`. */
+const procWith = (pid: number, comm: string, state: string, waited: number) => ({
+  read: (path: string) =>
+    path === `/proc/${pid}/stat`
+      ? `${pid} (${comm}) ${state} 1 ${pid} ${pid} 0 -1 4227084 ${
+        Array.from({ length: 42 }, () => "0").join(" ")
+      } ${waited}\n`
+      : undefined,
+  link: () => undefined,
+  device: () => undefined
+})
 
 describe("PaneProcess.exitOf", () => {
   it("decodes a wait status: an exit status, or the ending signal", () => {
@@ -34,20 +26,17 @@ describe("PaneProcess.exitOf", () => {
     assert.deepStrictEqual(decodeWaitStatus(9 | 0x80), { status: null, signal: 9 })
   })
 
-  it("reads an unreaped shell's exit status, and nothing of a live or mismatched process", async () => {
-    const exited = await zombie("exit 7")
-    try {
-      assert.deepStrictEqual(
-        await until("the zombie's status", () => exitOf(exited.pid, "sh"), (v) => v !== undefined),
-        {
-          status: 7,
-          signal: null
-        }
-      )
-      assert.isUndefined(await exitOf(exited.pid, "bash"), "another command name")
-      assert.isUndefined(await exitOf(exited.parent.pid!, "sleep"), "a live process")
-    } finally {
-      exited.parent.kill()
-    }
+  it("reads an unreaped shell's status from stat field 52, and nothing of a live, renamed or gone process", () => {
+    assert.deepStrictEqual(exitFrom(40, "bash", procWith(40, "bash", "Z", 3 << 8)), { status: 3, signal: null })
+    assert.deepStrictEqual(exitFrom(40, "my shell)", procWith(40, "my shell)", "Z", 1)), { status: null, signal: 1 })
+    assert.isUndefined(exitFrom(40, "bash", procWith(40, "bash", "S", 0)), "a live process")
+    assert.isUndefined(exitFrom(40, "bash", procWith(40, "zsh", "Z", 0)), "another command name")
+    assert.isUndefined(exitFrom(41, "bash", procWith(40, "bash", "Z", 0)), "no such process")
+  })
+
+  it("this kernel's stat line has the wait status field (Linux 3.5 and later)", () => {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.trim().split(" ")
+    assert.isAtLeast(fields.length, 50)
+    assert.isTrue(Number.isInteger(Number(fields[49])))
   })
 })
