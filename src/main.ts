@@ -1,7 +1,7 @@
 /**
  * The entry point: decide the configuration, build the services, serve MCP on stdio, and exit 0
- * at once on stdin end, SIGINT or SIGTERM, interrupting calls in flight, closing the services'
- * scope (their finalizers run) and leaving the tmux server running. stdout carries JSON-RPC only;
+ * at once on stdin end, SIGINT or SIGTERM: closing the scope interrupts the calls in flight and
+ * waits for them, then the services' finalizers run; the tmux server keeps running. stdout carries JSON-RPC only;
  * everything else goes to stderr.
  */
 import * as Cause from "effect/Cause"
@@ -47,21 +47,21 @@ const program = Effect.gen(function*() {
   }
   const { facts } = decided
   const context = yield* Layer.build(Services.layer(facts))
-  const shutdown = new AbortController()
-  const server = makeServer(context, {
+  // Built after the services, in the same scope: its calls are interrupted and awaited before they close.
+  const server = yield* makeServer(context, {
     version,
     instructions: instructions(facts),
     capabilities: () =>
       JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
-    shutdown: shutdown.signal,
     afterCall: collectWhenIdle,
     advertised: advertisedSchemas
   })
   const stopped = Promise.withResolvers<void>()
+  let stopping = false
   const stop = () => {
     // stdin's "end" and "close" both arrive on EOF.
-    if (shutdown.signal.aborted) return
-    shutdown.abort()
+    if (stopping) return
+    stopping = true
     stopped.resolve()
     // A finalizer that hangs must not keep the process: exit within a second whatever happens.
     setTimeout(() => process.exit(0), stopWithinMs).unref()
