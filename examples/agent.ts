@@ -1,7 +1,8 @@
 /**
  * A minimal Effect agent loop over libtmux-mcp's tools: the model gets the selected tools as an
  * effect/ai Toolkit and calls them until it answers in text. Provide any `LanguageModel` layer
- * (for example one of the @effect/ai provider packages); this file only type-checks in CI.
+ * (for example one of the @effect/ai provider packages); `scripted-agent.ts` runs it with a scripted
+ * model, and CI runs that.
  */
 import { LanguageModel, Prompt } from "effect/ai"
 import * as Effect from "effect/Effect"

@@ -143,6 +143,7 @@ const toolPage = (name: ToolName): string => {
     `| callable from call_read_tools_batch | ${yes(row.batchEligible)}${
       name === "show_environment" ? " (only when named in LIBTMUX_TOOLS)" : ""
     } |`,
+    `| calls other tools (each audited as its own call) | ${yes(row.callsTools)} |`,
     `| widens what later input reaches | ${yes(row.amplifiesFutureInput)} |`,
     `| may trigger hooks configured on the tmux server | ${yes(row.mayTriggerConfiguredHooks)} |`,
     "",

@@ -6,6 +6,7 @@ import * as Config from "effect/Config"
 import type * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import { retiredVariables, settings } from "./domain/config.ts"
 import { settingInvalid, type StartupError } from "./domain/StartupError.ts"
 import type { ServiceReplacements } from "./layers/Services.ts"
@@ -47,8 +48,11 @@ const environmentOf = (provider: ConfigProvider.ConfigProvider) =>
       Effect.orElseSucceed((): readonly [string, string | undefined] => [name, undefined])
     )).pipe(Effect.map((entries): Record<string, string | undefined> => Object.fromEntries(entries)))
 
-/** Startup, as the server does it: configuration, tmux check, socket probe, selection. */
-export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError> =>
+/**
+ * Startup, as the server does it: configuration, tmux check, socket probe, selection. The lease is
+ * held as long as the scope.
+ */
+export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError, Scope.Scope> =>
   Effect.gen(function*() {
     const env = options.configProvider === undefined
       ? options.env ?? process.env

@@ -1,7 +1,7 @@
 /**
  * The entry point: decide the configuration, then serve MCP on stdio (serve.ts), and exit 0 at
- * once on stdin end, SIGINT or SIGTERM, interrupting calls in flight, closing the services' scope
- * (their finalizers run) and leaving the tmux server running. stdout carries JSON-RPC only;
+ * once on stdin end, SIGINT or SIGTERM: closing the scope interrupts the calls in flight and waits
+ * for them, then the services' finalizers run; the tmux server keeps running. stdout carries JSON-RPC only;
  * everything else goes to stderr.
  */
 import * as Cause from "effect/Cause"

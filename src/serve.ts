@@ -25,21 +25,21 @@ const stopWithinMs = 1000
 export const serve = (facts: StartupFacts, onServing: () => void) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(Services.layer(facts))
-    const shutdown = new AbortController()
-    const server = makeServer(context, {
+    // Built after the services, in the same scope: its calls are interrupted and awaited before they close.
+    const server = yield* makeServer(context, {
       version,
       instructions: instructions(facts),
       capabilities: () =>
         JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
-      shutdown: shutdown.signal,
       afterCall: collectWhenIdle,
       advertised: advertisedSchemas
     })
     const stopped = Promise.withResolvers<void>()
+    let stopping = false
     const stop = () => {
       // stdin's "end" and "close" both arrive on EOF.
-      if (shutdown.signal.aborted) return
-      shutdown.abort()
+      if (stopping) return
+      stopping = true
       stopped.resolve()
       // A finalizer that hangs must not keep the process: exit within a second whatever happens.
       setTimeout(() => process.exit(0), stopWithinMs).unref()

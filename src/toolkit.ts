@@ -14,6 +14,7 @@ import { decide, type EmbedOptions } from "./decide.ts"
 import type { StartupError } from "./domain/StartupError.ts"
 import { Registry } from "./layers/Registry.ts"
 import * as Services from "./layers/Services.ts"
+import { type ToolName, toolNames } from "./manifest/index.ts"
 import { AuditUnavailable } from "./services/Audit.ts"
 import {
   CursorInvalid,
@@ -36,6 +37,7 @@ import {
   WindowNotFound
 } from "./services/errors.ts"
 import { PatternInvalid, PatternTooCostly } from "./services/Regex.ts"
+import type { registry } from "./tools/index.ts"
 
 /** Every failure a tool can end in, as the schema of a tool's failure. @category schemas */
 export const ToolFailure = Schema.Union([
@@ -62,10 +64,29 @@ export const ToolFailure = Schema.Union([
   AuditUnavailable
 ])
 
+type Definition<K extends ToolName> = NonNullable<(typeof registry)[K]["types"]>
+
+/** One tool as the model sees it: its name, its decoded input and output, and every failure. @category models */
+export type TmuxTool<K extends ToolName> = Tool.Tool<K, {
+  readonly parameters: Schema.Codec<Definition<K>["input"], unknown>
+  readonly success: Schema.Codec<Definition<K>["output"], unknown>
+  readonly failure: typeof ToolFailure
+  readonly failureMode: "return"
+}>
+
+/**
+ * Every tool by name, with its types. At run time a toolkit holds only the selected ones (`selected`
+ * names them); the model is offered only those, so a handler is never asked for another.
+ * @category models
+ */
+export type TmuxTools = { readonly [K in ToolName]: TmuxTool<K> }
+
 /** A toolkit of this server's tools, and the layer of their handlers. @category models */
 export interface TmuxToolkit {
-  readonly toolkit: Toolkit.Toolkit<Record<string, Tool.Any>>
-  readonly handlers: Layer.Layer<Tool.HandlersFor<Record<string, Tool.Any>>>
+  readonly toolkit: Toolkit.Toolkit<TmuxTools>
+  readonly handlers: Layer.Layer<Tool.HandlersFor<TmuxTools>>
+  /** The tools this toolkit holds: the selection startup decided. */
+  readonly selected: ReadonlyArray<ToolName>
 }
 
 /** The toolkit of the registry's selected tools; its handlers call that registry. */
@@ -81,7 +102,8 @@ export const makeToolkit: Effect.Effect<TmuxToolkit, never, Registry> = Effect.g
       failureMode: "return"
     })
   )
-  const toolkit = Toolkit.make(...tools) as unknown as Toolkit.Toolkit<Record<string, Tool.Any>>
+  // The types come from the registry's definitions, the values from the same definitions.
+  const toolkit = Toolkit.make(...tools) as unknown as Toolkit.Toolkit<TmuxTools>
   const call = (name: string) => (params: unknown) =>
     registry.call(name, params).pipe(
       // Only selected tools are in the toolkit: "not selected" cannot happen here.
@@ -92,8 +114,12 @@ export const makeToolkit: Effect.Effect<TmuxToolkit, never, Registry> = Effect.g
     )
   const handlers = toolkit.toLayer(
     Object.fromEntries(registry.selected.map((definition) => [definition.row.name, call(definition.row.name)])) as never
-  ) as Layer.Layer<Tool.HandlersFor<Record<string, Tool.Any>>>
-  return { toolkit, handlers }
+  ) as Layer.Layer<Tool.HandlersFor<TmuxTools>>
+  return {
+    toolkit,
+    handlers,
+    selected: toolNames.filter((name) => registry.selected.some((definition) => definition.row.name === name))
+  }
 })
 
 /**

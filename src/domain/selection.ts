@@ -43,7 +43,7 @@ export interface DefaultApplied {
 export interface Selection {
   readonly toolsets: ReadonlyArray<Toolset>
   readonly tools: ReadonlyArray<ToolName>
-  /** What call_read_tools_batch may call: its nestedAuthority (empty when it is not selected). */
+  /** What the batch (the row that calls tools) may call: its nestedAuthority (empty when it is not selected). */
   readonly batchOperations: ReadonlyArray<ToolName>
   /** `null` when LIBTMUX_TOOLSETS was given. */
   readonly defaultApplied: DefaultApplied | null
@@ -149,10 +149,10 @@ export const resolveSelection = (
       available.has(name) && (groups.has(manifest[name].toolset) || chosen.has(name)) && !dropped.has(name)
     )
     // The batch reaches the eligible reads of this selection; show_environment only when named.
-    const batchOperations = picked.includes("call_read_tools_batch")
+    const batchOperations = picked.some((name) => manifest[name].callsTools)
       ? picked.filter((name) => manifest[name].batchEligible || (name === "show_environment" && chosen.has(name)))
       : []
     // A batch with nothing to call is left out of the surface.
-    const tools = batchOperations.length === 0 ? picked.filter((name) => name !== "call_read_tools_batch") : picked
+    const tools = batchOperations.length === 0 ? picked.filter((name) => !manifest[name].callsTools) : picked
     return { toolsets: toolsets.filter((toolset) => groups.has(toolset)), tools, batchOperations, defaultApplied }
   })

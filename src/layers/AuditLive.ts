@@ -11,6 +11,7 @@
  * calls are refused. Outcome records that could not be written wait in a short queue and go first
  * when a write succeeds again.
  */
+import type * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { closeSync } from "node:fs"
@@ -32,9 +33,9 @@ const retryEveryMs = 20
 /** Best-effort records kept while nothing takes them; beyond this they are counted as lost. */
 const maxPending = 256
 
-const now = (): string => new Date().toISOString()
-
-const makeSink = (target: AuditTarget, uid: number, io: FdIo) => {
+const makeSink = (target: AuditTarget, uid: number, io: FdIo, clock: Clock.Clock) => {
+  // Times come from the Clock, so a host's (or a test's) clock stamps the records.
+  const now = (): string => new Date(clock.currentTimeMillisUnsafe()).toISOString()
   const writeWhole = lineWriter(io, now).write
   let fd = target.kind === "file" ? target.fd : 2
   let path: string | null = target.kind === "file" ? target.path : null
@@ -92,7 +93,7 @@ const makeSink = (target: AuditTarget, uid: number, io: FdIo) => {
         return Effect.void
       }
       if (path !== null) return Effect.fail(`${path}: ${result.detail}`)
-      const at = Date.now()
+      const at = clock.currentTimeMillisUnsafe()
       // A stretch counts only while it is probed: a failure long after the last one starts a new stretch.
       if (unwritableSince === undefined || at - lastFailure > 5 * retryEveryMs) unwritableSince = at
       lastFailure = at
@@ -148,11 +149,13 @@ export const layer = (target: AuditTarget, uid: number, io: FdIo = nodeIo): Laye
   Layer.effect(
     Audit,
     Effect.acquireRelease(
-      Effect.sync(() => {
-        // Node's stderr handle puts a pipe into non-blocking mode; without it a full pipe would block the process.
-        if (target.kind === "stderr") void process.stderr
-        return makeSink(target, uid, io)
-      }),
+      Effect.clockWith((clock) =>
+        Effect.sync(() => {
+          // Node's stderr handle puts a pipe into non-blocking mode; without it a full pipe would block the process.
+          if (target.kind === "stderr") void process.stderr
+          return makeSink(target, uid, io, clock)
+        })
+      ),
       (sink) => Effect.sync(sink.close)
     ).pipe(Effect.map((sink) => sink.service))
   )

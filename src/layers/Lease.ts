@@ -14,6 +14,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { createHash, randomBytes } from "node:crypto"
 import { linkSync, lstatSync, mkdirSync, renameSync, unlinkSync } from "node:fs"
 import { createConnection, createServer, type Server } from "node:net"
@@ -203,22 +204,29 @@ const releaseNow = (held: Server, path: string, ino: number | undefined) => {
   held.close()
 }
 
-/** Takes the lease for this process's lifetime, or learns who holds it. */
-export const takeLease = (socketPath: string, info: string, env: Environment): Effect.Effect<LeaseState> => {
+/**
+ * Takes the lease for the scope's lifetime, or learns who holds it. Closing the scope releases it
+ * (a host that builds the services again in one process takes it afresh); a killed process
+ * leaves the file, harmlessly.
+ */
+export const takeLease = (
+  socketPath: string,
+  info: string,
+  env: Environment
+): Effect.Effect<LeaseState, never, Scope.Scope> => {
   const folder = lockFolder(env)
   if (typeof folder === "string") return Effect.succeed({ state: "unavailable", reason: folder })
   const path = lockPath(folder.path, "lease", socketPath)
-  return Effect.map(acquire(path, info), (result): LeaseState => {
-    if ("held" in result) {
-      // Held until the process ends; a clean exit also removes the file (a killed one leaves it, harmlessly).
-      const ino = inode(path)
-      process.once("exit", () => releaseNow(result.held, path, ino))
-      return { state: "held" }
-    }
-    return "holder" in result
+  return Effect.acquireRelease(
+    Effect.map(acquire(path, info), (result) => "held" in result ? { ...result, ino: inode(path) } : result),
+    (result) => "held" in result ? Effect.sync(() => releaseNow(result.held, path, result.ino)) : Effect.void
+  ).pipe(Effect.map((result): LeaseState =>
+    "held" in result
+      ? { state: "held" }
+      : "holder" in result
       ? { state: "shared", holder: result.holder }
       : { state: "unavailable", reason: result.unavailable }
-  })
+  ))
 }
 
 /** How long the creation lock is waited for, and how often it is tried meanwhile. */

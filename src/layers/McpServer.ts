@@ -1,7 +1,8 @@
 /**
  * The MCP wire: the SDK's low-level `Server` over stdio, with every advertised field derived from
- * the manifest row and the tool's schemas. Each request runs as one Effect fiber that the
- * request's abort signal interrupts.
+ * the manifest row and the tool's schemas. Each call runs as one Effect fiber in the server's
+ * scope: the request's abort signal interrupts it, and closing the scope interrupts every call and
+ * waits for them, before the services' finalizers run (the services were built earlier in that scope).
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
@@ -21,11 +22,13 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as FiberSet from "effect/FiberSet"
 import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { leanSchema } from "./leanSchema.ts"
-import { Registry } from "./Registry.ts"
+import { type CallOutcome, Registry, type ToolNotSelected } from "./Registry.ts"
 import { atLeast, listenToLog, type LogLevel, logLine } from "./ServerLog.ts"
 
 /** The one resource: how this server was configured at startup, and what it offers. */
@@ -112,8 +115,6 @@ export interface ServerOptions {
   readonly instructions: string
   /** The `tmux://capabilities` document, as JSON text, read on each request (where audit records go can change). */
   readonly capabilities: () => string
-  /** Aborted when the process shuts down: interrupts every call in flight. */
-  readonly shutdown: AbortSignal
   /** Schemas converted at build time; without them tools/list converts each tool's schemas at startup. */
   readonly advertised?: AdvertisedSchemas
 }
@@ -141,94 +142,99 @@ class RpcError extends Error {
   }
 }
 
-/** Builds the SDK server over the registry; the caller connects a transport. @category constructors */
-export const makeServer = (context: Context.Context<Registry>, options: ServerOptions): Server => {
-  const registry = Context.get(context, Registry)
-  const tools = registry.selected.map((definition) =>
-    toolEntry(definition, registry.nestedAuthority, options.advertised)
-  )
-  // Calls in flight, so a shutdown can interrupt them all.
-  const inflight = new Set<AbortController>()
-  options.shutdown.addEventListener("abort", () => {
-    for (const controller of inflight) controller.abort()
-  }, { once: true })
-  const server = new Server(
-    { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
-    { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: options.instructions }
-  )
-  // Log lines reach a client only once it asked for them, at the level it chose (the SDK's own
-  // handler would send every line to a client that never asked).
-  let threshold: LogLevel | undefined
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
-    const first = threshold === undefined
-    threshold = request.params.level
-    if (first) {
-      // Replays the lines logged before (the ready line, startup warnings), then follows.
-      listenToLog((level, line) => {
-        if (threshold !== undefined && atLeast(level, threshold)) {
-          server.notification({ method: "notifications/message", params: { level, logger: "libtmux-mcp", data: line } })
-            .catch(() => undefined)
-        }
-      })
-    }
-    return {}
-  })
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [capabilitiesResource] }))
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
-  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    if (request.params.uri !== capabilitiesResource.uri) {
-      throw new RpcError(
-        -32002,
-        `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`
-      )
-    }
-    return { contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities() }] }
-  })
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const controller = new AbortController()
-    const cancel = () => controller.abort()
-    extra.signal.addEventListener("abort", cancel, { once: true })
-    inflight.add(controller)
-    const exit = await Effect.runPromiseExit(
-      registry.call(request.params.name, request.params.arguments, {
-        requestId: extra.requestId,
-        clientId: clientIdOf(server),
-        progress: progressOf(request.params._meta?.progressToken, extra)
-      }),
-      { signal: controller.signal }
-    ).finally(() => {
-      inflight.delete(controller)
-      extra.signal.removeEventListener("abort", cancel)
-      options.afterCall?.(() => inflight.size > 0)
+/**
+ * Builds the SDK server over the registry; the caller connects a transport. Calls run in the scope
+ * this is built in: closing it interrupts the calls in flight and waits for them.
+ * @category constructors
+ */
+export const makeServer = (
+  context: Context.Context<Registry>,
+  options: ServerOptions
+): Effect.Effect<Server, never, Scope.Scope> =>
+  Effect.map(FiberSet.makeRuntime<never>(), (runFork) => {
+    const registry = Context.get(context, Registry)
+    const tools = registry.selected.map((definition) =>
+      toolEntry(definition, registry.nestedAuthority, options.advertised)
+    )
+    let inflight = 0
+    const server = new Server(
+      { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
+      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: options.instructions }
+    )
+    // Log lines reach a client only once it asked for them, at the level it chose (the SDK's own
+    // handler would send every line to a client that never asked).
+    let threshold: LogLevel | undefined
+    server.setRequestHandler(SetLevelRequestSchema, (request) => {
+      const first = threshold === undefined
+      threshold = request.params.level
+      if (first) {
+        // Replays the lines logged before (the ready line, startup warnings), then follows.
+        listenToLog((level, line) => {
+          if (threshold !== undefined && atLeast(level, threshold)) {
+            server.notification({
+              method: "notifications/message",
+              params: { level, logger: "libtmux-mcp", data: line }
+            })
+              .catch(() => undefined)
+          }
+        })
+      }
+      return {}
     })
-    if (Exit.isSuccess(exit)) {
-      const outcome = exit.value
-      if (outcome._tag === "Success") {
-        return {
-          content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
-          structuredContent: outcome.structured
-        }
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [capabilitiesResource] }))
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+      if (request.params.uri !== capabilitiesResource.uri) {
+        throw new RpcError(
+          -32002,
+          `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`
+        )
       }
       return {
-        isError: true,
-        content: [{ type: "text", text: outcome.error.message }],
-        _meta: { [errorMetaKey]: outcome.error._tag }
+        contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities() }]
       }
-    }
-    const notSelected = Cause.findErrorOption(exit.cause)
-    if (notSelected._tag === "Some") throw new RpcError(ErrorCode.InvalidParams, notSelected.value.message)
-    if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
-    // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
-    logLine("error", `libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}`)
-    return {
-      isError: true,
-      content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }],
-      _meta: { [errorMetaKey]: "Defect" }
-    }
+    })
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      inflight++
+      const fiber = runFork(
+        registry.call(request.params.name, request.params.arguments, {
+          requestId: extra.requestId,
+          clientId: clientIdOf(server),
+          progress: progressOf(request.params._meta?.progressToken, extra)
+        }),
+        { signal: extra.signal }
+      )
+      const exit = await new Promise<Exit.Exit<CallOutcome, ToolNotSelected>>((resolve) => fiber.addObserver(resolve))
+      inflight--
+      options.afterCall?.(() => inflight > 0)
+      if (Exit.isSuccess(exit)) {
+        const outcome = exit.value
+        if (outcome._tag === "Success") {
+          return {
+            content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
+            structuredContent: outcome.structured
+          }
+        }
+        return {
+          isError: true,
+          content: [{ type: "text", text: outcome.error.message }],
+          _meta: { [errorMetaKey]: outcome.error._tag }
+        }
+      }
+      const notSelected = Cause.findErrorOption(exit.cause)
+      if (notSelected._tag === "Some") throw new RpcError(ErrorCode.InvalidParams, notSelected.value.message)
+      if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
+      // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
+      logLine("error", `libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}`)
+      return {
+        isError: true,
+        content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }],
+        _meta: { [errorMetaKey]: "Defect" }
+      }
+    })
+    return server
   })
-  return server
-}
 
 /** Connects the server to a transport. */
 export const connect = (server: Server, transport: Transport) => Effect.promise(() => server.connect(transport))

@@ -200,7 +200,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
      * of the tools they name.
      */
     const summaryOf = (row: ToolDefinition["row"], acceptance: Acceptance, args: unknown): unknown =>
-      row.name === "call_read_tools_batch"
+      row.callsTools
         ? summarizeBatchArguments(secret, acceptance, sinksOf, isToolName, args)
         : summarizeArguments(secret, acceptance, args)
 
@@ -276,10 +276,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       })
 
     /** One read the batch asked for: decoded, run and audited as its own call. */
-    const nested = (meta: CallMeta) => (name: string, args: unknown): Effect.Effect<NestedOutcome> =>
+    const nested = (meta: CallMeta, parent: string) => (name: string, args: unknown): Effect.Effect<NestedOutcome> =>
       Effect.gen(function*() {
         if (!nestedNames.has(name)) {
-          yield* rejected(name, args, meta, "call_read_tools_batch")
+          yield* rejected(name, args, meta, parent)
           return {
             ok: false,
             tag: "ToolNotSelected",
@@ -293,7 +293,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           args,
           meta,
           provideFor(definitions.get(name)!),
-          "call_read_tools_batch"
+          parent
         )
         if (Exit.isSuccess(exit)) return { ok: true, structured: exit.value } as const
         if (error !== undefined) return { ok: false, tag: error._tag, message: error.message } as const
@@ -319,7 +319,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           effect.pipe(
             provideFor(definition),
             Effect.provideService(Progress, reporter),
-            Effect.provideService(ReadTools, { call: nested(meta) })
+            Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) })
           ))
         if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
         if (error !== undefined) return { _tag: "Failure", error } as const

@@ -4,6 +4,7 @@
  * valid set; nothing here can leave a tmux server behind (only `list-sessions` and `-V` run).
  */
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { accessSync, constants } from "node:fs"
 import { join, resolve } from "node:path"
 import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
@@ -80,14 +81,18 @@ const auditTarget = (
   })
 }
 
-/** Decides everything for serving, from the environment and the command line. */
+/**
+ * Decides everything for serving, from the environment and the command line. The lease it takes
+ * lasts as long as the scope.
+ */
 export const startup = (
   env: Readonly<Record<string, string | undefined>>,
   argv: ReadonlyArray<string>,
   uid: number
 ): Effect.Effect<
   Exclude<Invocation, { readonly kind: "serve" }> | { readonly kind: "facts"; readonly facts: StartupFacts },
-  StartupError
+  StartupError,
+  Scope.Scope
 > =>
   Effect.gen(function*() {
     const invocation = yield* Effect.fromResult(parseInvocation(env, argv))

@@ -25,5 +25,5 @@ export const capabilityRecord = (row: ManifestRow, batchOperations?: ReadonlyArr
     idempotentHint: row.hints.idempotent,
     openWorldHint: row.hints.openWorld
   },
-  ...(row.name === "call_read_tools_batch" && batchOperations !== undefined ? { nestedAuthority: batchOperations } : {})
+  ...(row.callsTools && batchOperations !== undefined ? { nestedAuthority: batchOperations } : {})
 })

@@ -12,6 +12,7 @@ const base = {
   mayReturnUntrustedContent: true,
   selfBounded: false,
   batchEligible: false,
+  callsTools: false,
   amplifiesFutureInput: false,
   mayTriggerConfiguredHooks: true
 } as const

@@ -22,7 +22,8 @@ const metadata = {
   hints: read,
   opener: "inspect-metadata",
   selfBounded: false,
-  batchEligible: true
+  batchEligible: true,
+  callsTools: false
 } as const
 const paneOutput = {
   ...common,
@@ -32,7 +33,8 @@ const paneOutput = {
   hints: readOpenWorld,
   opener: "inspect-pane-output",
   selfBounded: false,
-  batchEligible: true
+  batchEligible: true,
+  callsTools: false
 } as const
 
 export const inspectRows = {
@@ -190,6 +192,7 @@ export const inspectRows = {
     title: "Call read tools in a batch",
     output: ["tmux-metadata", "terminal-content", "configured-command"],
     batchEligible: false,
+    callsTools: true,
     sinks: { operations: "tmux-lookup", onError: "none" }
   }
 } as const satisfies Record<string, ManifestRow>

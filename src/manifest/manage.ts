@@ -14,6 +14,7 @@ const change = {
   opener: "manage",
   selfBounded: false,
   batchEligible: false,
+  callsTools: false,
   amplifiesFutureInput: false,
   mayTriggerConfiguredHooks: true
 } as const

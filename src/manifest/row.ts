@@ -29,6 +29,8 @@ interface RowColumns<Sink extends SinkKind> {
   readonly mayReturnUntrustedContent: boolean
   readonly selfBounded: boolean
   readonly batchEligible: boolean
+  /** Whether the tool calls other tools (each as its own audited call, within its own authority). */
+  readonly callsTools: boolean
   readonly amplifiesFutureInput: boolean
   readonly mayTriggerConfiguredHooks: boolean
   /** Where each parameter's value lands; `defineTool` requires exactly the tool's input fields. */

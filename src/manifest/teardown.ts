@@ -15,6 +15,7 @@ const remove = {
   opener: "teardown",
   selfBounded: false,
   batchEligible: false,
+  callsTools: false,
   amplifiesFutureInput: false,
   mayTriggerConfiguredHooks: true
 } as const

@@ -120,4 +120,22 @@ describe("in-process tools", () => {
     assert.strictEqual(adoption._tag === "StartupError" ? adoption.reason._tag : adoption._tag, "AdoptionRefused")
     assert.include(adoption.message, "LIBTMUX_ADOPT=refuse stops here")
   })
+
+  it("holds the lease as long as the layer: built, closed and built again, it is the holder each time", async () => {
+    world = makeWorld("lease")
+    const exclusive = layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "inspect", LIBTMUX_LEASE: "exclusive" }) })
+    const listed = callTool("list_sessions", {}).pipe(Effect.map((result) => result.sessions.length))
+    assert.strictEqual(await Effect.runPromise(listed.pipe(Effect.provide(exclusive))), 0)
+    // The first build's scope is closed: the second takes the lease afresh (no LeaseHeld against itself).
+    assert.strictEqual(await Effect.runPromise(listed.pipe(Effect.provide(exclusive))), 0)
+    // While one build holds it, another is refused, naming the holder.
+    const refusal = await Effect.runPromise(
+      Effect.scoped(Effect.gen(function*() {
+        yield* Layer.build(exclusive)
+        return yield* Effect.flip(Layer.build(exclusive))
+      }))
+    )
+    assert.strictEqual(refusal._tag, "StartupError")
+    assert.include(refusal.message, "lease")
+  })
 })

@@ -7,8 +7,8 @@ import { LanguageModel } from "effect/ai"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type * as Result from "effect/Result"
 import * as Stream from "effect/Stream"
+import { execFileSync } from "node:child_process"
 import { afterEach, assert, describe, it } from "vitest"
 import { toolkit } from "../../src/index.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
@@ -101,13 +101,7 @@ describe("toolkit", () => {
         Effect.result
       )
       return { parts, strict }
-    }).pipe(Effect.scoped, Effect.provide(model.layer)) as Effect.Effect<
-      {
-        parts: Array<{ readonly isFailure: boolean; readonly result: unknown }>
-        strict: Result.Result<unknown, unknown>
-      },
-      unknown
-    >
+    }).pipe(Effect.scoped, Effect.provide(model.layer))
     const { parts: [created, ran, refused], strict } = await Effect.runPromise(program)
     assert.isFalse(created!.isFailure)
     assert.match((created!.result as { pane_id: string }).pane_id, /^%\d+$/u)
@@ -119,5 +113,12 @@ describe("toolkit", () => {
       ? String(strict.failure)
       : JSON.stringify((strict.success as { toolResults: unknown }).toolResults)
     assert.include(told, "unexpected")
+  })
+
+  it("runs the example host program, whose model is a scripted LanguageModel (its types reach the host)", () => {
+    world = makeWorld("example")
+    const env = { PATH: process.env.PATH, HOME: world.dir, TMUX_TMPDIR: world.dir, SHELL: "/bin/bash" }
+    const printed = execFileSync(process.execPath, ["examples/scripted-agent.ts"], { env, encoding: "utf8" })
+    assert.strictEqual(printed.trim(), `sessions: {"sessions":[]}`)
   })
 })

@@ -4,6 +4,7 @@
  */
 import { it as effectIt } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as TestClock from "effect/testing/TestClock"
 import { openSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import * as AuditLive from "../../src/layers/AuditLive.ts"
@@ -93,4 +94,30 @@ describe("the audit file sink on a disk that fills up", () => {
       )
     )
   })
+
+  effectIt.effect(
+    "stamps records with the Clock's time, so a host's clock (here the test clock) is the one used",
+    () => {
+      const file = fakeFile(4000)
+      return Effect.gen(function*() {
+        const audit = yield* Audit
+        yield* TestClock.setTime(Date.UTC(2030, 0, 2, 3, 4, 5))
+        yield* audit.intent(intent)
+        yield* TestClock.adjust(1500)
+        yield* audit.rejection({
+          tool: "list_sessions",
+          reason: "not_selected",
+          client_id: undefined,
+          request_id: 2,
+          arguments: {}
+        })
+        const times = lines(file.text()).map((line) => JSON.parse(line).time)
+        assert.deepStrictEqual(times, ["2030-01-02T03:04:05.000Z", "2030-01-02T03:04:06.500Z"])
+      }).pipe(
+        Effect.provide(
+          AuditLive.layer({ kind: "file", fd: openSync("/dev/null", "w"), path: "/audit.jsonl" }, 0, file.io)
+        )
+      )
+    }
+  )
 })
