@@ -6,7 +6,7 @@
  * What is typed (POSIX shells; fish uses `begin; … end;` and `$status`), for run R in pane %5:
  *
  *     ( <the command, as given>
- *     ); /usr/bin/tmux -S "${TMUX%%,*}" run -t%5 -C "set -s @lx $?;#{@lR}"
+ *     ); /usr/bin/tmux -S "${TMUX%%,*}" run -t%5 -C "set -pt%5 @x $?;#{@lR}"
  *
  * With in_shell the command runs in the shell itself, in a brace group (`{ … };`), after a start
  * mark, and its trailer also leaves `$-` on the pane (`shellFlagsOption`); a later subshell run on
@@ -43,18 +43,19 @@ export const supportedShells = "bash, zsh, dash/sh, ksh, mksh, ash, yash, fish"
 /** A run's ID: what `resume` takes. Six hex digits, never anything else, since it reaches option names. */
 export const runIdPattern = /^[0-9a-f]{6}$/u
 
-/**
- * The server option the trailer hands the exit status through. It is set and read within one
- * command list, which tmux runs without interleaving another client's commands.
- */
-export const statusOption = "@lx"
-
 /** Names of a run's options, channel and paste buffer. */
 export const protocolNames = (runId: string) => ({
   /** Typed: the trailer's template, present while the run is pending. */
   template: `@l${runId}`,
   /** Typed (dash family): the start mark's template. */
   markTemplate: `@m${runId}`,
+  /**
+   * Typed: the pane option the trailer hands the exit status through. It is the pane's, so the run's
+   * own (one run holds a pane's claim at a time), and short, for the typed line. The trailer sets it
+   * and the template reads and unsets it in one command list, which tmux runs without another
+   * client's commands in between, so no other run's status is ever read from it.
+   */
+  status: "@x",
   end: `@lmcp_end_${runId}`,
   /** Where the cursor was when the run was typed (see `typedRecord`). */
   typed: `@lmcp_typed_${runId}`,
@@ -97,8 +98,9 @@ export const templates = (runId: string, paneId: string, restorePane = false) =>
   const restore = restorePane ? keepPaneCommands(paneId).restore.map((command) => `; ${command.join(" ")} `) : []
   return {
     // The record, then the pane's claim released (see domain/runRecord.ts), then the signal.
-    end: `set -pFt${paneId} ${names.end} "${position} #{${statusOption}}" ` +
-      `; set -su ${statusOption} ; set -put${paneId} @lmcp_claim ${restore.join("")}; wait-for -S ${names.channel}`,
+    end: `set -pFt${paneId} ${names.end} "${position} #{${names.status}}" ` +
+      `; set -put${paneId} ${names.status} ; set -put${paneId} @lmcp_claim ${restore.join("")}; ` +
+      `wait-for -S ${names.channel}`,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
 }
@@ -230,7 +232,8 @@ export const typedText = (options: {
   const mark = options.markStart ? `${tmux} run -t${pane} -C '#{${names.markTemplate}}'; ` : ""
   // An in-shell run leaves the shell's option letters on the pane (see `shellFlagsOption`).
   const flags = options.inShell && !fish ? `set -pt${pane} ${shellFlagsOption} $$x$-;` : ""
-  const trailer = `${close} ${tmux} run -t${pane} -C "set -s ${statusOption} ${status};${flags}#{${names.template}}"`
+  const trailer =
+    `${close} ${tmux} run -t${pane} -C "set -pt${pane} ${names.status} ${status};${flags}#{${names.template}}"`
   return `${options.suppressHistory ? " " : ""}${guarded ? "set +e;" : ""}${mark}${open}${guarded ? " set -e;" : ""} ` +
     `${options.command.replace(/\s+$/u, "")}\n${trailer}${guarded ? ";set -e" : ""}`
 }

@@ -93,7 +93,8 @@ export const awaitFreePane = (paneId: string, deadline: number) =>
       if (!runIdPattern.test(claim)) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `its option ${paneRunOptions.claim} holds ${JSON.stringify(claim.slice(0, 40))}, ` +
+          reason: "option-invalid",
+          detail: `its option ${paneRunOptions.claim} holds ${JSON.stringify(claim.slice(0, 40))}, ` +
             "which is no run's ID; nothing was typed",
           remedy: "unset the option (set-option -pu) if nothing runs there, or use another pane"
         })
@@ -171,7 +172,8 @@ export const isGenerationTaken = (error: ToolError): boolean =>
 export const claimRefusal = (held: RunRecord) =>
   new PaneNotReady({
     pane: held.run.paneId,
-    reason: `run ${held.run.id} (${JSON.stringify(held.command.prefix)}…, sha256 ${held.command.digest}, typed by ` +
+    reason: "run-held",
+    detail: `run ${held.run.id} (${JSON.stringify(held.command.prefix)}…, sha256 ${held.command.digest}, typed by ` +
       `server process ${held.instance}) still holds this pane: it runs, waits for input, or timed out; ` +
       "nothing was typed",
     remedy: `call run_shell_command with resume "${held.run.id}" to wait for it and get its exit status; ` +

@@ -101,6 +101,7 @@ export const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option",
   return [
     names.template,
     names.markTemplate,
+    names.status,
     names.end,
     names.start,
     names.typed,

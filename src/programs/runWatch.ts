@@ -86,14 +86,16 @@ export const awaitReady = <S extends PaneLook, R>(
       if (state.pane_in_mode) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: "it is in copy mode (or another tmux mode), so typed keys would go to the mode; nothing was typed",
+          reason: "in-mode",
+          detail: "it is in copy mode (or another tmux mode), so typed keys would go to the mode; nothing was typed",
           remedy: "leave the mode first (send_keys with keys \"q\" and enter false), then try again"
         })
       }
       if (state.alternate_on) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `a full-screen program (${state.pane_current_command}) ` +
+          reason: "full-screen",
+          detail: `a full-screen program (${state.pane_current_command}) ` +
             "is showing on the alternate screen; nothing was typed",
           remedy: "quit it first (for example send_keys \"q\" or C-c with enter " +
             "false), or run the command in another pane (split_window)"
@@ -103,7 +105,8 @@ export const awaitReady = <S extends PaneLook, R>(
       if (shell?.unseen !== undefined) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `the pane's processes cannot be seen from here: ${shell.unseen} (tmux may run in another pid ` +
+          reason: "processes-unseen",
+          detail: `the pane's processes cannot be seen from here: ${shell.unseen} (tmux may run in another pid ` +
             "namespace, as in a container sharing its socket); nothing was typed",
           remedy: "use send_keys to type into it, or run this server where tmux's processes are visible"
         })
@@ -114,7 +117,8 @@ export const awaitReady = <S extends PaneLook, R>(
       if (shellKind(comm) === undefined && !spawning) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `its process is ${
+          reason: "not-a-shell",
+          detail: `its process is ${
             comm === "" ? "unknown" : comm
           }, which run_shell_command cannot drive (it drives ${supportedShells}); nothing was typed`,
           remedy: "use send_keys to type into it, or a pane running a supported shell"
@@ -124,7 +128,8 @@ export const awaitReady = <S extends PaneLook, R>(
       if (!spawning && shell?.program !== undefined && !runsShell(comm, shell.program)) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `its process is named ${comm} but runs ${shell.program}, which is not a shell ` +
+          reason: "not-a-shell",
+          detail: `its process is named ${comm} but runs ${shell.program}, which is not a shell ` +
             "run_shell_command drives; nothing was typed",
           remedy: "use send_keys to type into it, or a pane running a supported shell"
         })
@@ -155,7 +160,8 @@ export const awaitReady = <S extends PaneLook, R>(
         if (holder !== undefined) {
           return yield* new PaneNotReady({
             pane: paneId,
-            reason: `${holder.program} is in the foreground and holds the keyboard (${
+            reason: "keyboard-held",
+            detail: `${holder.program} is in the foreground and holds the keyboard (${
               kindText[holder.kind]
             }), not a shell at its prompt; nothing was typed`,
             remedy: holder.kind === "secret"
@@ -170,7 +176,8 @@ export const awaitReady = <S extends PaneLook, R>(
       if (!starting && now - started >= timings.foregroundGrace) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: `${busy}, not the shell at its prompt (perhaps an earlier command still running); nothing was typed`,
+          reason: "busy",
+          detail: `${busy}, not the shell at its prompt (perhaps an earlier command still running); nothing was typed`,
           remedy: "wait for it (wait_for_text or capture_since), interrupt " +
             "it (send_keys C-c with enter false), or use another pane"
         })
@@ -178,7 +185,8 @@ export const awaitReady = <S extends PaneLook, R>(
       if (now >= deadline) {
         return yield* new PaneNotReady({
           pane: paneId,
-          reason: "its shell is still starting or busy for the whole timeout " +
+          reason: "timed-out",
+          detail: "its shell is still starting or busy for the whole timeout " +
             `(${busy}); nothing was typed, so calling again is safe`,
           remedy: "call again, with a longer timeout if its startup files are slow"
         })

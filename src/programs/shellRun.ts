@@ -41,7 +41,10 @@ import {
   PaneNotReady,
   RunIncomplete,
   RunUnreported,
+  RunWaitFailed,
   type TmuxCommandFailed,
+  type TmuxOutputTooLarge,
+  type TmuxTimedOut,
   type ToolError
 } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
@@ -276,7 +279,8 @@ export const startRun = (request: NewRun) =>
       if ((yield* Clock.currentTimeMillis) >= request.deadline) {
         return yield* new PaneNotReady({
           pane: request.paneId,
-          reason: "other runs took the pane each time this one was about to type, for the whole timeout; " +
+          reason: "contended",
+          detail: "other runs took the pane each time this one was about to type, for the whole timeout; " +
             "nothing was typed",
           remedy: "call again (it is safe), or use another pane for parallel work"
         })
@@ -333,7 +337,8 @@ const lookedBasis = (paneId: string, deadline: number) =>
     if (!/^[0-9]{0,15}$/u.test(state["@lmcp_gen"])) {
       return yield* new PaneNotReady({
         pane: paneId,
-        reason: `its option ${paneRunOptions.generation} holds ${JSON.stringify(state["@lmcp_gen"].slice(0, 40))}, ` +
+        reason: "option-invalid",
+        detail: `its option ${paneRunOptions.generation} holds ${JSON.stringify(state["@lmcp_gen"].slice(0, 40))}, ` +
           "which is no typing generation; nothing was typed",
         remedy: `unset the option (set-option -pu ${paneRunOptions.generation}), or use another pane`
       })
@@ -450,6 +455,16 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
     const tmux = yield* PaneCommand
     const template = templates(id, paneId, keepPane)
     const now = yield* Clock.currentTimeMillis
+    // A pane that became ready only as the call's time ran out gets nothing typed: a run typed now
+    // could only time out at once.
+    if (now >= deadline) {
+      return yield* new PaneNotReady({
+        pane: paneId,
+        reason: "timed-out",
+        detail: "the call's timeout ran out before the pane was ready to type into; nothing was typed",
+        remedy: "call again with a longer timeout"
+      })
+    }
     // The guard and the claim come after the load (which waits for its input) and nothing that waits
     // comes between them and the paste: tmux runs the rest of the list without another client's commands.
     const waiter = tmux.run(
@@ -491,11 +506,13 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
             if (!stale.respawned) return undefined
             return yield* new PaneNotReady({
               pane: paneId,
-              reason: `it changed as this call was about to type: ${stale.changes.join("; ")}; nothing was typed`,
+              reason: "changed",
+              detail: `it changed as this call was about to type: ${stale.changes.join("; ")}; nothing was typed`,
               remedy: "look at the pane (snapshot_pane), then call again if its new process is the shell you meant"
             })
           })
-      )
+      ),
+      Effect.catchIf(lostWait, (error) => afterLostWait(run, generation + 1, error))
     )
     if (outcome === undefined) return undefined
     // The next run on this pane may type from this view when /proc says the shell is back at its prompt.
@@ -512,6 +529,29 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
       })
     }
     return { run, outcome, earlier: earlier.map((found) => found.earlier) }
+  })
+
+/** A failure of the typing invocation's tmux client itself, not an answer about the pane or the run. */
+const lostWait = (error: ToolError): error is TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge =>
+  (error._tag === "TmuxCommandFailed" && !isClaimTaken(error)) || error._tag === "TmuxTimedOut" ||
+  error._tag === "TmuxOutputTooLarge"
+
+/**
+ * The invocation that types a run failed on its own account. The pane says whether the paste was
+ * reached: the generation the run took right before it is the run's. Typed (or not known), the run
+ * is held for `resume`; not typed, what the list set is withdrawn and the failure stands.
+ */
+const afterLostWait = (run: Run, generation: number, error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge) =>
+  Effect.gen(function*() {
+    const owner = paneRunOptions.typedAt(generation)
+    const typed = protocolNames(run.id).typed
+    const seen = yield* readPane(run.paneId, { [owner]: "string", [typed]: "string" }).pipe(Effect.option)
+    if (Option.isSome(seen) && seen.value[owner] !== run.id && seen.value[typed] === "") {
+      yield* withdrawTyping(run.id, run.paneId, false)
+      return yield* error
+    }
+    yield* (yield* ShellRuns).hold(run)
+    return yield* new RunWaitFailed({ pane: run.paneId, runId: run.id, cause: error.message })
   })
 
 /** Waits again for a held run: types nothing. */

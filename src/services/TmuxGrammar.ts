@@ -214,7 +214,7 @@ export const grammar = {
       required: "pt",
       values: { t: target },
       options: { "remain-on-exit": oneOf("on", "off", "failed"), "remain-on-exit-format": checks.nothing },
-      userOptions: /^@(?:lmcp_[a-z0-9_]+|[lm][0-9a-f]{6})$/u
+      userOptions: /^@(?:lmcp_[a-z0-9_]+|[lm][0-9a-f]{6}|x)$/u
     },
     "display-message": printFormat,
     "capture-pane": capturePane,

@@ -174,14 +174,44 @@ export class TmuxOutputTooLarge extends Schema.TaggedError<TmuxOutputTooLarge>()
   }
 }
 
+/**
+ * Why a pane cannot take a command now, as data a host can match on (the message says it in words):
+ * - `in-mode`: copy mode or another tmux mode would take the keys;
+ * - `full-screen`: a program is up on the alternate screen;
+ * - `processes-unseen`: the pane's processes cannot be seen from this server (another pid namespace);
+ * - `not-a-shell`: the pane's process is not a shell the protocol drives;
+ * - `keyboard-held`: a program in the foreground reads the terminal (a prompt, a pager, a REPL);
+ * - `busy`: a command of the shell's own still runs in the foreground;
+ * - `timed-out`: the shell was still starting or busy when the call's timeout ran out;
+ * - `contended`: other runs or calls took the pane for the whole timeout;
+ * - `run-held`: an earlier run still holds the pane (resume it);
+ * - `changed`: the pane's process changed as the call was about to type;
+ * - `option-invalid`: one of the protocol's pane options holds what no run wrote.
+ * Nothing was typed in any of them. @category models
+ */
+export const PaneNotReadyReason = Schema.Literals([
+  "in-mode",
+  "full-screen",
+  "processes-unseen",
+  "not-a-shell",
+  "keyboard-held",
+  "busy",
+  "timed-out",
+  "contended",
+  "run-held",
+  "changed",
+  "option-invalid"
+])
+
 /** The pane cannot take a command now; the message says what is in the way and how to clear it. @category errors */
 export class PaneNotReady extends Schema.TaggedError<PaneNotReady>()("PaneNotReady", {
   pane: Schema.String,
-  reason: Schema.String,
+  reason: PaneNotReadyReason,
+  detail: Schema.String,
   remedy: Schema.String
 }) {
   override get message() {
-    return `pane ${this.pane} is not ready for a command: ${this.reason}; ${this.remedy}`
+    return `pane ${this.pane} is not ready for a command: ${this.detail}; ${this.remedy}`
   }
 }
 
@@ -237,6 +267,23 @@ export class RunUnreported extends Schema.TaggedError<RunUnreported>()("RunUnrep
   }
 }
 
+/**
+ * After run_shell_command typed its command, waiting for it failed (the waiting tmux client was
+ * lost or timed out, a read failed): the command may still run, so the run is held for `resume`.
+ * @category errors
+ */
+export class RunWaitFailed extends Schema.TaggedError<RunWaitFailed>()("RunWaitFailed", {
+  pane: Schema.String,
+  runId: Schema.String,
+  cause: Schema.String
+}) {
+  override get message() {
+    return `run ${this.runId} was typed in pane ${this.pane}, but waiting for it failed: ${this.cause}. The command ` +
+      `may still be running, or have finished: the run is held, so call run_shell_command with resume ` +
+      `"${this.runId}" for its outcome (do not type it again)`
+  }
+}
+
 /** A capture_since cursor that is malformed, forged, from another process or for another pane. @category errors */
 export class CursorInvalid extends Schema.TaggedError<CursorInvalid>()("CursorInvalid", {
   reason: Schema.String
@@ -265,6 +312,7 @@ export type ToolError =
   | PaneGone
   | RunIncomplete
   | RunUnreported
+  | RunWaitFailed
   | CursorInvalid
   | PatternInvalid
   | PatternTooCostly

@@ -43,6 +43,6 @@ export const leftovers = (world: TmuxWorld, pane: string) =>
     // The pane's typing generation (two options) and what in-shell runs left in the shell are kept
     // on purpose: they outlive runs, not the pane.
     .filter((line) =>
-      (line.includes("lmcp") && !/^@lmcp_(gen|g[0-9]+|sh) /u.test(line)) || /^@(lx|[lm][0-9a-f]{6}) /u.test(line) ||
+      (line.includes("lmcp") && !/^@lmcp_(gen|g[0-9]+|sh) /u.test(line)) || /^@(lx|x|[lm][0-9a-f]{6}) /u.test(line) ||
       line.startsWith("remain-on-exit")
     )

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "vitest"
 import { candidateShifts, findEchoEnd, placeStart, type StartWindow, trimsPossible } from "../../src/domain/runStart.ts"
 
-const trailer = `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;#{@la1b2c3}"`
+const trailer = `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -pt%4 @x $?;#{@la1b2c3}"`
 const typed = { row: 40, column: 2, historySize: 30, historyLimit: 1000 }
 const base = { typed, trailer, prompt: "$ ", typedStart: "(", trimmed: false, cleared: false }
 

@@ -119,7 +119,7 @@ describe("awaitReady", () => {
       )
       yield* TestClock.adjust(1_100)
       const error = yield* Fiber.join(fiber)
-      assert.strictEqual(error._tag, "PaneNotReady")
+      assert.strictEqual(error._tag === "PaneNotReady" ? error.reason : error._tag, "timed-out")
       assert.include(error.message, "sleep is running")
       assert.include(error.message, "nothing was typed")
     }))
@@ -130,22 +130,34 @@ describe("awaitReady", () => {
     () =>
       Effect.gen(function*() {
         for (
-          const [state, probe, words] of [
-            [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode"],
-            [pane({ alternate_on: true, pane_current_command: "vim" }), kernel(() => reading), "alternate screen"],
-            [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive"],
-            [pane(), kernel(() => job("ssh"), () => "ssh"), "holds the keyboard"],
+          const [state, probe, words, reason] of [
+            [pane({ pane_in_mode: true }), kernel(() => reading), "copy mode", "in-mode"],
+            [
+              pane({ alternate_on: true, pane_current_command: "vim" }),
+              kernel(() => reading),
+              "alternate screen",
+              "full-screen"
+            ],
+            [pane(), kernel(() => ({ ...reading, comm: "python3" })), "cannot drive", "not-a-shell"],
+            [pane(), kernel(() => job("ssh"), () => "ssh"), "holds the keyboard", "keyboard-held"],
             // Issue 23, item 4: a program named bash that is not a shell, and a /proc that is not the pane's.
-            [pane(), kernel(() => ({ ...reading, program: "python3.11" })), "named bash but runs python3.11"],
+            [
+              pane(),
+              kernel(() => ({ ...reading, program: "python3.11" })),
+              "named bash but runs python3.11",
+              "not-a-shell"
+            ],
             [
               pane(),
               kernel(() => ({ ...reading, unseen: "process 10 here (kthreadd) does not have the pane's terminal" })),
-              "cannot be seen from here"
+              "cannot be seen from here",
+              "processes-unseen"
             ]
           ] as const
         ) {
           const error = yield* Effect.flip(awaitReady("%1", Effect.succeed(state), probe, 60_000))
           assert.include(error.message, words)
+          assert.strictEqual(error._tag === "PaneNotReady" ? error.reason : error._tag, reason)
         }
       })
   )
@@ -170,6 +182,7 @@ describe("awaitReady", () => {
       yield* TestClock.adjust(timings.foregroundGrace + 50)
       const error = yield* Fiber.join(fiber)
       assert.include(error.message, "make is running in the foreground")
+      assert.strictEqual(error._tag === "PaneNotReady" ? error.reason : error._tag, "busy")
     }))
 
   it.effect.prop(

@@ -38,18 +38,20 @@ const base = {
 }
 
 /** What a person sees typed besides the command itself. */
-const protocolLength = (text: string, command: string) => text.length - command.length
 
 describe("typedText", () => {
   it("wraps a POSIX command in a subshell and passes $? straight to tmux, assigning no variable", () => {
     const text = typedText({ ...base, kind: "posix" })
-    assert.strictEqual(text, `( echo hi\n); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;#{@la1b2c3}"`)
+    assert.strictEqual(
+      text,
+      `( echo hi\n); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -pt%4 @x $?;#{@la1b2c3}"`
+    )
     assert.notMatch(text, /\w=\$\?/)
   })
 
   it("uses begin/end and $status for fish, whose tmux client finds the socket in TMUX", () => {
     const text = typedText({ ...base, kind: "fish" })
-    assert.strictEqual(text, `begin; echo hi\nend; /usr/bin/tmux run -t%4 -C "set -s @lx $status;#{@la1b2c3}"`)
+    assert.strictEqual(text, `begin; echo hi\nend; /usr/bin/tmux run -t%4 -C "set -pt%4 @x $status;#{@la1b2c3}"`)
   })
 
   it("types the socket path only when the shell's environment does not name the pinned socket", () => {
@@ -58,10 +60,10 @@ describe("typedText", () => {
     assert.notInclude(typedText({ ...base, kind: "posix" }), reach.socketPath)
   })
 
-  it("types at most 80 characters besides the command, no socket path, in every shell on a three-digit pane", () => {
+  it("types a trailer line of at most 80 characters, no socket path, in every shell on a three-digit pane", () => {
     for (const kind of ["posix", "fish"] as const) {
       const text = typedText({ ...base, kind, paneId: "%123" })
-      assert.isAtMost(protocolLength(text, base.command), 80, `${kind}: ${text}`)
+      assert.isAtMost(text.split("\n").at(-1)!.length, 80, `${kind}: ${text}`)
       assert.notInclude(text, reach.socketPath)
     }
   })
@@ -71,12 +73,21 @@ describe("typedText", () => {
     assert.isTrue(text.startsWith(`/usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C '#{@ma1b2c3}'; ( echo hi\n`))
   })
 
+  it("hands the exit status through the run's own pane option, never a server-wide one", () => {
+    const typed = typedText({ ...base, kind: "posix", markStart: false })
+    const { end } = templates("a1b2c3", "%4")
+    for (const text of [typed, end]) {
+      assert.notMatch(text, /set -s|set-option -s/u)
+      assert.include(text, "@x")
+    }
+  })
+
   it("keeps the trailer's template out of the typed text: the server stores it in the pane", () => {
     const { end, mark } = templates("a1b2c3", "%4")
     assert.strictEqual(
       end,
       `set -pFt%4 @lmcp_end_a1b2c3 "#{history_size} #{cursor_y} ` +
-        `#{cursor_x} #{@lx}" ; set -su @lx ; set -put%4 @lmcp_claim ; wait-for -S lmcp_a1b2c3`
+        `#{cursor_x} #{@x}" ; set -put%4 @x ; set -put%4 @lmcp_claim ; wait-for -S lmcp_a1b2c3`
     )
     assert.strictEqual(mark, `set -pFt%4 @lmcp_start_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x}"`)
   })
@@ -85,7 +96,8 @@ describe("typedText", () => {
     const text = typedText({ ...base, kind: "posix", inShell: true })
     assert.strictEqual(
       text,
-      `{ echo hi\n}; /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;set -pt%4 @lmcp_sh $$x$-;#{@la1b2c3}"`
+      `{ echo hi\n}; /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C ` +
+        `"set -pt%4 @x $?;set -pt%4 @lmcp_sh $$x$-;#{@la1b2c3}"`
     )
     // fish runs every command in the shell already, and has no errexit.
     assert.strictEqual(typedText({ ...base, kind: "fish", inShell: true }), typedText({ ...base, kind: "fish" }))
@@ -165,7 +177,7 @@ describe("findEchoEnd", () => {
   it("finds the row where the echo of the trailer ends, even wrapped, indented or split mid-word", () => {
     const rows = [
       "$ ( echo hi",
-      `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -s @lx $?;#{@la1`,
+      `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -pt%4 @x $?;#{@la1`,
       `b2c3}"`,
       "hi",
       "$ "

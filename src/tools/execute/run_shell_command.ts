@@ -214,7 +214,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       if (Option.isNone(turn)) {
         return yield* new PaneNotReady({
           pane: input.pane_id,
-          reason: "other run_shell_command calls on this pane held it for the whole timeout; nothing was typed",
+          reason: "contended",
+          detail: "other run_shell_command calls on this pane held it for the whole timeout; nothing was typed",
           remedy: "call again (it is safe), or use another pane for parallel work"
         })
       }

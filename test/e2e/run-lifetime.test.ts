@@ -1,0 +1,54 @@
+/**
+ * A typed run is a resource with one release: whatever ends the call after the command was typed
+ * (the waiting tmux client killed under load, a failed read) leaves the run held under its ID, so
+ * the answer names a run the agent can resume; and nothing is typed once the call's time is up.
+ */
+import { chmodSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "vitest"
+import { call, structured, textOf } from "../support/mcp.ts"
+import { leftovers, resume, runHarness } from "../support/runs.ts"
+
+const h = runHarness("lifetime")
+const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
+  result._meta?.["com.git-pull.libtmux-mcp/error"]
+
+describe("a typed run's lifetime", () => {
+  it("a tmux client killed while it waits on a typed run: the answer names the run; resume collects it", async () => {
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      // Stands for a tmux client lost under load: the invocation that types is killed after 1 s.
+      const wrapper = join(world.dir, "killed-tmux")
+      writeFileSync(
+        wrapper,
+        `#!/bin/sh\ncase "$*" in *paste-buffer*) exec timeout -s KILL 1 tmux "$@";; esac\nexec tmux "$@"\n`
+      )
+      chmodSync(wrapper, 0o755)
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+    })
+    const failed = await call(c, "run_shell_command", { pane_id: pane, command: "sleep 2; echo survived", timeout: 10 })
+    assert.isTrue(failed.isError, JSON.stringify(failed))
+    assert.strictEqual(tag(failed), "RunWaitFailed", textOf(failed))
+    const runId = /run ([0-9a-f]{6})/u.exec(textOf(failed))?.[1]
+    assert.isDefined(runId, textOf(failed))
+    assert.include(textOf(failed), "resume")
+    const held = structured(await call(c, "get_server_info")).held_runs
+    assert.deepInclude(held.map((run: { run_id: string }) => run.run_id), runId)
+    assert.deepInclude(await resume(c, pane, runId!, 10), { output: "survived", exit_status: 0 })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("a call whose time ran out before the pane was looked at types nothing", async () => {
+    const { world, c, pane } = await h.open()
+    const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo never-typed", timeout: 0.001 })
+    assert.isTrue(refused.isError, JSON.stringify(refused))
+    assert.strictEqual(tag(refused), "PaneNotReady", textOf(refused))
+    assert.include(textOf(refused), "nothing was typed")
+    assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "never-typed")
+    assert.deepStrictEqual(leftovers(world, pane), [])
+    // The pane is as free as before.
+    assert.deepInclude(
+      structured(await call(c, "run_shell_command", { pane_id: pane, command: "echo next" })),
+      { output: "next", exit_status: 0 }
+    )
+  })
+})
