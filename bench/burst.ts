@@ -12,7 +12,7 @@ import { execFile, execFileSync } from "node:child_process"
 import { mkdtempSync, realpathSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { poolSize } from "../src/layers/TmuxExec.ts"
+import { poolSize } from "../src/platform/TmuxExec.ts"
 
 const root = resolve(import.meta.dirname, "..")
 const entry = resolve(process.argv[2] ?? join(root, "dist/libtmux-mcp.js"))

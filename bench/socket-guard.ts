@@ -9,7 +9,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { checkPlace, placeOf } from "../src/domain/socketPlace.ts"
-import { liveReader } from "../src/layers/SocketGuard.ts"
+import { liveReader } from "../src/platform/SocketGuard.ts"
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), "libtmux-mcp-bench-guard-")))
 const socket = join(dir, "agent.sock")

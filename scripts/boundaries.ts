@@ -164,10 +164,12 @@ export const violations = (path: string, source: string): ReadonlyArray<Violatio
 
   for (const match of code.matchAll(/\bfrom\s+(["'])([^"']+)\1|\bimport\s*\(\s*(["'])([^"']+)\3/gu)) {
     const spec = match[2] ?? match[4] ?? ""
-    if (/(^|\/)layers\/TmuxExec(\.ts)?$/u.test(spec)) {
+    if (/(^|\/)platform\/TmuxExec(\.ts)?$/u.test(spec)) {
       report("raw-runner", match.index, `imports the raw runner ${spec}`)
-    } else if (/(^|\/)layers\//u.test(spec)) report("layer-import", match.index, `imports the layer ${spec}`)
-    else if (spec === "effect/Layer") report("service-escape", match.index, "imports effect/Layer")
+    } else if (/(^|\/)(layers|platform|startup|wire)\//u.test(spec)) {
+      // The live implementations and the code around them: a tool gets only its row's services.
+      report("layer-import", match.index, `imports the implementation ${spec}`)
+    } else if (spec === "effect/Layer") report("service-escape", match.index, "imports effect/Layer")
     if (/^(node:)?(child_process|worker_threads|cluster)$/u.test(spec)) {
       report("process-import", match.index, `imports ${spec}`)
     }

@@ -1,5 +1,6 @@
 /**
- * The boundary check (rules in boundaries.ts) over src/tools/** and src/programs/**, then its own
+ * The boundary check (rules in boundaries.ts) over src/tools/** and src/programs/**, that src/layers/**
+ * imports nothing above it, then its own
  * self-test: each fixture in test/boundaries/fail must break the rule its `// expect-violation:`
  * line names, and each in test/boundaries/pass must break none. Exits 1 on any failure.
  */
@@ -20,6 +21,14 @@ for (const path of [...filesUnder("src/tools"), ...filesUnder("src/programs")]) 
   for (const found of violations(path, readFileSync(path, "utf8"))) {
     failures++
     console.log(`${path}:${found.line}: ${found.rule}: ${found.detail}`)
+  }
+}
+// The live layers implement services over the platform: they know no tool, program, dispatch or wire.
+for (const path of filesUnder("src/layers")) {
+  const source = readFileSync(path, "utf8")
+  for (const match of source.matchAll(/\bfrom\s+"(\.\.\/(?:tools|programs|dispatch|wire|startup)\/[^"]+)"/gu)) {
+    failures++
+    console.log(`${path}: layer-depends-upward: imports ${match[1]}`)
   }
 }
 for (const path of filesUnder("test/boundaries/fail")) {

@@ -5,9 +5,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
-import { advertisedSchema } from "../src/layers/McpServer.ts"
 import { capabilityRecord, manifest, type ToolName, toolNames, toolsets } from "../src/manifest/index.ts"
 import { registeredNames, registry } from "../src/tools/index.ts"
+import { advertisedSchema } from "../src/wire/McpServer.ts"
 import { type Example, examplesPath } from "../test/support/examples.ts"
 
 const root = resolve(import.meta.dirname, "..")

@@ -11,7 +11,7 @@ const maxColumns = 120
 const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*.ts", "*.js"], {
   cwd: root,
   encoding: "utf8"
-}).split("\n").filter((path) => path !== "" && !path.endsWith(".generated.ts"))
+}).split("\n").filter((path) => path !== "" && !path.startsWith("src/generated/"))
 let found = 0
 for (const path of files) {
   readFileSync(resolve(root, path), "utf8").split("\n").forEach((line, index) => {

@@ -8,9 +8,9 @@ import * as Result from "effect/Result"
 import { writeFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { resolveSelection } from "../src/domain/selection.ts"
-import { toolEntry } from "../src/layers/McpServer.ts"
 import { toolsets } from "../src/manifest/index.ts"
 import { definitionOf, registeredNames } from "../src/tools/index.ts"
+import { toolEntry } from "../src/wire/McpServer.ts"
 
 /** The snapshot file. */
 export const toolsnapPath = resolve(import.meta.dirname, "../test/toolsnap.json")

@@ -7,10 +7,10 @@ import type * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
+import type { ServiceReplacements } from "./dispatch/Services.ts"
 import { retiredVariables, settings } from "./domain/config.ts"
 import { settingInvalid, type StartupError } from "./domain/StartupError.ts"
-import type { ServiceReplacements } from "./layers/Services.ts"
-import { startup, type StartupFacts } from "./layers/Startup.ts"
+import { startup, type StartupFacts } from "./startup/Startup.ts"
 
 /** How to configure the in-process tools: the same variables and flags as the server process. @category models */
 export interface EmbedOptions {

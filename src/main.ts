@@ -10,8 +10,8 @@ import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
 import { reportFailure } from "./failure.ts"
-import { nodeProblem } from "./layers/NodeCheck.ts"
-import { startup } from "./layers/Startup.ts"
+import { nodeProblem } from "./startup/NodeCheck.ts"
+import { startup } from "./startup/Startup.ts"
 import { version } from "./version.ts"
 
 /** Whether the server answers on stdin yet: a failure before is a failed start. */

@@ -1,6 +1,6 @@
 /**
  * Who holds a pane's keyboard, decided from what the kernel, the terminal's mode and the screen
- * say (the reads are in layers/keyboardProc.ts and the run watcher; this module does no I/O).
+ * say (the reads are in platform/keyboardProc.ts and the run watcher; this module does no I/O).
  *
  * The rule (docs/control-loop.md has it with the programs it was measured on):
  * - the pane's shell is ready only when it is itself the terminal's foreground, asleep reading it;

@@ -17,10 +17,10 @@ import * as Layer from "effect/Layer"
 import { closeSync } from "node:fs"
 import { auditLine } from "../domain/auditLine.ts"
 import { recordPair } from "../domain/quote.ts"
+import { openFallbackAuditFile } from "../platform/AuditFile.ts"
+import { type FdIo, lineWriter, nodeIo, type Written } from "../platform/AuditWrite.ts"
+import { logLine } from "../platform/ServerLog.ts"
 import { Audit, type AuditStatus, AuditUnavailable } from "../services/Audit.ts"
-import { openFallbackAuditFile } from "./AuditFile.ts"
-import { type FdIo, lineWriter, nodeIo, type Written } from "./AuditWrite.ts"
-import { logLine } from "./ServerLog.ts"
 
 /** Where the audit starts out. @category models */
 export type AuditTarget =

@@ -6,11 +6,11 @@
  * leaves out, so the looks themselves do not move it. The pane's process is checked too (gone,
  * or no longer the server's child: killed, respawned, or the server gone). Where /proc cannot
  * show the server as the pane's parent (not Linux, tmux in another pid namespace, another
- * user's server), the signal cannot tell and the looks are only spaced out (src/programs/pacing.ts).
+ * user's server), the signal cannot tell and the looks are only spaced out (src/domain/pacing.ts).
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { afterLook, freshPace, type Pace, tick, tickAfter } from "../programs/pacing.ts"
+import { afterLook, freshPace, type Pace, tick, tickAfter } from "../domain/pacing.ts"
 import type { Pacer } from "../services/PaneReader.ts"
 import { liveProcFiles, type ProcFiles } from "./PaneProcessLive.ts"
 

@@ -10,8 +10,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { readFileSync, readlinkSync, statSync } from "node:fs"
 import { programName, unseenReason } from "../domain/paneView.ts"
+import { frontFrom, liveProcReads, terminalMode } from "../platform/keyboardProc.ts"
 import { PaneProcess, type ShellProcess } from "../services/PaneProcess.ts"
-import { frontFrom, liveProcReads, terminalMode } from "./keyboardProc.ts"
 
 // /proc reads never block on a disk: read them synchronously, without a threadpool round trip.
 const read = (path: string): string | undefined => {

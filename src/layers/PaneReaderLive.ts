@@ -4,12 +4,12 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { capturedRows, readAndCapture, relativeRow } from "../programs/pane.ts"
+import { capturedRows, relativeRow } from "../domain/rows.ts"
 import { PaneReader, type PaneView } from "../services/PaneReader.ts"
 import type { ServerPane } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import type { TmuxObserve } from "../services/Tmux.ts"
-import type { Fields } from "../services/TmuxReads.ts"
+import { type Fields, orPaneNotFound, reads } from "../services/TmuxReads.ts"
 import { makePacer } from "./PaneActivityLive.ts"
 
 const viewFields = {
@@ -33,12 +33,10 @@ export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | Ser
         let guess = lastHistory.get(paneId) ?? 0
         for (let attempt = 0;; attempt++) {
           const start = from === undefined ? undefined : relativeRow(from, guess)
-          const { state, captured } = yield* readAndCapture(paneId, viewFields, [
-            "-S",
-            start === undefined ? "0" : String(start),
-            "-E",
-            "-"
-          ])
+          const { state, captured } = yield* Effect.flatMap(reads, (tmux) =>
+            tmux.paneAndCapture(paneId, viewFields, ["-S", start === undefined ? "0" : String(start), "-E", "-"])).pipe(
+              orPaneNotFound(paneId)
+            )
           const history = state.history_size
           lastHistory.set(paneId, history)
           const wanted = from === undefined ? undefined : relativeRow(from, history)

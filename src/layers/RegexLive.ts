@@ -12,6 +12,7 @@ import * as Semaphore from "effect/Semaphore"
 import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
+import { type MatchJob, type MatchReply, type WorkerSettings, workerSource } from "../platform/regexWorker.ts"
 import {
   type LineMatcher,
   type MatchOptions,
@@ -21,7 +22,6 @@ import {
   PatternTooCostly,
   Regex
 } from "../services/Regex.ts"
-import { type MatchJob, type MatchReply, type WorkerSettings, workerSource } from "./regexWorker.ts"
 
 /** Time to compile the patterns of one call (the largest programs re2js builds take about a second). */
 const compileBudgetMs = 5_000

@@ -8,6 +8,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { procView } from "../domain/instance.ts"
 import { formatSelector } from "../domain/socket.ts"
+import { withCreationLock } from "../platform/Lease.ts"
+import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
+import { minimalConfigPath, probeServer, provenanceOption } from "../platform/Provenance.ts"
+import { guardPlace } from "../platform/SocketGuard.ts"
+import { buildArgv, execTmux, makePool, poolSize } from "../platform/TmuxExec.ts"
 import type { TmuxError } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import {
@@ -18,11 +23,6 @@ import {
   type RunnerOptions,
   type SpawnOptions
 } from "../services/Tmux.ts"
-import { withCreationLock } from "./Lease.ts"
-import { removeBuffers, sweepLeftovers } from "./Leftovers.ts"
-import { minimalConfigPath, probeServer, provenanceOption } from "./Provenance.ts"
-import { guardPlace } from "./SocketGuard.ts"
-import { buildArgv, execTmux, makePool, poolSize } from "./TmuxExec.ts"
 
 /** Runs commands in one tmux invocation on the pinned socket. */
 type Runner = (

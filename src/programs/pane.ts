@@ -4,30 +4,10 @@
  * exist.
  */
 import * as Effect from "effect/Effect"
-import type { TmuxError } from "../services/errors.ts"
-import { type Fields, paneStateFields, reads } from "../services/TmuxReads.ts"
-import { resolvePane } from "./targets.ts"
+import { type Fields, orPaneNotFound, paneStateFields, reads } from "../services/TmuxReads.ts"
 
-/** Turns a failure caused by a missing pane (or server) into a `PaneNotFound` that lists what exists. */
-export const orPaneNotFound = (paneId: string) => <A, E extends TmuxError, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.catch(
-    effect,
-    (error) =>
-      error._tag === "ServerNotRunning" ||
-        (error._tag === "TmuxCommandFailed" &&
-          /can't find (pane|window|session)|no such (pane|window|session)|no current target/u.test(error.stderr))
-        ? Effect.flatMap(resolvePane(paneId), () => Effect.fail(error))
-        : Effect.fail(error)
-  )
-
-/** Splits captured text into rows, dropping the blank rows below the last written one. */
-export const capturedRows = (stdout: string): Array<string> => {
-  const text = stdout.replace(/\s+$/u, "")
-  return text === "" ? [] : text.split("\n")
-}
-
-/** The `capture-pane -S` row (relative to the screen's top, negative in history) of absolute row `row`. */
-export const relativeRow = (row: number, historySize: number): number => Math.max(row - historySize, -historySize)
+// Lives with the reads (the live pane reader needs it too); the pane tools take it from here.
+export { orPaneNotFound }
 
 /** Reads format fields of one pane in one invocation. */
 export const readPane = <F extends Fields>(paneId: string, fields: F) =>

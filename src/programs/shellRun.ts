@@ -12,6 +12,7 @@ import { cellsOf, sliceCells } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
 import { thisTag } from "../domain/instance.ts"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
+import { relativeRow } from "../domain/rows.ts"
 import { decodeRecord, describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
   hasErrexit,
@@ -51,7 +52,7 @@ import { PaneProcess } from "../services/PaneProcess.ts"
 import { type HeldView, type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
-import { orPaneNotFound, readPane, relativeRow } from "./pane.ts"
+import { orPaneNotFound, readPane } from "./pane.ts"
 import {
   awaitFreePane,
   type EarlierRun,

@@ -9,7 +9,9 @@
 import * as Effect from "effect/Effect"
 import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
 import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
-import { TmuxCommandFailed, type TmuxError } from "./errors.ts"
+import { formatSelector } from "../domain/socket.ts"
+import { PaneNotFound, TmuxCommandFailed, type TmuxError } from "./errors.ts"
+import { SocketPin } from "./SocketPin.ts"
 import { type Authority, type TmuxCommand, TmuxObserve } from "./Tmux.ts"
 
 /** Field and record separators of the formats we read. */
@@ -269,3 +271,39 @@ export type TmuxReads = ReturnType<typeof make>
 
 /** The typed reads over the `TmuxObserve` in context. */
 export const reads: Effect.Effect<TmuxReads, never, TmuxObserve> = TmuxObserve.useSync(make)
+
+/**
+ * Turns a failure caused by a missing pane (or server) into a `PaneNotFound` that lists the panes
+ * that exist; a pane that does exist keeps the original failure.
+ */
+export const orPaneNotFound = (paneId: string) => <A, E extends TmuxError, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catch(
+    effect,
+    (error) =>
+      error._tag === "ServerNotRunning" ||
+        (error._tag === "TmuxCommandFailed" &&
+          /can't find (pane|window|session)|no such (pane|window|session)|no current target/u.test(error.stderr))
+        ? Effect.flatMap(paneMissing(paneId), () => Effect.fail(error))
+        : Effect.fail(error)
+  )
+
+/** Fails with `PaneNotFound` unless the pane exists (then succeeds). */
+const paneMissing = (paneId: string) =>
+  Effect.gen(function*() {
+    const socket = formatSelector((yield* SocketPin).selector)
+    const panes = yield* Effect.flatMap(reads, (tmux) => tmux.panes("all")).pipe(
+      Effect.catchTag("ServerNotRunning", () =>
+        Effect.fail(new PaneNotFound({ target: paneId, existing: [], socket, serverRunning: false })))
+    )
+    if (
+      panes.some((pane) =>
+        pane.pane_id === paneId
+      )
+    ) return
+    return yield* new PaneNotFound({
+      target: paneId,
+      existing: panes.map((pane) => pane.pane_id),
+      socket,
+      serverRunning: true
+    })
+  })

@@ -3,7 +3,7 @@
  * and blocking `wait-for` clients take no permit, so waiters never starve the signal that releases them.
  */
 import { assert, describe, it } from "vitest"
-import { poolSize } from "../../src/layers/TmuxExec.ts"
+import { poolSize } from "../../src/platform/TmuxExec.ts"
 import { harness } from "../support/harness.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { childProcesses, until } from "../support/poll.ts"

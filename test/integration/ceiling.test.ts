@@ -9,7 +9,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { assert, describe, it } from "vitest"
-import * as RegistryLayer from "../../src/layers/Registry.ts"
+import * as RegistryLayer from "../../src/dispatch/Registry.ts"
 import { manifest, type ManifestRow } from "../../src/manifest/index.ts"
 import { refusal } from "../../src/services/TmuxGrammar.ts"
 import { allowedKeys } from "../../src/tools/define.ts"

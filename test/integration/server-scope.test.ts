@@ -11,8 +11,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { assert, describe, it } from "vitest"
-import { connect, makeServer } from "../../src/layers/McpServer.ts"
-import { Registry } from "../../src/layers/Registry.ts"
+import { Registry } from "../../src/dispatch/Registry.ts"
+import { connect, makeServer } from "../../src/wire/McpServer.ts"
 
 describe("the server's scope", () => {
   it("interrupts a call in flight and waits for it before the services' finalizers run", async () => {

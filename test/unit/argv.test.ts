@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
-import { buildArgv, escapeArgument, execTmux } from "../../src/layers/TmuxExec.ts"
+import { buildArgv, escapeArgument, execTmux } from "../../src/platform/TmuxExec.ts"
 
 /** tmux's split of an argv into commands. */
 const splitModel = (argv: ReadonlyArray<string>): Array<Array<string>> => {

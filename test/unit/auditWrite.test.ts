@@ -8,7 +8,7 @@ import * as TestClock from "effect/testing/TestClock"
 import { openSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import * as AuditLive from "../../src/layers/AuditLive.ts"
-import { type FdIo, lineWriter } from "../../src/layers/AuditWrite.ts"
+import { type FdIo, lineWriter } from "../../src/platform/AuditWrite.ts"
 import { Audit } from "../../src/services/Audit.ts"
 
 /** A file of `room` bytes that takes what fits; `truncatable` false is a pipe or terminal. */

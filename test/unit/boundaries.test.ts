@@ -28,7 +28,8 @@ describe("boundary check", () => {
     assert.deepStrictEqual(rules("import { provide } from \"effect/Effect\""), ["service-escape"])
     assert.deepStrictEqual(rules("const l = Layer.empty"), ["service-escape"])
     assert.deepStrictEqual(rules("import { x } from \"../../layers/TmuxLive.ts\""), ["layer-import"])
-    assert.deepStrictEqual(rules("const m = await import(\"../../layers/TmuxExec.ts\")"), ["raw-runner"])
+    assert.deepStrictEqual(rules("const m = await import(\"../../platform/TmuxExec.ts\")"), ["raw-runner"])
+    assert.deepStrictEqual(rules("import { x } from \"../../wire/McpServer.ts\""), ["layer-import"])
     assert.deepStrictEqual(rules("import { spawn } from \"child_process\""), ["process-import"])
   })
 

@@ -6,6 +6,8 @@
 import { execFileSync } from "node:child_process"
 import { assert, describe, it } from "vitest"
 import { recordPair, shellQuote } from "../../src/domain/quote.ts"
+import { manifest, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
+import type { StartupFacts } from "../../src/startup/Startup.ts"
 import {
   attachCommand,
   capabilitiesDocument,
@@ -13,9 +15,7 @@ import {
   instructionsBudget,
   readyLine,
   warningLines
-} from "../../src/layers/Disclosure.ts"
-import type { StartupFacts } from "../../src/layers/Startup.ts"
-import { manifest, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
+} from "../../src/wire/Disclosure.ts"
 import { testConfig } from "../support/config.ts"
 
 const longPath = `/${"d".repeat(60)}/tmux-4294967294/${"s".repeat(40)}`.slice(0, 107)

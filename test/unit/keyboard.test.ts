@@ -14,7 +14,7 @@ import {
   waitOf,
   wakesByItself
 } from "../../src/domain/keyboard.ts"
-import { frontFrom, type ProcReads } from "../../src/layers/keyboardProc.ts"
+import { frontFrom, type ProcReads } from "../../src/platform/keyboardProc.ts"
 
 const Facts = Schema.Struct({
   shellInFront: Schema.Boolean,

@@ -2,7 +2,7 @@
  * A lock holder's answer is repeated only when it is exactly a holder record.
  */
 import { assert, describe, it } from "vitest"
-import { describeHolder } from "../../src/layers/Lease.ts"
+import { describeHolder } from "../../src/platform/Lease.ts"
 
 describe("lease holder", () => {
   it("names the pid and version of a holder record", () => {

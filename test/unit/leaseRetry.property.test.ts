@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
-import { type Attempt, creationLockTimings, takeWithin } from "../../src/layers/Lease.ts"
+import { type Attempt, creationLockTimings, takeWithin } from "../../src/platform/Lease.ts"
 import { checkProperty } from "../support/property.ts"
 
 const Holder = Schema.Struct({

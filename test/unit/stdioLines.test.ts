@@ -1,7 +1,7 @@
 /** The line transport's framing: lines split across chunks, several lines in one chunk, an oversized line. */
 import { PassThrough } from "node:stream"
 import { assert, describe, it } from "vitest"
-import { LineTransport } from "../../src/layers/StdioLines.ts"
+import { LineTransport } from "../../src/wire/StdioLines.ts"
 
 const setup = (limit: number) => {
   const input = new PassThrough()

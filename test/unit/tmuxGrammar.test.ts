@@ -9,11 +9,11 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { assert, describe, it } from "vitest"
 import { typingGuard } from "../../src/domain/typingGuard.ts"
-import { hostCommandTools } from "../../src/layers/Disclosure.ts"
 import { manifest, toolNames } from "../../src/manifest/index.ts"
 import { callRefusal, makeAuthorities, PaneCommand, TmuxChange, TmuxObserve } from "../../src/services/Tmux.ts"
 import { type AuthorityName, grammar, isLiteralFormat, reachesHost, refusal } from "../../src/services/TmuxGrammar.ts"
 import { reachesHostCommands } from "../../src/tools/define.ts"
+import { hostCommandTools } from "../../src/wire/Disclosure.ts"
 
 const admitted = (authority: AuthorityName, ...argv: ReadonlyArray<string>) =>
   assert.isUndefined(refusal(authority, argv), argv.join(" "))

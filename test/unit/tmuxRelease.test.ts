@@ -2,7 +2,7 @@
  * What `tmux -V` must print for startup to accept the binary: a tmux release of 3.2 or newer.
  */
 import { assert, describe, it } from "vitest"
-import { tmuxRelease } from "../../src/layers/StartupChecks.ts"
+import { tmuxRelease } from "../../src/startup/StartupChecks.ts"
 
 describe("tmux -V", () => {
   it("reads releases, release candidates and next- builds, and takes master as a development build", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { toolEntry } from "../../src/layers/McpServer.ts"
-import { advertisedSchemas } from "../../src/layers/toolSchemas.generated.ts"
+import { advertisedSchemas } from "../../src/generated/toolSchemas.ts"
 import { toolNames } from "../../src/manifest/index.ts"
 import { definitionOf } from "../../src/tools/index.ts"
+import { toolEntry } from "../../src/wire/McpServer.ts"
 
 describe("schemas converted at build time", () => {
   it("advertise exactly what converting the tool definitions at startup would (else run `npm run build`)", () => {

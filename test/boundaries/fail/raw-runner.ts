@@ -1,5 +1,5 @@
 // expect-violation: raw-runner
 // A tool that runs a tmux argv directly.
-import { execTmux } from "../../../src/layers/TmuxExec.ts"
+import { execTmux } from "../../../src/platform/TmuxExec.ts"
 
 export const raw = execTmux

@@ -10,8 +10,8 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
 import process from "node:process"
 import type { Readable, Writable } from "node:stream"
+import { logLine } from "../platform/ServerLog.ts"
 import { requestGate } from "./RequestGate.ts"
-import { logLine } from "./ServerLog.ts"
 
 /** The longest line read, in bytes (the SDK's own limit). */
 export const maxLineBytes = 10 * 1024 * 1024

@@ -16,9 +16,9 @@ import {
   startupError,
   TmuxUnusable
 } from "../domain/StartupError.ts"
-import { minimalConfigPath } from "./Provenance.ts"
-import { liveReader } from "./SocketGuard.ts"
-import { execTmux } from "./TmuxExec.ts"
+import { minimalConfigPath } from "../platform/Provenance.ts"
+import { liveReader } from "../platform/SocketGuard.ts"
+import { execTmux } from "../platform/TmuxExec.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
 

@@ -25,11 +25,11 @@ import * as Exit from "effect/Exit"
 import * as FiberSet from "effect/FiberSet"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import { type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
+import { atLeast, listenToLog, type LogLevel, logLine } from "../platform/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { leanSchema } from "./leanSchema.ts"
-import { type CallOutcome, Registry, type ToolNotSelected } from "./Registry.ts"
-import { atLeast, listenToLog, type LogLevel, logLine } from "./ServerLog.ts"
 
 /** The one resource: how this server was configured at startup, and what it offers. */
 export const capabilitiesResource = {

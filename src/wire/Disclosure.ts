@@ -7,11 +7,11 @@
 import { attachCommandFor, recordPair } from "../domain/quote.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { capabilityRecord, manifest, type ToolName } from "../manifest/index.ts"
+import { processVisibility } from "../platform/ProcessVisibility.ts"
 import type { AuditStatus } from "../services/Audit.ts"
+import type { StartupFacts } from "../startup/Startup.ts"
 import { reachesHostCommands } from "../tools/define.ts"
 import { version } from "../version.ts"
-import { processVisibility } from "./ProcessVisibility.ts"
-import type { StartupFacts } from "./Startup.ts"
 
 /** The server instructions' byte budget (UTF-8). */
 

@@ -21,14 +21,14 @@ import {
   startupError,
   TmuxUnusable
 } from "../domain/StartupError.ts"
+import type { AuditTarget } from "../layers/AuditLive.ts"
 import { toolNames } from "../manifest/index.ts"
+import { fallbackAuditFolder, openAuditFile } from "../platform/AuditFile.ts"
+import { takeLease } from "../platform/Lease.ts"
+import { probeServer } from "../platform/Provenance.ts"
 import type { PaneFromEnvironment } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { version } from "../version.ts"
-import { fallbackAuditFolder, openAuditFile } from "./AuditFile.ts"
-import type { AuditTarget } from "./AuditLive.ts"
-import { takeLease } from "./Lease.ts"
-import { probeServer } from "./Provenance.ts"
 import { checkSocketPath, checkTmuxVersion, configFlags } from "./StartupChecks.ts"
 
 /** Everything startup decided. @category models */

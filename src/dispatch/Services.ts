@@ -2,19 +2,19 @@
  * Composition: the live services a registry needs, built from what startup decided.
  */
 import * as Layer from "effect/Layer"
+import * as AuditLive from "../layers/AuditLive.ts"
+import * as PaneProcessLive from "../layers/PaneProcessLive.ts"
+import * as PaneReaderLive from "../layers/PaneReaderLive.ts"
+import * as RegexLive from "../layers/RegexLive.ts"
+import * as ServerPaneLive from "../layers/ServerPaneLive.ts"
+import * as ShellRunsLive from "../layers/ShellRunsLive.ts"
+import * as TmuxLive from "../layers/TmuxLive.ts"
 import type { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
 import { SocketPin } from "../services/SocketPin.ts"
+import type { StartupFacts } from "../startup/Startup.ts"
 import { version } from "../version.ts"
-import * as AuditLive from "./AuditLive.ts"
-import * as PaneProcessLive from "./PaneProcessLive.ts"
-import * as PaneReaderLive from "./PaneReaderLive.ts"
-import * as RegexLive from "./RegexLive.ts"
 import * as Registry from "./Registry.ts"
-import * as ServerPaneLive from "./ServerPaneLive.ts"
-import * as ShellRunsLive from "./ShellRunsLive.ts"
-import type { StartupFacts } from "./Startup.ts"
-import * as TmuxLive from "./TmuxLive.ts"
 
 /** Services an embedding host may bring instead of the live ones. @category models */
 export interface ServiceReplacements {

@@ -59,7 +59,7 @@ export class Registry extends Context.Service<Registry, {
   /** What call_read_tools_batch may call under this selection. */
   readonly nestedAuthority: ReadonlyArray<string>
   call(name: string, args: unknown, meta?: CallMeta): Effect.Effect<CallOutcome, ToolNotSelected>
-}>()("libtmux-mcp/layers/Registry") {}
+}>()("libtmux-mcp/dispatch/Registry") {}
 
 const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
 
