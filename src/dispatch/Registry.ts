@@ -190,7 +190,12 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         if (typesIntoPane(definition.row)) {
           yield* refuseOwnInput(definition.row.name, targetsIn(input).filter((id) => id.startsWith("%")))
         }
-        const output = yield* definition.run(input)
+        // Programs object to their arguments without naming themselves: the row names the tool.
+        const output = yield* Effect.catchTag(
+          definition.run(input),
+          "ArgumentProblem",
+          ({ detail }) => Effect.fail(new InputInvalid({ tool: definition.row.name, detail }))
+        )
         // An output that does not fit its own schema is a bug of ours, not the caller's.
         return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>
       })

@@ -8,7 +8,7 @@ import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { runsShell } from "../domain/paneView.ts"
 import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import { parseEndRecord, parseStartMark, runIdPattern, showsPrompt } from "../domain/shellProtocol.ts"
-import { PaneNotReady, type ToolError } from "../services/errors.ts"
+import { PaneNotReady, type ProgramError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type HeldView, type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
@@ -162,11 +162,11 @@ export const earlierRuns = (paneId: string, last: string, abandoned: string | un
 export const recordedRun = (paneId: string, runId: string) =>
   Effect.map(headOfRun(paneId, runId), (head) => decodeRecord(head.runRecord)?.run)
 
-export const isClaimTaken = (error: ToolError): boolean =>
+export const isClaimTaken = (error: ProgramError): boolean =>
   error._tag === "TmuxCommandFailed" && /already set: @lmcp_(claim|next_|g[0-9])/u.test(error.stderr)
 
 /** Whether it was the generation that was taken: the claim just before it is then this run's. */
-export const isGenerationTaken = (error: ToolError): boolean =>
+export const isGenerationTaken = (error: ProgramError): boolean =>
   error._tag === "TmuxCommandFailed" && /already set: @lmcp_g[0-9]/u.test(error.stderr)
 
 export const claimRefusal = (held: RunRecord) =>

@@ -7,7 +7,7 @@ import type { ScreenReason } from "../domain/keyboard.ts"
 import { decodeRecord, encodeRecord, paneRunOptions, type ReadPosition } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import { extractOutput, parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
-import { InputInvalid } from "../services/errors.ts"
+import { ArgumentProblem } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
@@ -229,7 +229,6 @@ export const collectFinished = (run: Run, limits: OutputLimits) =>
 
 /** Another call (of this process or another) collected the run first: its result went there. */
 export const collectedElsewhere = (run: Run) =>
-  new InputInvalid({
-    tool: "run_shell_command",
+  new ArgumentProblem({
     detail: `resume: run ${run.id} was already collected (its result was returned to another call)`
   })

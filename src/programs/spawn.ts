@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { stat } from "node:fs/promises"
 import { isAbsolute } from "node:path"
-import { InputInvalid } from "../services/errors.ts"
+import { ArgumentProblem } from "../services/errors.ts"
 import { FS } from "../services/TmuxReads.ts"
 import { intVariable, stringVariable } from "./variables.ts"
 
@@ -17,10 +17,10 @@ export const StartDirectory = Schema.String.check(Schema.isMinLength(1), Schema.
 })
 
 /** Checks a start directory; the result is the tmux client's `cwd`. */
-export const checkDirectory = (tool: string, directory: string | undefined) =>
+export const checkDirectory = (directory: string | undefined) =>
   Effect.gen(function*() {
     if (directory === undefined) return {}
-    const problem = (detail: string) => new InputInvalid({ tool, detail: `start_directory ${detail}` })
+    const problem = (detail: string) => new ArgumentProblem({ detail: `start_directory ${detail}` })
     if (!isAbsolute(directory)) return yield* problem("must be an absolute path")
     const info = yield* Effect.tryPromise({
       try: () => stat(directory),

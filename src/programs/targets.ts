@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { maxNameLength, nameProblem, paneIdPattern, sessionIdPattern, windowIdPattern } from "../domain/names.ts"
 import { formatSelector } from "../domain/socket.ts"
-import { InputInvalid, PaneNotFound, SessionNotFound, WindowNotFound } from "../services/errors.ts"
+import { ArgumentProblem, PaneNotFound, SessionNotFound, WindowNotFound } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { listPaneRows, listSessionRows, listWindowRows } from "./hierarchy.ts"
 
@@ -67,21 +67,17 @@ interface SessionTarget {
 const socketOf = SocketPin.useSync((pin) => formatSelector(pin.selector))
 
 /** The session one of `session_id` / `session_name` names; exactly one must be given. */
-export const resolveSession = (tool: string, target: SessionTarget) =>
-  Effect.map(findSession(tool, target), ({ session }) => session)
+export const resolveSession = (target: SessionTarget) => Effect.map(findSession(target), ({ session }) => session)
 
 /** The session a target names, with every session listed in the same read. */
-export const findSession = (tool: string, target: SessionTarget) =>
+export const findSession = (target: SessionTarget) =>
   Effect.gen(function*() {
     const { session_id: id, session_name: name } = target
     if (id !== undefined && name !== undefined) {
-      return yield* new InputInvalid({ tool, detail: "give session_id or session_name, not both" })
+      return yield* new ArgumentProblem({ detail: "give session_id or session_name, not both" })
     }
     if (id === undefined && name === undefined) {
-      return yield* new InputInvalid({
-        tool,
-        detail: "give session_id or session_name (call list_sessions to see them)"
-      })
+      return yield* new ArgumentProblem({ detail: "give session_id or session_name (call list_sessions to see them)" })
     }
     const socket = yield* socketOf
     const sessions = yield* listSessionRows.pipe(
@@ -103,34 +99,31 @@ export const findSession = (tool: string, target: SessionTarget) =>
   })
 
 /** A session when one of its target fields is given, else `undefined` (meaning: all sessions). */
-export const optionalSession = (tool: string, target: SessionTarget) =>
+export const optionalSession = (target: SessionTarget) =>
   target.session_id === undefined && target.session_name === undefined
     ? Effect.succeed(undefined)
-    : resolveSession(tool, target)
+    : resolveSession(target)
 
 /** The window `window_id` names, or the window at `window_index` of a session. */
 export const resolveWindow = (
-  tool: string,
   target: SessionTarget & { readonly window_id?: string; readonly window_index?: number }
 ) =>
   Effect.gen(function*() {
     const { window_id: id, window_index: index } = target
     const bySession = target.session_id !== undefined || target.session_name !== undefined
     if (id !== undefined && (bySession || index !== undefined)) {
-      return yield* new InputInvalid({
-        tool,
+      return yield* new ArgumentProblem({
         detail: "give window_id alone, or a session (session_id or session_name) with window_index"
       })
     }
     if (id === undefined && !(bySession && index !== undefined)) {
-      return yield* new InputInvalid({
-        tool,
+      return yield* new ArgumentProblem({
         detail:
           "give window_id, or a session (session_id or session_name) with window_index (call list_windows to see them)"
       })
     }
     const socket = yield* socketOf
-    const session = id === undefined ? yield* resolveSession(tool, target) : undefined
+    const session = id === undefined ? yield* resolveSession(target) : undefined
     const windows = yield* listWindowRows(session?.session_id).pipe(
       Effect.catchTag("ServerNotRunning", () =>
         Effect.fail(new WindowNotFound({ target: id ?? `index ${index}`, existing: [], socket, serverRunning: false })))

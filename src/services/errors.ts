@@ -3,6 +3,7 @@
  * `message` says what was wrong and what is valid; the registry turns it into an `isError`
  * result with the tag in `_meta`. Messages never echo command-bearing input.
  */
+import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
 import type { AuditUnavailable } from "./Audit.ts"
 import type { PatternInvalid, PatternTooCostly } from "./Regex.ts"
@@ -31,6 +32,16 @@ export class InputInvalid extends Schema.TaggedError<InputInvalid>()("InputInval
     return `invalid arguments for ${this.tool}: ${this.detail}`
   }
 }
+
+/**
+ * A tool's objection to its arguments that its schema cannot express. Tool programs raise it
+ * without naming themselves; the registry names the tool and answers `InputInvalid`.
+ * @category errors
+ */
+export class ArgumentProblem extends Data.TaggedError("ArgumentProblem")<{ readonly detail: string }> {}
+
+/** What a tool program can fail with: a tool error, or an objection the registry names. @category errors */
+export type ProgramError = ToolError | ArgumentProblem
 
 /** No tmux server is running on the pinned socket. @category errors */
 export class ServerNotRunning extends Schema.TaggedError<ServerNotRunning>()("ServerNotRunning", {

@@ -11,7 +11,7 @@ import type { Selection } from "../domain/selection.ts"
 import type { ManifestRow } from "../manifest/index.ts"
 import { mandatoryLines, openers, typesIntoPane } from "../manifest/index.ts"
 import { Config } from "../services/Config.ts"
-import type { ToolError } from "../services/errors.ts"
+import type { ProgramError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { PaneReader } from "../services/PaneReader.ts"
 import { Regex } from "../services/Regex.ts"
@@ -129,7 +129,7 @@ export interface ToolDefinition<R extends ManifestRow = ManifestRow, I = unknown
   readonly description: string
   readonly input: ToolSchema
   readonly output: ToolSchema
-  readonly run: (input: unknown) => Effect.Effect<unknown, ToolError, AllowedServices<R>>
+  readonly run: (input: unknown) => Effect.Effect<unknown, ProgramError, AllowedServices<R>>
   /** Types only; never set at run time. */
   readonly types?: { readonly input: I; readonly output: O }
   /** The input schema under one selection, when it depends on it (the batch's enum of tools). */
@@ -160,7 +160,7 @@ export interface ToolSpec<In extends ToolSchema, Out extends ToolSchema, Req> {
   readonly description: string
   readonly input: In
   readonly output: Out
-  readonly run: (input: In["Type"]) => Effect.Effect<Out["Type"], ToolError, Req>
+  readonly run: (input: In["Type"]) => Effect.Effect<Out["Type"], ProgramError, Req>
   /** The input schema under one selection; it must decode to the same type as `input`. */
   readonly specialize?: (selection: Selection) => ToolSchema
 }
@@ -217,7 +217,7 @@ export const defineTool = <const R extends ManifestRow, In extends ToolSchema, O
     input: spec.input,
     output: spec.output,
     // AuthorityRule has checked that Req is within AllowedServices<R>.
-    run: spec.run as (input: unknown) => Effect.Effect<unknown, ToolError, AllowedServices<R>>,
+    run: spec.run as (input: unknown) => Effect.Effect<unknown, ProgramError, AllowedServices<R>>,
     specialize: spec.specialize
   }
 }

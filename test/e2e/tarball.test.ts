@@ -1,7 +1,8 @@
 /**
  * Install without a registry entry: the tarball `npm pack` makes installs into a fresh prefix with
  * no build step (dist/ is in it), and the installed command answers --version and --print-config
- * from the installed path. npm installs the dependencies from its cache (`npm ci` filled it).
+ * from the installed path. npm takes the dependencies from its cache (`npm ci` filled it) and asks
+ * the registry only for what the cache lacks (a fresh cache has the tarballs, not the registry's indexes).
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs"
@@ -29,7 +30,17 @@ describe("the npm pack tarball", () => {
     npm(["pack", "--ignore-scripts", "--pack-destination", dir], root)
     const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"))!
     const prefix = join(dir, "prefix")
-    npm(["install", "-g", "--prefix", prefix, "--offline", "--ignore-scripts", "--no-audit", "--no-fund", tarball], dir)
+    npm([
+      "install",
+      "-g",
+      "--prefix",
+      prefix,
+      "--prefer-offline",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      tarball
+    ], dir)
     const installed = join(prefix, "lib", "node_modules", "libtmux-mcp")
     // No build tools came with it: the tarball carries the built dist/.
     assert.notInclude(readdirSync(join(installed, "node_modules")), "typescript")

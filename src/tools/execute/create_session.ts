@@ -37,7 +37,7 @@ export const create_session = defineTool(manifest.create_session, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const cwd = yield* checkDirectory("create_session", input.start_directory)
+      const cwd = yield* checkDirectory(input.start_directory)
       const name = input.session_name
       if (name !== undefined) {
         const sessions = yield* emptyWhenNoServer(listSessionRows)

@@ -21,8 +21,8 @@ export const create_window = defineTool(manifest.create_window, {
   output: Spawned,
   run: (input) =>
     Effect.gen(function*() {
-      const session = yield* resolveSession("create_window", input)
-      const cwd = yield* checkDirectory("create_window", input.start_directory)
+      const session = yield* resolveSession(input)
+      const cwd = yield* checkDirectory(input.start_directory)
       const tmux = yield* TmuxSpawn
       const stdout = yield* tmux.run([[
         "new-window",

@@ -9,7 +9,7 @@ import { noNul } from "../../programs/keys.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { StartDirectory } from "../../programs/spawn.ts"
 import { PaneId } from "../../programs/targets.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { ArgumentProblem } from "../../services/errors.ts"
 import { PaneRespawn } from "../../services/Tmux.ts"
 import { readBack } from "../../services/TmuxReads.ts"
 import { defineTool } from "../define.ts"
@@ -35,7 +35,7 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
       if (input.start_directory !== undefined && !input.start_directory.startsWith("/")) {
-        return yield* new InputInvalid({ tool: "respawn_pane", detail: "start_directory must be an absolute path" })
+        return yield* new ArgumentProblem({ detail: "start_directory must be an absolute path" })
       }
       yield* refuseOwnPane(`pane ${input.pane_id}`, Effect.succeed([input.pane_id]))
       // Respawn and read back in one invocation; a missing pane fails it before anything happens.

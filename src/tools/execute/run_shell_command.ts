@@ -11,12 +11,13 @@ import { manifest } from "../../manifest/index.ts"
 import { kindText, secretRemedy } from "../../programs/keyboardHolder.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { type EarlierRun, recordedRun } from "../../programs/paneClaim.ts"
-import { resumeRun, type RunOutcome, startRun } from "../../programs/shellRun.ts"
+import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
+import { startRun } from "../../programs/runTyping.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
 import { Config } from "../../services/Config.ts"
-import { InputInvalid, PaneNotReady } from "../../services/errors.ts"
+import { ArgumentProblem, PaneNotReady } from "../../services/errors.ts"
 import { ShellRuns } from "../../services/ShellRuns.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { defineTool } from "../define.ts"
@@ -153,14 +154,12 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
   run: (input) =>
     Effect.gen(function*() {
       if ((input.command === undefined) === (input.resume === undefined)) {
-        return yield* new InputInvalid({
-          tool: "run_shell_command",
+        return yield* new ArgumentProblem({
           detail: "give exactly one of command (a new run) and resume (a run_id to wait for again)"
         })
       }
       if (input.command === undefined ? input.in_shell !== undefined : input.whole_output !== undefined) {
-        return yield* new InputInvalid({
-          tool: "run_shell_command",
+        return yield* new ArgumentProblem({
           detail: input.command === undefined
             ? "in_shell goes with command (a new run); a resumed run keeps where it runs"
             : "whole_output goes with resume (a new run's output is whole)"
@@ -168,7 +167,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       }
       const problem = input.command === undefined ? undefined : commandProblem(input.command)
       if (problem !== undefined) {
-        return yield* new InputInvalid({ tool: "run_shell_command", detail: `command ${problem}` })
+        return yield* new ArgumentProblem({ detail: `command ${problem}` })
       }
       const { config } = yield* Config
       const runs = yield* ShellRuns
@@ -187,7 +186,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           ? `run ${input.resume} belongs to pane ${held.run.paneId}, not ${input.pane_id}`
           : `run ${input.resume} is not recorded on pane ${input.pane_id} (run IDs come from timed-out, ` +
             "blocked or cancelled results; a collected run's record is gone)"
-        return yield* new InputInvalid({ tool: "run_shell_command", detail: `resume: ${detail}` })
+        return yield* new ArgumentProblem({ detail: `resume: ${detail}` })
       }
       const limits = {
         maxLines: input.max_lines ?? outputLimits.maxLines,

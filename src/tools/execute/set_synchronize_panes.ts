@@ -22,7 +22,7 @@ export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, 
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const window = yield* resolveWindow("set_synchronize_panes", input)
+      const window = yield* resolveWindow(input)
       yield* (yield* TmuxChange).run([[
         "set-option",
         "-w",

@@ -5,7 +5,7 @@ import { manifest } from "../../manifest/index.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../../programs/spawn.ts"
 import { PaneId } from "../../programs/targets.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { ArgumentProblem } from "../../services/errors.ts"
 import { TmuxSpawn } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -35,9 +35,9 @@ export const split_window = defineTool(manifest.split_window, {
   run: (input) =>
     Effect.gen(function*() {
       if (input.size_percent !== undefined && input.size_cells !== undefined) {
-        return yield* new InputInvalid({ tool: "split_window", detail: "give size_percent or size_cells, not both" })
+        return yield* new ArgumentProblem({ detail: "give size_percent or size_cells, not both" })
       }
-      const cwd = yield* checkDirectory("split_window", input.start_directory)
+      const cwd = yield* checkDirectory(input.start_directory)
       const size = input.size_percent !== undefined
         ? [`${input.size_percent}%`]
         : input.size_cells !== undefined

@@ -7,7 +7,7 @@ import { boundFields, outputLimits, truncationFields } from "../../programs/outp
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
 import { stringVariable } from "../../programs/variables.ts"
-import { InputInvalid, type ToolError } from "../../services/errors.ts"
+import { ArgumentProblem, type ProgramError } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -65,7 +65,7 @@ export const capture_pane = defineTool(manifest.capture_pane, {
   run: (input) =>
     Effect.gen(function*() {
       if (input.start !== undefined && input.end !== undefined && input.start > input.end) {
-        return yield* new InputInvalid({ tool: "capture_pane", detail: "start must not be after end" })
+        return yield* new ArgumentProblem({ detail: "start must not be after end" })
       }
       const maxLines = input.max_lines ?? outputLimits.maxLines
       const maxBytes = input.max_bytes ?? outputLimits.maxBytes
@@ -104,13 +104,14 @@ export const capture_pane = defineTool(manifest.capture_pane, {
         )
       }
       type Capture = ReturnType<typeof capture>
-      const read = (historyRows: number): Effect.Effect<Effect.Success<Capture>, ToolError, Effect.Services<Capture>> =>
+      const read = (
+        historyRows: number
+      ): Effect.Effect<Effect.Success<Capture>, ProgramError, Effect.Services<Capture>> =>
         capture(historyRows).pipe(Effect.catchTag("TmuxOutputTooLarge", (error) =>
           historyRows > 1
             ? read(Math.floor(historyRows / 4) || 1)
             : Effect.fail(
-              new InputInvalid({
-                tool: "capture_pane",
+              new ArgumentProblem({
                 detail: `the screen rows asked for hold more than ${error.limitBytes} ` +
                   "bytes; ask for fewer rows with start and end"
               })

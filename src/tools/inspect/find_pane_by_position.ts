@@ -41,7 +41,7 @@ export const find_pane_by_position = defineTool(manifest.find_pane_by_position, 
   output: PaneInfo,
   run: (input) =>
     Effect.gen(function*() {
-      const window = yield* resolveWindow("find_pane_by_position", input)
+      const window = yield* resolveWindow(input)
       const panes = yield* listPaneRows({ windowId: window.window_id })
       return paneAt(panes, input.position)!
     })

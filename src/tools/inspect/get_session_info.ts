@@ -10,5 +10,5 @@ export const get_session_info = defineTool(manifest.get_session_info, {
   description: "One session's metadata.",
   input: Schema.Struct(sessionTargetFields),
   output: SessionInfo,
-  run: (input) => resolveSession("get_session_info", input)
+  run: (input) => resolveSession(input)
 })

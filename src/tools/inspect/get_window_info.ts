@@ -10,5 +10,5 @@ export const get_window_info = defineTool(manifest.get_window_info, {
   description: "One window's metadata.",
   input: Schema.Struct(windowTargetFields),
   output: WindowInfo,
-  run: (input) => resolveWindow("get_window_info", input)
+  run: (input) => resolveWindow(input)
 })

@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { emptyWhenNoServer, listPaneRows, PaneInfo } from "../../programs/hierarchy.ts"
 import { optionalSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { ArgumentProblem } from "../../services/errors.ts"
 import { defineTool } from "../define.ts"
 
 /** @category tools */
@@ -17,12 +17,12 @@ export const list_panes = defineTool(manifest.list_panes, {
       const { window_id, ...session } = input
       if (window_id !== undefined) {
         if (session.session_id !== undefined || session.session_name !== undefined) {
-          return yield* new InputInvalid({ tool: "list_panes", detail: "give window_id or a session, not both" })
+          return yield* new ArgumentProblem({ detail: "give window_id or a session, not both" })
         }
-        const window = yield* resolveWindow("list_panes", { window_id })
+        const window = yield* resolveWindow({ window_id })
         return { panes: yield* listPaneRows({ windowId: window.window_id }) }
       }
-      const target = yield* optionalSession("list_panes", session)
+      const target = yield* optionalSession(session)
       const panes = yield* emptyWhenNoServer(
         listPaneRows(target === undefined ? "all" : { sessionId: target.session_id })
       )

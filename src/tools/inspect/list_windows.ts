@@ -15,7 +15,7 @@ export const list_windows = defineTool(manifest.list_windows, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const session = yield* optionalSession("list_windows", input)
+      const session = yield* optionalSession(input)
       const windows = yield* emptyWhenNoServer(listWindowRows(session?.session_id))
       return { windows }
     })

@@ -89,7 +89,7 @@ export const search_panes = defineTool(manifest.search_panes, {
         regex: input.regex ?? false,
         matchCase: input.match_case ?? false
       })
-      const session = yield* optionalSession("search_panes", input)
+      const session = yield* optionalSession(input)
       const panes = yield* emptyWhenNoServer(
         listPaneRows(session === undefined ? "all" : { sessionId: session.session_id })
       )

@@ -30,7 +30,7 @@ export const show_environment = defineTool(manifest.show_environment, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const session = yield* optionalSession("show_environment", input)
+      const session = yield* optionalSession(input)
       const stdout = yield* (yield* TmuxObserve).run([[
         "show-environment",
         ...(session === undefined ? ["-g"] : ["-t", session.session_id]),

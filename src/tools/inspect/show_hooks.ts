@@ -27,7 +27,7 @@ export const show_hooks = defineTool(manifest.show_hooks, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const session = yield* optionalSession("show_hooks", input)
+      const session = yield* optionalSession(input)
       const tmux = yield* TmuxObserve
       const read = (flags: ReadonlyArray<string>) =>
         tmux.run([["show-hooks", ...flags, ...(input.name === undefined ? [] : ["--", input.name])]]).pipe(

@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { PaneId, resolveSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
-import { InputInvalid, type TmuxCommandFailed } from "../../services/errors.ts"
+import { ArgumentProblem, type TmuxCommandFailed } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -36,7 +36,7 @@ export const show_option = defineTool(manifest.show_option, {
       ).length
       const wanted = input.scope === "server" || input.global === true ? 0 : 1
       const problem = (detail: string) =>
-        new InputInvalid({ tool: "show_option", detail })
+        new ArgumentProblem({ detail })
       if (given !== wanted) {
         return yield* problem(
           wanted === 0
@@ -49,9 +49,9 @@ export const show_option = defineTool(manifest.show_option, {
       let target: ReadonlyArray<string> = []
       if (wanted === 1) {
         if (input.scope === "session" && (input.session_id !== undefined || input.session_name !== undefined)) {
-          target = ["-t", (yield* resolveSession("show_option", input)).session_id]
+          target = ["-t", (yield* resolveSession(input)).session_id]
         } else if (input.scope === "window" && input.window_id !== undefined) {
-          target = ["-t", (yield* resolveWindow("show_option", { window_id: input.window_id })).window_id]
+          target = ["-t", (yield* resolveWindow({ window_id: input.window_id })).window_id]
         } else if (input.scope === "pane" && input.pane_id !== undefined) {
           target = ["-t", input.pane_id]
         } else return yield* problem(`the target does not fit scope ${input.scope}`)
@@ -68,7 +68,7 @@ export const show_option = defineTool(manifest.show_option, {
         input.name
       ]]).pipe(
         (effect) => input.pane_id === undefined ? effect : orPaneNotFound(input.pane_id)(effect),
-        Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<string, InputInvalid | TmuxCommandFailed> =>
+        Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<string, ArgumentProblem | TmuxCommandFailed> =>
           // An unset user option reads as "invalid option"; a user option may be set later, so it is just unset.
           input.name.startsWith("@") && /invalid option/u.test(error.stderr)
             ? Effect.succeed("")

@@ -25,10 +25,10 @@ export const move_window = defineTool(manifest.move_window, {
   output: WindowInfo,
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
-      const window = yield* resolveWindow("move_window", { window_id: input.window_id })
+      const window = yield* resolveWindow({ window_id: input.window_id })
       const destination = input.to_session_id === undefined && input.to_session_name === undefined
         ? window.session_id
-        : (yield* resolveSession("move_window", {
+        : (yield* resolveSession({
           ...(input.to_session_id === undefined ? {} : { session_id: input.to_session_id }),
           ...(input.to_session_name === undefined ? {} : { session_name: input.to_session_name })
         })).session_id
@@ -40,6 +40,6 @@ export const move_window = defineTool(manifest.move_window, {
         "-t",
         `${destination}:${input.to_index ?? ""}`
       ]])
-      return yield* resolveWindow("move_window", { window_id: window.window_id })
+      return yield* resolveWindow({ window_id: window.window_id })
     }))
 })

@@ -17,7 +17,7 @@ export const rename_session = defineTool(manifest.rename_session, {
   output: SessionInfo,
   run: (input) =>
     Effect.gen(function*() {
-      const { session, sessions } = yield* findSession("rename_session", input)
+      const { session, sessions } = yield* findSession(input)
       if (sessions.some((other) => other.session_name === input.new_name && other.session_id !== session.session_id)) {
         return yield* new SessionExists({ name: input.new_name })
       }
@@ -27,6 +27,6 @@ export const rename_session = defineTool(manifest.rename_session, {
         readBack.sessions()
       ])
       const renamed = (yield* decode.sessions(stdout)).find((row) => row.session_id === session.session_id)
-      return renamed ?? (yield* resolveSession("rename_session", { session_id: session.session_id }))
+      return renamed ?? (yield* resolveSession({ session_id: session.session_id }))
     })
 })

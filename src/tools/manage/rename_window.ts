@@ -15,7 +15,7 @@ export const rename_window = defineTool(manifest.rename_window, {
   output: WindowInfo,
   run: (input) =>
     Effect.gen(function*() {
-      const window = yield* resolveWindow("rename_window", input)
+      const window = yield* resolveWindow(input)
       yield* (yield* TmuxChange).run([[
         "rename-window",
         "-t",
@@ -23,6 +23,6 @@ export const rename_window = defineTool(manifest.rename_window, {
         "--",
         literalizeFormat(input.new_name)
       ]])
-      return yield* resolveWindow("rename_window", { window_id: window.window_id })
+      return yield* resolveWindow({ window_id: window.window_id })
     })
 })

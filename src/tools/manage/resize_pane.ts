@@ -5,7 +5,7 @@ import { manifest } from "../../manifest/index.ts"
 import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
 import { orPaneNotFound, readPane } from "../../programs/pane.ts"
 import { PaneId } from "../../programs/targets.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { ArgumentProblem } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { readBack } from "../../services/TmuxReads.ts"
 import { defineTool } from "../define.ts"
@@ -27,10 +27,7 @@ export const resize_pane = defineTool(manifest.resize_pane, {
     Effect.gen(function*() {
       const sized = input.width !== undefined || input.height !== undefined
       if (sized === (input.zoom !== undefined)) {
-        return yield* new InputInvalid({
-          tool: "resize_pane",
-          detail: "give width and/or height, or zoom, but not both"
-        })
+        return yield* new ArgumentProblem({ detail: "give width and/or height, or zoom, but not both" })
       }
       const tmux = yield* TmuxChange
       const pane = input.pane_id

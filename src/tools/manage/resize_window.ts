@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { WindowInfo } from "../../programs/hierarchy.ts"
 import { resolveWindow, windowTargetFields } from "../../programs/targets.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { ArgumentProblem } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -23,9 +23,9 @@ export const resize_window = defineTool(manifest.resize_window, {
   run: (input) =>
     Effect.gen(function*() {
       if (input.width === undefined && input.height === undefined) {
-        return yield* new InputInvalid({ tool: "resize_window", detail: "give width, height, or both" })
+        return yield* new ArgumentProblem({ detail: "give width, height, or both" })
       }
-      const window = yield* resolveWindow("resize_window", input)
+      const window = yield* resolveWindow(input)
       yield* (yield* TmuxChange).run([[
         "resize-window",
         "-t",
@@ -33,6 +33,6 @@ export const resize_window = defineTool(manifest.resize_window, {
         ...(input.width === undefined ? [] : ["-x", String(input.width)]),
         ...(input.height === undefined ? [] : ["-y", String(input.height)])
       ]])
-      return yield* resolveWindow("resize_window", { window_id: window.window_id })
+      return yield* resolveWindow({ window_id: window.window_id })
     })
 })

@@ -19,8 +19,8 @@ export const select_layout = defineTool(manifest.select_layout, {
   output: WindowInfo,
   run: (input) =>
     Effect.gen(function*() {
-      const window = yield* resolveWindow("select_layout", input)
+      const window = yield* resolveWindow(input)
       yield* (yield* TmuxChange).run([["select-layout", "-t", window.window_id, input.layout]])
-      return yield* resolveWindow("select_layout", { window_id: window.window_id })
+      return yield* resolveWindow({ window_id: window.window_id })
     })
 })

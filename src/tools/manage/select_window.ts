@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { listWindowRows, WindowInfo } from "../../programs/hierarchy.ts"
 import { resolveSession, resolveWindow, windowTargetFields } from "../../programs/targets.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { ArgumentProblem } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -26,15 +26,12 @@ export const select_window = defineTool(manifest.select_window, {
       let sessionId: string
       if (input.direction !== undefined) {
         if (input.window_id !== undefined || input.window_index !== undefined) {
-          return yield* new InputInvalid({
-            tool: "select_window",
-            detail: "give direction with a session, or a window, not both"
-          })
+          return yield* new ArgumentProblem({ detail: "give direction with a session, or a window, not both" })
         }
-        sessionId = (yield* resolveSession("select_window", input)).session_id
+        sessionId = (yield* resolveSession(input)).session_id
         yield* tmux.run([[moves[input.direction], "-t", sessionId]])
       } else {
-        const window = yield* resolveWindow("select_window", input)
+        const window = yield* resolveWindow(input)
         sessionId = window.session_id
         yield* tmux.run([["select-window", "-t", window.window_id]])
       }

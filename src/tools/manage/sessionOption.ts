@@ -5,7 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { resolveSession, sessionTargetFields } from "../../programs/targets.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { ArgumentProblem } from "../../services/errors.ts"
 
 /** Target fields of a session-option setter. @category schemas */
 export const optionTargetFields = {
@@ -15,18 +15,16 @@ export const optionTargetFields = {
 
 /** The `set-option` target flags: `-t <session>` or `-g`. */
 export const optionTarget = (
-  tool: string,
   input: { readonly session_id?: string; readonly session_name?: string; readonly global?: boolean }
 ) =>
   Effect.gen(function*() {
     const bySession = input.session_id !== undefined || input.session_name !== undefined
     if (bySession === (input.global === true)) {
-      return yield* new InputInvalid({
-        tool,
+      return yield* new ArgumentProblem({
         detail: "give a session (session_id or session_name) or global true, one of them"
       })
     }
     if (!bySession) return { flags: ["-g"], session_id: null }
-    const session = yield* resolveSession(tool, input)
+    const session = yield* resolveSession(input)
     return { flags: ["-t", session.session_id], session_id: session.session_id }
   })

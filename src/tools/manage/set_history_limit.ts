@@ -21,7 +21,7 @@ export const set_history_limit = defineTool(manifest.set_history_limit, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const target = yield* optionTarget("set_history_limit", input)
+      const target = yield* optionTarget(input)
       yield* (yield* TmuxChange).run([["set-option", ...target.flags, "history-limit", String(input.lines)]])
       return { session_id: target.session_id, history_limit: input.lines }
     })

@@ -19,7 +19,7 @@ export const set_mouse_enabled = defineTool(manifest.set_mouse_enabled, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      const target = yield* optionTarget("set_mouse_enabled", input)
+      const target = yield* optionTarget(input)
       yield* (yield* TmuxChange).run([["set-option", ...target.flags, "mouse", input.enabled ? "on" : "off"]])
       return { session_id: target.session_id, mouse: input.enabled }
     })

@@ -5,7 +5,7 @@ import { manifest } from "../../manifest/index.ts"
 import { oneAtATime } from "../../programs/guard.ts"
 import { PaneInfo } from "../../programs/hierarchy.ts"
 import { PaneId, resolvePane } from "../../programs/targets.ts"
-import { InputInvalid } from "../../services/errors.ts"
+import { ArgumentProblem } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -17,7 +17,7 @@ export const swap_pane = defineTool(manifest.swap_pane, {
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
       if (input.source_pane_id === input.target_pane_id) {
-        return yield* new InputInvalid({ tool: "swap_pane", detail: "source_pane_id and target_pane_id must differ" })
+        return yield* new ArgumentProblem({ detail: "source_pane_id and target_pane_id must differ" })
       }
       yield* resolvePane(input.source_pane_id)
       yield* resolvePane(input.target_pane_id)

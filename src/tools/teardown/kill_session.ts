@@ -17,7 +17,7 @@ export const kill_session = defineTool(manifest.kill_session, {
   output: Schema.Struct({ session_id: stringVariable("session_id"), session_name: stringVariable("session_name") }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
-      const session = yield* resolveSession("kill_session", input)
+      const session = yield* resolveSession(input)
       const panes = listPaneRows({ sessionId: session.session_id }).pipe(
         Effect.map((rows) => rows.map((pane) => pane.pane_id))
       )

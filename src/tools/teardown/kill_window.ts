@@ -21,7 +21,7 @@ export const kill_window = defineTool(manifest.kill_window, {
   }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
-      const window = yield* resolveWindow("kill_window", { window_id: input.window_id })
+      const window = yield* resolveWindow({ window_id: input.window_id })
       const panes = listPaneRows({ windowId: window.window_id }).pipe(
         Effect.map((rows) => rows.map((pane) => pane.pane_id))
       )

@@ -1,0 +1,229 @@
+/**
+ * Waiting for a typed run and saying how it ended: the run's channel raced against its watcher
+ * (runWatch.ts), then the output read back (runReadBack.ts) and the run collected, or held for
+ * `resume` when it timed out or something holds the keyboard.
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
+import { relativeRow } from "../domain/rows.ts"
+import { decodeRecord } from "../domain/runRecord.ts"
+import {
+  parseEndRecord,
+  parseStartMark,
+  parseTypedRecord,
+  protocolNames,
+  showsPrompt
+} from "../domain/shellProtocol.ts"
+import { PaneGone, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
+import { PaneProcess } from "../services/PaneProcess.ts"
+import { type Run, ShellRuns } from "../services/ShellRuns.ts"
+import { PaneCommand } from "../services/Tmux.ts"
+import { orPaneNotFound, readPane } from "./pane.ts"
+import {
+  abandonCommands,
+  type Capture,
+  collectCommands,
+  headOfRun,
+  kernelProbe,
+  lookAtBottom,
+  parseCapture,
+  readCommands,
+  screenOf,
+  scrollMargin
+} from "./runHead.ts"
+import {
+  collectedElsewhere,
+  collectFinished,
+  type OutputLimits,
+  outputOf,
+  outputSoFar,
+  type RunOutput
+} from "./runReadBack.ts"
+import { type RunEvent, watchRun } from "./runWatch.ts"
+
+/** How a run's wait ended. @category models */
+export type RunOutcome =
+  | { readonly _tag: "Finished"; readonly output: RunOutput }
+  | { readonly _tag: "TimedOut"; readonly output: RunOutput }
+  | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind; readonly output: RunOutput }
+  /** The command ended the shell itself (an in-shell `exit`): its status; the pane is left dead. */
+  | { readonly _tag: "ShellExited"; readonly status: number | null; readonly output: RunOutput }
+
+/** The output with what this run's watchers saw before (a pager since quit) among its screen reasons. */
+const withSeen = (run: Run, output: RunOutput): RunOutput => ({
+  ...output,
+  screen: [...new Set([...(run.screenSeen ?? []), ...output.screen])]
+})
+
+/**
+ * Waits for a typed run: the `waiter` (an invocation blocked on the run's channel, then reading
+ * back and collecting) raced against the watcher, until `deadline`. A finished run is collected; a
+ * timed-out or blocked one is held for `resume`.
+ */
+export const awaitRun = <R>(
+  run: Run,
+  waiter: Effect.Effect<string, ToolError, R>,
+  from: number,
+  deadline: number,
+  fresh: boolean,
+  limits: OutputLimits
+) =>
+  Effect.gen(function*() {
+    const runs = yield* ShellRuns
+    const kernel = yield* kernelProbe(run.tty)
+    const now = yield* Clock.currentTimeMillis
+    const signalled = Effect.map(waiter, (stdout) => ({ _tag: "Signalled" as const, stdout }))
+    const raced = yield* signalled.pipe(
+      Effect.raceFirst(watchRun(run.panePid, run.tty, kernel, screenOf(run))),
+      Effect.timeoutOption(Math.max(0, deadline - now))
+    )
+    if (Option.isNone(raced)) {
+      const output = yield* outputSoFar(run, limits)
+      if (output.status !== undefined) {
+        return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+      }
+      yield* runs.hold(run)
+      return { _tag: "TimedOut", output: withSeen(run, output) } satisfies RunOutcome
+    }
+    const event: RunEvent | { readonly _tag: "Signalled"; readonly stdout: string } = raced.value
+    switch (event._tag) {
+      case "Signalled": {
+        const capture = parseCapture(event.stdout, run.id, from)
+        if (parseEndRecord(capture.head.record) === undefined || capture.head.runRecord === "") {
+          // The waiting client returned without the record: the tmux server died under it (that
+          // read fails with the typed error), another call collected the run first, or the signal
+          // came from somewhere else.
+          yield* readPane(run.paneId, { pane_id: "string" })
+          yield* runs.collect(run)
+          return yield* capture.head.runRecord === ""
+            ? collectedElsewhere(run)
+            : new RunUnreported({ pane: run.paneId, runId: run.id })
+        }
+        yield* runs.collect(run)
+        const output = yield* outputOf(run, capture.head, limits, capture)
+        return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
+      }
+      case "Recorded":
+        return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+      case "Blocked": {
+        const seen = screenReasonOf(event.kind)
+        const held = seen === undefined ? run : { ...run, screenSeen: [...new Set([...(run.screenSeen ?? []), seen])] }
+        yield* runs.hold(held)
+        const output = withSeen(held, yield* outputSoFar(run, limits))
+        return { _tag: "Blocked", by: event.by, kind: event.kind, output } satisfies RunOutcome
+      }
+      case "Exited": {
+        if (run.inShell === true) return yield* shellExited(run, limits)
+        yield* (yield* PaneCommand).run(abandonCommands(run)).pipe(Effect.ignore)
+        yield* runs.collect(run)
+        return yield* new PaneGone({
+          pane: run.paneId,
+          reason: "lost its process while the command ran (the shell exited)"
+        })
+      }
+      case "Returned": {
+        const tmux = yield* PaneCommand
+        const capture = yield* lookAtBottom(run)
+        if (readsForCommand(run, capture)) {
+          yield* runs.hold(run)
+          // The shell itself reads for the in-shell command (its `read`): a prompt of the run's.
+          const output = withSeen(run, yield* outputSoFar(run, limits))
+          return { _tag: "Blocked", by: run.shell, kind: "prompt", output } satisfies RunOutcome
+        }
+        const shown = (yield* outputOf(run, capture.head, { ...limits, maxLines: 8, maxBytes: 1000 }, capture)).lines
+          .map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
+        // Only a start mark that never ran proves that nothing of the command ran.
+        const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
+        // Cancel any open input so the next command starts at a clean prompt.
+        if (fresh) yield* tmux.run([["send-keys", "-t", run.paneId, "C-c"]]).pipe(Effect.ignore)
+        yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
+        yield* runs.collect(run)
+        if (!fresh) return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
+        return yield* neverStarted
+          ? new RunIncomplete({ pane: run.paneId, shown })
+          : new RunUnreported({ pane: run.paneId, runId: run.id, shown })
+      }
+    }
+  })
+
+/**
+ * Whether a shell seen reading its terminal without the run's status report is reading for the
+ * command: an in-shell run whose start mark ran (so all of it parsed and it began), with the
+ * shell's prompt not drawn again at the cursor (a `read -p` shows its own prompt there).
+ */
+const readsForCommand = (run: Run, capture: Capture): boolean => {
+  if (run.inShell !== true || parseStartMark(capture.head.mark) === undefined) return false
+  const row = capture.rows[capture.head.history + capture.head.cursorY - capture.firstRow] ?? ""
+  return !showsPrompt(run.prompt, row, capture.head.cursorX)
+}
+
+/**
+ * An in-shell run whose command ended the shell (`exit`): the pane was kept, dead, for the run (see
+ * `keepPaneCommands`), so the shell's status is read. The pane stays dead with its last output
+ * (closing it is teardown's, not this tool's); its own `remain-on-exit` is restored.
+ */
+const shellExited = (run: Run, limits: OutputLimits) =>
+  Effect.gen(function*() {
+    const tmux = yield* PaneCommand
+    const processes = yield* PaneProcess
+    // tmux sees the terminal close before it reaps the shell, and 3.3a may not reap it for seconds:
+    // the shell's zombie then tells its status (see PaneProcess.exitOf).
+    let ended: { readonly status: number | null; readonly signal: number | null } | undefined
+    for (let look = 0; look < exitStatusLooks && ended === undefined; look++) {
+      if (look > 0) yield* Effect.sleep(50)
+      const [code = "", signal = ""] = (yield* tmux.run([
+        ["display-message", "-p", "-t", run.paneId, "#{pane_dead_status}|#{pane_dead_signal}"]
+      ]).pipe(orPaneNotFound(run.paneId))).trim().split("|")
+      ended = /^[0-9]{1,3}$/u.test(code)
+        ? { status: Number(code), signal: null }
+        : /^[0-9]{1,3}$/u.test(signal)
+        ? { status: null, signal: Number(signal) }
+        : yield* processes.exitOf(run.panePid, run.shell)
+    }
+    const capture = yield* lookAtBottom(run)
+    const output = yield* outputOf(run, capture.head, limits, capture)
+    yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
+    yield* (yield* ShellRuns).collect(run)
+    // Null when a signal ended the shell (or its status never came).
+    return { _tag: "ShellExited", status: ended?.status ?? null, output } satisfies RunOutcome
+  })
+
+/** Looks, 50 ms apart, for the status of a shell whose pane is dead. */
+const exitStatusLooks = 20
+
+/** Waits again for a held run: types nothing. */
+export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
+  Effect.gen(function*() {
+    const tmux = yield* PaneCommand
+    const state = yield* readPane(run.paneId, { pane_pid: "int", history_size: "int" })
+    if (state.pane_pid !== run.panePid) {
+      yield* (yield* ShellRuns).collect(run)
+      return yield* new PaneGone({
+        pane: run.paneId,
+        reason: `was respawned since run ${run.id} was typed; its status is lost`
+      })
+    }
+    const head = yield* headOfRun(run.paneId, run.id)
+    if (decodeRecord(head.runRecord) === undefined) {
+      yield* (yield* ShellRuns).collect(run)
+      return yield* collectedElsewhere(run)
+    }
+    // A run that ended while nobody waited: its record is there, and its signal may have gone
+    // unheard, so it is answered from the record, not from a wait.
+    if (parseEndRecord(head.record) !== undefined) {
+      return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+    }
+    // Where it was typed, as recorded in the invocation that typed it (the prompt's row may not have been read).
+    const from = relativeRow(
+      parseTypedRecord(head.typed)?.row ?? (run.promptRow < 0 ? state.history_size - scrollMargin : run.promptRow),
+      state.history_size
+    )
+    const now = yield* Clock.currentTimeMillis
+    const waiter = tmux.run(
+      [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from), ...collectCommands(run)],
+      { timeoutMs: Math.max(1, deadline - now) + 10_000 }
+    ).pipe(orPaneNotFound(run.paneId))
+    return yield* awaitRun(run, waiter, from, deadline, false, limits)
+  })

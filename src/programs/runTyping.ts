@@ -1,0 +1,283 @@
+/**
+ * Typing a new run (the pure parts of the protocol are in domain/shellProtocol.ts): one invocation
+ * that claims the pane, sets the run's record, types the command as one paste and waits on the
+ * run's channel; what it does when tmux refuses the list, or when the invocation itself fails.
+ */
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { randomBytes } from "node:crypto"
+import { cellsOf } from "../domain/cells.ts"
+import { sameFile } from "../domain/files.ts"
+import { thisTag } from "../domain/instance.ts"
+import { describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
+import {
+  hasErrexit,
+  keepPaneCommands,
+  lineTooLong,
+  needsStartMark,
+  protocolNames,
+  shellKind,
+  templates,
+  terminalLineLimit,
+  trailerLine,
+  typedRecord,
+  typedText
+} from "../domain/shellProtocol.ts"
+import { inheritedPath } from "../domain/socket.ts"
+import { staleChange, typingGuard } from "../domain/typingGuard.ts"
+import { Config } from "../services/Config.ts"
+import {
+  ArgumentProblem,
+  PaneNotReady,
+  type ProgramError,
+  RunWaitFailed,
+  type TmuxCommandFailed,
+  type TmuxOutputTooLarge,
+  type TmuxTimedOut
+} from "../services/errors.ts"
+import { PaneProcess } from "../services/PaneProcess.ts"
+import { type Run, ShellRuns } from "../services/ShellRuns.ts"
+import { SocketPin } from "../services/SocketPin.ts"
+import { PaneCommand } from "../services/Tmux.ts"
+import { orPaneNotFound, readPane } from "./pane.ts"
+import { isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
+import { awaitRun } from "./runAwait.ts"
+import { heldBasis, lookedBasis } from "./runBasis.ts"
+import { collectCommands, readCommands } from "./runHead.ts"
+import type { OutputLimits } from "./runReadBack.ts"
+
+/** A fresh random run ID (see `runIdPattern`). */
+export const newRunId = (): string => randomBytes(3).toString("hex")
+
+/** Rows the echo of `typed` takes at `width` columns. */
+const echoHeight = (typed: string, width: number): number =>
+  typed.split("\n").reduce((rows, line) => rows + Math.ceil((cellsOf(line) + 4) / Math.max(1, width)), 0)
+
+/** Whether the shell's own `TMUX` (`path,pid,index`) names the pinned socket, the same file. */
+const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean => {
+  const path = inheritedPath(environmentTmux)
+  // The typed `${TMUX%%,*}` cuts at the first comma: a path with one is typed whole instead.
+  return path !== undefined && !socketPath.includes(",") && sameFile(path, socketPath)
+}
+
+/** What a new run is asked to do. @category models */
+export interface NewRun {
+  readonly paneId: string
+  readonly command: string
+  /** Run it in the shell itself, not in a subshell (fish always does). */
+  readonly inShell: boolean
+  readonly suppressHistory: boolean
+  readonly deadline: number
+  readonly limits: OutputLimits
+}
+
+/**
+ * A new run: waits for the pane to be free and its shell at its prompt, then one invocation that
+ * claims the pane, types the command as a paste and waits. When another instance claimed the pane
+ * between the look and the typing, or the pane changed (domain/typingGuard.ts), tmux refuses and
+ * drops the rest of the list: nothing is typed, and the call looks and waits again (a pane whose
+ * process changed is refused).
+ */
+export const startRun = (request: NewRun) =>
+  Effect.gen(function*() {
+    const id = newRunId()
+    while (true) {
+      const attempt = yield* typeRun(id, request).pipe(
+        Effect.catchIf(isClaimTaken, (error) =>
+          // The generation comes after the claim: when it was refused, the claim was this run's.
+          Effect.as(withdrawTyping(id, request.paneId, isGenerationTaken(error)), undefined))
+      )
+      if (attempt !== undefined) return attempt
+      if ((yield* Clock.currentTimeMillis) >= request.deadline) {
+        return yield* new PaneNotReady({
+          pane: request.paneId,
+          reason: "contended",
+          detail: "other runs took the pane each time this one was about to type, for the whole timeout; " +
+            "nothing was typed",
+          remedy: "call again (it is safe), or use another pane for parallel work"
+        })
+      }
+    }
+  })
+
+/**
+ * What a refused typing list set before the refusal (the next attempt sets it again), and its paste
+ * buffer; with `claimed`, the claim it took before the generation was refused.
+ */
+const withdrawTyping = (id: string, paneId: string, claimed: boolean) =>
+  Effect.gen(function*() {
+    const names = protocolNames(id)
+    yield* (yield* PaneCommand).run([
+      ...[names.template, names.markTemplate, paneRunOptions.record(id), ...(claimed ? [paneRunOptions.claim] : [])]
+        .map((option) => ["set-option", "-pu", "-t", paneId, option] as const),
+      ["delete-buffer", "-b", names.buffer]
+    ]).pipe(Effect.ignore)
+  })
+
+const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId, suppressHistory }: NewRun) =>
+  Effect.gen(function*() {
+    const runs = yield* ShellRuns
+    const processes = yield* PaneProcess
+    const pin = yield* SocketPin
+    const { tmuxPath } = yield* Config
+    // On a ready pane that this process's last run there left, /proc alone says it is ready.
+    // An in-shell run looks: it needs the pane's remain-on-exit, and changes the shell's state.
+    const held = yield* runs.takeView(paneId)
+    const heldFits = held !== undefined && !asked && shellKind(held.shell) !== "fish"
+    const basis = heldFits && (yield* readyAsHeld(held, deadline))
+      ? heldBasis(held)
+      : yield* lookedBasis(paneId, deadline)
+    const { earlier, generation, shell, view } = basis
+    const names = protocolNames(id)
+    const long = lineTooLong(shell, command)
+    if (long !== undefined) {
+      return yield* new ArgumentProblem({
+        detail: `line ${long} of the command is longer than ${terminalLineLimit} bytes; ${shell} reads the terminal ` +
+          "line by line, and the terminal keeps at most 4095 bytes of a line, so it would run a truncated command. " +
+          "Split the line (a backslash-newline continues it)"
+      })
+    }
+    const kind = shellKind(shell) ?? "posix"
+    const inShell = asked || kind === "fish"
+    // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt.
+    const markStart = inShell || needsStartMark(shell, command, { width: view.width, height: view.height })
+    const { shellFlags } = basis
+    // An exit in the shell would close the pane before its status is read: keep it for the run.
+    const keepPane = inShell && basis.remainOnExit !== "on"
+    const typed = typedText({
+      kind,
+      command,
+      runId: id,
+      paneId,
+      reach: {
+        bin: tmuxPath,
+        socketPath: pin.resolvedPath,
+        // A command run in the shell itself can change TMUX (`unset TMUX`, fish's `set -e TMUX`),
+        // for later runs too: the trailer then names the socket itself.
+        shellKnowsSocket: !inShell && shellFlags === "" &&
+          sameSocket(yield* processes.environment(view.panePid, "TMUX"), pin.resolvedPath)
+      },
+      suppressHistory,
+      markStart,
+      inShell,
+      errexit: hasErrexit(shellFlags)
+    })
+    const run: Run = {
+      id,
+      paneId,
+      panePid: view.panePid,
+      tty: basis.tty,
+      shell,
+      promptRow: basis.promptRow,
+      trailer: trailerLine(typed),
+      markStart,
+      prompt: basis.prompt,
+      typedStart: typed.trimStart().split(" ")[0] ?? "",
+      echoRows: echoHeight(typed, view.width) + 2,
+      screenRows: view.height,
+      ...(inShell ? { inShell } : {}),
+      ...(keepPane ? { remainOnExit: basis.remainOnExit === "failed" ? "failed" : "off" } : {})
+    }
+    const record: RunRecord = { run, instance: process.pid, tag: thisTag, command: describeCommand(command) }
+    const tmux = yield* PaneCommand
+    const template = templates(id, paneId, keepPane)
+    const now = yield* Clock.currentTimeMillis
+    // A pane that became ready only as the call's time ran out gets nothing typed: a run typed now
+    // could only time out at once.
+    if (now >= deadline) {
+      return yield* new PaneNotReady({
+        pane: paneId,
+        reason: "timed-out",
+        detail: "the call's timeout ran out before the pane was ready to type into; nothing was typed",
+        remedy: "call again with a longer timeout"
+      })
+    }
+    // The guard and the claim come after the load (which waits for its input) and nothing that waits
+    // comes between them and the paste: tmux runs the rest of the list without another client's commands.
+    const waiter = tmux.run(
+      [
+        ["set-option", "-p", "-t", paneId, names.template, template.end],
+        ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
+        ["set-option", "-p", "-t", paneId, paneRunOptions.record(id), encodeRecord(record)],
+        ["load-buffer", "-b", names.buffer, "-"],
+        // Refused when the pane is not as this run saw it (its process, mode, screen, prompt, size).
+        typingGuard(paneId, view),
+        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id],
+        // Refused when another run was typed since the look this run types from.
+        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation + 1), id],
+        ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation + 1)],
+        ["set-option", "-pu", "-t", paneId, paneRunOptions.typedAt(generation)],
+        ...(keepPane ? keepPaneCommands(paneId).set : []),
+        ...earlier.flatMap((found) => collectCommands(found.run)),
+        ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
+        typedRecord(id, paneId),
+        ["paste-buffer", "-d", "-p", "-b", names.buffer, "-t", paneId],
+        ["send-keys", "-t", paneId, "Enter"],
+        ["wait-for", names.channel],
+        ...readCommands(run, basis.from),
+        ...collectCommands(run)
+      ],
+      { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000 }
+    ).pipe(orPaneNotFound(paneId))
+    for (const found of earlier) yield* runs.collect(found.run)
+    // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
+    const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits).pipe(
+      Effect.onInterrupt(() => runs.hold(run)),
+      Effect.catchIf(
+        (error) => error._tag === "TmuxCommandFailed" && staleChange(error.stderr, view) !== undefined,
+        (error) =>
+          Effect.gen(function*() {
+            const stale = staleChange((error as TmuxCommandFailed).stderr, view)!
+            yield* withdrawTyping(id, paneId, false)
+            // Anything else that changed is looked at again; another process in the pane is not what was asked.
+            if (!stale.respawned) return undefined
+            return yield* new PaneNotReady({
+              pane: paneId,
+              reason: "changed",
+              detail: `it changed as this call was about to type: ${stale.changes.join("; ")}; nothing was typed`,
+              remedy: "look at the pane (snapshot_pane), then call again if its new process is the shell you meant"
+            })
+          })
+      ),
+      Effect.catchIf(lostWait, (error) => afterLostWait(run, generation + 1, error))
+    )
+    if (outcome === undefined) return undefined
+    // The next run on this pane may type from this view when /proc says the shell is back at its prompt.
+    if (outcome._tag === "Finished" && view.cursorX > 0 && !inShell && shellFlags === "") {
+      yield* runs.keepView(paneId, {
+        panePid: view.panePid,
+        cursorX: view.cursorX,
+        width: view.width,
+        height: view.height,
+        tty: basis.tty,
+        shell,
+        prompt: basis.prompt,
+        generation: generation + 1
+      })
+    }
+    return { run, outcome, earlier: earlier.map((found) => found.earlier) }
+  })
+
+/** A failure of the typing invocation's tmux client itself, not an answer about the pane or the run. */
+const lostWait = (error: ProgramError): error is TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge =>
+  (error._tag === "TmuxCommandFailed" && !isClaimTaken(error)) || error._tag === "TmuxTimedOut" ||
+  error._tag === "TmuxOutputTooLarge"
+
+/**
+ * The invocation that types a run failed on its own account. The pane says whether the paste was
+ * reached: the generation the run took right before it is the run's. Typed (or not known), the run
+ * is held for `resume`; not typed, what the list set is withdrawn and the failure stands.
+ */
+const afterLostWait = (run: Run, generation: number, error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge) =>
+  Effect.gen(function*() {
+    const owner = paneRunOptions.typedAt(generation)
+    const typed = protocolNames(run.id).typed
+    const seen = yield* readPane(run.paneId, { [owner]: "string", [typed]: "string" }).pipe(Effect.option)
+    if (Option.isSome(seen) && seen.value[owner] !== run.id && seen.value[typed] === "") {
+      yield* withdrawTyping(run.id, run.paneId, false)
+      return yield* error
+    }
+    yield* (yield* ShellRuns).hold(run)
+    return yield* new RunWaitFailed({ pane: run.paneId, runId: run.id, cause: error.message })
+  })
