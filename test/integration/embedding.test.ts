@@ -81,6 +81,12 @@ describe("in-process tools", () => {
     const env = { env: hostEnv({ LIBTMUX_TOOLSETS: "inspect" }) }
     const invalid = await run(callTool("get_pane_info", { pane_id: "three" }).pipe(Effect.provide(layer(env))))
     assert.strictEqual(invalid._tag, "InputInvalid")
+    // An objection of the program itself, not of the schema: the registry names the tool.
+    const objected = await run(
+      callTool("list_panes", { window_id: "@1", session_name: "a" }).pipe(Effect.provide(layer(env)))
+    )
+    assert.deepInclude(objected, { _tag: "InputInvalid", tool: "list_panes" })
+    assert.strictEqual(objected.message, "invalid arguments for list_panes: give window_id or a session, not both")
     const missing = await run(callTool("get_pane_info", { pane_id: "%99" }).pipe(Effect.provide(layer(env))))
     assert.strictEqual(missing._tag, "PaneNotFound")
   })
