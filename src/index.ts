@@ -54,8 +54,8 @@ export { version } from "./version.ts"
 
 /** Names of the tools this build has. @category models */
 export type RegisteredTool = keyof typeof registry
-/** The decoded input of a tool. @category models */
-export type InputOf<K extends RegisteredTool> = NonNullable<typeof registry[K]["types"]>["input"]
+/** The input of a tool as a caller passes it (IDs as plain strings; decoded strictly by the call). @category models */
+export type InputOf<K extends RegisteredTool> = NonNullable<typeof registry[K]["types"]>["arguments"]
 /** The output of a tool. @category models */
 export type OutputOf<K extends RegisteredTool> = NonNullable<typeof registry[K]["types"]>["output"]
 

@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaIssue from "effect/SchemaIssue"
+import { isPaneId } from "../domain/ids.ts"
 import { type Acceptance, summarizeArguments, summarizeBatchArguments, toolNameOf } from "../domain/redact.ts"
 import { type ManifestRow, rowFor, type SinkKind, typesIntoPane } from "../manifest/index.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
@@ -188,7 +189,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         )
         // Security: input into the pane that runs this server would reach its own client.
         if (typesIntoPane(definition.row)) {
-          yield* refuseOwnInput(definition.row.name, targetsIn(input).filter((id) => id.startsWith("%")))
+          yield* refuseOwnInput(definition.row.name, targetsIn(input).filter(isPaneId))
         }
         // Programs object to their arguments without naming themselves: the row names the tool.
         const output = yield* Effect.catchTag(

@@ -19,6 +19,7 @@
  */
 import { createHash } from "node:crypto"
 import type { Run } from "../services/ShellRuns.ts"
+import { isPaneId } from "./ids.ts"
 import { runIdPattern } from "./shellProtocol.ts"
 
 /** The record's version: a record of another version is not read. */
@@ -78,7 +79,7 @@ const isRun = (value: unknown): value is Run => {
     numbers.every((key) => Number.isSafeInteger(run[key])) && typeof run.markStart === "boolean" &&
     ["undefined", "boolean"].includes(typeof run.inShell) &&
     (run.remainOnExit === undefined || run.remainOnExit === "off" || run.remainOnExit === "failed") &&
-    runIdPattern.test(run.id as string) && /^%[0-9]+$/u.test(run.paneId as string)
+    runIdPattern.test(run.id as string) && isPaneId(run.paneId as string)
 }
 
 /** Reads a record back, or `undefined` when it is absent, of another version or malformed. */

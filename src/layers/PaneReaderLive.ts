@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type { PaneId } from "../domain/ids.ts"
 import { capturedRows, relativeRow } from "../domain/rows.ts"
 import { PaneReader, type PaneView } from "../services/PaneReader.ts"
 import type { ServerPane } from "../services/ServerPane.ts"
@@ -28,7 +29,7 @@ export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | Ser
     const context = yield* Effect.context<TmuxObserve | SocketPin | ServerPane>()
     // The history size last seen per pane: a range read then usually needs one invocation, not two.
     const lastHistory = new Map<string, number>()
-    const read = (paneId: string, from?: number) =>
+    const read = (paneId: PaneId, from?: number) =>
       Effect.gen(function*() {
         let guess = lastHistory.get(paneId) ?? 0
         for (let attempt = 0;; attempt++) {

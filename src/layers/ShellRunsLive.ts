@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Semaphore from "effect/Semaphore"
+import type { PaneId } from "../domain/ids.ts"
 import { type HeldView, type Run, type RunLookup, ShellRuns } from "../services/ShellRuns.ts"
 
 /** How many collected run IDs are remembered, to tell "already collected" from "unknown". */
@@ -15,9 +16,9 @@ const collectedMemory = 1_000
 export const layer: Layer.Layer<ShellRuns> = Layer.sync(ShellRuns, () => {
   const turns = new Map<string, Semaphore.Semaphore>()
   const pending = new Map<string, Run>()
-  const collected = new Map<string, string>()
+  const collected = new Map<string, PaneId>()
   const views = new Map<string, HeldView>()
-  const turn = (paneId: string) => {
+  const turn = (paneId: PaneId) => {
     let semaphore = turns.get(paneId)
     if (semaphore === undefined) turns.set(paneId, semaphore = Semaphore.makeUnsafe(1))
     return semaphore

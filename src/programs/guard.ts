@@ -16,6 +16,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
+import type { PaneId } from "../domain/ids.ts"
 import { SelfInputRefused, SelfKillRefused } from "../services/errors.ts"
 import { ServerPane } from "../services/ServerPane.ts"
 import { TmuxObserve } from "../services/Tmux.ts"
@@ -56,7 +57,7 @@ export const refuseOwnPane = <E, R>(target: string, paneIds: Effect.Effect<Reado
  * runs in a pane on the pinned socket. The window read and the send are separate tmux commands:
  * synchronize-panes turned on, or the caller's pane moved in, between them is not seen.
  */
-export const refuseOwnInput = (tool: string, paneIds: ReadonlyArray<string>) =>
+export const refuseOwnInput = (tool: string, paneIds: ReadonlyArray<PaneId>) =>
   Effect.gen(function*() {
     const own = yield* ownPanes
     if (own.length === 0) return

@@ -5,6 +5,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { printedIds } from "../domain/ids.ts"
+import type { PaneId } from "../domain/ids.ts"
 import { type ServerNotRunning, TmuxCommandFailed } from "../services/errors.ts"
 import { ServerPane } from "../services/ServerPane.ts"
 import {
@@ -19,7 +21,7 @@ import {
 } from "../services/TmuxReads.ts"
 import { type Variable, variableDescriptions } from "./variables.ts"
 
-const schemaOf = { string: Schema.String, int: Schema.Int, bool: Schema.Boolean } as const
+const schemaOf = { string: Schema.String, int: Schema.Int, bool: Schema.Boolean, ...printedIds } as const
 
 // Each field is described by the one dictionary of tmux variables.
 const structOf = <F extends Fields>(fields: F & { readonly [K in Exclude<keyof F, Variable>]: never }) =>
@@ -85,7 +87,7 @@ const markCaller = (rows: ReadonlyArray<Row<typeof paneFields>>) =>
 export const parsePaneRows = (stdout: string) => Effect.flatMap(decode.panes(stdout), markCaller)
 
 /** The pane `paneId` among the rows an acting invocation read back. */
-export const paneOf = (paneId: string, stdout: string) =>
+export const paneOf = (paneId: PaneId, stdout: string) =>
   Effect.flatMap(parsePaneRows(stdout), (rows) => {
     const row = rows.find((candidate) => candidate.pane_id === paneId)
     return row === undefined

@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import type { PaneId } from "../domain/ids.ts"
 import { PaneInput } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
 
@@ -39,7 +40,7 @@ type SendCommand = readonly ["send-keys", "-t", string, ...Array<string>]
  * sends of the same text, each long enough that no piece can be read as a key name.
  */
 export const sendCommands = (
-  paneId: string,
+  paneId: PaneId,
   send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }
 ): Array<SendCommand> => {
   const pieces = Math.ceil(Buffer.byteLength(send.keys) / invocationBytes)
@@ -76,20 +77,20 @@ export const invocations = <C extends readonly [string, ...Array<string>]>(
 }
 
 /** The reads that say where input to `paneId` goes; they fail on a missing pane, before anything after them runs. */
-export const targetReads = (paneId: string) =>
+export const targetReads = (paneId: PaneId) =>
   [
     ["display-message", "-p", "-t", paneId, "#{synchronize-panes}"],
     ["list-panes", "-t", paneId, "-F", "#{pane_id}"]
   ] as const
 
 /** Where the reads of `targetReads` say input to `paneId` goes. */
-export const parseTargets = (paneId: string, stdout: string) => {
+export const parseTargets = (paneId: PaneId, stdout: string) => {
   const [sync = "0", ...panes] = stdout.trim().split("\n")
   return sync === "1" ? { targets: panes, synchronized: true } : { targets: [paneId], synchronized: false }
 }
 
 /** The panes input to `paneId` reaches: its whole window while synchronize-panes is on. */
-export const inputTargets = (paneId: string) =>
+export const inputTargets = (paneId: PaneId) =>
   Effect.gen(function*() {
     const stdout = yield* (yield* PaneInput).run(targetReads(paneId)).pipe(orPaneNotFound(paneId))
     return parseTargets(paneId, stdout)
@@ -100,7 +101,7 @@ export const inputTargets = (paneId: string) =>
  * message: the reads go first, so a missing pane fails the invocation before anything is sent.
  */
 export const sendTo = (
-  paneId: string,
+  paneId: PaneId,
   send: { readonly keys: string; readonly literal?: boolean; readonly enter?: boolean }
 ) =>
   Effect.gen(function*() {

@@ -4,6 +4,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import type { PaneId } from "../domain/ids.ts"
 import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { runsShell } from "../domain/paneView.ts"
 import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
@@ -35,7 +36,7 @@ export const generationOf = (value: string): number => /^[0-9]{1,15}$/u.test(val
  * The readiness look: the pane's state and its screen, in one invocation (the prompt row's cells
  * before the cursor are what the typed row shows if the terminal does not echo).
  */
-export const readinessLook = (paneId: string) =>
+export const readinessLook = (paneId: PaneId) =>
   Effect.flatMap(reads, (tmux) => tmux.paneAndCapture(paneId, runFields, ["-N", "-S", "0", "-E", "-"])).pipe(
     Effect.map(({ state, captured }) => ({ ...state, screen: captured })),
     orPaneNotFound(paneId)
@@ -81,7 +82,7 @@ export interface EarlierRun {
  * released once, by the one caller that takes its successor option, with C-c for any open input;
  * that run is returned as `abandoned`. At the deadline, refuses naming the run that holds the pane.
  */
-export const awaitFreePane = (paneId: string, deadline: number) =>
+export const awaitFreePane = (paneId: PaneId, deadline: number) =>
   Effect.gen(function*() {
     const kernel = yield* kernelProbe("")
     let memory = freshMemory
@@ -141,7 +142,7 @@ export const awaitFreePane = (paneId: string, deadline: number) =>
  * The earlier runs a new run collects as it types: the last run of the pane if its status report
  * came, and a run whose claim this call released.
  */
-export const earlierRuns = (paneId: string, last: string, abandoned: string | undefined) =>
+export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | undefined) =>
   Effect.gen(function*() {
     const found: Array<{ readonly run: Run; readonly earlier: EarlierRun }> = []
     for (const runId of new Set([abandoned ?? "", last])) {
@@ -159,7 +160,7 @@ export const earlierRuns = (paneId: string, last: string, abandoned: string | un
  * A run as its pane's options record it, for `resume` by any server instance (after a restart
  * too); `undefined` when the pane holds no record of it (collected, or never typed there).
  */
-export const recordedRun = (paneId: string, runId: string) =>
+export const recordedRun = (paneId: PaneId, runId: string) =>
   Effect.map(headOfRun(paneId, runId), (head) => decodeRecord(head.runRecord)?.run)
 
 export const isClaimTaken = (error: ProgramError): boolean =>

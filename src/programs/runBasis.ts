@@ -4,6 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import { sliceCells } from "../domain/cells.ts"
+import type { PaneId } from "../domain/ids.ts"
 import { relativeRow } from "../domain/rows.ts"
 import { paneRunOptions } from "../domain/runRecord.ts"
 import { shellFlagsOf, shellFlagsOption } from "../domain/shellProtocol.ts"
@@ -33,7 +34,7 @@ export interface TypingBasis {
 }
 
 /** Waits until the pane is free and its shell at its prompt, and types from that look. */
-export const lookedBasis = (paneId: string, deadline: number) =>
+export const lookedBasis = (paneId: PaneId, deadline: number) =>
   Effect.gen(function*() {
     const free = yield* awaitFreePane(paneId, deadline)
     const earlier = yield* earlierRuns(paneId, free.look["@lmcp_last"], free.abandoned)

@@ -3,6 +3,7 @@
  * pane's position), the bottom rows read with it, and the commands that collect or abandon a run.
  */
 import * as Effect from "effect/Effect"
+import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions } from "../domain/runRecord.ts"
 import { keepPaneCommands, parseEndRecord, protocolNames } from "../domain/shellProtocol.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
@@ -108,7 +109,7 @@ export const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option",
     paneRunOptions.record(run.id),
     paneRunOptions.successor(run.id),
     paneRunOptions.last
-  ].map((option) => ["set-option", "-pu", "-t", run.paneId, option] as const).concat(
+  ].map((option): readonly ["set-option", ...Array<string>] => ["set-option", "-pu", "-t", run.paneId, option]).concat(
     // Its trailer restores these as it reports; a run that never reported leaves them to here.
     run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore
   )
@@ -161,7 +162,7 @@ export const lookAtBottom = (run: Run, extra: ReadonlyArray<readonly ["set-optio
   })
 
 /** A run's state as its pane's options hold it, in one invocation. */
-export const headOfRun = (paneId: string, runId: string) =>
+export const headOfRun = (paneId: PaneId, runId: string) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
     const stdout = yield* tmux.run([["display-message", "-p", "-t", paneId, headFormat(runId)]])

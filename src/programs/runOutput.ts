@@ -12,6 +12,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { dropCells } from "../domain/cells.ts"
+import type { PaneId } from "../domain/ids.ts"
 import { extractOutput } from "../domain/shellProtocol.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
@@ -25,7 +26,7 @@ export const rowsPerCount = 50_000
 const partBreak = "lmcp-part\n"
 
 /** A capture of relative rows `from`..`to`; with a full-screen program up, screen rows come from the saved screen. */
-const capture = (paneId: string, from: number, to: number, flag: "-N" | "-J", alternate: boolean) => {
+const capture = (paneId: PaneId, from: number, to: number, flag: "-N" | "-J", alternate: boolean) => {
   const plain = (a: number, b: number, extra: ReadonlyArray<string>) =>
     ["capture-pane", "-p", ...extra, flag, "-t", paneId, "-S", String(a), "-E", String(b)] as const
   if (!alternate || to < 0) return [plain(from, to, [])]
@@ -34,7 +35,7 @@ const capture = (paneId: string, from: number, to: number, flag: "-N" | "-J", al
 }
 
 /** Reads parts in one invocation, each after the history size it was read at. */
-const readParts = (paneId: string, parts: ReadonlyArray<ReturnType<typeof capture>>) =>
+const readParts = (paneId: PaneId, parts: ReadonlyArray<ReturnType<typeof capture>>) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
     const commands = [
@@ -59,7 +60,7 @@ const linesOf = (text: string | undefined): Array<string> => {
  * know, so then it gives up (`undefined`).
  */
 const readRows = (
-  paneId: string,
+  paneId: PaneId,
   history: number,
   ranges: ReadonlyArray<{ readonly first: number; readonly last: number; readonly flags: ReadonlyArray<"-N" | "-J"> }>,
   alternate: boolean
@@ -79,7 +80,7 @@ const readRows = (
 
 /** Reads candidate windows (absolute first and last rows) in one invocation: their untrimmed rows and first row. */
 export const readWindows = (
-  paneId: string,
+  paneId: PaneId,
   history: number,
   windows: ReadonlyArray<{ readonly first: number; readonly last: number }>,
   alternate: boolean
@@ -113,7 +114,7 @@ const newlines = (text: string): number => {
  * from the end up until the bound is met, the rest counted.
  */
 export const readOutput = (options: {
-  readonly paneId: string
+  readonly paneId: PaneId
   readonly history: number
   readonly start: { readonly row: number; readonly column: number }
   readonly end: { readonly row: number; readonly column: number }

@@ -3,6 +3,7 @@
  * between, bounded (runOutput.ts); for a finished run, the read that collects it.
  */
 import * as Effect from "effect/Effect"
+import type { PaneId } from "../domain/ids.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
 import { decodeRecord, encodeRecord, paneRunOptions, type ReadPosition } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
@@ -184,7 +185,7 @@ const screenReasons = (alternate: boolean, typed: TypedAt | undefined, history: 
 ]
 
 /** The absolute row of the cursor of the screen a full-screen program saved, or `undefined`. */
-const savedCursorRow = (paneId: string, history: number) =>
+const savedCursorRow = (paneId: PaneId, history: number) =>
   Effect.map(
     Effect.flatMap(PaneCommand, (tmux) => tmux.run([["display-message", "-p", "-t", paneId, "#{alternate_saved_y}"]])),
     (stdout) => /^[0-9]+$/u.test(stdout.trim()) ? history + Number(stdout.trim()) : undefined

@@ -9,6 +9,7 @@ import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
+import type { PaneId } from "../domain/ids.ts"
 import { thisTag } from "../domain/instance.ts"
 import { describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
@@ -63,7 +64,7 @@ const sameSocket = (environmentTmux: string | undefined, socketPath: string): bo
 
 /** What a new run is asked to do. @category models */
 export interface NewRun {
-  readonly paneId: string
+  readonly paneId: PaneId
   readonly command: string
   /** Run it in the shell itself, not in a subshell (fish always does). */
   readonly inShell: boolean
@@ -105,7 +106,7 @@ export const startRun = (request: NewRun) =>
  * What a refused typing list set before the refusal (the next attempt sets it again), and its paste
  * buffer; with `claimed`, the claim it took before the generation was refused.
  */
-const withdrawTyping = (id: string, paneId: string, claimed: boolean) =>
+const withdrawTyping = (id: string, paneId: PaneId, claimed: boolean) =>
   Effect.gen(function*() {
     const names = protocolNames(id)
     yield* (yield* PaneCommand).run([

@@ -8,6 +8,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import type { PaneId } from "../domain/ids.ts"
 import { type BlockKind, classify, type TerminalMode } from "../domain/keyboard.ts"
 import { runsShell } from "../domain/paneView.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
@@ -66,7 +67,7 @@ const lineEditors = new Set(["bash", "zsh", "fish"])
  * for terminal input); refuses at the deadline a shell still starting or busy.
  */
 export const awaitReady = <S extends PaneLook, R>(
-  paneId: string,
+  paneId: PaneId,
   look: Effect.Effect<S, ToolError, R>,
   kernel: KernelProbe,
   deadline: number

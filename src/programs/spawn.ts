@@ -7,9 +7,9 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { stat } from "node:fs/promises"
 import { isAbsolute } from "node:path"
-import { ArgumentProblem } from "../services/errors.ts"
-import { FS } from "../services/TmuxReads.ts"
-import { intVariable, stringVariable } from "./variables.ts"
+import { ArgumentProblem, TmuxCommandFailed } from "../services/errors.ts"
+import { type Fields, formatOf, parseRows } from "../services/TmuxReads.ts"
+import { idVariable, intVariable, stringVariable } from "./variables.ts"
 
 /** The optional start directory parameter. @category schemas */
 export const StartDirectory = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(4096)).annotate({
@@ -30,24 +30,30 @@ export const checkDirectory = (directory: string | undefined) =>
     return { cwd: directory }
   })
 
-/** The `-P -F` format that makes a spawn print the new objects' IDs. */
-export const spawnedFormat = ["#{session_id}", "#{session_name}", "#{window_id}", "#{window_index}", "#{pane_id}"].join(
-  FS
-)
+/** What a spawn prints of the objects it made. */
+const spawnedFields = {
+  session_id: "session-id",
+  session_name: "string",
+  window_id: "window-id",
+  window_index: "int",
+  pane_id: "pane-id"
+} as const satisfies Fields
 
-/** Decodes what `spawnedFormat` printed. */
-export const parseSpawned = (stdout: string) => {
-  const [session_id = "", session_name = "", window_id = "", window_index = "0", pane_id = ""] = stdout.trimEnd().split(
-    FS
-  )
-  return { session_id, session_name, window_id, window_index: Number.parseInt(window_index, 10), pane_id }
-}
+/** The `-P -F` format that makes a spawn print the new objects' IDs. */
+export const spawnedFormat = formatOf(spawnedFields)
+
+/** Decodes what `spawnedFormat` printed: the IDs checked and branded. */
+export const parseSpawned = (command: "new-session" | "new-window" | "split-window", stdout: string) =>
+  Effect.flatMap(parseRows(spawnedFields, command, stdout), ([row]) =>
+    row === undefined
+      ? Effect.fail(new TmuxCommandFailed({ command, exitCode: 0, stderr: "printed none of the new objects' IDs" }))
+      : Effect.succeed(row))
 
 /** The IDs a spawn returns. @category schemas */
 export const Spawned = Schema.Struct({
-  session_id: stringVariable("session_id"),
+  session_id: idVariable("session_id"),
   session_name: stringVariable("session_name"),
-  window_id: stringVariable("window_id"),
+  window_id: idVariable("window_id"),
   window_index: intVariable("window_index"),
-  pane_id: stringVariable("pane_id")
+  pane_id: idVariable("pane_id")
 })

@@ -6,7 +6,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { maxNameLength, nameProblem, paneIdPattern, sessionIdPattern, windowIdPattern } from "../domain/names.ts"
+import { type PaneId, SessionId, WindowId } from "../domain/ids.ts"
+import { maxNameLength, nameProblem } from "../domain/names.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { ArgumentProblem, PaneNotFound, SessionNotFound, WindowNotFound } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
@@ -22,25 +23,6 @@ export const Name = (description: string) =>
     // Property tests draw names from the schema: without a length hint they start from the empty name.
     arbitraryConstraint: { minLength: 1, maxLength: maxNameLength }
   }))
-
-/**
- * An ID parameter: its description shows the form, so the advertised schema carries no pattern
- * saying it again (a filter adds nothing to the JSON Schema); decoding still checks it.
- */
-const Id = (what: string, pattern: RegExp, example: string) =>
-  Schema.String.annotate({ description: `e.g. ${example}` }).check(
-    Schema.makeFilter((id: string) => pattern.test(id) || `expected a ${what} ID such as ${example}`, {
-      // Property tests draw IDs from the schema; a hint, with no effect on decoding or the JSON Schema.
-      arbitraryConstraint: { patterns: [{ source: pattern.source, flags: "" }] }
-    })
-  )
-
-/** @category schemas */
-export const SessionId = Id("session", sessionIdPattern, "$1")
-/** @category schemas */
-export const WindowId = Id("window", windowIdPattern, "@2")
-/** @category schemas */
-export const PaneId = Id("pane", paneIdPattern, "%3")
 
 /** The two ways to name a session, as optional input fields. @category schemas */
 export const sessionTargetFields = {
@@ -143,7 +125,7 @@ export const resolveWindow = (
   })
 
 /** The pane `pane_id` names. */
-export const resolvePane = (paneId: string) =>
+export const resolvePane = (paneId: PaneId) =>
   Effect.gen(function*() {
     const socket = yield* socketOf
     const panes = yield* listPaneRows("all").pipe(

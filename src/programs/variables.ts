@@ -4,6 +4,7 @@
  * every tool that returns it.
  */
 import * as Schema from "effect/Schema"
+import { printedIds } from "../domain/ids.ts"
 
 /** The description of each tmux variable a tool returns. */
 export const variableDescriptions = {
@@ -42,6 +43,14 @@ export type Variable = keyof typeof variableDescriptions
 
 /** An output string field named after a tmux variable, described. @category schemas */
 export const stringVariable = (name: Variable) => Schema.String.annotate({ description: variableDescriptions[name] })
+/** An output ID field named after its tmux variable, described and branded by kind. @category schemas */
+export const idVariable = <K extends keyof typeof idKinds>(name: K) =>
+  (printedIds[idKinds[name]] as typeof printedIds[typeof idKinds[K]]).annotate({
+    description: variableDescriptions[name]
+  })
+
+const idKinds = { session_id: "session-id", window_id: "window-id", pane_id: "pane-id" } as const
+
 /** An output integer field named after a tmux variable, described. @category schemas */
 export const intVariable = (name: Variable) => Schema.Int.annotate({ description: variableDescriptions[name] })
 /** An output boolean field named after a tmux variable, described. @category schemas */

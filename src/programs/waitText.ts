@@ -12,6 +12,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { rowHash } from "../domain/cursor.ts"
+import type { PaneId } from "../domain/ids.ts"
 import { PaneGone } from "../services/errors.ts"
 import { everyTick, PaneReader } from "../services/PaneReader.ts"
 import { Progress } from "../services/Progress.ts"
@@ -62,7 +63,7 @@ export interface Baseline {
  * counts against the timeout: when the deadline comes during matching, the wait ends there with
  * outcome timeout; matching that runs past its own budget first is an error.
  */
-export const waitForText = (paneId: string, matcher: LineMatcher | undefined, timeoutMs: number, since?: Baseline) =>
+export const waitForText = (paneId: PaneId, matcher: LineMatcher | undefined, timeoutMs: number, since?: Baseline) =>
   Effect.gen(function*() {
     const reader = yield* PaneReader
     const reporter = yield* Progress

@@ -6,6 +6,7 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type { PaneId } from "../domain/ids.ts"
 import type { PaneNotFound, TmuxError } from "./errors.ts"
 
 /** One look at a pane. @category models */
@@ -43,7 +44,7 @@ export const everyTick = (tickMs: number): Pacer => ({
 /** Reads pane views. @category services */
 export class PaneReader extends Context.Service<PaneReader, {
   /** Rows from absolute row `from` (the cursor row when omitted) to the last written row. */
-  read(paneId: string, from?: number): Effect.Effect<PaneView, PaneNotFound | TmuxError>
+  read(paneId: PaneId, from?: number): Effect.Effect<PaneView, PaneNotFound | TmuxError>
   /** A pacer for a loop that reads the pane `view` came from; without one, every tick reads. */
   readonly pacer?: (view: PaneView) => Effect.Effect<Pacer>
 }>()("libtmux-mcp/services/PaneReader") {}

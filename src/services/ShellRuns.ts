@@ -6,12 +6,13 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import type { PaneId } from "../domain/ids.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
 
 /** A run that was typed and is not yet collected. @category models */
 export interface Run {
   readonly id: string
-  readonly paneId: string
+  readonly paneId: PaneId
   readonly panePid: number
   /** The pane's terminal (`/dev/pts/N`). */
   readonly tty: string
@@ -65,7 +66,7 @@ export interface HeldView {
 /** What is known of a run ID. @category models */
 export type RunLookup =
   | { readonly _tag: "Pending"; readonly run: Run }
-  | { readonly _tag: "Collected"; readonly paneId: string }
+  | { readonly _tag: "Collected"; readonly paneId: PaneId }
   | { readonly _tag: "Unknown" }
 
 /** The run registry. @category services */
@@ -75,7 +76,7 @@ export class ShellRuns extends Context.Service<ShellRuns, {
    * (first come, first served); `None` when its turn did not come within `timeoutMs`.
    */
   exclusive<A, E, R>(
-    paneId: string,
+    paneId: PaneId,
     timeoutMs: number,
     effect: Effect.Effect<A, E, R>
   ): Effect.Effect<Option.Option<A>, E, R>
@@ -85,7 +86,7 @@ export class ShellRuns extends Context.Service<ShellRuns, {
   /** Forgets a run whose result was returned. */
   collect(run: Run): Effect.Effect<void>
   /** Keeps what was seen of a pane whose run finished. */
-  keepView(paneId: string, view: HeldView): Effect.Effect<void>
+  keepView(paneId: PaneId, view: HeldView): Effect.Effect<void>
   /** What was kept of a pane, removed: it serves one run at most. */
-  takeView(paneId: string): Effect.Effect<HeldView | undefined>
+  takeView(paneId: PaneId): Effect.Effect<HeldView | undefined>
 }>()("libtmux-mcp/services/ShellRuns") {}

@@ -7,6 +7,8 @@
  * read command and decoder from here too.
  */
 import * as Effect from "effect/Effect"
+import type { PaneId, SessionId, WindowId } from "../domain/ids.ts"
+import { paneIdPattern, sessionIdPattern, windowIdPattern } from "../domain/names.ts"
 import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
 import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
 import { formatSelector } from "../domain/socket.ts"
@@ -18,20 +20,30 @@ import { type Authority, type TmuxCommand, TmuxObserve } from "./Tmux.ts"
 export const FS = "\u001f"
 export const RS = "\u001e"
 
-/** How a format field decodes. */
-export type Kind = "string" | "int" | "bool"
+/** How a format field decodes: an ID kind is checked against its form and comes back branded. */
+export type Kind = "string" | "int" | "bool" | IdKind
+type IdKind = "session-id" | "window-id" | "pane-id"
 /** A set of tmux format fields and their kinds. */
 export type Fields = Readonly<Record<string, Kind>>
 
 /** The decoded values of a set of fields. */
 export type Row<F extends Fields> = {
   readonly [K in keyof F]: F[K] extends "int" ? number : F[K] extends "bool" ? boolean
+  : F[K] extends "session-id" ? SessionId
+  : F[K] extends "window-id" ? WindowId
+  : F[K] extends "pane-id" ? PaneId
   : string
+}
+
+const idPatterns: Readonly<Record<IdKind, RegExp>> = {
+  "session-id": sessionIdPattern,
+  "window-id": windowIdPattern,
+  "pane-id": paneIdPattern
 }
 
 /** The fields of a session as tools return it. */
 export const sessionFields = {
-  session_id: "string",
+  session_id: "session-id",
   session_name: "string",
   session_windows: "int",
   session_attached: "int",
@@ -41,7 +53,7 @@ export const sessionFields = {
 
 /** The fields of a window as tools return it. */
 export const windowFields = {
-  window_id: "string",
+  window_id: "window-id",
   window_index: "int",
   window_name: "string",
   window_active: "bool",
@@ -49,13 +61,13 @@ export const windowFields = {
   window_width: "int",
   window_height: "int",
   window_layout: "string",
-  session_id: "string",
+  session_id: "session-id",
   session_name: "string"
 } as const satisfies Fields
 
 /** The fields of a pane as tools return it. */
 export const paneFields = {
-  pane_id: "string",
+  pane_id: "pane-id",
   pane_index: "int",
   pane_active: "bool",
   pane_width: "int",
@@ -69,9 +81,9 @@ export const paneFields = {
   pane_tty: "string",
   pane_dead: "bool",
   pane_in_mode: "bool",
-  window_id: "string",
+  window_id: "window-id",
   window_index: "int",
-  session_id: "string",
+  session_id: "session-id",
   session_name: "string"
 } as const satisfies Fields
 
@@ -84,7 +96,7 @@ export const serverFields = {
 } as const satisfies Fields
 
 /** What the panes' options say of their runs. */
-const heldRunFields = { pane_id: "string", "@lmcp_claim": "string", "@lmcp_last": "string" } as const satisfies Fields
+const heldRunFields = { pane_id: "pane-id", "@lmcp_claim": "string", "@lmcp_last": "string" } as const satisfies Fields
 
 /** A run that is not collected, as its pane records it. @category models */
 export interface HeldRun {
@@ -135,6 +147,15 @@ export const parseRows = <F extends Fields>(
           new TmuxCommandFailed({ command, exitCode: 0, stderr: "unexpected output shape; a value held a separator" })
         )
       }
+      const badId = keys.find((key, i) => {
+        const kind = fields[key]!
+        return kind in idPatterns && !idPatterns[kind as IdKind].test(values[i]!)
+      })
+      if (badId !== undefined) {
+        return Effect.fail(
+          new TmuxCommandFailed({ command, exitCode: 0, stderr: `unexpected output: ${badId} is no ID` })
+        )
+      }
       rows.push(Object.fromEntries(keys.map((key, i) => {
         const value = values[i]!
         const kind = fields[key]
@@ -145,7 +166,7 @@ export const parseRows = <F extends Fields>(
   })
 
 /** Where a pane listing looks: one window or session (by ID), or the whole server. */
-export type PaneScope = { readonly windowId: string } | { readonly sessionId: string } | "all"
+export type PaneScope = { readonly windowId: WindowId } | { readonly sessionId: SessionId } | "all"
 
 /** Read commands an acting invocation appends, so that it reads back the state it left in one go. */
 export const readBack = {
@@ -166,7 +187,7 @@ export const decode = {
  * `#{pane_id}` is not the target found no pane. Said as tmux says it of other commands, so the
  * callers' not-found mapping treats both alike.
  */
-const noSuchPane = (paneId: string) =>
+const noSuchPane = (paneId: PaneId) =>
   new TmuxCommandFailed({
     command: "display-message",
     exitCode: 0,
@@ -241,7 +262,7 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
     return Effect.flatMap(observe.run([["list-panes", ...args, "-F", formatOf(paneFields)]]), decode.panes)
   },
   /** Format fields of one pane by ID, in one invocation. */
-  pane: <F extends Fields>(paneId: string, fields: F): Effect.Effect<Row<F>, TmuxError> =>
+  pane: <F extends Fields>(paneId: PaneId, fields: F): Effect.Effect<Row<F>, TmuxError> =>
     Effect.gen(function*() {
       const stdout = yield* observe.run([["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`]])
       if (!stdout.startsWith(paneId + FS)) return yield* noSuchPane(paneId)
@@ -250,7 +271,7 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
     }),
   /** Format fields of one pane and its captured rows (`capture-pane -p` with `captureArgs`), in one invocation. */
   paneAndCapture: <F extends Fields>(
-    paneId: string,
+    paneId: PaneId,
     fields: F,
     captureArgs: ReadonlyArray<string>
   ): Effect.Effect<{ readonly state: Row<F>; readonly captured: string }, TmuxError> =>
@@ -276,7 +297,7 @@ export const reads: Effect.Effect<TmuxReads, never, TmuxObserve> = TmuxObserve.u
  * Turns a failure caused by a missing pane (or server) into a `PaneNotFound` that lists the panes
  * that exist; a pane that does exist keeps the original failure.
  */
-export const orPaneNotFound = (paneId: string) => <A, E extends TmuxError, R>(effect: Effect.Effect<A, E, R>) =>
+export const orPaneNotFound = (paneId: PaneId) => <A, E extends TmuxError, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.catch(
     effect,
     (error) =>
@@ -288,7 +309,7 @@ export const orPaneNotFound = (paneId: string) => <A, E extends TmuxError, R>(ef
   )
 
 /** Fails with `PaneNotFound` unless the pane exists (then succeeds). */
-const paneMissing = (paneId: string) =>
+const paneMissing = (paneId: PaneId) =>
   Effect.gen(function*() {
     const socket = formatSelector((yield* SocketPin).selector)
     const panes = yield* Effect.flatMap(reads, (tmux) => tmux.panes("all")).pipe(

@@ -120,10 +120,11 @@ export const reachesHostCommands = (
 
 /**
  * A defined tool, its program erased to unknown input and output but not to wider authority.
- * `I` and `O` keep the decoded input and output types for typed in-process calls.
+ * `I` and `O` keep the decoded input and output types for typed in-process calls; `A` is the input
+ * as a caller passes it (IDs as plain strings, branded once decoded).
  * @category models
  */
-export interface ToolDefinition<R extends ManifestRow = ManifestRow, I = unknown, O = unknown> {
+export interface ToolDefinition<R extends ManifestRow = ManifestRow, I = unknown, O = unknown, A = I> {
   readonly row: R
   /** The full description: the row's opener, the body, then any mandatory line. */
   readonly description: string
@@ -131,7 +132,7 @@ export interface ToolDefinition<R extends ManifestRow = ManifestRow, I = unknown
   readonly output: ToolSchema
   readonly run: (input: unknown) => Effect.Effect<unknown, ProgramError, AllowedServices<R>>
   /** Types only; never set at run time. */
-  readonly types?: { readonly input: I; readonly output: O }
+  readonly types?: { readonly input: I; readonly output: O; readonly arguments: A }
   /** The input schema under one selection, when it depends on it (the batch's enum of tools). */
   readonly specialize?: ((selection: Selection) => ToolSchema) | undefined
 }
@@ -206,7 +207,7 @@ export const selfInputLine = "Refuses this MCP server's own pane."
 export const defineTool = <const R extends ManifestRow, In extends ToolSchema, Out extends ToolSchema, Req>(
   row: R & CheckedRow<R, In>,
   spec: ToolSpec<In, Out, Req> & AuthorityRule<R, Req>
-): ToolDefinition<R, In["Type"], Out["Type"]> => {
+): ToolDefinition<R, In["Type"], Out["Type"], In["Encoded"]> => {
   const extra = (mandatoryLines as Record<string, string>)[row.name]
   const guard = typesIntoPane(row) ? ` ${selfInputLine}` : ""
   return {

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process"
 import { once } from "node:events"
 import { readFileSync, readlinkSync } from "node:fs"
 import { assert, describe, it } from "vitest"
+import type { PaneId } from "../../src/domain/ids.ts"
 import { encodeRecord } from "../../src/domain/runRecord.ts"
 import { orphanAfterMs } from "../../src/platform/Leftovers.ts"
 import { until } from "../support/poll.ts"
@@ -39,7 +40,7 @@ describe("leftovers of dead instances", () => {
       encodeRecord({
         run: {
           id,
-          paneId: pane,
+          paneId: pane as PaneId,
           panePid: 1,
           tty: "/dev/pts/0",
           shell: "bash",

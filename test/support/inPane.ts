@@ -102,7 +102,7 @@ export const startInPane = async (
     "#{pane_id}",
     argv.map((arg) => `'${arg}'`).join(" ")
   ).trim()
-  await until(`the relay in ${pane} to start`, () => existsSync(file("relay.sock")))
+  await until(`the relay in ${pane} to listen`, () => existsSync(file("relay.sock.ready")))
   const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
   await client.connect(new SocketTransport(file("relay.sock")))
   const read = (name: string) => (existsSync(file(name)) ? readFileSync(file(name), "utf8") : "")

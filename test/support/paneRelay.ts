@@ -52,4 +52,6 @@ const listener = createServer((socket) => {
     done()
   })
 })
-listener.listen(socketPath)
+// The socket file exists from bind, a moment before it listens: a connection then is refused. The
+// marker says it listens.
+listener.listen(socketPath, () => writeFileSync(`${socketPath}.ready`, ""))

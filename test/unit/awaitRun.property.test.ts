@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
+import type { PaneId } from "../../src/domain/ids.ts"
 import { protocolNames } from "../../src/domain/shellProtocol.ts"
 import { awaitRun } from "../../src/programs/runAwait.ts"
 import { timings } from "../../src/programs/runWatch.ts"
@@ -37,7 +38,7 @@ type Timeline = typeof Timeline.Type
 
 const run: Run = {
   id: "a1b2c3",
-  paneId: "%1",
+  paneId: "%1" as PaneId,
   panePid: 10,
   tty: "/dev/pts/1",
   shell: "bash",

@@ -5,6 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import type { PaneId } from "../../src/domain/ids.ts"
 import { readOutput, rowsPerCount, rowsPerRead } from "../../src/programs/runOutput.ts"
 import { ServerPane } from "../../src/services/ServerPane.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
@@ -63,7 +64,7 @@ describe("readOutput", () => {
         const { lines, rows } = paneOf(count, count + maxLines)
         const pane = scripted(rows, rows.length - 10)
         const read = yield* readOutput({
-          paneId: "%1",
+          paneId: "%1" as PaneId,
           history: rows.length - 10,
           start: { row: 0, column: 0 },
           end: { row: rows.length - 1, column: width },
@@ -84,7 +85,7 @@ describe("readOutput", () => {
     Effect.gen(function*() {
       const { rows } = paneOf(80_000, 7)
       const read = yield* readOutput({
-        paneId: "%1",
+        paneId: "%1" as PaneId,
         history: rows.length - 10,
         start: { row: 0, column: 0 },
         end: { row: rows.length - 1, column: width },

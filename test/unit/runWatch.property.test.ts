@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
+import type { PaneId } from "../../src/domain/ids.ts"
 import { awaitReady, type KernelProbe, type PaneLook, timings } from "../../src/programs/runWatch.ts"
 import type { ShellProcess } from "../../src/services/PaneProcess.ts"
 import { checkProperty } from "../support/property.ts"
@@ -113,7 +114,7 @@ const readyOnlyAtThePrompt = (ready: typeof awaitReady) => (timeline: Timeline) 
   Effect.gen(function*() {
     const seen: Array<Seen> = []
     const { kernel, look } = scripted(timeline, seen)
-    const fiber = yield* Effect.forkChild(Effect.result(ready("%1", look, kernel, timeline.deadline)))
+    const fiber = yield* Effect.forkChild(Effect.result(ready("%1" as PaneId, look, kernel, timeline.deadline)))
     yield* TestClock.adjust(timeline.deadline + timings.readyPoll)
     assert.isDefined(fiber.pollUnsafe(), "still waiting a poll past the deadline")
     const result = yield* Fiber.join(fiber)

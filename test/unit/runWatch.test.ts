@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
+import type { PaneId } from "../../src/domain/ids.ts"
 import type { TerminalMode } from "../../src/domain/keyboard.ts"
 import {
   awaitReady,
@@ -93,7 +94,7 @@ describe("awaitReady", () => {
     Effect.gen(function*() {
       const tmux = looks()
       const fiber = yield* Effect.forkChild(
-        awaitReady("%1", tmux.look, kernel((t) => t < 3_000 ? running : reading), 10_000)
+        awaitReady("%1" as PaneId, tmux.look, kernel((t) => t < 3_000 ? running : reading), 10_000)
       )
       yield* TestClock.adjust(2_990)
       assert.isUndefined(fiber.pollUnsafe())
@@ -106,7 +107,12 @@ describe("awaitReady", () => {
   it.effect("waits for a pane created a moment ago whose process is still tmux's own child", () =>
     Effect.gen(function*() {
       const fiber = yield* Effect.forkChild(
-        awaitReady("%1", looks().look, kernel((t) => t < 200 ? { ...running, comm: "tmux: server" } : reading), 10_000)
+        awaitReady(
+          "%1" as PaneId,
+          looks().look,
+          kernel((t) => t < 200 ? { ...running, comm: "tmux: server" } : reading),
+          10_000
+        )
       )
       yield* TestClock.adjust(300)
       assert.strictEqual((yield* Fiber.join(fiber)).shell, "bash")
@@ -115,7 +121,7 @@ describe("awaitReady", () => {
   it.effect("refuses at the deadline a shell still starting, saying nothing was typed", () =>
     Effect.gen(function*() {
       const fiber = yield* Effect.forkChild(
-        Effect.flip(awaitReady("%1", looks().look, kernel(() => job("sleep")), 1_000))
+        Effect.flip(awaitReady("%1" as PaneId, looks().look, kernel(() => job("sleep")), 1_000))
       )
       yield* TestClock.adjust(1_100)
       const error = yield* Fiber.join(fiber)
@@ -155,7 +161,7 @@ describe("awaitReady", () => {
             ]
           ] as const
         ) {
-          const error = yield* Effect.flip(awaitReady("%1", Effect.succeed(state), probe, 60_000))
+          const error = yield* Effect.flip(awaitReady("%1" as PaneId, Effect.succeed(state), probe, 60_000))
           assert.include(error.message, words)
           assert.strictEqual(error._tag === "PaneNotReady" ? error.reason : error._tag, reason)
         }
@@ -169,7 +175,7 @@ describe("awaitReady", () => {
         ...kernel(() => reading),
         shell: (_pid, tty) => Effect.sync(() => (asked.push(tty), { ...reading, program: "bash" }))
       }
-      const ready = yield* awaitReady("%1", Effect.succeed(pane()), probe, 60_000)
+      const ready = yield* awaitReady("%1" as PaneId, Effect.succeed(pane()), probe, 60_000)
       assert.strictEqual(ready.shell, "bash")
       assert.deepStrictEqual(asked, ["/dev/pts/1"])
     }))
@@ -177,7 +183,7 @@ describe("awaitReady", () => {
   it.effect("gives an older shell's foreground job a short grace, then refuses", () =>
     Effect.gen(function*() {
       const fiber = yield* Effect.forkChild(
-        Effect.flip(awaitReady("%1", looks().look, kernel(() => job("make", 3_600_000)), 60_000))
+        Effect.flip(awaitReady("%1" as PaneId, looks().look, kernel(() => job("make", 3_600_000)), 60_000))
       )
       yield* TestClock.adjust(timings.foregroundGrace + 50)
       const error = yield* Fiber.join(fiber)
@@ -195,7 +201,9 @@ describe("awaitReady", () => {
     ([readyAt, deadline]) =>
       Effect.gen(function*() {
         const fiber = yield* Effect.forkChild(
-          Effect.result(awaitReady("%1", looks().look, kernel((t) => t < readyAt ? running : reading), deadline))
+          Effect.result(
+            awaitReady("%1" as PaneId, looks().look, kernel((t) => t < readyAt ? running : reading), deadline)
+          )
         )
         yield* TestClock.adjust(6_000)
         const result = yield* Fiber.join(fiber)

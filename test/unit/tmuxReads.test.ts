@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { assert, describe, it } from "vitest"
+import type { PaneId } from "../../src/domain/ids.ts"
 import type { TmuxError } from "../../src/services/errors.ts"
 import type { TmuxCommand } from "../../src/services/Tmux.ts"
 import { grammar } from "../../src/services/TmuxGrammar.ts"
@@ -54,6 +55,13 @@ describe("typed reads", () => {
     assert.deepStrictEqual(issued, [[["list-sessions", "-F", formatOf(sessionFields)]]])
   })
 
+  it("checks the IDs it reads, so a branded ID is one tmux printed in its form", async () => {
+    const { reads } = scripted(record("3", "work", "2", "0", "1700000000", "/tmp"))
+    const exit = await Effect.runPromiseExit(reads.sessions())
+    assert.isTrue(Exit.isFailure(exit))
+    assert.include(JSON.stringify(exit), "session_id is no ID")
+  })
+
   it("refuses a record with the wrong number of fields", async () => {
     const { reads } = scripted(record("$1", "a", "2"))
     const exit = await Effect.runPromiseExit(reads.sessions())
@@ -64,7 +72,7 @@ describe("typed reads", () => {
   it("reads one pane's fields, and says no such pane when tmux printed empty fields", async () => {
     const found = scripted(`%3${FS}${record("1", "bash")}`)
     assert.deepStrictEqual(
-      await Effect.runPromise(found.reads.pane("%3", { pane_dead: "bool", pane_current_command: "string" })),
+      await Effect.runPromise(found.reads.pane("%3" as PaneId, { pane_dead: "bool", pane_current_command: "string" })),
       {
         pane_dead: true,
         pane_current_command: "bash"
@@ -78,12 +86,12 @@ describe("typed reads", () => {
       `#{pane_id}${FS}#{pane_dead}${FS}#{pane_current_command}${RS}`
     ]]])
     const empty = scripted(`%3${FS}${record("")}`)
-    assert.deepStrictEqual(await Effect.runPromise(empty.reads.pane("%3", { pane_title: "string" })), {
+    assert.deepStrictEqual(await Effect.runPromise(empty.reads.pane("%3" as PaneId, { pane_title: "string" })), {
       pane_title: ""
     })
     const missing = scripted(`${FS}${record("", "")}`)
     const exit = await Effect.runPromiseExit(
-      missing.reads.pane("%99", { pane_dead: "bool", pane_current_command: "string" })
+      missing.reads.pane("%99" as PaneId, { pane_dead: "bool", pane_current_command: "string" })
     )
     assert.match(String(Exit.isFailure(exit) && exit.cause), /no such pane: %99/u)
   })
@@ -91,7 +99,7 @@ describe("typed reads", () => {
   it("reads state and capture in one invocation and splits them", async () => {
     const { reads, issued } = scripted(`%3${FS}${record("7")}line 1\nline 2\n`)
     const { state, captured } = await Effect.runPromise(
-      reads.paneAndCapture("%3", { history_size: "int" }, ["-S", "-2"])
+      reads.paneAndCapture("%3" as PaneId, { history_size: "int" }, ["-S", "-2"])
     )
     assert.deepStrictEqual(state, { history_size: 7 })
     assert.strictEqual(captured, "line 1\nline 2\n")

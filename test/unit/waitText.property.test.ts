@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
+import type { PaneId } from "../../src/domain/ids.ts"
 import { pollIntervalMs, waitForText } from "../../src/programs/waitText.ts"
 import { ServerNotRunning } from "../../src/services/errors.ts"
 import { PaneReader, type PaneView } from "../../src/services/PaneReader.ts"
@@ -117,7 +118,7 @@ type Wait = typeof waitForText
 const endsAsThePaneSays = (wait: Wait) => (timeline: Timeline) =>
   Effect.gen(function*() {
     const fiber = yield* Effect.forkChild(
-      wait("%1", matchesText, timeline.timeoutMs).pipe(
+      wait("%1" as PaneId, matchesText, timeline.timeoutMs).pipe(
         Effect.provideService(PaneReader, scriptedReader(timeline)),
         Effect.result
       )
@@ -149,7 +150,7 @@ const progressIsSpaced = (wait: Wait) => (timeoutMs: number) =>
     const seen: Array<number> = []
     const quiet: Timeline = { entry: ["$"], events: [], timeoutMs, moves: false }
     const fiber = yield* Effect.forkChild(
-      wait("%1", matchesText, timeoutMs).pipe(
+      wait("%1" as PaneId, matchesText, timeoutMs).pipe(
         Effect.provideService(PaneReader, scriptedReader(quiet)),
         Effect.provideService(Progress, progressInto(seen))
       )

@@ -6,6 +6,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import { TestClock } from "effect/testing"
+import type { PaneId } from "../../src/domain/ids.ts"
 import { makePacer } from "../../src/layers/PaneActivityLive.ts"
 import type { ProcFiles } from "../../src/layers/PaneProcessLive.ts"
 import { waitForText } from "../../src/programs/waitText.ts"
@@ -50,7 +51,7 @@ const run = (
   timeoutMs: number,
   progress: Array<number> = []
 ) =>
-  waitForText("%1", matchers === undefined ? undefined : matcherOf(matchers), timeoutMs).pipe(
+  waitForText("%1" as PaneId, matchers === undefined ? undefined : matcherOf(matchers), timeoutMs).pipe(
     Effect.provideService(PaneReader, reader),
     Effect.provideService(Progress, { progress: (done) => Effect.sync(() => void progress.push(done)) })
   )
@@ -155,7 +156,7 @@ describe("waitForText", () => {
           )
       }
       const fiber = yield* Effect.forkChild(
-        waitForText("%1", stalled, 1_000).pipe(
+        waitForText("%1" as PaneId, stalled, 1_000).pipe(
           Effect.provideService(PaneReader, scripted(entry, (t) => t < 100 ? entry : view(["x".repeat(80)]))),
           Effect.provideService(Progress, { progress: () => Effect.void })
         )
@@ -176,7 +177,7 @@ describe("waitForText", () => {
           Effect.andThen(Effect.sleep(budgetMs), Effect.fail(new PatternTooCostly({ reason: "test" })))
       }
       const fiber = yield* Effect.forkChild(Effect.flip(
-        waitForText("%1", stalled, 600_000).pipe(
+        waitForText("%1" as PaneId, stalled, 600_000).pipe(
           Effect.provideService(PaneReader, scripted(entry, () => view(["x"]))),
           Effect.provideService(Progress, { progress: () => Effect.void })
         )

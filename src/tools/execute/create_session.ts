@@ -61,7 +61,7 @@ export const create_session = defineTool(manifest.create_session, {
             : Effect.fail(error))
       )
       return {
-        ...parseSpawned(created.stdout),
+        ...(yield* parseSpawned("new-session", created.stdout)),
         server_started: created.startedServer,
         server_provenance: created.provenance
       }

@@ -34,6 +34,6 @@ export const create_window = defineTool(manifest.create_window, {
         `${session.session_id}:`,
         ...(input.window_name === undefined ? [] : ["-n", literalizeFormat(input.window_name)])
       ]], cwd)
-      return parseSpawned(stdout)
+      return yield* parseSpawned("new-window", stdout)
     })
 })

@@ -2,11 +2,11 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
+import { PaneId } from "../../domain/ids.ts"
 import { thisTag } from "../../domain/instance.ts"
 import { manifest } from "../../manifest/index.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { PaneInput, pasteBufferPrefix } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -23,7 +23,7 @@ export const paste_text = defineTool(manifest.paste_text, {
     )
   }),
   output: Schema.Struct({
-    pane_id: stringVariable("pane_id"),
+    pane_id: idVariable("pane_id"),
     characters: Schema.Int.annotate({ description: "characters pasted" })
   }),
   run: (input) =>

@@ -4,6 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
+import { PaneId } from "../../domain/ids.ts"
 import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
 import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
@@ -13,8 +14,7 @@ import { boundFields, outputLimits, truncationFields } from "../../programs/outp
 import { type EarlierRun, recordedRun } from "../../programs/paneClaim.ts"
 import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
 import { startRun } from "../../programs/runTyping.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
 import { Config } from "../../services/Config.ts"
 import { ArgumentProblem, PaneNotReady } from "../../services/errors.ts"
@@ -65,7 +65,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     }))
   }),
   output: Schema.Struct({
-    pane_id: stringVariable("pane_id"),
+    pane_id: idVariable("pane_id"),
     exit_status: Schema.NullOr(Schema.Int).annotate({
       description: "the command's exit status; null when it timed out, is blocked or ended the shell"
     }),

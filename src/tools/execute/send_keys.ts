@@ -1,10 +1,10 @@
 /** send_keys: type text or a key into a pane's program. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { keysFields, sendTo, targetFields } from "../../programs/keys.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { defineTool } from "../define.ts"
 
 /** @category tools */
@@ -13,7 +13,7 @@ export const send_keys = defineTool(manifest.send_keys, {
     "no read: for output use run_shell_command; to wait after typing, see wait_for_text's since. Never type a " +
     "secret you were not given: ask the user.",
   input: Schema.Struct({ pane_id: PaneId, ...keysFields }),
-  output: Schema.Struct({ pane_id: stringVariable("pane_id"), ...targetFields }),
+  output: Schema.Struct({ pane_id: idVariable("pane_id"), ...targetFields }),
   run: (input) =>
     Effect.gen(function*() {
       return { pane_id: input.pane_id, ...(yield* sendTo(input.pane_id, input)) }

@@ -1,10 +1,10 @@
 /** send_keys_batch: an ordered, bounded list of sends in one call. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { inputTargets, invocations, keysFields, sendCommands, targetFields } from "../../programs/keys.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -25,7 +25,7 @@ export const send_keys_batch = defineTool(manifest.send_keys_batch, {
     operations: Schema.Array(
       Schema.Struct({
         index: Schema.Int.annotate({ description: "the send's position, from 0" }),
-        pane_id: stringVariable("pane_id"),
+        pane_id: idVariable("pane_id"),
         ...targetFields
       })
     ).annotate({ description: "one per send, in order" }),

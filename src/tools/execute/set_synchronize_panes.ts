@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { listPaneRows } from "../../programs/hierarchy.ts"
 import { resolveWindow, windowTargetFields } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -16,7 +16,7 @@ export const set_synchronize_panes = defineTool(manifest.set_synchronize_panes, 
     enabled: Schema.Boolean.annotate({ description: "on (true) or off" })
   }),
   output: Schema.Struct({
-    window_id: stringVariable("window_id"),
+    window_id: idVariable("window_id"),
     synchronize_panes: Schema.Boolean.annotate({ description: "the option afterwards" }),
     panes: Schema.Array(Schema.String).annotate({ description: "the window's pane IDs" })
   }),

@@ -1,10 +1,10 @@
 /** split_window: a new pane beside or below an existing one, running the configured shell. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../../programs/spawn.ts"
-import { PaneId } from "../../programs/targets.ts"
 import { ArgumentProblem } from "../../services/errors.ts"
 import { TmuxSpawn } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
@@ -55,6 +55,6 @@ export const split_window = defineTool(manifest.split_window, {
         "-t",
         input.pane_id
       ]], cwd).pipe(orPaneNotFound(input.pane_id))
-      return parseSpawned(stdout)
+      return yield* parseSpawned("split-window", stdout)
     })
 })

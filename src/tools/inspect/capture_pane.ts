@@ -2,11 +2,11 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { firstRowToRead, tailBound } from "../../domain/bounds.ts"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { ArgumentProblem, type ProgramError } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
@@ -55,7 +55,7 @@ export const capture_pane = defineTool(manifest.capture_pane, {
     ...boundFields
   }),
   output: Schema.Struct({
-    pane_id: stringVariable("pane_id"),
+    pane_id: idVariable("pane_id"),
     content: Schema.String.annotate({
       description: "the rows' text, one line per row (per joined line with join_wrapped)"
     }),

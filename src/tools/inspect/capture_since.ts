@@ -3,18 +3,18 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { type CursorState, decodeCursor, encodeCursor, rowHash } from "../../domain/cursor.ts"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { readAndCapture, stateFields } from "../../programs/pane.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { CursorInvalid, PaneGone } from "../../services/errors.ts"
 import { ProcessSecret } from "../../services/ProcessSecret.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { defineTool } from "../define.ts"
 
 /** Reads the pane's state and rows from relative row `from` to the bottom, in one invocation. */
-const look = (paneId: string, from: number | "-") =>
+const look = (paneId: PaneId, from: number | "-") =>
   Effect.gen(function*() {
     const { state, captured } = yield* readAndCapture(paneId, stateFields, ["-N", "-S", String(from), "-E", "-"])
     const rows = captured.split("\n")
@@ -82,7 +82,7 @@ export const capture_since = defineTool(manifest.capture_since, {
     ...boundFields
   }),
   output: Schema.Struct({
-    pane_id: stringVariable("pane_id"),
+    pane_id: idVariable("pane_id"),
     cursor: Schema.String.annotate({ description: "pass it to the next call on this pane" }),
     output: Schema.String.annotate({ description: "the rows written since the cursor (the screen on a first call)" }),
     lines: Schema.Int.annotate({ description: "number of lines in output" }),

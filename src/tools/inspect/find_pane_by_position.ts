@@ -1,9 +1,10 @@
 /** find_pane_by_position: the pane at a corner or the centre of a window. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { WindowId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { listPaneRows, PaneInfo } from "../../programs/hierarchy.ts"
-import { resolveWindow, sessionTargetFields, WindowId, windowTargetFields } from "../../programs/targets.ts"
+import { resolveWindow, sessionTargetFields, windowTargetFields } from "../../programs/targets.ts"
 import { defineTool } from "../define.ts"
 
 const positions = ["top-left", "top-right", "bottom-left", "bottom-right", "center"] as const

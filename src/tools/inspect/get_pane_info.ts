@@ -1,8 +1,9 @@
 /** get_pane_info: one pane, by ID. */
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { PaneInfo } from "../../programs/hierarchy.ts"
-import { PaneId, resolvePane } from "../../programs/targets.ts"
+import { resolvePane } from "../../programs/targets.ts"
 import { defineTool } from "../define.ts"
 
 /** @category tools */

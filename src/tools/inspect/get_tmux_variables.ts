@@ -1,11 +1,11 @@
 /** get_tmux_variables: the values of named tmux format variables, in a pane's context. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { variableFormat, variableNamePattern } from "../../programs/formats.ts"
 import { orPaneNotFound, readPane } from "../../programs/pane.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -22,7 +22,7 @@ export const get_tmux_variables = defineTool(manifest.get_tmux_variables, {
     ).annotate({ description: "variable names" }).check(Schema.isMinLength(1), Schema.isMaxLength(32))
   }),
   output: Schema.Struct({
-    pane_id: stringVariable("pane_id"),
+    pane_id: idVariable("pane_id"),
     variables: Schema.Record(Schema.String, Schema.String).annotate({
       description: "each name asked for and its value (empty when unknown)"
     })

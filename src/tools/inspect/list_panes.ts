@@ -1,9 +1,10 @@
 /** list_panes: the panes of one window, one session, or the whole server. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { WindowId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { emptyWhenNoServer, listPaneRows, PaneInfo } from "../../programs/hierarchy.ts"
-import { optionalSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
+import { optionalSession, resolveWindow, sessionTargetFields } from "../../programs/targets.ts"
 import { ArgumentProblem } from "../../services/errors.ts"
 import { defineTool } from "../define.ts"
 

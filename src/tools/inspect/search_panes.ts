@@ -7,7 +7,7 @@ import { manifest } from "../../manifest/index.ts"
 import { uniqueMarker } from "../../programs/formats.ts"
 import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../../programs/hierarchy.ts"
 import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
-import { intVariable, stringVariable } from "../../programs/variables.ts"
+import { idVariable, intVariable, stringVariable } from "../../programs/variables.ts"
 import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
@@ -61,10 +61,10 @@ export const search_panes = defineTool(manifest.search_panes, {
   }),
   output: Schema.Struct({
     matches: Schema.Array(Schema.Struct({
-      pane_id: stringVariable("pane_id"),
-      session_id: stringVariable("session_id"),
+      pane_id: idVariable("pane_id"),
+      session_id: idVariable("session_id"),
       session_name: stringVariable("session_name"),
-      window_id: stringVariable("window_id"),
+      window_id: idVariable("window_id"),
       window_index: intVariable("window_index"),
       pane_index: intVariable("pane_index"),
       lines: Schema.Array(Schema.String).annotate({

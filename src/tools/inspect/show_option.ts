@@ -1,9 +1,10 @@
 /** show_option: the value of one tmux option at one scope. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId, WindowId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
-import { PaneId, resolveSession, resolveWindow, sessionTargetFields, WindowId } from "../../programs/targets.ts"
+import { resolveSession, resolveWindow, sessionTargetFields } from "../../programs/targets.ts"
 import { ArgumentProblem, type TmuxCommandFailed } from "../../services/errors.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"

@@ -2,9 +2,9 @@
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { effectiveTimeout, timeoutField } from "../../programs/waiting.ts"
 import { waitForText } from "../../programs/waitText.ts"
 import { maxPatternLength, Regex } from "../../services/Regex.ts"
@@ -37,7 +37,7 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
     timeout: timeoutField
   }),
   output: Schema.Struct({
-    pane_id: stringVariable("pane_id"),
+    pane_id: idVariable("pane_id"),
     outcome: Schema.Literals(["matched", "any_output", "timeout"]).annotate({ description: "what ended the wait" }),
     matched_index: Schema.NullOr(Schema.Int).annotate({
       description: "index in patterns of the pattern that matched, else null"

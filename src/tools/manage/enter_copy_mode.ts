@@ -1,10 +1,10 @@
 /** enter_copy_mode: put a pane in copy mode, optionally scrolled back. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
-import { PaneId } from "../../programs/targets.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { readBack } from "../../services/TmuxReads.ts"
 import { defineTool } from "../define.ts"

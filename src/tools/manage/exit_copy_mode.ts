@@ -1,9 +1,10 @@
 /** exit_copy_mode: leave copy mode. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { PaneInfo } from "../../programs/hierarchy.ts"
-import { PaneId, resolvePane } from "../../programs/targets.ts"
+import { resolvePane } from "../../programs/targets.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 

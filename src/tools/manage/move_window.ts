@@ -1,10 +1,11 @@
 /** move_window: move a window to another index or session. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { SessionId, WindowId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { oneAtATime } from "../../programs/guard.ts"
 import { WindowInfo } from "../../programs/hierarchy.ts"
-import { Name, resolveSession, resolveWindow, SessionId, WindowId } from "../../programs/targets.ts"
+import { Name, resolveSession, resolveWindow } from "../../programs/targets.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 

@@ -1,10 +1,10 @@
 /** resize_pane: set a pane's size, or zoom it to fill its window. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
 import { orPaneNotFound, readPane } from "../../programs/pane.ts"
-import { PaneId } from "../../programs/targets.ts"
 import { ArgumentProblem } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { readBack } from "../../services/TmuxReads.ts"

@@ -1,11 +1,11 @@
 /** set_pane_title: set a pane's title, literally. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { literalizeFormat } from "../../domain/names.ts"
 import { manifest } from "../../manifest/index.ts"
 import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
-import { PaneId } from "../../programs/targets.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { readBack } from "../../services/TmuxReads.ts"
 import { defineTool } from "../define.ts"

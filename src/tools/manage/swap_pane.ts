@@ -1,10 +1,11 @@
 /** swap_pane: exchange the positions of two panes. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { oneAtATime } from "../../programs/guard.ts"
 import { PaneInfo } from "../../programs/hierarchy.ts"
-import { PaneId, resolvePane } from "../../programs/targets.ts"
+import { resolvePane } from "../../programs/targets.ts"
 import { ArgumentProblem } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"

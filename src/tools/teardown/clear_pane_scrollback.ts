@@ -1,10 +1,10 @@
 /** clear_pane_scrollback: discard a pane's history. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
-import { PaneId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -13,7 +13,7 @@ export const clear_pane_scrollback = defineTool(manifest.clear_pane_scrollback, 
   description: "Discard a pane's history for good; the screen stays.",
   input: Schema.Struct({ pane_id: PaneId }),
   output: Schema.Struct({
-    pane_id: stringVariable("pane_id"),
+    pane_id: idVariable("pane_id"),
     lines_discarded: Schema.Int.annotate({ description: "history rows discarded" })
   }),
   run: (input) =>

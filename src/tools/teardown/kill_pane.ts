@@ -1,10 +1,11 @@
 /** kill_pane: remove one pane and its process. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
-import { PaneId, resolvePane } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { resolvePane } from "../../programs/targets.ts"
+import { idVariable } from "../../programs/variables.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -14,9 +15,9 @@ export const kill_pane = defineTool(manifest.kill_pane, {
     "its last pane goes too. Refuses this MCP server's own pane.",
   input: Schema.Struct({ pane_id: PaneId }),
   output: Schema.Struct({
-    pane_id: stringVariable("pane_id"),
-    window_id: stringVariable("window_id"),
-    session_id: stringVariable("session_id")
+    pane_id: idVariable("pane_id"),
+    window_id: idVariable("window_id"),
+    session_id: idVariable("session_id")
   }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {

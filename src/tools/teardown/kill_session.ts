@@ -5,7 +5,7 @@ import { manifest } from "../../manifest/index.ts"
 import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
 import { listPaneRows } from "../../programs/hierarchy.ts"
 import { resolveSession, sessionTargetFields } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { idVariable, stringVariable } from "../../programs/variables.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -14,7 +14,7 @@ export const kill_session = defineTool(manifest.kill_session, {
   description: "Kill a session and every window and process in it; irreversible. Refuses the " +
     "session of this MCP server's own pane. tmux exits with its last session.",
   input: Schema.Struct(sessionTargetFields),
-  output: Schema.Struct({ session_id: stringVariable("session_id"), session_name: stringVariable("session_name") }),
+  output: Schema.Struct({ session_id: idVariable("session_id"), session_name: stringVariable("session_name") }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
       const session = yield* resolveSession(input)

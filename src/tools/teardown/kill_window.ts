@@ -1,11 +1,12 @@
 /** kill_window: remove one window, its panes and their processes. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { WindowId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
 import { listPaneRows } from "../../programs/hierarchy.ts"
-import { resolveWindow, WindowId } from "../../programs/targets.ts"
-import { stringVariable } from "../../programs/variables.ts"
+import { resolveWindow } from "../../programs/targets.ts"
+import { idVariable, stringVariable } from "../../programs/variables.ts"
 import { TmuxDelete } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
@@ -15,9 +16,9 @@ export const kill_window = defineTool(manifest.kill_window, {
     "Kill a window and every pane and process in it; irreversible. Refuses the window of this MCP server's own pane.",
   input: Schema.Struct({ window_id: WindowId }),
   output: Schema.Struct({
-    window_id: stringVariable("window_id"),
+    window_id: idVariable("window_id"),
     window_name: stringVariable("window_name"),
-    session_id: stringVariable("session_id")
+    session_id: idVariable("session_id")
   }),
   run: (input) =>
     oneAtATime(Effect.gen(function*() {
