@@ -8,7 +8,6 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type { ServiceReplacements } from "./dispatch/Services.ts"
-import { retiredVariables, settings } from "./domain/config.ts"
 import { settingInvalid, type StartupError } from "./domain/StartupError.ts"
 import { startup, type StartupFacts } from "./startup/Startup.ts"
 
@@ -24,10 +23,8 @@ export interface EmbedOptions {
   readonly services?: ServiceReplacements
 }
 
-/** Every variable startup reads. */
-const variables = [
-  ...settings.map((setting) => setting.variable),
-  ...retiredVariables.map(([variable]) => variable),
+/** The variables of the system startup reads besides the settings (which it reads as Config values). */
+const systemVariables = [
   "TMUX_TMPDIR",
   "TMUX",
   "TMUX_PANE",
@@ -39,9 +36,9 @@ const variables = [
   "XDG_CACHE_HOME"
 ]
 
-/** The variables a ConfigProvider holds, as the environment record startup reads. */
+/** The system variables a ConfigProvider holds, as the environment record startup reads them from. */
 const environmentOf = (provider: ConfigProvider.ConfigProvider) =>
-  Effect.forEach(variables, (name) =>
+  Effect.forEach(systemVariables, (name) =>
     Config.option(Config.String(name)).parse(provider).pipe(
       Effect.map((value): readonly [string, string | undefined] => [name, Option.getOrUndefined(value)]),
       // A provider that cannot answer a name does not set it.
@@ -54,10 +51,14 @@ const environmentOf = (provider: ConfigProvider.ConfigProvider) =>
  */
 export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError, Scope.Scope> =>
   Effect.gen(function*() {
-    const env = options.configProvider === undefined
-      ? options.env ?? process.env
-      : yield* environmentOf(options.configProvider)
-    const decided = yield* startup(env, options.argv ?? [], process.getuid?.() ?? 0)
+    const decided = options.configProvider === undefined
+      ? yield* startup(options.env ?? process.env, options.argv ?? [], process.getuid?.() ?? 0)
+      : yield* startup(
+        yield* environmentOf(options.configProvider),
+        options.argv ?? [],
+        process.getuid?.() ?? 0,
+        options.configProvider
+      )
     return decided.kind === "facts"
       ? decided.facts
       : yield* Effect.fail(

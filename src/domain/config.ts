@@ -2,6 +2,10 @@
  * Startup configuration: environment variables, each mirrored by a CLI flag (a flag beats its
  * variable). Parsing is pure; every error names the valid set, and nothing here touches tmux.
  */
+import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Result from "effect/Result"
 import { clients } from "./clientConfig.ts"
 import { type PrintConfig, type PrintConfigFlag, printConfigFlags, printConfigInvocation } from "./printConfig.ts"
@@ -174,6 +178,13 @@ const parseTmuxConfig = (raw: string): Result.Result<TmuxConfigChoice, StartupEr
     )
 }
 
+const parseTmuxBin = (raw: string | undefined): Result.Result<string, StartupError> =>
+  raw === undefined
+    ? Result.succeed("tmux")
+    : raw === ""
+    ? Result.fail(settingInvalid("LIBTMUX_TMUX_BIN", "LIBTMUX_TMUX_BIN is empty; name a tmux binary or omit it"))
+    : Result.succeed(raw)
+
 const parseSuppressHistory = (raw: string | undefined): Result.Result<boolean, StartupError> =>
   raw === undefined || raw === "1"
     ? Result.succeed(true)
@@ -241,62 +252,104 @@ export const unknownSettingWarnings = (env: Readonly<Record<string, string | und
     settings.map((setting) => setting.variable)
   )
 
-/** Parses the environment and the command line. */
+/** A variable's text from the source; undefined when it is not set (an empty value is set). */
+const textOf = (name: string): Config.Config<string | undefined> =>
+  Config.String(name).pipe(Config.option, Config.map(Option.getOrUndefined))
+
+/** A setting as a Config value, checked by its rule: a bad value is the error that names the valid set. */
+const setting = <A>(
+  variable: Variable,
+  rule: (raw: string | undefined) => Result.Result<A, StartupError>
+): Config.Config<Result.Result<A, StartupError>> => Config.map(textOf(variable), rule)
+
+const orDefault = <A>(fallback: A, parse: (raw: string) => Result.Result<A, StartupError>) =>
+(
+  raw: string | undefined
+): Result.Result<A, StartupError> => raw === undefined ? Result.succeed(fallback) : parse(raw)
+
+/** The settings of a serving process, each a Config value; the checks across settings come after. */
+const serverSettings = Config.all({
+  retired: Config.all(
+    retiredVariables.map(([variable, message]) =>
+      Config.map(
+        textOf(variable),
+        (value) => value === undefined ? undefined : settingInvalid(variable, message(value))
+      )
+    )
+  ),
+  socketGiven: textOf("LIBTMUX_SOCKET"),
+  socket: setting("LIBTMUX_SOCKET", orDefault(defaultSocket, parseSocketSelector)),
+  tmuxConfigGiven: textOf("LIBTMUX_TMUX_CONFIG"),
+  tmuxConfig: setting("LIBTMUX_TMUX_CONFIG", orDefault({ kind: "minimal" } as TmuxConfigChoice, parseTmuxConfig)),
+  toolsets: textOf("LIBTMUX_TOOLSETS"),
+  tools: textOf("LIBTMUX_TOOLS"),
+  excludeTools: textOf("LIBTMUX_EXCLUDE_TOOLS"),
+  suppressHistory: setting("LIBTMUX_SUPPRESS_HISTORY", parseSuppressHistory),
+  waitMaxSeconds: setting("LIBTMUX_MCP_WAIT_MAX_SECONDS", parseWaitMax),
+  tmuxBin: setting("LIBTMUX_TMUX_BIN", parseTmuxBin),
+  auditLog: setting("LIBTMUX_AUDIT_LOG", parseAuditLog),
+  adopt: setting("LIBTMUX_ADOPT", (raw) => oneOf("LIBTMUX_ADOPT", raw, ["adopt", "refuse"] as const)),
+  lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, ["shared", "exclusive"] as const))
+})
+
+/**
+ * Where settings are read from: the flags first (a flag beats its variable), then `source` (the
+ * process's environment, or a host's record or ConfigProvider). Empty values are kept: an empty
+ * LIBTMUX_TOOLSETS selects none.
+ */
+const withFlags = (values: Values, source: ConfigProvider.ConfigProvider): ConfigProvider.ConfigProvider =>
+  ConfigProvider.orElse(ConfigProvider.fromUnknown(values, { preserveEmptyStrings: true }), source)
+
+/** An environment record as a settings source. */
+export const environmentSource = (env: Readonly<Record<string, string | undefined>>): ConfigProvider.ConfigProvider =>
+  ConfigProvider.fromEnvRecord({ ...env }, { preserveEmptyStrings: true })
+
+/** A source that could not be read (a host's provider that failed) stops startup, saying why. */
+const unreadable = (error: Config.ConfigError): StartupError =>
+  settingInvalid("configuration", `the configuration could not be read: ${error.message}`)
+
+/** Parses the command line and the settings `source` holds. */
 export const parseInvocation = (
-  env: Readonly<Record<string, string | undefined>>,
+  source: ConfigProvider.ConfigProvider,
   argv: ReadonlyArray<string>,
   cwd: string = process.cwd()
-): Result.Result<Invocation, StartupError> =>
-  Result.gen(function*() {
-    const cli = yield* parseArgv(argv)
+): Effect.Effect<Invocation, StartupError> =>
+  Effect.gen(function*() {
+    const cli = yield* Effect.fromResult(parseArgv(argv))
     if (cli.help) return { kind: "help" } as const
     if (cli.version) return { kind: "version" } as const
     if (cli.printConfig !== undefined) {
-      return yield* printConfigInvocation(cli.printConfig, cli.values, env.TMUX, cli.entry, cwd)
+      const tmux = yield* Effect.mapError(textOf("TMUX").parse(source), unreadable)
+      return yield* Effect.fromResult(printConfigInvocation(cli.printConfig, cli.values, tmux, cli.entry, cwd))
     }
-    for (const [variable, message] of retiredVariables) {
-      const retired = env[variable]
-      if (retired !== undefined) {
-        return yield* Result.fail(settingInvalid(variable, message(retired)))
+    const read = yield* Effect.mapError(serverSettings.parse(withFlags(cli.values, source)), unreadable)
+    const retired = read.retired.find((refusal) => refusal !== undefined)
+    if (retired !== undefined) return yield* Effect.fail(retired)
+    return yield* Effect.fromResult(Result.gen(function*() {
+      const socket = yield* read.socket
+      const tmuxConfig = yield* read.tmuxConfig
+      if (socket.form === "inherit" && read.tmuxConfigGiven !== undefined) {
+        return yield* Result.fail(settingInvalid(
+          "LIBTMUX_TMUX_CONFIG",
+          "LIBTMUX_TMUX_CONFIG applies only to a server this process starts on a name: or path: socket; " +
+            "with LIBTMUX_SOCKET=inherit tmux's own selection and configuration apply, so unset LIBTMUX_TMUX_CONFIG"
+        ))
       }
-    }
-    const value = (variable: Variable): string | undefined => cli.values[variable] ?? env[variable]
-    const socketRaw = value("LIBTMUX_SOCKET")
-    const socket = socketRaw === undefined ? defaultSocket : yield* parseSocketSelector(socketRaw)
-    const tmuxConfigRaw = value("LIBTMUX_TMUX_CONFIG")
-    const tmuxConfig = tmuxConfigRaw === undefined
-      ? { kind: "minimal" as const }
-      : yield* parseTmuxConfig(tmuxConfigRaw)
-    if (socket.form === "inherit" && tmuxConfigRaw !== undefined) {
-      return yield* Result.fail(settingInvalid(
-        "LIBTMUX_TMUX_CONFIG",
-        "LIBTMUX_TMUX_CONFIG applies only to a server this process starts on a name: or path: socket; " +
-          "with LIBTMUX_SOCKET=inherit tmux's own selection and configuration apply, so unset LIBTMUX_TMUX_CONFIG"
-      ))
-    }
-    const tmuxBin = value("LIBTMUX_TMUX_BIN") ?? "tmux"
-    if (tmuxBin === "") {
-      return yield* Result.fail(
-        settingInvalid("LIBTMUX_TMUX_BIN", "LIBTMUX_TMUX_BIN is empty; name a tmux binary or omit it")
-      )
-    }
-    const config: ServerConfig = {
-      socket,
-      socketExplicit: socketRaw !== undefined,
-      tmuxConfig,
-      selection: {
-        toolsets: value("LIBTMUX_TOOLSETS"),
-        tools: value("LIBTMUX_TOOLS"),
-        excludeTools: value("LIBTMUX_EXCLUDE_TOOLS")
-      },
-      suppressHistory: yield* parseSuppressHistory(value("LIBTMUX_SUPPRESS_HISTORY")),
-      waitMaxSeconds: yield* parseWaitMax(value("LIBTMUX_MCP_WAIT_MAX_SECONDS")),
-      tmuxBin,
-      auditLog: yield* parseAuditLog(value("LIBTMUX_AUDIT_LOG")),
-      adopt: yield* oneOf("LIBTMUX_ADOPT", value("LIBTMUX_ADOPT"), ["adopt", "refuse"] as const),
-      lease: yield* oneOf("LIBTMUX_LEASE", value("LIBTMUX_LEASE"), ["shared", "exclusive"] as const)
-    }
-    return { kind: "serve", config } as const
+      const tmuxBin = yield* read.tmuxBin
+      const config: ServerConfig = {
+        socket,
+        socketExplicit: read.socketGiven !== undefined,
+        tmuxConfig,
+        selection: { toolsets: read.toolsets, tools: read.tools, excludeTools: read.excludeTools },
+        suppressHistory: yield* read.suppressHistory,
+        waitMaxSeconds: yield* read.waitMaxSeconds,
+        tmuxBin,
+        auditLog: yield* read.auditLog,
+        adopt: yield* read.adopt,
+        lease: yield* read.lease
+      }
+      return { kind: "serve", config } as const
+    }))
   })
 
 /** The `--help` text. */

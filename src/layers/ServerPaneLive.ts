@@ -13,6 +13,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Semaphore from "effect/Semaphore"
 import { type PaneProcessRow, panesContaining, type ProcessReader, procReader } from "../domain/processTree.ts"
 import { type PaneFromEnvironment, ServerPane } from "../services/ServerPane.ts"
 import { TmuxObserve } from "../services/Tmux.ts"
@@ -51,8 +52,11 @@ export const layer = (
       const found = lookup.serverAtStartup
         ? yield* Effect.cachedWithTTL(fromTree, (exit) => Exit.isSuccess(exit) ? Duration.infinity : Duration.zero)
         : Effect.succeed([])
+      // One per registry: its kills and moves take turns (another instance's are not seen).
+      const structure = yield* Semaphore.make(1)
       return ServerPane.of({
-        panes: Effect.map(found, (panes) => [...new Set([...named, ...panes])])
+        panes: Effect.map(found, (panes) => [...new Set([...named, ...panes])]),
+        oneAtATime: (effect) => structure.withPermit(effect)
       })
     })
   )

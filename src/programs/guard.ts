@@ -15,16 +15,12 @@
  * caller's pane, before anything is sent. The registry applies it from the row.
  */
 import * as Effect from "effect/Effect"
-import * as Semaphore from "effect/Semaphore"
 import type { PaneId } from "../domain/ids.ts"
 import { SelfInputRefused, SelfKillRefused } from "../services/errors.ts"
 import { ServerPane } from "../services/ServerPane.ts"
 import { TmuxObserve } from "../services/Tmux.ts"
 import { parseTargets, targetReads } from "./keys.ts"
 import { orPaneNotFound } from "./pane.ts"
-
-// One per process: every registry in it guards the same process's pane.
-const structureLock = Semaphore.makeUnsafe(1)
 
 const ownPanes = ServerPane.use((caller) => caller.panes)
 
@@ -34,7 +30,7 @@ const ownPanes = ServerPane.use((caller) => caller.panes)
  * reach its pane and nothing waits.
  */
 export const oneAtATime = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.flatMap(ownPanes, (own) => own.length > 0 ? structureLock.withPermit(effect) : effect)
+  ServerPane.use((caller) => Effect.flatMap(caller.panes, (own) => own.length > 0 ? caller.oneAtATime(effect) : effect))
 
 /**
  * Fails when the caller's own pane is among `paneIds`. The panes are read only when this server

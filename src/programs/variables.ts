@@ -44,12 +44,14 @@ export type Variable = keyof typeof variableDescriptions
 /** An output string field named after a tmux variable, described. @category schemas */
 export const stringVariable = (name: Variable) => Schema.String.annotate({ description: variableDescriptions[name] })
 /** An output ID field named after its tmux variable, described and branded by kind. @category schemas */
-export const idVariable = <K extends keyof typeof idKinds>(name: K) =>
-  (printedIds[idKinds[name]] as typeof printedIds[typeof idKinds[K]]).annotate({
-    description: variableDescriptions[name]
-  })
+export const idVariable = <K extends keyof typeof idSchemas>(name: K): typeof idSchemas[K] =>
+  idSchemas[name].annotate({ description: variableDescriptions[name] }) as typeof idSchemas[K]
 
-const idKinds = { session_id: "session-id", window_id: "window-id", pane_id: "pane-id" } as const
+const idSchemas = {
+  session_id: printedIds["session-id"],
+  window_id: printedIds["window-id"],
+  pane_id: printedIds["pane-id"]
+} as const
 
 /** An output integer field named after a tmux variable, described. @category schemas */
 export const intVariable = (name: Variable) => Schema.Int.annotate({ description: variableDescriptions[name] })

@@ -17,9 +17,13 @@ export const timeoutField = Schema.optionalKey(
   })
 )
 
-/** The timeout actually used: the request (default 30 s) clamped to the ceiling, in seconds. */
+/**
+ * The timeout actually used: the request (default 30 s) clamped to the ceiling, in seconds. The
+ * clock counts milliseconds, so a shorter request is one millisecond: a deadline is then always
+ * after the moment it was set (a tiny timeout added to the time would leave the time unchanged).
+ */
 export const effectiveTimeout = (requested: number | undefined) =>
-  Config.useSync(({ config }) => Math.min(requested ?? 30, config.waitMaxSeconds))
+  Config.useSync(({ config }) => Math.max(0.001, Math.min(requested ?? 30, config.waitMaxSeconds)))
 
 /** Runs `wait` while reporting progress about once a second. */
 export const withProgress = <A, E, R>(total: number, label: string, wait: Effect.Effect<A, E, R>) =>

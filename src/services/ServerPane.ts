@@ -23,4 +23,9 @@ export class ServerPane extends Context.Service<ServerPane, {
    * tmux or on another socket. Found on first need, then kept.
    */
   readonly panes: Effect.Effect<ReadonlyArray<string>, TmuxError>
+  /**
+   * Runs `effect` (a guarded kill, from its check to its act, or a move of panes between windows
+   * or sessions) after every other one this service was given has finished.
+   */
+  readonly oneAtATime: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>()("libtmux-mcp/services/ServerPane") {}

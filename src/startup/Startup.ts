@@ -3,11 +3,12 @@
  * server, and decide the tool selection, once. Any failure is a `StartupError` that names the
  * valid set; nothing here can leave a tmux server behind (only `list-sessions` and `-V` run).
  */
+import type * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { accessSync, constants } from "node:fs"
 import { join, resolve } from "node:path"
-import { type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
+import { environmentSource, type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
 import { realpath, sameFile } from "../domain/files.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, inheritedPath, resolveSocketPath, socketFlags } from "../domain/socket.ts"
@@ -82,20 +83,21 @@ const auditTarget = (
 }
 
 /**
- * Decides everything for serving, from the environment and the command line. The lease it takes
- * lasts as long as the scope.
+ * Decides everything for serving, from the environment and the command line. The settings are read
+ * from `settings` (by default the environment itself). The lease it takes lasts as long as the scope.
  */
 export const startup = (
   env: Readonly<Record<string, string | undefined>>,
   argv: ReadonlyArray<string>,
-  uid: number
+  uid: number,
+  settings: ConfigProvider.ConfigProvider = environmentSource(env)
 ): Effect.Effect<
   Exclude<Invocation, { readonly kind: "serve" }> | { readonly kind: "facts"; readonly facts: StartupFacts },
   StartupError,
   Scope.Scope
 > =>
   Effect.gen(function*() {
-    const invocation = yield* Effect.fromResult(parseInvocation(env, argv))
+    const invocation = yield* parseInvocation(settings, argv)
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
     const flags = yield* configFlags(config)

@@ -3,12 +3,13 @@
  * exit status, history, timeouts that leave nothing behind, refusals, cancellation, progress.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { running, until, waiterOf } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
-import { paneShows } from "../support/tmux.ts"
+import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
 const { open } = runHarness("run")
 
@@ -182,23 +183,35 @@ describe("refusals", () => {
   })
 })
 
+/** The run that holds a pane, as its option says; empty when none does. */
+const claimOf = (world: TmuxWorld, pane: string) =>
+  world.tmux("libtmux-mcp", "show-options", "-pqv", "-t", pane, "@lmcp_claim").trim()
+
 describe("cancellation and progress", () => {
   it("stops waiting at once on cancellation, kills its wait-for child, and keeps the run for resume", async () => {
     const { world, c, pane } = await open()
+    // The command ends when the test opens its gate, not after a time a loaded machine may pass.
+    const gate = join(world.dir, "gate")
     const controller = new AbortController()
     const pending = c.client.callTool(
-      { name: "run_shell_command", arguments: { pane_id: pane, command: "sleep 4; echo slept" } },
+      {
+        name: "run_shell_command",
+        arguments: { pane_id: pane, command: `until [ -e ${gate} ]; do sleep 0.05; done; echo slept` }
+      },
       undefined,
       { signal: controller.signal }
     )
     const waiter = await waiterOf(c.pid?.(), /^lmcp_/u)
+    // The waiting client exists a moment before tmux runs its list: cancelled then, nothing is typed.
+    await until("the run to claim the pane", () => claimOf(world, pane), (claim) => claim !== "")
     controller.abort()
     await pending.catch(() => undefined)
-    // The wait-for child goes well before the command would release it (4 s).
+    // The wait-for child goes though the command still runs.
     await until("the run's wait-for child to go", () => running(waiter), (alive) => !alive, { timeoutMs: 2_500 })
     const refused = await call(c, "run_shell_command", { pane_id: pane, command: "echo no", timeout: 0.5 })
     assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotReady")
     const runId = /run ([0-9a-f]{6})/u.exec(textOf(refused))![1]!
+    writeFileSync(gate, "")
     assert.deepInclude(await resume(c, pane, runId, 10), { exit_status: 0, output: "slept" })
     assert.deepStrictEqual(leftovers(world, pane), [])
   })

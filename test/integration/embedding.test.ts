@@ -48,6 +48,22 @@ describe("in-process tools", () => {
     assert.deepStrictEqual(records, ["intent list_sessions", "outcome list_sessions", "rejected create_session"])
   })
 
+  it("reads settings from a host's ConfigProvider: a bad one names the valid set, a flag beats it", async () => {
+    world = makeWorld("embed")
+    const provider = ConfigProvider.fromUnknown({ ...hostEnv({ LIBTMUX_LEASE: "sometimes" }) })
+    const refused = await Effect.runPromise(
+      Effect.flip(callTool("list_sessions", {}).pipe(Effect.provide(layer({ configProvider: provider }))))
+    )
+    assert.strictEqual(refused._tag, "StartupError")
+    assert.include(refused.message, "LIBTMUX_LEASE \"sometimes\" is not valid; use shared or exclusive")
+    const flagged = await Effect.runPromise(
+      callTool("list_sessions", {}).pipe(
+        Effect.provide(layer({ configProvider: provider, argv: ["--lease", "exclusive"] }))
+      )
+    )
+    assert.deepStrictEqual(flagged.sessions, [])
+  })
+
   it("create and read tmux objects with typed results, no MCP hop", async () => {
     world = makeWorld("embed")
     const program = Effect.gen(function*() {

@@ -172,7 +172,7 @@ export const makeFake = () => {
       configFlags: [],
       environment: {}
     }),
-    Context.add(ServerPane, { panes: Effect.succeed([]) }),
+    Context.add(ServerPane, { panes: Effect.succeed([]), oneAtATime: (effect) => effect }),
     Context.add(Audit, {
       intent: () => Effect.succeed(0),
       outcome: () => Effect.void,

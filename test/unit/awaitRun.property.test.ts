@@ -85,7 +85,7 @@ const scripted = (timeline: Timeline) => {
         SocketPin,
         { resolvedPath: "/test/socket", selector: { form: "name", name: "test" } } as SocketPin["Service"]
       ),
-      Effect.provideService(ServerPane, { panes: Effect.succeed([]) }),
+      Effect.provideService(ServerPane, { panes: Effect.succeed([]), oneAtATime: (effect) => effect }),
       Effect.provideService(
         ShellRuns,
         {

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { sshCommand } from "../../src/domain/clientConfig.ts"
-import { parseInvocation } from "../../src/domain/config.ts"
+import { invoke as parse } from "../support/invocation.ts"
 
-const invoke = (...argv: Array<string>) => parseInvocation({}, argv)
+const invoke = (...argv: Array<string>) => parse({}, argv)
 
 describe("--print-config --ssh", () => {
   it("starts the server through ssh without a terminal or prompts, with settings quoted for the remote shell", () => {

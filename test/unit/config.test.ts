@@ -3,17 +3,18 @@
  */
 import * as Result from "effect/Result"
 import { assert, describe, it } from "vitest"
-import { type Invocation, parseInvocation, type ServerConfig } from "../../src/domain/config.ts"
+import type { Invocation, ServerConfig } from "../../src/domain/config.ts"
+import { invoke } from "../support/invocation.ts"
 
 const serve = (env: Record<string, string>, argv: ReadonlyArray<string> = []): ServerConfig => {
-  const result = parseInvocation(env, argv)
+  const result = invoke(env, argv)
   if (Result.isFailure(result)) throw new Error(result.failure.message)
   const invocation: Invocation = result.success
   assert.strictEqual(invocation.kind, "serve")
   return (invocation as Extract<Invocation, { kind: "serve" }>).config
 }
 const error = (env: Record<string, string>, argv: ReadonlyArray<string> = []): string => {
-  const result = parseInvocation(env, argv)
+  const result = invoke(env, argv)
   assert.isTrue(Result.isFailure(result))
   return Result.isFailure(result) ? result.failure.message : ""
 }
@@ -60,9 +61,9 @@ describe("flags", () => {
   })
 
   it("answers --help and --version before reading any variable", () => {
-    assert.deepStrictEqual(Result.getOrThrow(parseInvocation({ LIBTMUX_SAFETY: "x" }, ["--help"])), { kind: "help" })
-    assert.deepStrictEqual(Result.getOrThrow(parseInvocation({}, ["-V"])), { kind: "version" })
-    assert.deepStrictEqual(Result.getOrThrow(parseInvocation({}, ["-v"])), { kind: "version" })
+    assert.deepStrictEqual(Result.getOrThrow(invoke({ LIBTMUX_SAFETY: "x" }, ["--help"])), { kind: "help" })
+    assert.deepStrictEqual(Result.getOrThrow(invoke({}, ["-V"])), { kind: "version" })
+    assert.deepStrictEqual(Result.getOrThrow(invoke({}, ["-v"])), { kind: "version" })
   })
 
   it("rejects unknown flags and flags without a value, naming the valid flags", () => {

@@ -9,14 +9,14 @@ import { execFileSync } from "node:child_process"
 import { parse as parseToml } from "smol-toml"
 import { assert, describe, it } from "vitest"
 import { clientConfigNotes, clients, codexToolTimeout, renderClientConfig } from "../../src/domain/clientConfig.ts"
-import { parseInvocation } from "../../src/domain/config.ts"
 import type { PrintConfig } from "../../src/domain/printConfig.ts"
+import { invoke } from "../support/invocation.ts"
 
 const node = "/usr/bin/node"
 const bin = "/home/you/src/libtmux-mcp/dist/libtmux-mcp.js"
 
 const decide = (argv: ReadonlyArray<string>, cwd = "/home/you/work"): PrintConfig => {
-  const result = parseInvocation({}, argv, cwd)
+  const result = invoke({}, argv, cwd)
   if (Result.isFailure(result)) throw new Error(result.failure.message)
   if (result.success.kind !== "print-config") throw new Error(result.success.kind)
   return result.success
@@ -175,7 +175,7 @@ describe("entry flags", () => {
         [["--ssh", "box", "--node", "/usr/bin/node"], "--remote-node"]
       ] as const
     ) {
-      const result = parseInvocation({}, ["--print-config", "codex", ...argv])
+      const result = invoke({}, ["--print-config", "codex", ...argv])
       assert.isTrue(Result.isFailure(result), argv.join(" "))
       if (Result.isFailure(result)) assert.include(result.failure.message, words)
     }
