@@ -10,8 +10,8 @@ import * as Services from "./dispatch/Services.ts"
 import { unknownSettingWarnings } from "./domain/config.ts"
 import { advertisedSchemas } from "./generated/toolSchemas.ts"
 import { collectWhenIdle } from "./heap.ts"
-import { logLine } from "./platform/ServerLog.ts"
 import { Audit } from "./services/Audit.ts"
+import { ServerLog } from "./services/ServerLog.ts"
 import type { StartupFacts } from "./startup/Startup.ts"
 import { version } from "./version.ts"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./wire/Disclosure.ts"
@@ -25,6 +25,7 @@ const stopWithinMs = 1000
 export const serve = (facts: StartupFacts, onServing: () => void) =>
   Effect.gen(function*() {
     const context = yield* Layer.build(Services.layer(facts))
+    const log = Context.get(context, ServerLog)
     // Built after the services, in the same scope: its calls are interrupted and awaited before they close.
     const server = yield* makeServer(context, {
       version,
@@ -32,7 +33,8 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
       capabilities: () =>
         JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
       afterCall: collectWhenIdle,
-      advertised: advertisedSchemas
+      advertised: advertisedSchemas,
+      log
     })
     const stopped = Promise.withResolvers<void>()
     let stopping = false
@@ -48,18 +50,21 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
     process.stdin.on("close", stop)
     process.on("SIGINT", stop)
     process.on("SIGTERM", stop)
-    yield* connect(server, new LineTransport())
+    yield* connect(
+      server,
+      new LineTransport(process.stdin, process.stdout, undefined, (text) => log.line("warning", text))
+    )
     onServing()
     // A person who started it by hand sees what it waits for.
     if (process.stdin.isTTY) {
-      logLine(
+      log.line(
         "info",
         "libtmux-mcp: waiting for an MCP client on stdin (JSON-RPC); " +
           "this is a server for MCP clients: see --help and --print-config"
       )
     }
-    logLine("info", readyLine(facts))
-    for (const warning of [...warningLines(facts), ...unknownSettingWarnings(process.env)]) logLine("warning", warning)
+    log.line("info", readyLine(facts))
+    for (const warning of [...warningLines(facts), ...unknownSettingWarnings(process.env)]) log.line("warning", warning)
     // Returning closes the scope the services were built in: their finalizers run (the tmux layer
     // deletes paste buffers an interrupted call left behind), then the process exits.
     yield* Effect.promise(() => stopped.promise)

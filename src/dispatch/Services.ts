@@ -6,11 +6,13 @@ import * as AuditLive from "../layers/AuditLive.ts"
 import * as PaneProcessLive from "../layers/PaneProcessLive.ts"
 import * as PaneReaderLive from "../layers/PaneReaderLive.ts"
 import * as RegexLive from "../layers/RegexLive.ts"
+import * as ServerLogLive from "../layers/ServerLogLive.ts"
 import * as ServerPaneLive from "../layers/ServerPaneLive.ts"
 import * as ShellRunsLive from "../layers/ShellRunsLive.ts"
 import * as TmuxLive from "../layers/TmuxLive.ts"
 import type { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
+import type { ServerLog } from "../services/ServerLog.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import type { StartupFacts } from "../startup/Startup.ts"
 import { version } from "../version.ts"
@@ -20,16 +22,19 @@ import * as Registry from "./Registry.ts"
 export interface ServiceReplacements {
   /** Where audit records go (intent before a call acts, outcome after). */
   readonly audit?: Layer.Layer<Audit>
+  /** Where the server's log lines go (the audit's move to its fallback file, for one). */
+  readonly log?: Layer.Layer<ServerLog>
 }
 
 /**
- * The registry with every live service it needs, and the audit sink (whose status the capabilities show).
+ * The registry with every live service it needs, the audit sink (whose status the capabilities
+ * show) and the log (which the MCP wire also writes to).
  * @category layers
  */
 export const layer = (
   facts: StartupFacts,
   replacements: ServiceReplacements = {}
-): Layer.Layer<Registry.Registry | Audit> => {
+): Layer.Layer<Registry.Registry | Audit | ServerLog> => {
   const base = Layer.mergeAll(
     Layer.succeed(
       Config,
@@ -47,6 +52,7 @@ export const layer = (
   ).pipe(Layer.provideMerge(tmux))
   return Registry.layer.pipe(
     Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(caller))),
-    Layer.provideMerge(replacements.audit ?? AuditLive.layer(facts.audit, process.getuid?.() ?? 0))
+    Layer.provideMerge(replacements.audit ?? AuditLive.layer(facts.audit, process.getuid?.() ?? 0)),
+    Layer.provideMerge(replacements.log ?? ServerLogLive.layer)
   )
 }

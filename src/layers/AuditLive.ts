@@ -19,8 +19,8 @@ import { auditLine } from "../domain/auditLine.ts"
 import { recordPair } from "../domain/quote.ts"
 import { openFallbackAuditFile } from "../platform/AuditFile.ts"
 import { type FdIo, lineWriter, nodeIo, type Written } from "../platform/AuditWrite.ts"
-import { logLine } from "../platform/ServerLog.ts"
 import { Audit, type AuditStatus, AuditUnavailable } from "../services/Audit.ts"
+import { ServerLog } from "../services/ServerLog.ts"
 
 /** Where the audit starts out. @category models */
 export type AuditTarget =
@@ -33,7 +33,7 @@ const retryEveryMs = 20
 /** Best-effort records kept while nothing takes them; beyond this they are counted as lost. */
 const maxPending = 256
 
-const makeSink = (target: AuditTarget, uid: number, io: FdIo, clock: Clock.Clock) => {
+const makeSink = (target: AuditTarget, uid: number, io: FdIo, clock: Clock.Clock, log: ServerLog["Service"]) => {
   // Times come from the Clock, so a host's (or a test's) clock stamps the records.
   const now = (): string => new Date(clock.currentTimeMillisUnsafe()).toISOString()
   const writeWhole = lineWriter(io, now).write
@@ -73,7 +73,7 @@ const makeSink = (target: AuditTarget, uid: number, io: FdIo, clock: Clock.Clock
     moved = { time: now(), reason }
     writeWhole(fd, auditLine({ event: "audit_moved", time: moved.time, from: "stderr", reason }))
     // Best effort: stderr is the stream that just failed.
-    logLine(
+    log.line(
       "warning",
       `libtmux-mcp warning: ${recordPair("audit", "moved")} ${recordPair("path", fallback)} ${
         recordPair("reason", reason)
@@ -145,17 +145,17 @@ const makeSink = (target: AuditTarget, uid: number, io: FdIo, clock: Clock.Clock
 }
 
 /** The audit sink over a target; `uid` owns the fallback file. @category layers */
-export const layer = (target: AuditTarget, uid: number, io: FdIo = nodeIo): Layer.Layer<Audit> =>
+export const layer = (target: AuditTarget, uid: number, io: FdIo = nodeIo): Layer.Layer<Audit, never, ServerLog> =>
   Layer.effect(
     Audit,
     Effect.acquireRelease(
-      Effect.clockWith((clock) =>
-        Effect.sync(() => {
-          // Node's stderr handle puts a pipe into non-blocking mode; without it a full pipe would block the process.
-          if (target.kind === "stderr") void process.stderr
-          return makeSink(target, uid, io, clock)
-        })
-      ),
+      Effect.gen(function*() {
+        const clock = yield* Effect.clockWith(Effect.succeed)
+        const log = yield* ServerLog
+        // Node's stderr handle puts a pipe into non-blocking mode; without it a full pipe would block the process.
+        if (target.kind === "stderr") void process.stderr
+        return makeSink(target, uid, io, clock, log)
+      }),
       (sink) => Effect.sync(sink.close)
     ).pipe(Effect.map((sink) => sink.service))
   )

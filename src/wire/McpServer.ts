@@ -27,7 +27,7 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
-import { atLeast, listenToLog, type LogLevel, logLine } from "../platform/ServerLog.ts"
+import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { leanSchema } from "./leanSchema.ts"
 
@@ -117,6 +117,8 @@ export interface ServerOptions {
   readonly capabilities: () => string
   /** Schemas converted at build time; without them tools/list converts each tool's schemas at startup. */
   readonly advertised?: AdvertisedSchemas
+  /** Where defects are noted, and the lines a client that asked for log messages is sent. */
+  readonly log: ServerLog["Service"]
 }
 
 /**
@@ -169,7 +171,7 @@ export const makeServer = (
       threshold = request.params.level
       if (first) {
         // Replays the lines logged before (the ready line, startup warnings), then follows.
-        listenToLog((level, line) => {
+        options.log.listen((level, line) => {
           if (threshold !== undefined && atLeast(level, threshold)) {
             server.notification({
               method: "notifications/message",
@@ -226,7 +228,7 @@ export const makeServer = (
       if (notSelected._tag === "Some") throw new RpcError(ErrorCode.InvalidParams, notSelected.value.message)
       if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
       // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
-      logLine("error", `libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}`)
+      options.log.line("error", `libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}`)
       return {
         isError: true,
         content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }],

@@ -10,7 +10,6 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
 import process from "node:process"
 import type { Readable, Writable } from "node:stream"
-import { logLine } from "../platform/ServerLog.ts"
 import { requestGate } from "./RequestGate.ts"
 
 /** The longest line read, in bytes (the SDK's own limit). */
@@ -46,11 +45,19 @@ export class LineTransport implements Transport {
   private readonly input: Readable
   private readonly output: Writable
   private readonly limit: number
+  /** Where a refused line is noted. */
+  private readonly warn: (text: string) => void
 
-  constructor(input: Readable = process.stdin, output: Writable = process.stdout, limit = maxLineBytes) {
+  constructor(
+    input: Readable = process.stdin,
+    output: Writable = process.stdout,
+    limit = maxLineBytes,
+    warn: (text: string) => void = (text) => void process.stderr.write(`${text}\n`)
+  ) {
     this.input = input
     this.output = output
     this.limit = limit
+    this.warn = warn
   }
 
   private readonly onData = (chunk: Buffer) => {
@@ -123,7 +130,7 @@ export class LineTransport implements Transport {
 
   /** Answers a line that cannot be used, and notes it on stderr (without its content). */
   private refuse(id: Id, code: number, message: string) {
-    logLine("warning", `libtmux-mcp: refused a JSON-RPC line (id ${JSON.stringify(id)}): ${message}`)
+    this.warn(`libtmux-mcp: refused a JSON-RPC line (id ${JSON.stringify(id)}): ${message}`)
     this.output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`)
   }
 

@@ -12,6 +12,7 @@ import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { assert, describe, it } from "vitest"
 import { Registry } from "../../src/dispatch/Registry.ts"
+import { makeServerLog } from "../../src/platform/ServerLog.ts"
 import { connect, makeServer } from "../../src/wire/McpServer.ts"
 
 describe("the server's scope", () => {
@@ -42,7 +43,8 @@ describe("the server's scope", () => {
       const server = yield* makeServer(Context.make(Registry, registry), {
         version: "0",
         instructions: "",
-        capabilities: () => "{}"
+        capabilities: () => "{}",
+        log: makeServerLog()
       }).pipe(Scope.provide(scope))
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
       yield* connect(server, serverSide)

@@ -4,10 +4,12 @@
  */
 import { it as effectIt } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as TestClock from "effect/testing/TestClock"
 import { openSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import * as AuditLive from "../../src/layers/AuditLive.ts"
+import * as ServerLogLive from "../../src/layers/ServerLogLive.ts"
 import { type FdIo, lineWriter } from "../../src/platform/AuditWrite.ts"
 import { Audit } from "../../src/services/Audit.ts"
 
@@ -90,7 +92,9 @@ describe("the audit file sink on a disk that fills up", () => {
       // A real descriptor for the layer to close; the records go through the fake writer.
     }).pipe(
       Effect.provide(
-        AuditLive.layer({ kind: "file", fd: openSync("/dev/null", "w"), path: "/audit.jsonl" }, 0, file.io)
+        AuditLive.layer({ kind: "file", fd: openSync("/dev/null", "w"), path: "/audit.jsonl" }, 0, file.io).pipe(
+          Layer.provide(ServerLogLive.layer)
+        )
       )
     )
   })
@@ -115,7 +119,9 @@ describe("the audit file sink on a disk that fills up", () => {
         assert.deepStrictEqual(times, ["2030-01-02T03:04:05.000Z", "2030-01-02T03:04:06.500Z"])
       }).pipe(
         Effect.provide(
-          AuditLive.layer({ kind: "file", fd: openSync("/dev/null", "w"), path: "/audit.jsonl" }, 0, file.io)
+          AuditLive.layer({ kind: "file", fd: openSync("/dev/null", "w"), path: "/audit.jsonl" }, 0, file.io).pipe(
+            Layer.provide(ServerLogLive.layer)
+          )
         )
       )
     }
