@@ -3692,7 +3692,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "output": {
      "type": "string",
-     "description": "the command's own output as the terminal shows it (tabs as spaces, trailing spaces kept, no final newline); see output_from"
+     "description": "the command's output as the terminal shows it (tabs as spaces, trailing spaces kept, no final newline), with any notice the shell prints there (a background job's Done); see output_from"
     },
     "output_from": {
      "type": "string",
@@ -3700,7 +3700,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "start",
       "previous_answer"
      ],
-     "description": "start: the output from the run's start; previous_answer: only what came after the output the previous answer for this run returned (whole_output gives it all)"
+     "description": "start: the output from the run's start; previous_answer: only what came after the output the previous answer for this run returned (whole_output, before the run's final answer, gives it all)"
     },
     "output_start_lost": {
      "type": "boolean",
@@ -3755,7 +3755,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
          "type": "null"
         }
        ],
-       "description": "its exit status; null when it never reported one"
+       "description": "its exit status; null when it never reported one (interrupted, as by C-c)"
       }
      },
      "required": [

@@ -18,6 +18,16 @@ export const kindText: Record<BlockKind, string> = {
   secret: "a secret prompt: echo is off"
 }
 
+/** The keys that quit a program of each kind, as send_keys takes them. */
+export const quitKeys: Record<BlockKind, string> = {
+  "full-screen": "q or C-c",
+  "line-editor": "C-d, or its own exit command",
+  pager: "q",
+  prompt: "C-c",
+  stdin: "C-d or C-c",
+  secret: "C-c"
+}
+
 /** Said wherever a secret is asked. */
 export const secretRemedy = "a secret (a password or passphrase) is asked: do not type one you were not given; " +
   "ask the user to type it in the pane (they can attach to watch), or interrupt it with send_keys C-c"

@@ -14,7 +14,7 @@ import { runsShell } from "../domain/paneView.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
 import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
 import type { FrontProcess, ShellProcess } from "../services/PaneProcess.ts"
-import { holderAtReadiness, kindText, screenFacts, secretRemedy } from "./keyboardHolder.ts"
+import { holderAtReadiness, kindText, quitKeys, screenFacts, secretRemedy } from "./keyboardHolder.ts"
 
 /** The tmux-side state readiness needs. @category models */
 export interface PaneLook {
@@ -167,7 +167,9 @@ export const awaitReady = <S extends PaneLook, R>(
             }), not a shell at its prompt; nothing was typed`,
             remedy: holder.kind === "secret"
               ? secretRemedy
-              : `type into ${holder.program} with send_keys (or quit it: "q", C-d or C-c with enter false), ` +
+              : `type into ${holder.program} with send_keys (or quit it: ${
+                quitKeys[holder.kind]
+              }, with enter false), ` +
                 "or use another pane"
           })
         }

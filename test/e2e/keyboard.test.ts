@@ -210,6 +210,8 @@ describe("refusals and pagers", () => {
     assert.include(textOf(refused), "python3")
     assert.include(textOf(refused), "send_keys")
     assert.include(textOf(refused), "nothing was typed")
+    // The way out that fits a REPL: "q" would be typed into it as code.
+    assert.include(textOf(refused), "quit it: C-d, or its own exit command")
   })
 
   it("on our own socket git log and git diff print everything, no pager; less still says it drew", async () => {

@@ -9,7 +9,7 @@ import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
 import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
-import { kindText, secretRemedy } from "../../programs/keyboardHolder.ts"
+import { kindText, quitKeys, secretRemedy } from "../../programs/keyboardHolder.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { type EarlierRun, recordedRun } from "../../programs/paneClaim.ts"
 import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
@@ -31,16 +31,13 @@ const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, at
   blocked.kind === "secret"
     ? `${secretRemedy}. The user can type it after attaching with: ${attach}; then resume`
     : `${blocked.by} holds the keyboard (${kindText[blocked.kind]}): answer it or quit it with send_keys ` +
-      `(${
-        blocked.kind === "pager" ? "q" : blocked.kind === "line-editor" ? "C-d, or its own exit command" : "q or C-c"
-      }` +
-      ", with enter false), then resume"
+      `(${quitKeys[blocked.kind]}, with enter false), then resume`
 
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
-  description: "Run a shell command in a pane's shell at its prompt; return its exit status and own output " +
-    "(scrolled-off lines too; as the terminal shows it: see output). A subshell (cd, export do not persist) " +
-    "unless in_shell; copy mode or a program in front is refused (use send_keys). On timeout " +
+  description: "Run a shell command in a pane's shell at its prompt; return its exit status and output " +
+    "(scrolled-off lines too; see output). A subshell (cd, export do not persist) " +
+    "unless in_shell; copy mode or a program holding the keyboard is refused (use send_keys). On timeout " +
     "(timed_out, run_id, output so far) it runs on: resume with run_id for its status (not `echo $?`) and newer " +
     "output. A program waiting for the keyboard returns in ~1 s: blocked_by, run_id. Never type a secret you " +
     "were not given.",
@@ -107,12 +104,12 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       description: "the timeout actually used, in seconds, after the ceiling"
     }),
     output: Schema.String.annotate({
-      description: "the command's own output as the terminal shows it (tabs as spaces, trailing spaces kept, no " +
-        "final newline); see output_from"
+      description: "the command's output as the terminal shows it (tabs as spaces, trailing spaces kept, no " +
+        "final newline), with any notice the shell prints there (a background job's Done); see output_from"
     }),
     output_from: Schema.Literals(["start", "previous_answer"]).annotate({
       description: "start: the output from the run's start; previous_answer: only what came after the output the " +
-        "previous answer for this run returned (whole_output gives it all)"
+        "previous answer for this run returned (whole_output, before the run's final answer, gives it all)"
     }),
     output_start_lost: Schema.Boolean.annotate({
       description: "true when the output outgrew the pane's history and its beginning is gone; lines past the " +
@@ -143,7 +140,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       Schema.Struct({
         run_id: Schema.String.annotate({ description: "the run typed earlier in this pane" }),
         exit_status: Schema.NullOr(Schema.Int).annotate({
-          description: "its exit status; null when it never reported one"
+          description: "its exit status; null when it never reported one (interrupted, as by C-c)"
         })
       }).annotate({
         description: "present when an earlier run of this pane had ended without being collected (it timed " +
