@@ -231,5 +231,6 @@ export const collectFinished = (run: Run, limits: OutputLimits) =>
 /** Another call (of this process or another) collected the run first: its result went there. */
 export const collectedElsewhere = (run: Run) =>
   new ArgumentProblem({
-    detail: `resume: run ${run.id} was already collected (its result was returned to another call)`
+    detail: `resume: run ${run.id} was already collected: another call returned its result (a resume, or ` +
+      "a later command's earlier_run)"
   })

@@ -178,7 +178,9 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       const held = recorded === undefined ? known : { _tag: "Pending" as const, run: recorded }
       if (held !== undefined && (held._tag !== "Pending" || held.run.paneId !== input.pane_id)) {
         const detail = held._tag === "Collected"
-          ? `run ${input.resume} was already collected (its result was returned)`
+          ? `run ${input.resume} was already collected: its result was returned, to a resume or as the ` +
+            "earlier_run of a later command's result (a null exit_status there: it never reported one, as " +
+            "when interrupted)"
           : held._tag === "Pending"
           ? `run ${input.resume} belongs to pane ${held.run.paneId}, not ${input.pane_id}`
           : `run ${input.resume} is not recorded on pane ${input.pane_id} (run IDs come from timed-out, ` +
