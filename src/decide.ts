@@ -51,14 +51,10 @@ const environmentOf = (provider: ConfigProvider.ConfigProvider) =>
  */
 export const decide = (options: EmbedOptions = {}): Effect.Effect<StartupFacts, StartupError, Scope.Scope> =>
   Effect.gen(function*() {
-    const decided = options.configProvider === undefined
-      ? yield* startup(options.env ?? process.env, options.argv ?? [], process.getuid?.() ?? 0)
-      : yield* startup(
-        yield* environmentOf(options.configProvider),
-        options.argv ?? [],
-        process.getuid?.() ?? 0,
-        options.configProvider
-      )
+    const provider = options.configProvider
+    const env = provider === undefined ? options.env ?? process.env : yield* environmentOf(provider)
+    // Without a provider, startup reads the settings from `env` too.
+    const decided = yield* startup(env, options.argv ?? [], process.getuid?.() ?? 0, provider)
     return decided.kind === "facts"
       ? decided.facts
       : yield* Effect.fail(

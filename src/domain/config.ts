@@ -1,6 +1,7 @@
 /**
  * Startup configuration: environment variables, each mirrored by a CLI flag (a flag beats its
- * variable). Parsing is pure; every error names the valid set, and nothing here touches tmux.
+ * variable), read as Config values and checked by pure rules; every error names the valid set, and
+ * nothing here touches tmux.
  */
 import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"

@@ -42,5 +42,15 @@ export const printedIds = {
   "pane-id": Schema.String.pipe(Schema.brand("PaneId"))
 } as const
 
+/** The kinds of ID in what tmux prints. @category models */
+export type IdKind = keyof typeof printedIds
+
+/** The form of each kind of ID. */
+export const idPatterns: Readonly<Record<IdKind, RegExp>> = {
+  "session-id": sessionIdPattern,
+  "window-id": windowIdPattern,
+  "pane-id": paneIdPattern
+}
+
 /** Whether a string is a pane ID, such as one found among a call's arguments. */
 export const isPaneId = (id: string): id is PaneId => paneIdPattern.test(id)

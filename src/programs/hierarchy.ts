@@ -5,8 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { printedIds } from "../domain/ids.ts"
-import type { PaneId } from "../domain/ids.ts"
+import { type PaneId, printedIds } from "../domain/ids.ts"
 import { type ServerNotRunning, TmuxCommandFailed } from "../services/errors.ts"
 import { ServerPane } from "../services/ServerPane.ts"
 import {

@@ -7,8 +7,7 @@
  * read command and decoder from here too.
  */
 import * as Effect from "effect/Effect"
-import type { PaneId, SessionId, WindowId } from "../domain/ids.ts"
-import { paneIdPattern, sessionIdPattern, windowIdPattern } from "../domain/names.ts"
+import { type IdKind, idPatterns, type PaneId, type SessionId, type WindowId } from "../domain/ids.ts"
 import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
 import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
 import { formatSelector } from "../domain/socket.ts"
@@ -22,7 +21,6 @@ export const RS = "\u001e"
 
 /** How a format field decodes: an ID kind is checked against its form and comes back branded. */
 export type Kind = "string" | "int" | "bool" | IdKind
-type IdKind = "session-id" | "window-id" | "pane-id"
 /** A set of tmux format fields and their kinds. */
 export type Fields = Readonly<Record<string, Kind>>
 
@@ -33,12 +31,6 @@ export type Row<F extends Fields> = {
   : F[K] extends "window-id" ? WindowId
   : F[K] extends "pane-id" ? PaneId
   : string
-}
-
-const idPatterns: Readonly<Record<IdKind, RegExp>> = {
-  "session-id": sessionIdPattern,
-  "window-id": windowIdPattern,
-  "pane-id": paneIdPattern
 }
 
 /** The fields of a session as tools return it. */

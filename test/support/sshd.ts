@@ -53,7 +53,8 @@ export const startSshdIn = async (world: TmuxWorld): Promise<{ sshConfig: string
       "KbdInteractiveAuthentication no",
       "PubkeyAuthentication yes",
       "PermitRootLogin prohibit-password",
-      `SetEnv HOME=${loginHome}`,
+      // TMUX_TMPDIR too: a server started there keeps its locks in this folder, not in /tmp/tmux-<uid>.
+      `SetEnv HOME=${loginHome} TMUX_TMPDIR=${dir}`,
       ""
     ].join("\n")
   )
