@@ -18,12 +18,14 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
   readonly files: ReadonlyArray<string>
 }
 const { scripts: _scripts, devDependencies: _dev, allowScripts: _allow, ...packed } = manifest
+// npm always packs README and LICENSE; the changes and the security policy are named.
+const files = [...manifest.files, "CHANGES.md", "SECURITY.md"]
 const stage = mkdtempSync(join(tmpdir(), "libtmux-mcp-stage-"))
 try {
-  for (const entry of [...manifest.files, "README.md", "LICENSE", "CHANGES.md", "SECURITY.md"]) {
+  for (const entry of [...files, "README.md", "LICENSE"]) {
     cpSync(join(root, entry), join(stage, entry), { recursive: true })
   }
-  writeFileSync(join(stage, "package.json"), `${JSON.stringify(packed, null, 2)}\n`)
+  writeFileSync(join(stage, "package.json"), `${JSON.stringify({ ...packed, files }, null, 2)}\n`)
   const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", destination, stage], {
     encoding: "utf8",
     env: { ...process.env, npm_config_update_notifier: "false" }

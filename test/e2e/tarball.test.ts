@@ -27,8 +27,18 @@ const npm = (args: ReadonlyArray<string>, cwd: string) =>
 describe("the npm pack tarball", () => {
   it("installs into a fresh prefix without building, and its command runs from there", () => {
     // dist/ is already built (npm test builds first): pack it as it is.
-    npm(["pack", "--ignore-scripts", "--pack-destination", dir], root)
+    execFileSync("node", [join(root, "scripts", "pack.ts"), dir], { cwd: root, stdio: "pipe" })
     const tarball = readdirSync(dir).find((name) => name.endsWith(".tgz"))!
+    // No lifecycle script in the packed package.json, so npm has nothing to warn about at install.
+    const packed = JSON.parse(
+      execFileSync("tar", ["-xzOf", join(dir, tarball), "package/package.json"], { encoding: "utf8" })
+    )
+    assert.isUndefined(packed.scripts, "the packed package.json carries no scripts")
+    assert.isUndefined(packed.devDependencies)
+    const listed = execFileSync("tar", ["-tzf", join(dir, tarball)], { encoding: "utf8" }).split("\n")
+    for (const file of ["LICENSE", "README.md", "SECURITY.md", "dist/libtmux-mcp.js"]) {
+      assert.include(listed, `package/${file}`)
+    }
     const prefix = join(dir, "prefix")
     npm([
       "install",
@@ -36,7 +46,6 @@ describe("the npm pack tarball", () => {
       "--prefix",
       prefix,
       "--prefer-offline",
-      "--ignore-scripts",
       "--no-audit",
       "--no-fund",
       tarball
