@@ -7,7 +7,9 @@
  * The newest rows are read with their cells (`-N`) and joined (`-J`) until the returned lines are
  * complete; the rows above them are only counted (`-J`, newlines and bytes), for the truncation
  * report. Rows are addressed absolutely (history size plus screen row); every read carries the
- * history size it was made at, so output still arriving between reads is allowed for.
+ * history size it was made at, so output still arriving between reads is allowed for, and the rows
+ * read with the head of the read-back (the pane's bottom, when they hold the end) are the newest
+ * piece: nothing that scrolls the pane afterwards moves the output's end.
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
