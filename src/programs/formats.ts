@@ -15,4 +15,4 @@ export const variableFormat = (name: string): string => {
 }
 
 /** A line no pane is likely to hold, for splitting one invocation's output: letters, digits and `-` only. */
-export const uniqueMarker = (tag: "search"): string => `lmcp-${tag}-${randomBytes(8).toString("hex")}`
+export const uniqueMarker = (tag: "search" | "part"): string => `lmcp-${tag}-${randomBytes(8).toString("hex")}`

@@ -7,7 +7,9 @@
  * The newest rows are read with their cells (`-N`) and joined (`-J`) until the returned lines are
  * complete; the rows above them are only counted (`-J`, newlines and bytes), for the truncation
  * report. Rows are addressed absolutely (history size plus screen row); every read carries the
- * history size it was made at, so output still arriving between reads is allowed for.
+ * history size it was made at, so output still arriving between reads is allowed for, and the rows
+ * read with the head of the read-back (the pane's bottom, when they hold the end) are the newest
+ * piece: nothing that scrolls the pane afterwards moves the output's end.
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -15,15 +17,13 @@ import { dropCells } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { extractOutput } from "../domain/shellProtocol.ts"
 import { PaneCommand } from "../services/Tmux.ts"
+import { uniqueMarker } from "./formats.ts"
 import { orPaneNotFound } from "./pane.ts"
 
 /** Rows one read returns at most, with cells and joined. */
 export const rowsPerRead = 10_000
 /** Rows one count reads at most (joined only). */
 export const rowsPerCount = 50_000
-
-/** The line printed between parts of one read. */
-const partBreak = "lmcp-part\n"
 
 /** A capture of relative rows `from`..`to`; with a full-screen program up, screen rows come from the saved screen. */
 const capture = (paneId: PaneId, from: number, to: number, flag: "-N" | "-J", alternate: boolean) => {
@@ -34,30 +34,89 @@ const capture = (paneId: PaneId, from: number, to: number, flag: "-N" | "-J", al
   return [plain(from, -1, []), plain(0, to, ["-a"])]
 }
 
-/** Reads parts in one invocation, each after the history size it was read at. */
+/**
+ * Reads parts in one invocation, after the history size they were read at. The line between parts
+ * is new for each read, so no row the pane shows can pass for it.
+ */
 const readParts = (paneId: PaneId, parts: ReadonlyArray<ReturnType<typeof capture>>) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
+    const partBreak = uniqueMarker("part")
     const commands = [
       ["display-message", "-p", "-t", paneId, "#{history_size}"] as const,
-      ...parts.flatMap((part) => [["display-message", "-p", "-t", paneId, "lmcp-part"] as const, ...part])
+      ...parts.flatMap((part) => [["display-message", "-p", "-t", paneId, partBreak] as const, ...part])
     ]
     const stdout = yield* tmux.run(commands).pipe(orPaneNotFound(paneId))
-    const [head = "", ...texts] = stdout.split(partBreak)
+    const [head = "", ...texts] = stdout.split(`${partBreak}\n`)
     return { history: Number.parseInt(head, 10), texts }
   })
 
-/** Lines of captured text: every line ends with a newline but a last one that wraps on. */
+/** Lines of captured text: tmux ends every capture with a newline, whether its last row wraps on or not. */
 const linesOf = (text: string | undefined): Array<string> => {
   const all = (text ?? "").split("\n")
   return all.at(-1) === "" ? all.slice(0, -1) : all
 }
 
 /**
- * Reads absolute rows `first`..`last` as parts, given the history size they are addressed at.
- * Output that arrived since moved the history: the read is aimed again, and after three tries
- * taken as it came, `offset` rows further down. A trim moves rows up by an amount the read cannot
- * know, so then it gives up (`undefined`).
+ * Which of `rows` (a capture with `-N`) wrap on into the next: `joined` (the same rows with `-J`)
+ * holds each line as its rows' cells concatenated. The last row's is not known (false).
+ */
+export const wrapsOf = (rows: ReadonlyArray<string>, joined: ReadonlyArray<string>): Array<boolean> => {
+  const wraps: Array<boolean> = []
+  let row = 0
+  for (const line of joined) {
+    if (row >= rows.length) break
+    let length = 0
+    do {
+      length += rows[row]!.length
+      wraps.push(true)
+      row++
+    } while (length < line.length && row < rows.length)
+    wraps[wraps.length - 1] = false
+  }
+  while (wraps.length < rows.length) wraps.push(false)
+  return wraps
+}
+
+/** The lines of rows, each row joined to the next where it wraps on. */
+export const joinRows = (rows: ReadonlyArray<string>, wraps: ReadonlyArray<boolean>): Array<string> => {
+  const lines: Array<string> = []
+  let line = ""
+  rows.forEach((row, i) => {
+    line += row
+    if (wraps[i] !== true || i === rows.length - 1) {
+      lines.push(line)
+      line = ""
+    }
+  })
+  return lines
+}
+
+/** What a capture of just these rows prints, with `-N` or `-J`. */
+const textOf = (rows: ReadonlyArray<string>, wraps: ReadonlyArray<boolean>, flag: "-N" | "-J"): string =>
+  flag === "-N" ? rows.map((row) => `${row}\n`).join("") : joinRows(rows, wraps).map((line) => `${line}\n`).join("")
+
+/** Tries at aiming one read before it gives up on a pane that keeps scrolling. */
+const attempts = 4
+/** Rows read above a range at most, to allow for output arriving while the read is made. */
+const maxMargin = 10_000
+
+/** What a read of rows gave: their text, exact, or why it has none. @category models */
+type RowsRead =
+  | { readonly _tag: "Read"; readonly texts: ReadonlyArray<string>; readonly history: number }
+  /** The history was trimmed: rows moved up by an amount the read cannot know. */
+  | { readonly _tag: "Trimmed" }
+  /** The pane scrolled on between every try: where the rows are was not caught. */
+  | { readonly _tag: "Moving" }
+
+/**
+ * Reads absolute rows `first`..`last` of each range, given the history size they are addressed at
+ * (tmux takes rows relative to the history as it is then). Output that arrived since scrolls the
+ * rows up: the read says by how much (it reads the history size with the rows), and is aimed
+ * again, with a margin of rows above the range for what arrives meanwhile; the rows read are then
+ * cut to the range, with where each line wraps taken from both captures. So the texts are exactly
+ * the ranges' rows, however the pane scrolled. A trim moves rows up by an amount the read cannot
+ * know, so then it gives up, as it does on a pane that scrolled more than the margin every time.
  */
 const readRows = (
   paneId: PaneId,
@@ -67,15 +126,35 @@ const readRows = (
 ) =>
   Effect.gen(function*() {
     let size = history
-    for (let attempt = 1;; attempt++) {
+    let margin = 0
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      // With a margin both captures of every range are read: they tell where to cut.
+      const flagsOf = (range: (typeof ranges)[number]) => margin === 0 ? range.flags : (["-N", "-J"] as const)
       const parts = ranges.flatMap((range) =>
-        range.flags.map((flag) => capture(paneId, range.first - size, range.last - size, flag, alternate))
+        flagsOf(range).map((flag) => capture(paneId, range.first - margin - size, range.last - size, flag, alternate))
       )
       const read = yield* readParts(paneId, parts)
-      if (read.history < size) return undefined
-      if (read.history === size || attempt === 3) return { texts: read.texts, offset: read.history - history }
+      if (read.history < size) return { _tag: "Trimmed" } satisfies RowsRead
+      const moved = read.history - size
+      if (moved === 0 && margin === 0) {
+        return { _tag: "Read", texts: read.texts, history: read.history } satisfies RowsRead
+      }
+      if (moved <= margin) {
+        const texts = ranges.flatMap((range, i) => {
+          const rows = linesOf(read.texts[2 * i])
+          const wraps = wrapsOf(rows, linesOf(read.texts[2 * i + 1]))
+          // The rows read begin `margin - moved` rows above the range (or at the top of the history).
+          const firstRead = Math.max(0, range.first - margin + moved)
+          const from = Math.max(0, range.first - firstRead)
+          const to = range.last - firstRead + 1
+          return range.flags.map((flag) => textOf(rows.slice(from, to), wraps.slice(from, to), flag))
+        })
+        return { _tag: "Read", texts, history: read.history } satisfies RowsRead
+      }
       size = read.history
+      margin = Math.min(maxMargin, Math.max(16, 2 * moved))
     }
+    return { _tag: "Moving" } satisfies RowsRead
   })
 
 /** Reads candidate windows (absolute first and last rows) in one invocation: their untrimmed rows and first row. */
@@ -87,7 +166,10 @@ export const readWindows = (
 ) =>
   Effect.map(
     readRows(paneId, history, windows.map((window) => ({ ...window, flags: ["-N"] as const })), alternate),
-    (read) => read?.texts.map((text, i) => ({ firstRow: windows[i]!.first + read.offset, rows: linesOf(text) }))
+    (read) =>
+      read._tag === "Read"
+        ? read.texts.map((text, i) => ({ firstRow: windows[i]!.first, rows: linesOf(text) }))
+        : undefined
   )
 
 /** A run's output, bounded, with what was left out before it. @category models */
@@ -99,8 +181,20 @@ export interface ReadOutput {
   readonly droppedBytes: number
   /** The history was trimmed while it was read: the rows above `lines` moved out of reach. */
   readonly trimmed: boolean
-  /** Counting stopped (at `countUntil`, or at a trim): there are more lines before than `droppedLines`. */
+  /**
+   * Counting stopped (at `countUntil`, at a trim, or on a pane that scrolled on faster than it was
+   * read): there are more lines before than `droppedLines`.
+   */
   readonly partial: boolean
+}
+
+/** Rows read with the head of the read (so addressed at its history size): the pane's bottom. @category models */
+export interface BottomRows {
+  /** The absolute row of `rows[0]`. */
+  readonly firstRow: number
+  readonly rows: ReadonlyArray<string>
+  /** The same rows with `-J`. */
+  readonly joined: ReadonlyArray<string>
 }
 
 const newlines = (text: string): number => {
@@ -109,9 +203,13 @@ const newlines = (text: string): number => {
   return count
 }
 
+const bytesOf = (lines: ReadonlyArray<string>) => lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
+
 /**
  * The output from `start` (absolute row, cell column) to `end` (absolute row, cell column), read
- * from the end up until the bound is met, the rest counted.
+ * from the end up until the bound is met, the rest counted. `bottom`, the rows read with the
+ * head, is the newest piece when it holds the end: it was read at the head's history size, so no
+ * scrolling since can move it.
  */
 export const readOutput = (options: {
   readonly paneId: PaneId
@@ -122,56 +220,109 @@ export const readOutput = (options: {
   readonly maxBytes: number
   readonly countUntil: number
   readonly alternate: boolean
+  readonly bottom?: BottomRows | undefined
 }) =>
   Effect.gen(function*() {
-    const { paneId, start, end, alternate } = options
+    const { paneId, start, end, alternate, bottom } = options
+    // The history size the next read is aimed at: the latest one seen.
+    let history = options.history
+    // The rows from `top` to the end, whether each wraps on into the next, and whether the row above
+    // `top` wraps on into it (the first line began above; not known until that row is read).
     let rows: Array<string> = []
-    let joined: Array<string> = []
+    let wraps: Array<boolean> = []
     let top = end.row + 1
-    // The first joined line may have begun above `top`: only the others count as complete.
-    const enough = () =>
-      joined.length - 1 > options.maxLines ||
-      joined.slice(1).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0) > options.maxBytes
+    let above: boolean | undefined
+    const inBottom = bottom !== undefined && end.row >= bottom.firstRow &&
+      end.row < bottom.firstRow + bottom.rows.length
+    if (inBottom) {
+      const all = wrapsOf(bottom.rows, bottom.joined)
+      const from = Math.max(0, start.row - bottom.firstRow)
+      rows = bottom.rows.slice(from, end.row - bottom.firstRow + 1)
+      wraps = all.slice(from, end.row - bottom.firstRow + 1)
+      top = bottom.firstRow + from
+      if (from > 0) above = all[from - 1]
+    }
+    const kept = () =>
+      extractOutput(
+        rows,
+        joinRows(rows, wraps),
+        { row: 0, column: top === start.row ? start.column : 0 },
+        end.row - top,
+        end.column
+      )
+    // The first line may have begun above `top`: only the others count as complete.
+    const enough = () => {
+      const lines = kept().slice(1)
+      return lines.length > options.maxLines || bytesOf(lines) > options.maxBytes
+    }
+    const cut = (read: RowsRead) =>
+      ({
+        lines: kept(),
+        droppedLines: 0,
+        droppedBytes: 0,
+        trimmed: read._tag === "Trimmed",
+        partial: true
+      }) satisfies ReadOutput
     while (top > start.row && !enough()) {
       const first = Math.max(start.row, top - rowsPerRead)
-      const read = yield* readRows(paneId, options.history, [{ first, last: top - 1, flags: ["-N", "-J"] }], alternate)
-      if (read === undefined) {
-        return { ...extracted(rows, joined, { row: top, column: 0 }, top, end), trimmed: true, partial: true }
-      }
-      // Output still arriving moved the rows down: the newest piece is taken as it came (rows past
-      // the end are left out); a piece above must meet the one below, else the rest is counted.
-      if (read.offset > 0 && joined.length > 0) break
-      const texts = read.texts
-      const lines = linesOf(texts[1])
-      // A line that wraps across the boundary is one line.
-      joined = joined.length > 0 && !(texts[1] ?? "").endsWith("\n")
-        ? [...lines.slice(0, -1), lines.at(-1)! + joined[0]!, ...joined.slice(1)]
-        : [...lines, ...joined]
-      rows = [...linesOf(texts[0]), ...rows]
-      top = first + read.offset
+      // One row more above and below: where the piece's first and last rows wrap on is known then.
+      const over = first > 0 ? 1 : 0
+      const read = yield* readRows(
+        paneId,
+        history,
+        [{ first: first - over, last: top, flags: ["-N", "-J"] }],
+        alternate
+      )
+      if (read._tag !== "Read") return cut(read)
+      history = read.history
+      const pieceRows = linesOf(read.texts[0])
+      const pieceWraps = wrapsOf(pieceRows, linesOf(read.texts[1]))
+      rows = [...pieceRows.slice(over, over + top - first), ...rows]
+      wraps = [...pieceWraps.slice(over, over + top - first), ...wraps]
+      above = over === 1 && pieceWraps[0] === true
+      top = first
     }
-    const kept = extracted(rows, joined, top === start.row ? start : { row: top, column: 0 }, top, end)
-    if (top === start.row) return { ...kept, trimmed: false, partial: false } satisfies ReadOutput
-    let lines = kept.lines
+    if (top === start.row) return { lines: kept(), droppedLines: 0, droppedBytes: 0, trimmed: false, partial: false }
+    if (above === undefined) {
+      // The bottom rows alone were enough: whether the row above them wraps on into them is read.
+      const read = yield* readRows(paneId, history, [{ first: top - 1, last: top, flags: ["-N", "-J"] }], alternate)
+      if (read._tag !== "Read") return cut(read)
+      history = read.history
+      above = wrapsOf(linesOf(read.texts[0]), linesOf(read.texts[1]))[0] === true
+    }
+    let lines = kept()
     let droppedLines = 0
     let droppedBytes = 0
+    if (above) {
+      // The first line began above: it is counted with the rows above, not returned.
+      droppedLines = 1
+      droppedBytes = Buffer.byteLength(lines[0] ?? "") + 1
+      lines = lines.slice(1)
+    }
     // Counted as the rows come: for a run still printing, that is as of the read.
     for (let last = top - 1; last >= start.row; last -= rowsPerCount) {
       if ((yield* Clock.currentTimeMillis) >= options.countUntil) {
         return { lines, droppedLines, droppedBytes, trimmed: false, partial: true } satisfies ReadOutput
       }
       const first = Math.max(start.row, last - rowsPerCount + 1)
-      const read = yield* readRows(paneId, options.history, [{ first, last, flags: ["-J"] }], alternate)
-      if (read === undefined) {
-        return { lines, droppedLines, droppedBytes, trimmed: true, partial: true } satisfies ReadOutput
+      // tmux ends a capture with a newline even where its last row wraps on: the row below is read
+      // with it, for whether the line goes on into the rows already counted.
+      const below = last === top - 1 ? [] : [{ first: last, last: last + 1, flags: ["-N", "-J"] as const }]
+      const read = yield* readRows(paneId, history, [{ first, last, flags: ["-J"] }, ...below], alternate)
+      if (read._tag !== "Read") {
+        return {
+          lines,
+          droppedLines,
+          droppedBytes,
+          trimmed: read._tag === "Trimmed",
+          partial: true
+        } satisfies ReadOutput
       }
+      history = read.history
       let text = read.texts[0] ?? ""
-      if (last === top - 1 && !text.endsWith("\n")) {
-        // The first line read began above: it is counted with the rows above, not returned.
-        droppedLines++
-        droppedBytes += Buffer.byteLength(lines[0] ?? "") + 1
-        lines = lines.slice(1)
-      }
+      const goesOn = last === top - 1 ? above : wrapsOf(linesOf(read.texts[1]), linesOf(read.texts[2]))[0] === true
+      // The line that goes on below was counted there, newline and all (the first returned one, with `above`).
+      if (goesOn) text = text.slice(0, -1)
       if (first === start.row && start.column > 0) {
         const firstLine = text.slice(0, text.includes("\n") ? text.indexOf("\n") : text.length)
         text = dropCells(firstLine, start.column) + text.slice(firstLine.length)
@@ -181,15 +332,3 @@ export const readOutput = (options: {
     }
     return { lines, droppedLines, droppedBytes, trimmed: false, partial: false } satisfies ReadOutput
   })
-
-const extracted = (
-  rows: ReadonlyArray<string>,
-  joined: ReadonlyArray<string>,
-  from: { readonly row: number; readonly column: number },
-  top: number,
-  end: { readonly row: number; readonly column: number }
-) => ({
-  lines: extractOutput(rows, joined, { row: from.row - top, column: from.column }, end.row - top, end.column),
-  droppedLines: 0,
-  droppedBytes: 0
-})

@@ -7,7 +7,7 @@ import type { PaneId } from "../domain/ids.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
 import { decodeRecord, encodeRecord, paneRunOptions, type ReadPosition } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
-import { extractOutput, parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
+import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
 import { ArgumentProblem } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
@@ -93,7 +93,8 @@ export const startOf = (run: Run, head: Head, capture: Capture | undefined) =>
 
 /**
  * The run's output from where it starts to where it recorded its end (or the cursor), bounded by
- * `limits`; `capture` is what the waiter read with the signal, used when it holds the whole output.
+ * `limits`; `capture` is what the waiter read with the signal (or a look read with the head), the
+ * newest rows of the output when it holds its end.
  */
 export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture) =>
   Effect.gen(function*() {
@@ -131,32 +132,17 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       : returned.row - (found.shift - returned.shift)
     const continued = after !== undefined && after > found!.row
     const from = continued ? { row: after, column: 0 } : found ?? { row: 0, column: 0 }
-    const inCapture = capture !== undefined && from.row >= capture.firstRow && !head.alternate
-    const read = inCapture
-      ? {
-        lines: extractOutput(
-          capture.rows,
-          capture.joined,
-          {
-            row: from.row - capture.firstRow,
-            column: from.column
-          },
-          end.row - capture.firstRow,
-          end.column
-        ),
-        droppedLines: 0,
-        droppedBytes: 0,
-        trimmed: false,
-        partial: false
-      }
-      : yield* readOutput({
-        paneId: run.paneId,
-        history: head.history,
-        start: from,
-        end: head.alternate ? { row: head.history + run.screenRows - 1, column: Number.MAX_SAFE_INTEGER } : end,
-        alternate: head.alternate,
-        ...limits
-      })
+    // The rows read with the head are the newest piece: the pane scrolling since cannot move them.
+    // With a full-screen program up they are its screen, not the run's rows.
+    const read = yield* readOutput({
+      paneId: run.paneId,
+      history: head.history,
+      start: from,
+      end: head.alternate ? { row: head.history + run.screenRows - 1, column: Number.MAX_SAFE_INTEGER } : end,
+      alternate: head.alternate,
+      bottom: head.alternate ? undefined : capture,
+      ...limits
+    })
     const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
     // Behind a full-screen program the output ends where the screen it saved had its cursor.
     const endRow = head.alternate ? yield* savedCursorRow(run.paneId, head.history) : end.row
