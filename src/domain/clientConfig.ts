@@ -59,6 +59,8 @@ export const clientConfigNotes = (config: PrintConfig, node: string, executable 
       "or agent); the remote needs " +
       (host.binary
         ? `the single executable at ${host.command[0]} (no Node)`
+        : host.command.length === 1
+        ? `${host.command[0]} on its PATH: this package with Node >= ${nodeFloor}, or the single executable`
         : `Node >= ${nodeFloor} and this package (${host.command.join(" ")})`),
       `libtmux-mcp: to check the remote ${host.binary ? "executable" : "Node"}: ${remoteNodeCheck(host)}`,
       `libtmux-mcp: to watch there once the agent has a session: ${watchCommand(host, config.env.LIBTMUX_SOCKET)}`

@@ -148,6 +148,7 @@ describe("notes on stderr", () => {
     )
     const plain = clientConfigNotes(decide(["--print-config", "cursor", "--ssh", "box"]), node)
     assert.include(plain, "libtmux-mcp: to check the remote Node: ssh box node --version")
+    assert.include(plain[1], "the remote needs libtmux-mcp on its PATH: this package with Node >= 22.19.0, or the")
     const binary = clientConfigNotes(
       decide(["--print-config", "cursor", "--ssh", "box", "--remote-binary", "/o/l"]),
       node
