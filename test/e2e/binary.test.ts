@@ -7,19 +7,23 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { execFileSync, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
-  symlinkSync
+  symlinkSync,
+  writeFileSync
 } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { toolNames } from "../../src/manifest/index.ts"
@@ -96,6 +100,18 @@ describe("the single executable", () => {
       args: [],
       env: { LIBTMUX_TOOLSETS: "inspect" }
     })
+    // A lock folder others can enter: no configuration is written there, and the server does not start.
+    const locks = join(env.TMUX_TMPDIR!, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp-locks")
+    mkdirSync(locks, { recursive: true, mode: 0o700 })
+    chmodSync(locks, 0o755)
+    const refused = spawnSync(binary, [], { env, encoding: "utf8", input: "" })
+    assert.strictEqual(refused.status, 1)
+    assert.include(
+      refused.stderr,
+      "LIBTMUX_TMUX_CONFIG minimal: the executable's minimal configuration has no file " +
+        `(${locks} has mode 755; it must be 0700); give a readable regular file, or user`
+    )
+    assert.deepStrictEqual(readdirSync(locks), [])
     const node = run("--print-config", "cursor", "--node", "/usr/bin/node")
     assert.strictEqual(node.status, 1)
     assert.include(node.stderr, "the single executable runs itself: leave out --node")
@@ -103,6 +119,13 @@ describe("the single executable", () => {
 
   it("serves tools/list, a session in the embedded minimal configuration, a run and a regex search", async () => {
     const world = h.world()
+    // A link planted where the configuration goes is replaced, never written through.
+    const folder = join(world.dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp-locks")
+    mkdirSync(folder, { recursive: true, mode: 0o700 })
+    const shipped = readFileSync(join(root, "share", "tmux-minimal.conf"), "utf8")
+    const file = join(folder, `tmux-minimal-${createHash("sha256").update(shipped).digest("hex").slice(0, 12)}.conf`)
+    writeFileSync(join(world.dir, "decoy"), "decoy\n")
+    symlinkSync(join(world.dir, "decoy"), file)
     const transport = new StdioClientTransport({
       command: binary,
       args: [],
@@ -132,13 +155,14 @@ describe("the single executable", () => {
       "libtmux-mcp minimal"
     )
     assert.strictEqual(world.tmux("libtmux-mcp", "show-environment", "-g", "PAGER").trim(), "PAGER=cat")
-    const folder = join(world.dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp-locks")
-    const written = readdirSync(folder).filter((name) => /^tmux-minimal-[0-9a-f]{12}\.conf$/u.test(name))
-    assert.strictEqual(written.length, 1)
-    const file = join(folder, written[0]!)
-    assert.strictEqual(readFileSync(file, "utf8"), readFileSync(join(root, "share", "tmux-minimal.conf"), "utf8"))
-    assert.strictEqual(statSync(file).mode & 0o777, 0o600)
+    assert.deepStrictEqual(readdirSync(folder).filter((name) => name.startsWith("tmux-minimal-")), [basename(file)])
+    assert.isTrue(lstatSync(file).isFile())
+    assert.strictEqual(readFileSync(file, "utf8"), shipped)
+    assert.strictEqual(lstatSync(file).mode & 0o777, 0o600)
     assert.strictEqual(statSync(folder).mode & 0o777, 0o700)
+    assert.strictEqual(readFileSync(join(world.dir, "decoy"), "utf8"), "decoy\n")
+    // No compile cache folder: the executable's code cache is inside it.
+    assert.isFalse(existsSync(join(world.dir, "cache")))
 
     const pane = session.pane_id as string
     const ran = structured(
