@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url"
  * The SDK's ajv validator checks elicited input, which this server never asks for:
  * a stub keeps ajv out of the bundle.
  */
-const withoutAjv = {
+export const withoutAjv = {
   name: "without-ajv",
   resolveId(source, importer) {
     if (source.endsWith("/validation/ajv-provider.js") && importer?.includes("@modelcontextprotocol/sdk")) {

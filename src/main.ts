@@ -10,6 +10,7 @@ import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
 import { reportFailure } from "./failure.ts"
+import { packaged } from "./platform/packaged.ts"
 import { nodeProblem } from "./startup/NodeCheck.ts"
 import { startup } from "./startup/Startup.ts"
 import { version } from "./version.ts"
@@ -36,14 +37,19 @@ const program = Effect.gen(function*() {
   if (decided.kind === "help") return void process.stdout.write(`${helpText(version)}\n`)
   if (decided.kind === "version") return void process.stdout.write(`libtmux-mcp ${version}\n`)
   if (decided.kind === "print-config") {
-    const bin = realpathSync(process.argv[1] ?? "")
-    const problem = decided.node === undefined ? undefined : nodeProblem(decided.node)
+    // The single executable is its own entry: no Node and no bin file to name.
+    const bin = packaged ? undefined : realpathSync(process.argv[1] ?? "")
+    const problem = decided.node === undefined
+      ? undefined
+      : packaged
+      ? "--node names the Node that runs the package's bin; the single executable runs itself: leave out --node"
+      : nodeProblem(decided.node)
     if (problem !== undefined) {
       process.stderr.write(`libtmux-mcp: ${problem}\n`)
       return void (process.exitCode = 1)
     }
     const node = decided.node ?? process.execPath
-    for (const note of clientConfigNotes(decided, node)) process.stderr.write(`${note}\n`)
+    for (const note of clientConfigNotes(decided, node, packaged)) process.stderr.write(`${note}\n`)
     return void process.stdout.write(`${renderClientConfig(decided, node, bin)}\n`)
   }
   const { serve } = yield* Effect.promise(loadServer)

@@ -4,10 +4,12 @@
  */
 import "./heap.ts"
 import { useCompileCache } from "./compileCache.ts"
+import { packaged } from "./platform/packaged.ts"
 
 /** Turns the compile cache on, then loads and runs the server. */
 export const start = async (): Promise<void> => {
-  useCompileCache(process.env)
+  // The single executable has no module files for the cache to cover (its code cache is built in).
+  if (!packaged) useCompileCache(process.env)
   const { main } = await import("./main.ts")
   main()
 }

@@ -1,6 +1,7 @@
 /**
- * Ready-to-paste client configurations for this checkout: absolute paths to the running Node and
- * to this package's bin, so they work before (and without) any npm publication.
+ * Ready-to-paste client configurations for this installation: absolute paths to the running Node and
+ * to this package's bin (or to the single executable), so they work before (and without) any npm
+ * publication.
  */
 import * as Result from "effect/Result"
 import { nodeFloor } from "./nodeFloor.ts"
@@ -34,29 +35,34 @@ export const codexToolTimeout = (waitMaxSeconds: number): number => Math.max(60,
 /** A Node path in a folder that a cache clean removes (npm's, npx's, the one scripts/node24.sh fills). */
 const inCacheFolder = (node: string): boolean => /[\\/]\.cache[\\/]|[\\/]_npx[\\/]/u.test(node)
 
-/** The command that checks the Node on the remote host. */
-const remoteNodeCheck = (host: SshHost): string =>
+/** The command that checks the Node on the remote host (the executable itself, for the single executable). */
+const remoteNodeCheck = (host: SshHost & { readonly binary: boolean }): string =>
   [
     "ssh",
     ...(host.sshConfig === undefined ? [] : ["-F", shellQuote(host.sshConfig)]),
     ...(host.port === undefined ? [] : ["-p", String(host.port)]),
     host.destination,
-    shellQuote(host.command.length > 1 ? host.command[0]! : "node"),
+    shellQuote(host.binary || host.command.length > 1 ? host.command[0]! : "node"),
     "--version"
   ].join(" ")
 
 /**
  * What to tell the person on stderr beside the configuration: where it goes, and the traps of the
- * printed values.
+ * printed values. `executable`: `node` is the single executable, put where its user chose.
  */
-export const clientConfigNotes = (config: PrintConfig, node: string): Array<string> => {
+export const clientConfigNotes = (config: PrintConfig, node: string, executable = false): Array<string> => {
   const host = config.remote
   return [
     `libtmux-mcp: ${clients[config.client]}`,
     ...(host === undefined ? [] : [
       `libtmux-mcp: the entry starts the server on ${host.destination} through ssh (no password prompt: use a key ` +
-      `or agent); the remote needs Node >= ${nodeFloor} and this package (${host.command.join(" ")})`,
-      `libtmux-mcp: to check the remote Node: ${remoteNodeCheck(host)}`,
+      "or agent); the remote needs " +
+      (host.binary
+        ? `the single executable at ${host.command[0]} (no Node)`
+        : host.command.length === 1
+        ? `${host.command[0]} on its PATH: this package with Node >= ${nodeFloor}, or the single executable`
+        : `Node >= ${nodeFloor} and this package (${host.command.join(" ")})`),
+      `libtmux-mcp: to check the remote ${host.binary ? "executable" : "Node"}: ${remoteNodeCheck(host)}`,
       `libtmux-mcp: to watch there once the agent has a session: ${watchCommand(host, config.env.LIBTMUX_SOCKET)}`
     ]),
     ...(config.inheritedSocket === undefined ? [] : [
@@ -64,7 +70,7 @@ export const clientConfigNotes = (config: PrintConfig, node: string): Array<stri
       "clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead" +
       (config.name === "libtmux-mcp" ? "; give it its own entry name with --name (say --name tmux-live)" : "")
     ]),
-    ...(host === undefined && inCacheFolder(node) ?
+    ...(host === undefined && !executable && inCacheFolder(node) ?
       [
         `libtmux-mcp: the Node path ${node} is in a cache folder: cleaning that cache removes ` +
         "it and the client can no longer start the server; prefer a Node installed for good: name it with " +
@@ -134,14 +140,17 @@ export const sshCommand = (
   }
 }
 
-/** The configuration text for one client (stdout: nothing else, so it can be piped). */
-export const renderClientConfig = (config: PrintConfig, node: string, bin: string): string => {
+/**
+ * The configuration text for one client (stdout: nothing else, so it can be piped). With no `bin`,
+ * `node` is the single executable, which runs itself.
+ */
+export const renderClientConfig = (config: PrintConfig, node: string, bin: string | undefined): string => {
   const { name, remote: host } = config
   const ssh = host === undefined ? undefined : sshCommand(host, config.env)
   const env = ssh === undefined ? config.env : {}
   const entry = {
     command: ssh?.command ?? node,
-    args: ssh?.args ?? [bin],
+    args: ssh?.args ?? (bin === undefined ? [] : [bin]),
     ...(Object.keys(env).length === 0 ? {} : { env })
   }
   switch (config.client) {

@@ -363,13 +363,17 @@ export const helpText = (version: string): string =>
     "Each flag mirrors an environment variable; a flag beats its variable.",
     ...settings.map((setting) => `  ${setting.flag.padEnd(20)} ${setting.variable}: ${setting.help}`),
     `  ${"--print-config".padEnd(20)} <client>: print a configuration for ${Object.keys(clients).join(", ")}`,
-    `  ${"".padEnd(20)} using this Node and this checkout; setting flags given beside it go into its env block`,
+    `  ${"".padEnd(20)} that runs this installation (this Node and bin, or this executable); setting flags`,
+    `  ${"".padEnd(20)} given beside it go into its env block`,
     `  ${"  --name".padEnd(20)} <name>: the entry's name (letters, digits, - and _; default libtmux-mcp[-host])`,
     `  ${"  --node".padEnd(20)} <path>: the Node the entry runs (default: this one), checked to run and be >= 22.19`,
     `  ${"  --ssh".padEnd(20)} [user@]host[:port]: the entry starts the server on that host through ssh`,
     `  ${"  --ssh-config".padEnd(20)} <file>: the ssh client configuration file to use (ssh -F)`,
     `  ${"  --remote-node".padEnd(20)} <path>: Node on the host (default: node, with --remote-bin)`,
     `  ${"  --remote-bin".padEnd(20)} <path>: this package's bin on the host (default: libtmux-mcp on the remote PATH)`,
+    `  ${
+      "  --remote-binary".padEnd(20)
+    } <path>: the single executable on the host (npm run build:binary), run without Node`,
     `  ${"--help".padEnd(20)} print this help`,
     `  ${"--version, -V, -v".padEnd(20)} print the version`,
     "",

@@ -11,11 +11,19 @@ import { inheritedPath, parseSocketSelector } from "./socket.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
 import { parseWaitMax } from "./waitCeiling.ts"
 
-/** Flags that shape only the entry that `--print-config` prints; the last four, the remote host. */
-export const printConfigFlags = ["--name", "--node", "--ssh", "--ssh-config", "--remote-node", "--remote-bin"] as const
+/** Flags that shape only the entry that `--print-config` prints; the last five, the remote host. */
+export const printConfigFlags = [
+  "--name",
+  "--node",
+  "--ssh",
+  "--ssh-config",
+  "--remote-node",
+  "--remote-bin",
+  "--remote-binary"
+] as const
 /** One of the flags above. @category models */
 export type PrintConfigFlag = typeof printConfigFlags[number]
-const remoteFlags: ReadonlyArray<PrintConfigFlag> = ["--ssh-config", "--remote-node", "--remote-bin"]
+const remoteFlags: ReadonlyArray<PrintConfigFlag> = ["--ssh-config", "--remote-node", "--remote-bin", "--remote-binary"]
 
 /** Where `--ssh` says to start the server. @category models */
 export interface RemoteHost {
@@ -24,8 +32,13 @@ export interface RemoteHost {
   readonly port: number | undefined
   /** An absolute path: the client starts ssh from a folder nobody chose. */
   readonly sshConfig: string | undefined
-  /** The remote command: the installed `libtmux-mcp` by default, or Node with a checkout's bin. */
+  /**
+   * The remote command: the installed `libtmux-mcp` by default, Node with a checkout's bin, or the
+   * single executable.
+   */
   readonly command: ReadonlyArray<string>
+  /** Whether the command is the single executable (`--remote-binary`), which needs no Node there. */
+  readonly binary: boolean
 }
 
 /** What `--print-config` prints, decided. @category models */
@@ -112,6 +125,18 @@ const parseRemote = (
     const node = flags["--remote-node"] === undefined
       ? undefined
       : yield* pathWord("--remote-node", flags["--remote-node"])
+    const binary = flags["--remote-binary"] === undefined
+      ? undefined
+      : yield* pathWord("--remote-binary", flags["--remote-binary"])
+    if (binary !== undefined && (bin !== undefined || node !== undefined)) {
+      const other = bin === undefined ? "--remote-node" : "--remote-bin"
+      return yield* Result.fail(
+        settingInvalid(
+          "--remote-binary",
+          `--remote-binary names the single executable, which runs without Node; leave out ${other}`
+        )
+      )
+    }
     return {
       destination: match[1] === undefined ? match[2]! : `${match[1]}@${match[2]}`,
       port,
@@ -119,8 +144,13 @@ const parseRemote = (
       sshConfig: sshConfig === undefined || isAbsolute(sshConfig) || sshConfig.startsWith("~")
         ? sshConfig
         : resolve(cwd, sshConfig),
-      // The installed bin runs itself; a checkout's bin is a file for Node to run.
-      command: bin === undefined && node === undefined ? ["libtmux-mcp"] : [node ?? "node", bin ?? "libtmux-mcp"]
+      // The installed bin and the single executable run themselves; a checkout's bin is a file for Node to run.
+      command: binary !== undefined
+        ? [binary]
+        : bin === undefined && node === undefined
+        ? ["libtmux-mcp"]
+        : [node ?? "node", bin ?? "libtmux-mcp"],
+      binary: binary !== undefined
     }
   })
 

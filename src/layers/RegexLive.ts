@@ -12,7 +12,15 @@ import * as Semaphore from "effect/Semaphore"
 import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
-import { type MatchJob, type MatchReply, type WorkerSettings, workerSource } from "../platform/regexWorker.ts"
+import { assetText, packaged } from "../platform/packaged.ts"
+import {
+  inlineRe2js,
+  loadRe2js,
+  type MatchJob,
+  type MatchReply,
+  type WorkerSettings,
+  workerSource
+} from "../platform/regexWorker.ts"
 import {
   type LineMatcher,
   type MatchOptions,
@@ -35,12 +43,17 @@ type Outcome = MatchReply | { readonly crashed: string }
 /** Worker threads for regex jobs: at most `size` at once, idle ones kept for the next job. */
 const makePool = (size: number) =>
   Effect.gen(function*() {
-    const settings: WorkerSettings = { re2js: createRequire(import.meta.url).resolve("re2js"), maxProgramSize }
+    // The single executable has no re2js file to load: its worker code holds re2js (an asset) inlined.
+    const settings: WorkerSettings = {
+      re2js: packaged ? undefined : createRequire(import.meta.url).resolve("re2js"),
+      maxProgramSize
+    }
+    const code = workerSource(packaged ? inlineRe2js(assetText("re2js.cjs")) : loadRe2js)
     const permits = yield* Semaphore.make(size)
     const idle: Array<Worker> = []
     const live = new Set<Worker>()
     const spawn = () => {
-      const worker = new Worker(workerSource, {
+      const worker = new Worker(code, {
         eval: true,
         workerData: settings,
         resourceLimits: { maxOldGenerationSizeMb: 256 }

@@ -10,7 +10,7 @@ import { procView } from "../domain/instance.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { withCreationLock } from "../platform/Lease.ts"
 import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
-import { minimalConfigPath, probeServer, provenanceOption } from "../platform/Provenance.ts"
+import { isMinimalConfig, probeServer, provenanceOption } from "../platform/Provenance.ts"
 import { guardPlace } from "../platform/SocketGuard.ts"
 import { buildArgv, execTmux, makePool, poolSize } from "../platform/TmuxExec.ts"
 import type { TmuxError } from "../services/errors.ts"
@@ -40,11 +40,12 @@ const creating = (
   pin: SocketPin["Service"],
   probe: Effect.Effect<Effect.Success<ReturnType<typeof probeServer>>, TmuxError>
 ) => {
-  const configuration = pin.configFlags.length === 0
+  const given = pin.configFlags[1]
+  const configuration = given === undefined
     ? (pin.selector.form === "inherit" ? "tmux-default" : "user")
-    : pin.configFlags[1] === minimalConfigPath
+    : isMinimalConfig(given, pin.environment, process.getuid?.() ?? 0)
     ? "minimal"
-    : `path:${pin.configFlags[1]}`
+    : `path:${given}`
   const record = configuration === "minimal"
     ? []
     : [["set-option", "-s", provenanceOption, `libtmux-mcp ${configuration}`]]

@@ -7,6 +7,8 @@ import * as Effect from "effect/Effect"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { lockFolder } from "./Lease.ts"
+import { assetFile, packaged } from "./packaged.ts"
 import { buildArgv, execTmux } from "./TmuxExec.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
@@ -15,7 +17,7 @@ type Environment = Readonly<Record<string, string | undefined>>
  * The shipped minimal configuration file: `share/` of the package, found by walking up from this
  * module, which sits at a different depth in the sources, the compiled modules and the bundle.
  */
-export const minimalConfigPath = ((): string => {
+const shippedConfigPath = (): string => {
   let dir = dirname(fileURLToPath(import.meta.url))
   for (let depth = 0; depth < 4; depth++) {
     const candidate = join(dir, "share", "tmux-minimal.conf")
@@ -23,7 +25,27 @@ export const minimalConfigPath = ((): string => {
     dir = dirname(dir)
   }
   return join(dirname(fileURLToPath(import.meta.url)), "share", "tmux-minimal.conf")
-})()
+}
+
+/** The shipped file's path; none in the single executable, which has no package folder. */
+const shipped = packaged ? undefined : shippedConfigPath()
+
+/**
+ * The minimal configuration as a file tmux can read: the shipped one, or in the single executable
+ * its embedded copy written out (packaged.ts) into this user's lock folder, which Lease.ts makes and
+ * checks owner-only. A string says why there is none.
+ */
+export const minimalConfigFile = (env: Environment, uid: number): { readonly path: string } | string => {
+  if (shipped !== undefined) return { path: shipped }
+  const folder = lockFolder(env)
+  return typeof folder === "string" ? folder : assetFile("tmux-minimal.conf", folder.path, uid)
+}
+
+/** Whether `path` is the minimal configuration's file. */
+export const isMinimalConfig = (path: string, env: Environment, uid: number): boolean => {
+  const file = minimalConfigFile(env, uid)
+  return typeof file !== "string" && file.path === path
+}
 
 /** The option a server started by libtmux-mcp carries, naming the product and configuration. */
 export const provenanceOption = "@libtmux-mcp-started-by"

@@ -2,13 +2,14 @@
  * The code of a regex worker thread, and the messages it exchanges. RE2 runs there, never on the
  * main thread, so a costly pattern delays nothing but its own call, and terminating the thread
  * stops it at once. The code is a string (an `eval` worker) so that it works the same from the
- * bundle, from `dist/` and from the sources; it loads re2js from the path the main thread resolved.
+ * bundle, from `dist/`, from the sources and in the single executable; it loads re2js from the path
+ * the main thread resolved, or holds it inlined where there is no file to load (the executable).
  */
 
 /** What the worker gets once. @category models */
 export interface WorkerSettings {
-  /** The CommonJS entry of re2js. */
-  readonly re2js: string
+  /** The CommonJS entry of re2js, for a worker that loads it (`loadRe2js`). */
+  readonly re2js: string | undefined
   readonly maxProgramSize: number
 }
 
@@ -26,10 +27,18 @@ export type MatchReply =
   | { readonly failed: number; readonly invalid: string }
   | { readonly failed: number; readonly programSize: number }
 
-/** The worker's code (CommonJS). */
-export const workerSource = `
+/** The expression that loads re2js from the file `WorkerSettings.re2js` names. */
+export const loadRe2js = "require(workerData.re2js)"
+
+/** The expression that runs re2js's CommonJS build, given as text, as a module of its own. */
+export const inlineRe2js = (source: string): string =>
+  `(() => {\nconst module = { exports: {} };\n(function (exports) {\n${source}\n})(module.exports);\n` +
+  "return module.exports\n})()"
+
+/** The worker's code (CommonJS), with the expression that yields re2js's exports. */
+export const workerSource = (re2js: string): string => `
 const { parentPort, workerData } = require("node:worker_threads")
-const { RE2JS } = require(workerData.re2js)
+const { RE2JS } = ${re2js}
 const compiled = new Map()
 const compile = (pattern, flags) => {
   const key = flags + ":" + pattern

@@ -100,7 +100,7 @@ export const startup = (
     const invocation = yield* parseInvocation(settings, argv)
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
-    const flags = yield* configFlags(config)
+    const flags = yield* configFlags(config, env, uid)
     const resolvedPath = resolveSocketPath(config.socket, {
       TMUX_TMPDIR: env.TMUX_TMPDIR,
       TMUX: env.TMUX,

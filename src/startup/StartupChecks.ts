@@ -16,7 +16,7 @@ import {
   startupError,
   TmuxUnusable
 } from "../domain/StartupError.ts"
-import { minimalConfigPath } from "../platform/Provenance.ts"
+import { minimalConfigFile } from "../platform/Provenance.ts"
 import { liveReader } from "../platform/SocketGuard.ts"
 import { execTmux } from "../platform/TmuxExec.ts"
 
@@ -62,9 +62,22 @@ export const checkTmuxVersion = (config: ServerConfig, env: Environment): Effect
 }
 
 /** The `-f` flags for a server this process starts; the file must be a readable regular file. */
-export const configFlags = (config: ServerConfig): Effect.Effect<ReadonlyArray<string>, StartupError> => {
-  if (config.socket.form === "inherit" || config.tmuxConfig.kind === "user") return Effect.succeed([])
-  const path = config.tmuxConfig.kind === "minimal" ? minimalConfigPath : config.tmuxConfig.path
+export const configFlags = (
+  config: ServerConfig,
+  env: Environment,
+  uid: number
+): Effect.Effect<ReadonlyArray<string>, StartupError> => {
+  const choice = config.tmuxConfig
+  if (config.socket.form === "inherit" || choice.kind === "user") return Effect.succeed([])
+  const file = choice.kind === "minimal" ? minimalConfigFile(env, uid) : { path: choice.path }
+  if (typeof file === "string") {
+    return Effect.fail(settingInvalid(
+      "LIBTMUX_TMUX_CONFIG",
+      `LIBTMUX_TMUX_CONFIG minimal: the executable's minimal configuration has no file (${file}); ` +
+        "give a readable regular file, or user"
+    ))
+  }
+  const path = file.path
   const refuse = (why: string) =>
     settingInvalid(
       "LIBTMUX_TMUX_CONFIG",

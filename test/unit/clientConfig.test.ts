@@ -55,9 +55,29 @@ describe("--print-config --ssh", () => {
         destination: "box",
         port: 22,
         sshConfig: undefined,
-        command: ["node", "/src/dist/libtmux-mcp.js"]
+        command: ["node", "/src/dist/libtmux-mcp.js"],
+        binary: false
       }
     )
+  })
+
+  it("runs the single executable itself when --remote-binary names it, and refuses a Node or bin beside it", () => {
+    const binary = invoke("--print-config", "cursor", "--ssh", "box", "--remote-binary", "/opt/libtmux-mcp")
+    const remote = Result.isSuccess(binary) && binary.success.kind === "print-config"
+      ? binary.success.remote
+      : undefined
+    assert.deepStrictEqual([remote?.command, remote?.binary], [["/opt/libtmux-mcp"], true])
+    assert.deepStrictEqual(sshCommand(remote!, {}).args.at(-1), "'/opt/libtmux-mcp'")
+    for (const [flag, value] of [["--remote-node", "/usr/bin/node"], ["--remote-bin", "/src/dist/libtmux-mcp.js"]]) {
+      const result = invoke("--print-config", "cursor", "--ssh", "box", "--remote-binary", "/opt/x", flag!, value!)
+      assert.isTrue(Result.isFailure(result), flag)
+      if (Result.isFailure(result)) {
+        assert.strictEqual(
+          result.failure.message,
+          `--remote-binary names the single executable, which runs without Node; leave out ${flag}`
+        )
+      }
+    }
   })
 
   it("refuses a host ssh or a shell would read as more, inherit across ssh, and remote flags out of place", () => {
@@ -68,6 +88,7 @@ describe("--print-config --ssh", () => {
         [["--print-config", "cursor", "--ssh", "box:99999"], "[user@]host[:port]"],
         [["--print-config", "cursor", "--ssh", "box", "--socket", "inherit"], "cannot cross ssh"],
         [["--print-config", "cursor", "--remote-bin", "/x"], "goes with --ssh"],
+        [["--print-config", "cursor", "--remote-binary", "/x"], "goes with --ssh"],
         [["--ssh", "box"], "goes with --print-config"]
       ] as const
     ) {
@@ -83,6 +104,7 @@ describe("--print-config --ssh", () => {
         [["--remote-bin", "/x/\\'; touch m; '"], "without backslashes"],
         [["--remote-node", "/usr/bin/node\n"], "control character"],
         [["--remote-node", "-S touch m"], "starts with -"],
+        [["--remote-binary", "-oProxyCommand=x"], "starts with -"],
         [["--socket", "path:/tmp/a\\'b"], "LIBTMUX_SOCKET"]
       ] as const
     ) {

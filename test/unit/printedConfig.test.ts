@@ -148,6 +148,24 @@ describe("notes on stderr", () => {
     )
     const plain = clientConfigNotes(decide(["--print-config", "cursor", "--ssh", "box"]), node)
     assert.include(plain, "libtmux-mcp: to check the remote Node: ssh box node --version")
+    assert.include(plain[1], "the remote needs libtmux-mcp on its PATH: this package with Node >= 22.19.0, or the")
+    const binary = clientConfigNotes(
+      decide(["--print-config", "cursor", "--ssh", "box", "--remote-binary", "/o/l"]),
+      node
+    )
+    assert.include(binary[1], "the remote needs the single executable at /o/l (no Node)")
+    assert.include(binary, "libtmux-mcp: to check the remote executable: ssh box /o/l --version")
+  })
+
+  it("the single executable's own entry runs it with no arguments, and has no note about a Node in a cache", () => {
+    const config = decide(["--print-config", "cursor"])
+    const exe = "/home/you/.cache/libtmux-mcp"
+    assert.deepStrictEqual(JSON.parse(renderClientConfig(config, exe, undefined)).mcpServers["libtmux-mcp"], {
+      command: exe,
+      args: []
+    })
+    assert.isFalse(clientConfigNotes(config, exe, true).some((note) => note.includes("cache folder")))
+    assert.isTrue(clientConfigNotes(config, exe).some((note) => note.includes("cache folder")))
   })
 
   it("claude-desktop: where the file is on Linux, macOS and Windows", () => {
