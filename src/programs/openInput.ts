@@ -19,7 +19,8 @@ const cancelPoll = 50
 /**
  * Sends C-c and watches the cursor's row: `cleared` when the run's prompt is drawn there again,
  * `moved` when the cursor went to another row (the shell answered C-c; its prompt may look other
- * than it did), `stuck` when neither happened within `cancelWait`: the input is still open.
+ * than it did), `stuck` when neither happened within `cancelWait`: the input is still open. A
+ * look that fails (the pane gone) counts as `moved`: the caller closes the run as before.
  */
 export const cancelOpenInput = (run: Run, before: { readonly history: number; readonly cursorY: number }) =>
   Effect.gen(function*() {
@@ -39,7 +40,7 @@ export const cancelOpenInput = (run: Run, before: { readonly history: number; re
       if (history + cursorY !== before.history + before.cursorY) return "moved" as const
       if ((yield* Clock.currentTimeMillis) >= until) return "stuck" as const
     }
-  })
+  }).pipe(Effect.orElseSucceed(() => "moved" as const))
 
 /**
  * A run whose open input C-c did not cancel keeps the pane (its claim and record stay, so no run

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { decodeRecord } from "../domain/runRecord.ts"
+import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
 import {
   parseEndRecord,
   parseStartMark,
@@ -142,8 +142,12 @@ export const awaitRun = <R>(
           .map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
         // Only a start mark that never ran proves that nothing of the command ran.
         const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
-        // Cancel any open input so the next command starts at a clean prompt.
-        if (fresh && (yield* cancelOpenInput(run, capture.head)) === "stuck") {
+        // Cancel any open input so the next command starts at a clean prompt. A resume of a run whose
+        // open input C-c could not cancel (another instance's) leaves the pane held, as that run's answer did.
+        const stillOpen = fresh
+          ? (yield* cancelOpenInput(run, capture.head)) === "stuck"
+          : (yield* readPane(run.paneId, { [paneRunOptions.openInput]: "string" }))[paneRunOptions.openInput] === run.id
+        if (stillOpen) {
           // C-c did not cancel it: the run keeps the pane, so nothing else is typed into that input.
           yield* tmux.run(keepOpenCommands(run)).pipe(Effect.ignore)
           yield* runs.collect(run)

@@ -7,9 +7,11 @@ import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { call, type Connected, textOf } from "../support/mcp.ts"
 import { leftovers, run, runHarness } from "../support/runs.ts"
+import { shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("replaced")
+const h = runHarness("replaced")
+const { open } = h
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 const cursorRow = (world: TmuxWorld, pane: string) => {
@@ -90,9 +92,16 @@ describe("an incomplete command whose open input C-c cannot cancel", () => {
     assert.include(refusal, "respawn_pane")
     // Nothing was typed into the open input.
     assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "echo next")
+    // Another server instance's resume of that run leaves the pane held too.
+    const runId = /run ([0-9a-f]{6})/u.exec(refusal)?.[1] ?? ""
+    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    const resumed = await call(other, "run_shell_command", { pane_id: pane, resume: runId, timeout: 10 })
+    assert.strictEqual(tag(resumed), "RunIncomplete", textOf(resumed))
+    assert.include(textOf(resumed), "C-c did not cancel")
+    assert.include(await refusedAtOnce(other, pane), "respawn_pane")
     const next = await respawnThenRun(c, pane)
     assert.deepInclude(next, { exit_status: 1, output: "next" })
     assert.strictEqual(next.earlier_run?.exit_status, null)
     assert.deepStrictEqual(leftovers(world, pane), [])
-  })
+  }, 60_000)
 })
