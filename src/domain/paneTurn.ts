@@ -13,6 +13,8 @@ export interface ClaimSeen {
   /** The pane's process the claim's run was typed into (as recorded), and the pane's process now. */
   readonly recordedPid: number | undefined
   readonly panePid: number
+  /** Whether an `exec` replaced the shell an in-shell run was typed into (another program or image). */
+  readonly replaced?: boolean
   /** Whether the pane's shell is idle at its prompt, reading its terminal, now. */
   readonly idle: boolean
 }
@@ -32,8 +34,9 @@ export const freshMemory: ClaimMemory = { idleSince: undefined, unrecorded: unde
  * - `Free`: no run holds the pane;
  * - `LookAgain`: the claim's run reported (or was collected) since the look: look once more;
  * - `Release`: the claim's run can no longer report (seen twice without a pending record, its pane's
- *   process changed, or its shell idle at its prompt for `idleAfter` without its report): release
- *   the claim once (the one caller that takes its successor option does) and report the run;
+ *   process changed or an `exec` replaced its in-shell run's shell, or its shell idle at its prompt
+ *   for `idleAfter` without its report): release the claim once (the one caller that takes its
+ *   successor option does) and report the run;
  * - `Wait`: the run still runs: look again after a poll;
  * - `Refuse`: the deadline passed while it runs: refuse naming it.
  */
@@ -50,7 +53,8 @@ export const claimStep = (
     return { step: "LookAgain", memory: { ...memory, unrecorded: seen.claim } }
   }
   const idleSince = seen.idle ? memory.idleSince ?? now : undefined
-  const stale = gone || seen.recordedPid !== seen.panePid || (idleSince !== undefined && now - idleSince >= idleAfter)
+  const stale = gone || seen.recordedPid !== seen.panePid || seen.replaced === true ||
+    (idleSince !== undefined && now - idleSince >= idleAfter)
   if (stale) return { step: "Release", memory: { ...memory, idleSince: undefined } }
   return { step: now >= deadline ? "Refuse" : "Wait", memory: { ...memory, idleSince } }
 }

@@ -44,6 +44,20 @@ export const programName = (target: string): string =>
  * /usr/bin/bash, `sh` may run dash, bash or busybox, versioned names (`zsh5`, `ksh93`,
  * `bash-5.2`) count as their shell.
  */
+/**
+ * What replaced the shell an in-shell run was typed into (`exec`), or `undefined`: the pane's
+ * process, under the same pid, runs another program now, or the same program exec'd again (its
+ * image, see PaneProcess's ShellProcess.image, is another).
+ */
+export const replacedBy = (
+  typed: { readonly shell: string; readonly image?: string | undefined },
+  now: { readonly comm: string; readonly image?: string | undefined }
+): string | undefined => {
+  if (now.comm === "") return undefined
+  const reimaged = typeof typed.image === "string" && now.image !== undefined && now.image !== typed.image
+  return now.comm !== typed.shell || reimaged ? now.comm : undefined
+}
+
 export const runsShell = (comm: string, program: string): boolean => {
   const family = shellKind(comm)
   if (family === undefined) return false

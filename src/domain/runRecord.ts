@@ -33,6 +33,8 @@ export const paneRunOptions = {
   /** Held by the run that typed generation `n`. */
   typedAt: (n: number) => `@lmcp_g${n}`,
   record: (runId: string) => `@lmcp_run_${runId}`,
+  /** The claim's run whose incomplete input C-c did not cancel: the pane stays held (paneClaim.ts). */
+  openInput: "@lmcp_open",
   /** Taken (with `-o`) by the one run that takes over a claim whose run never reported. */
   successor: (runId: string) => `@lmcp_next_${runId}`
 } as const

@@ -3621,7 +3621,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "type": "null"
       }
      ],
-     "description": "the command's exit status; null when it timed out, is blocked or ended the shell"
+     "description": "the command's exit status; null when it timed out, is blocked or ended or replaced the shell"
     },
     "shell_exited": {
      "type": "object",
@@ -3642,6 +3642,19 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "exit_status"
      ],
      "description": "present when the command ended the pane's shell (exit under in_shell or in fish): the pane is left dead showing its last output; respawn_pane starts a new shell in it"
+    },
+    "shell_replaced": {
+     "type": "object",
+     "properties": {
+      "program": {
+       "type": "string",
+       "description": "the command name the pane's process runs now"
+      }
+     },
+     "required": [
+      "program"
+     ],
+     "description": "present when the command replaced the pane's shell (exec under in_shell): its status is unknown and the pane is free; a shell takes the next command, another program is refused (send_keys types into it; respawn_pane starts a new shell)"
     },
     "timed_out": {
      "type": "boolean",

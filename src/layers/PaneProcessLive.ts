@@ -56,6 +56,8 @@ interface Stat {
   readonly tpgid: number
   /** Start time, in clock ticks after boot. */
   readonly started: number
+  /** Fields 48-51 (arg_start, arg_end, env_start, env_end), or `undefined` when hidden (zeros). */
+  readonly image: string | undefined
 }
 
 const stat = (pid: number, files: ProcFiles = liveProcFiles): Stat | undefined => {
@@ -70,7 +72,10 @@ const stat = (pid: number, files: ProcFiles = liveProcFiles): Stat | undefined =
     pgrp: Number(fields[2]),
     ttyNr: Number(fields[4]),
     tpgid: Number(fields[5]),
-    started: Number(fields[19])
+    started: Number(fields[19]),
+    image: fields.length >= 49 && fields.slice(45, 49).some((field) => field !== "0")
+      ? fields.slice(45, 49).join(" ")
+      : undefined
   }
 }
 
@@ -127,6 +132,7 @@ export const shellFrom = (files: ProcFiles) => (panePid: number, tty?: string): 
     foreground: leader?.comm ?? `process group ${own.tpgid}`,
     foregroundGroup: own.tpgid,
     ...(ageMs === undefined ? {} : { ageMs }),
+    ...(own.image === undefined ? {} : { image: own.image }),
     ...(exe === undefined ? {} : { program: programName(exe) })
   }
 }

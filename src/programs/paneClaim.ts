@@ -6,7 +6,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { claimStep, freshMemory } from "../domain/paneTurn.ts"
-import { runsShell } from "../domain/paneView.ts"
+import { replacedBy, runsShell } from "../domain/paneView.ts"
 import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import { parseEndRecord, parseStartMark, runIdPattern, showsPrompt } from "../domain/shellProtocol.ts"
 import { PaneNotReady, type ProgramError } from "../services/errors.ts"
@@ -24,6 +24,8 @@ export const runFields = {
   "@lmcp_claim": "string",
   "@lmcp_last": "string",
   "@lmcp_gen": "string",
+  // The claim's run whose open input C-c did not cancel (see openInput.ts).
+  "@lmcp_open": "string",
   // What in-shell runs left in the shell (see shellFlagsOption), and whether an exit keeps the pane.
   "@lmcp_sh": "string",
   "remain-on-exit": "string"
@@ -103,10 +105,16 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
       const head = yield* headOfRun(paneId, claim)
       const recorded = decodeRecord(head.runRecord)
       const shell = yield* kernel.shell(look.pane_pid)
+      const prompted = recorded !== undefined &&
+        showsPrompt(recorded.run.prompt, look.screen.split("\n")[look.cursor_y] ?? "", look.cursor_x)
+      // Its open input, which C-c did not cancel, is still open: anything typed would join it.
+      if (
+        look[paneRunOptions.openInput] === claim && recorded?.run.panePid === look.pane_pid && !prompted &&
+        head.record === ""
+      ) return yield* openInputRefusal(recorded)
       // An in-shell run's shell reads the terminal itself for the command (`read`): that is the run
       // waiting for input, not its shell back at the prompt (which draws the prompt again).
-      const readsForRun = recorded?.run.inShell === true && parseStartMark(head.mark) !== undefined &&
-        !showsPrompt(recorded.run.prompt, look.screen.split("\n")[look.cursor_y] ?? "", look.cursor_x)
+      const readsForRun = recorded?.run.inShell === true && parseStartMark(head.mark) !== undefined && !prompted
       const now = yield* Clock.currentTimeMillis
       const decided = claimStep(
         {
@@ -115,6 +123,8 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
           pending: recorded !== undefined && head.record === "",
           recordedPid: recorded?.run.panePid,
           panePid: look.pane_pid,
+          replaced: recorded?.run.inShell === true && shell !== undefined &&
+            replacedBy(recorded.run, shell) !== undefined,
           idle: shell?.reading === true && shell.inForeground && !readsForRun
         },
         memory,
@@ -128,6 +138,7 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
         const released = yield* (yield* PaneCommand).run([
           ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.successor(claim), String(process.pid)],
           ["set-option", "-pu", "-t", paneId, paneRunOptions.claim],
+          ["set-option", "-pu", "-t", paneId, paneRunOptions.openInput],
           ["send-keys", "-t", paneId, "C-c"]
         ]).pipe(Effect.as(true), Effect.catchIf(isClaimTaken, () => Effect.succeed(false)))
         if (released) abandoned = claim
@@ -169,6 +180,18 @@ export const isClaimTaken = (error: ProgramError): boolean =>
 /** Whether it was the generation that was taken: the claim just before it is then this run's. */
 export const isGenerationTaken = (error: ProgramError): boolean =>
   error._tag === "TmuxCommandFailed" && /already set: @lmcp_g[0-9]/u.test(error.stderr)
+
+/** A run whose open input C-c did not cancel holds the pane until a new shell or its prompt is back. */
+const openInputRefusal = (held: RunRecord) =>
+  new PaneNotReady({
+    pane: held.run.paneId,
+    reason: "open-input",
+    detail: `run ${held.run.id} (${JSON.stringify(held.command.prefix)}…) left its incomplete input open in the ` +
+      "shell, which shows a continuation prompt, and C-c did not cancel it (the shell ignores SIGINT, as after " +
+      "trap '' INT): anything typed would join it; nothing was typed",
+    remedy: "respawn_pane starts a new shell in the pane (this shell's state is lost); or end the input with " +
+      "send_keys until the shell's prompt is back; then call again"
+  })
 
 export const claimRefusal = (held: RunRecord) =>
   new PaneNotReady({

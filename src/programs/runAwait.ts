@@ -8,18 +8,20 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { decodeRecord } from "../domain/runRecord.ts"
+import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
 import {
   parseEndRecord,
   parseStartMark,
   parseTypedRecord,
   protocolNames,
+  shellFlagsOption,
   showsPrompt
 } from "../domain/shellProtocol.ts"
 import { PaneGone, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
+import { cancelOpenInput, keepOpenCommands } from "./openInput.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
 import {
   abandonCommands,
@@ -50,6 +52,8 @@ export type RunOutcome =
   | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind; readonly output: RunOutput }
   /** The command ended the shell itself (an in-shell `exit`): its status; the pane is left dead. */
   | { readonly _tag: "ShellExited"; readonly status: number | null; readonly output: RunOutput }
+  /** The command replaced the shell (an in-shell `exec`) with `program`: its status is unknown; the pane is free. */
+  | { readonly _tag: "ShellReplaced"; readonly program: string; readonly output: RunOutput }
 
 /** The output with what this run's watchers saw before (a pager since quit) among its screen reasons. */
 const withSeen = (run: Run, output: RunOutput): RunOutput => ({
@@ -76,7 +80,7 @@ export const awaitRun = <R>(
     const now = yield* Clock.currentTimeMillis
     const signalled = Effect.map(waiter, (stdout) => ({ _tag: "Signalled" as const, stdout }))
     const raced = yield* signalled.pipe(
-      Effect.raceFirst(watchRun(run.panePid, run.tty, kernel, screenOf(run))),
+      Effect.raceFirst(watchRun(run.panePid, run.tty, kernel, screenOf(run), run.inShell === true ? run : undefined)),
       Effect.timeoutOption(Math.max(0, deadline - now))
     )
     if (Option.isNone(raced)) {
@@ -123,6 +127,8 @@ export const awaitRun = <R>(
           reason: "lost its process while the command ran (the shell exited)"
         })
       }
+      case "Replaced":
+        return yield* shellReplaced(run, event.by, limits)
       case "Returned": {
         const tmux = yield* PaneCommand
         const capture = yield* lookAtBottom(run)
@@ -136,8 +142,17 @@ export const awaitRun = <R>(
           .map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
         // Only a start mark that never ran proves that nothing of the command ran.
         const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
-        // Cancel any open input so the next command starts at a clean prompt.
-        if (fresh) yield* tmux.run([["send-keys", "-t", run.paneId, "C-c"]]).pipe(Effect.ignore)
+        // Cancel any open input so the next command starts at a clean prompt. A resume of a run whose
+        // open input C-c could not cancel (another instance's) leaves the pane held, as that run's answer did.
+        const stillOpen = fresh
+          ? (yield* cancelOpenInput(run, capture.head)) === "stuck"
+          : (yield* readPane(run.paneId, { [paneRunOptions.openInput]: "string" }))[paneRunOptions.openInput] === run.id
+        if (stillOpen) {
+          // C-c did not cancel it: the run keeps the pane, so nothing else is typed into that input.
+          yield* tmux.run(keepOpenCommands(run)).pipe(Effect.ignore)
+          yield* runs.collect(run)
+          return yield* new RunIncomplete({ pane: run.paneId, shown, stillOpen: true })
+        }
         yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
         yield* runs.collect(run)
         if (!fresh) return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
@@ -188,6 +203,23 @@ const shellExited = (run: Run, limits: OutputLimits) =>
     yield* (yield* ShellRuns).collect(run)
     // Null when a signal ended the shell (or its status never came).
     return { _tag: "ShellExited", status: ended?.status ?? null, output } satisfies RunOutcome
+  })
+
+/**
+ * An in-shell run whose command replaced the shell (`exec`): its trailer died with the shell, so
+ * its status is unknown. The run is closed and the pane released (its own `remain-on-exit` back);
+ * what the old shell left for later runs (its `$-`) is dropped.
+ */
+const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
+  Effect.gen(function*() {
+    const capture = yield* lookAtBottom(run)
+    const output = yield* outputOf(run, capture.head, limits, capture)
+    yield* (yield* PaneCommand).run([
+      ...abandonCommands(run),
+      ["set-option", "-pu", "-t", run.paneId, shellFlagsOption]
+    ]).pipe(Effect.ignore)
+    yield* (yield* ShellRuns).collect(run)
+    return { _tag: "ShellReplaced", program, output: withSeen(run, output) } satisfies RunOutcome
   })
 
 /** Looks, 50 ms apart, for the status of a shell whose pane is dead. */

@@ -31,6 +31,8 @@ export interface TypingBasis {
   readonly shellFlags: string
   /** The pane's `remain-on-exit` as looked at; absent without a look (in-shell runs always look). */
   readonly remainOnExit?: string
+  /** The shell's image as looked at (ShellProcess.image); absent without a look. */
+  readonly image?: string
 }
 
 /** Waits until the pane is free and its shell at its prompt, and types from that look. */
@@ -45,7 +47,7 @@ export const lookedBasis = (paneId: PaneId, deadline: number) =>
       fresh = undefined
       return taken === undefined ? readinessLook(paneId) : Effect.succeed(taken)
     })
-    const { state, shell } = yield* awaitReady(paneId, look, yield* kernelProbe(""), deadline)
+    const { image, shell, state } = yield* awaitReady(paneId, look, yield* kernelProbe(""), deadline)
     const promptRow = state.history_size + state.cursor_y
     if (!/^[0-9]{0,15}$/u.test(state["@lmcp_gen"])) {
       return yield* new PaneNotReady({
@@ -74,7 +76,8 @@ export const lookedBasis = (paneId: PaneId, deadline: number) =>
       from: relativeRow(promptRow - scrollMargin, state.history_size),
       earlier,
       shellFlags: shellFlagsOf(state[shellFlagsOption], state.pane_pid),
-      remainOnExit: state["remain-on-exit"]
+      remainOnExit: state["remain-on-exit"],
+      ...(image === undefined ? {} : { image })
     } satisfies TypingBasis
   })
 

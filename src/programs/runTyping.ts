@@ -178,6 +178,7 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
       echoRows: echoHeight(typed, view.width) + 2,
       screenRows: view.height,
       ...(inShell ? { inShell } : {}),
+      ...(inShell && basis.image !== undefined ? { image: basis.image } : {}),
       ...(keepPane ? { remainOnExit: basis.remainOnExit === "failed" ? "failed" : "off" } : {})
     }
     const record: RunRecord = { run, instance: process.pid, tag: thisTag, command: describeCommand(command) }

@@ -10,7 +10,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { type BlockKind, classify, type TerminalMode } from "../domain/keyboard.ts"
-import { runsShell } from "../domain/paneView.ts"
+import { replacedBy, runsShell } from "../domain/paneView.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
 import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
 import type { FrontProcess, ShellProcess } from "../services/PaneProcess.ts"
@@ -122,7 +122,8 @@ export const awaitReady = <S extends PaneLook, R>(
           detail: `its process is ${
             comm === "" ? "unknown" : comm
           }, which run_shell_command cannot drive (it drives ${supportedShells}); nothing was typed`,
-          remedy: "use send_keys to type into it, or a pane running a supported shell"
+          remedy: "use send_keys to type into it, respawn_pane to replace it with a new shell, or a pane running " +
+            "a supported shell"
         })
       }
       // Security: a name is what a program calls itself; the program it runs says what it is.
@@ -144,7 +145,9 @@ export const awaitReady = <S extends PaneLook, R>(
         promptSince ??= now
         const unprompted = lineEditors.has(comm) && state.cursor_x === 0 && now - promptSince < timings.promptGrace
         // The prompt row must be read after the shell reached its prompt: look once more if we waited.
-        if (lookedAfterWait && !unprompted) return { state, shell: comm }
+        if (lookedAfterWait && !unprompted) {
+          return { state, shell: comm, ...(shell?.image === undefined ? {} : { image: shell.image }) }
+        }
         if (unprompted) yield* Effect.sleep(Math.max(1, Math.min(timings.readyPoll, deadline - now)))
         state = yield* look
         lookedAfterWait = true
@@ -216,27 +219,43 @@ export type RunEvent =
   | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind }
   | { readonly _tag: "Returned" }
   | { readonly _tag: "Exited" }
+  /** The shell an in-shell run was typed into was replaced (`exec`) by `by`. */
+  | { readonly _tag: "Replaced"; readonly by: string }
 
 /**
  * Watches a typed run until something other than its completion signal decides it. Never ends on
  * its own while the run simply runs: the caller races it against the signal and the deadline. The
  * kernel is read every poll (no tmux); the terminal's mode and the screen's rows only while a
- * process of the foreground is seen at the terminal (domain/keyboard.ts decides).
+ * process of the foreground is seen at the terminal (domain/keyboard.ts decides). `typed`, for an
+ * in-shell run, is the shell it was typed into: another program under the pane's pid replaced it.
  */
 export const watchRun = <R>(
   panePid: number,
   tty: string,
   kernel: KernelProbe,
-  screen: (rows: boolean) => Effect.Effect<RunScreen, ToolError, R>
+  screen: (rows: boolean) => Effect.Effect<RunScreen, ToolError, R>,
+  typed?: { readonly shell: string; readonly image?: string | undefined }
 ) =>
   Effect.gen(function*() {
     let nextScreen = (yield* Clock.currentTimeMillis) + timings.screenEvery
     let idleSince: number | undefined
+    let replacedSince: number | undefined
     let suspect: { readonly program: string; readonly since: number; rows?: ReadonlyArray<string> } | undefined
     while (true) {
       yield* Effect.sleep(timings.watchPoll)
       const now = yield* Clock.currentTimeMillis
       const shell = yield* kernel.shell(panePid)
+      const by = typed === undefined || shell === undefined ? undefined : replacedBy(typed, shell)
+      if (by !== undefined) {
+        // Told once the new program reads the terminal (a shell's prompt drawn), or after a moment.
+        replacedSince ??= now
+        if (shell?.reading !== true && now - replacedSince < timings.blockedAfter) continue
+        const seen = yield* screen(false)
+        if (seen.recorded) return { _tag: "Recorded" } as RunEvent
+        if (seen.dead) return { _tag: "Exited" } as RunEvent
+        return { _tag: "Replaced", by } as RunEvent
+      }
+      replacedSince = undefined
       if (shell?.reading === true) {
         idleSince ??= now
         if (now - idleSince >= timings.idleAfter) {

@@ -39,6 +39,12 @@ export interface ShellProcess {
   /** How long ago the process started, in milliseconds. */
   readonly ageMs?: number
   /**
+   * Where its last exec placed its arguments and environment (stat fields 48-51): another exec in
+   * the same process, even of the same program, places them anew (address randomization) or sizes
+   * them otherwise. Absent where the kernel hides them (zeros).
+   */
+  readonly image?: string
+  /**
    * The file name of the program the process runs (`/proc/<pid>/exe`), when asked with the pane's
    * terminal and readable: a program named like a shell that is not one is told by it.
    */

@@ -39,6 +39,11 @@ export interface Run {
   /** The command runs in the shell itself (in_shell, and always in fish): an `exit` ends the shell. */
   readonly inShell?: boolean
   /**
+   * For an in-shell run, the shell's image when it was typed (ShellProcess.image): another one
+   * under the same pid says the command replaced the shell (`exec`).
+   */
+  readonly image?: string
+  /**
    * The pane's `remain-on-exit` before the run set it on to keep the pane for an `exit`; absent
    * when the run set nothing (not in the shell, or it was on already).
    */

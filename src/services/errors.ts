@@ -197,7 +197,8 @@ export class TmuxOutputTooLarge extends Schema.TaggedError<TmuxOutputTooLarge>()
  * - `contended`: other runs or calls took the pane for the whole timeout;
  * - `run-held`: an earlier run still holds the pane (resume it);
  * - `changed`: the pane's process changed as the call was about to type;
- * - `option-invalid`: one of the protocol's pane options holds what no run wrote.
+ * - `option-invalid`: one of the protocol's pane options holds what no run wrote;
+ * - `open-input`: an earlier run's incomplete input is still open in the shell (C-c did not cancel it).
  * Nothing was typed in any of them. @category models
  */
 export const PaneNotReadyReason = Schema.Literals([
@@ -211,7 +212,8 @@ export const PaneNotReadyReason = Schema.Literals([
   "contended",
   "run-held",
   "changed",
-  "option-invalid"
+  "option-invalid",
+  "open-input"
 ])
 
 /** The pane cannot take a command now; the message says what is in the way and how to clear it. @category errors */
@@ -238,14 +240,24 @@ export class PaneGone extends Schema.TaggedError<PaneGone>()("PaneGone", {
 
 /**
  * After run_shell_command typed its command, the shell went back to reading its terminal without
- * running it: the command was incomplete or did not parse. The open input was cancelled.
- * @category errors
+ * running it: the command was incomplete or did not parse. The open input was cancelled, or, when
+ * C-c could not cancel it (`stillOpen`), the run keeps the pane. @category errors
  */
 export class RunIncomplete extends Schema.TaggedError<RunIncomplete>()("RunIncomplete", {
   pane: Schema.String,
-  shown: Schema.String
+  shown: Schema.String,
+  /** Set when C-c did not cancel the open input (the shell ignores SIGINT): the run keeps the pane. */
+  stillOpen: Schema.optionalKey(Schema.Boolean)
 }) {
   override get message() {
+    if (this.stillOpen === true) {
+      return `the shell in pane ${this.pane} still reads more of the command: it shows a continuation prompt, not ` +
+        `its own, so the command is incomplete (an unclosed quote, bracket, block or here-document) and nothing of ` +
+        `it ran. C-c did not cancel that open input (the shell ignores SIGINT, as after trap '' INT), so the run ` +
+        `keeps the pane and nothing else is typed into it: respawn_pane starts a new shell in the pane (this shell's ` +
+        `state is lost), or end the input with send_keys until the shell's prompt is back; then run the command ` +
+        `again, fixed.${this.shown === "" ? "" : ` The pane showed:\n${this.shown}`}`
+    }
     return `the shell in pane ${this.pane} did not start the command (its start mark never ran): it is incomplete ` +
       `(an unclosed quote, bracket, ` +
       `block or here-document) or did not parse. Nothing of it ran; its open input was cancelled with C-c, so the ` +

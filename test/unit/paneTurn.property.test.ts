@@ -259,3 +259,11 @@ describe("the pane's turn over generated interleavings", () => {
       assert.strictEqual(yield* checkProperty(Script, protocolHolds(unclaimedTyping), 300), "Falsified")
     }))
 })
+
+describe("a claim whose shell an exec replaced", () => {
+  it("is released at once, though the new program is busy or reads its terminal as a read would", () => {
+    const seen = { claim: "abc123", pending: true, recordedPid: 40, panePid: 40, idle: false }
+    assert.strictEqual(claimStep({ ...seen, replaced: true }, freshMemory, 0, 10_000, 300).step, "Release")
+    assert.strictEqual(claimStep(seen, freshMemory, 0, 10_000, 300).step, "Wait")
+  })
+})

@@ -4,7 +4,7 @@
  * runs is that shell. Against a made-up /proc.
  */
 import { assert, describe, it } from "vitest"
-import { runsShell } from "../../src/domain/paneView.ts"
+import { replacedBy, runsShell } from "../../src/domain/paneView.ts"
 import { type ProcFiles, shellFrom } from "../../src/layers/PaneProcessLive.ts"
 
 const pts3 = 34_819 // makedev(136, 3)
@@ -52,6 +52,27 @@ describe("the pane's process in /proc", () => {
     const files = proc({ 40: { stat: statLine(40, "bash", 0) } })
     assert.strictEqual(shellFrom(files)(40)?.unseen, undefined)
     assert.strictEqual(shellFrom(files)(40)?.program, undefined)
+  })
+})
+
+describe("an exec in the pane's process", () => {
+  it("is told by stat fields 48-51, which each exec places anew, and absent where the kernel hides them", () => {
+    const tail = (image: string) => `${" 0".repeat(23)} ${image} 0`
+    const seen = shellFrom(proc({ 40: { stat: statLine(40, "bash", 0) + tail("100 110 110 140") } }))(40)
+    assert.strictEqual(seen?.image, "100 110 110 140")
+    assert.isUndefined(shellFrom(proc({ 40: { stat: statLine(40, "bash", 0) + tail("0 0 0 0") } }))(40)?.image)
+    assert.isUndefined(shellFrom(proc({ 40: { stat: statLine(40, "bash", 0) } }))(40)?.image)
+  })
+
+  it("replaced the shell when another program or another image runs under its pid", () => {
+    const typed = { shell: "bash", image: "1 2 2 3" }
+    assert.strictEqual(replacedBy(typed, { comm: "python3", image: "7 8 8 9" }), "python3")
+    assert.strictEqual(replacedBy(typed, { comm: "bash", image: "7 8 8 9" }), "bash")
+    assert.isUndefined(replacedBy(typed, { comm: "bash", image: "1 2 2 3" }))
+    // Unknown on either side: only the program tells.
+    assert.isUndefined(replacedBy({ shell: "bash" }, { comm: "bash", image: "7 8 8 9" }))
+    assert.isUndefined(replacedBy(typed, { comm: "bash" }))
+    assert.strictEqual(replacedBy({ shell: "zsh" }, { comm: "sleep" }), "sleep")
   })
 })
 

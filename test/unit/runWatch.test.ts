@@ -244,6 +244,43 @@ describe("watchRun", () => {
       assert.deepStrictEqual(yield* Fiber.join(recorded), { _tag: "Recorded" })
     }))
 
+  it.effect("reports an in-shell run's shell replaced by another program, or by another exec of itself", () =>
+    Effect.gen(function*() {
+      const typed = { shell: "bash", image: "1 2 2 3" }
+      const python = yield* Effect.forkChild(
+        watchRun(
+          10,
+          "/dev/pts/1",
+          kernel((t) => t < 250 ? running : { ...reading, comm: "python3" }),
+          screen(() => ({})),
+          typed
+        )
+      )
+      yield* TestClock.adjust(400)
+      assert.deepStrictEqual(yield* Fiber.join(python), { _tag: "Replaced", by: "python3" })
+      // The same program exec'd again (at 650, this watch starting at 400): told by its image, once it reads
+      // its terminal or after a moment.
+      const again = (t: number): ShellProcess =>
+        t < 650 ? { ...running, image: "1 2 2 3" } : { ...running, image: "5 6 6 7" }
+      const bash = yield* Effect.forkChild(watchRun(10, "/dev/pts/1", kernel(again), screen(() => ({})), typed))
+      yield* TestClock.adjust(300 + timings.blockedAfter - 100)
+      assert.isUndefined(bash.pollUnsafe())
+      yield* TestClock.adjust(200)
+      assert.deepStrictEqual(yield* Fiber.join(bash), { _tag: "Replaced", by: "bash" })
+      // A subshell run (no shell to compare with), and the same image: never replaced.
+      for (
+        const watcher of [
+          watch(kernel(again)),
+          watchRun(10, "/dev/pts/1", kernel(() => ({ ...running, image: "1 2 2 3" })), screen(() => ({})), typed)
+        ]
+      ) {
+        const fiber = yield* Effect.forkChild(watcher)
+        yield* TestClock.adjust(5_000)
+        assert.isUndefined(fiber.pollUnsafe())
+        yield* Fiber.interrupt(fiber)
+      }
+    }))
+
   it.effect("names the kind: a full-screen program on the alternate screen, a secret asked at once", () =>
     Effect.gen(function*() {
       const vim = yield* Effect.forkChild(watch(kernel(() => job("sh"), () => "vim"), () => ({ alternate: true })))

@@ -64,7 +64,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
   output: Schema.Struct({
     pane_id: idVariable("pane_id"),
     exit_status: Schema.NullOr(Schema.Int).annotate({
-      description: "the command's exit status; null when it timed out, is blocked or ended the shell"
+      description: "the command's exit status; null when it timed out, is blocked or ended or replaced the shell"
     }),
     shell_exited: Schema.optionalKey(
       Schema.Struct({
@@ -74,6 +74,15 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       }).annotate({
         description: "present when the command ended the pane's shell (exit under in_shell or in fish): the pane " +
           "is left dead showing its last output; respawn_pane starts a new shell in it"
+      })
+    ),
+    shell_replaced: Schema.optionalKey(
+      Schema.Struct({
+        program: Schema.String.annotate({ description: "the command name the pane's process runs now" })
+      }).annotate({
+        description: "present when the command replaced the pane's shell (exec under in_shell): its status is " +
+          "unknown and the pane is free; a shell takes the next command, another program is refused (send_keys " +
+          "types into it; respawn_pane starts a new shell)"
       })
     ),
     timed_out: Schema.Boolean.annotate({
@@ -229,11 +238,12 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         pane_id: input.pane_id,
         exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
         ...(outcome._tag === "ShellExited" ? { shell_exited: { exit_status: outcome.status } } : {}),
+        ...(outcome._tag === "ShellReplaced" ? { shell_replaced: { program: outcome.program } } : {}),
         timed_out: outcome._tag === "TimedOut",
         ...(outcome._tag === "Blocked"
           ? { blocked_by: { program: outcome.by, kind: outcome.kind, next_step: nextStep(outcome, attach) } }
           : {}),
-        ...(outcome._tag === "Finished" || outcome._tag === "ShellExited" ? {} : { run_id: run.id }),
+        ...(["Finished", "ShellExited", "ShellReplaced"].includes(outcome._tag) ? {} : { run_id: run.id }),
         elapsed_seconds: Math.round(finished - started) / 1000,
         effective_timeout: timeout,
         output: bounded.lines.join("\n"),
