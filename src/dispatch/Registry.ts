@@ -13,8 +13,15 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaIssue from "effect/SchemaIssue"
+import { boundProblem, brokenBound } from "../domain/argumentBounds.ts"
 import { isPaneId } from "../domain/ids.ts"
-import { type Acceptance, summarizeArguments, summarizeBatchArguments, toolNameOf } from "../domain/redact.ts"
+import {
+  type Acceptance,
+  summarizeArguments,
+  summarizeBatchArguments,
+  toolNameOf,
+  unreadSummary
+} from "../domain/redact.ts"
 import { type ManifestRow, rowFor, type SinkKind, typesIntoPane } from "../manifest/index.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
 import { Audit } from "../services/Audit.ts"
@@ -181,12 +188,9 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const provideFor = (definition: ToolDefinition) => provisions.get(definition.row.name)!
     const nestedNames = new Set<string>(selection.batchOperations)
 
-    const execute = (definition: ToolDefinition, decoded: Exit.Exit<unknown, Schema.SchemaError>) =>
+    const execute = (definition: ToolDefinition, decoded: Exit.Exit<unknown, InputInvalid>) =>
       Effect.gen(function*() {
-        const input = yield* Effect.mapError(
-          decoded,
-          (error) => new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) })
-        )
+        const input = yield* decoded
         // Security: input into the pane that runs this server would reach its own client.
         if (typesIntoPane(definition.row)) {
           yield* refuseOwnInput(definition.row.name, targetsIn(input).filter(isPaneId))
@@ -211,6 +215,30 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         : summarizeArguments(secret, acceptance, args)
 
     /**
+     * A call's arguments as dispatch reads them: over the bounds no tool's schema exceeds, refused
+     * unread (nothing walks them: not the decoder, the targets or the summary); else decoded, with
+     * what the schema accepted.
+     */
+    const readArguments = (definition: ToolDefinition, args: unknown) => {
+      const broken = brokenBound(args)
+      if (broken !== undefined) {
+        return Effect.succeed({
+          decoded: Exit.fail(new InputInvalid({ tool: definition.row.name, detail: boundProblem(broken) })),
+          targets: [],
+          summary: unreadSummary(broken)
+        })
+      }
+      return Effect.map(decodeArguments(definition.input, definition.row.sinks, args), ({ acceptance, exit }) => ({
+        decoded: Exit.mapError(
+          exit,
+          (error) => new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) })
+        ),
+        targets: targetsIn(args),
+        summary: summaryOf(definition.row, acceptance, args)
+      }))
+    }
+
+    /**
      * Runs one call, written ahead: the intent record (row facts, the targets the arguments name,
      * redacted arguments) before anything acts, and the call does not run when it cannot be
      * written; then the outcome record, best effort. `parent` marks a batch operation.
@@ -230,7 +258,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           const row = definition.row
           const started = yield* Clock.currentTimeMillis
           // Decoding acts on nothing: done first, so the record knows what the schema accepted.
-          const { acceptance, exit: decoded } = yield* decodeArguments(definition.input, row.sinks, args)
+          const { decoded, summary, targets } = yield* readArguments(definition, args)
           const intent = yield* Effect.exit(restore(audit.intent({
             tool: row.name,
             ...(parent === undefined ? {} : { parent }),
@@ -239,8 +267,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
             process_reach: row.reach,
             client_id: meta.clientId,
             request_id: meta.requestId,
-            targets: targetsIn(args),
-            arguments: summaryOf(row, acceptance, args)
+            targets,
+            arguments: summary
           })))
           if (Exit.isFailure(intent)) {
             return {
@@ -268,7 +296,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const rejected = (name: string, args: unknown, meta: CallMeta, parent?: string) =>
       Effect.gen(function*() {
         const definition = isToolName(name) ? definitionOf(name as Parameters<typeof definitionOf>[0]) : undefined
-        const acceptance: Acceptance = definition === undefined
+        const broken = brokenBound(args)
+        const acceptance: Acceptance = definition === undefined || broken !== undefined
           ? { sinks: {}, refused: "all" }
           : (yield* decodeArguments(definition.input, definition.row.sinks, args)).acceptance
         yield* audit.rejection({
@@ -277,7 +306,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           reason: isToolName(name) ? "not_selected" : "unknown",
           client_id: meta.clientId,
           request_id: meta.requestId,
-          arguments: summarizeArguments(secret, acceptance, args)
+          arguments: broken === undefined ? summarizeArguments(secret, acceptance, args) : unreadSummary(broken)
         })
       })
 

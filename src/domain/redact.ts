@@ -10,6 +10,7 @@
  */
 import { createHmac } from "node:crypto"
 import type { SinkKind } from "../manifest/index.ts"
+import type { BoundBroken } from "./argumentBounds.ts"
 
 const payloadSinks: ReadonlySet<SinkKind> = new Set(["pane-input", "shell-command", "process-argv"])
 
@@ -88,6 +89,15 @@ export const summarizeArguments = (secret: Buffer, acceptance: Acceptance, args:
     ...unknownProperties(secret, entries.filter(([key]) => !Object.hasOwn(acceptance.sinks, key)))
   }
 }
+
+/**
+ * Where the record says arguments were refused unread, over the bounds (argumentBounds.ts); no
+ * parameter can be named so.
+ */
+export const overBoundsKey = "(over the bounds)"
+
+/** The summary of arguments refused unread: which bound they broke, and nothing of them. */
+export const unreadSummary = (broken: BoundBroken): unknown => ({ [overBoundsKey]: broken })
 
 const targetId = /^[$@%]\d{1,10}$/u
 

@@ -1078,13 +1078,21 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "truncated_panes": {
      "type": "integer",
      "description": "matching panes left out by max_panes"
+    },
+    "vanished_panes": {
+     "type": "array",
+     "items": {
+      "type": "string"
+     },
+     "description": "IDs of panes that closed during the search (not searched)"
     }
    },
    "required": [
     "matches",
     "panes_searched",
     "panes_matched",
-    "truncated_panes"
+    "truncated_panes",
+    "vanished_panes"
    ]
   }
  },

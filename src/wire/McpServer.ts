@@ -30,6 +30,7 @@ import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { leanSchema } from "./leanSchema.ts"
+import { UnreadCall } from "./StdioLines.ts"
 
 /** The one resource: how this server was configured at startup, and what it offers. */
 export const capabilitiesResource = {
@@ -199,8 +200,10 @@ export const makeServer = (
     })
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       inflight++
+      // Arguments the stdin framing refused unread stand in for themselves: the registry refuses the call.
+      const args = extra.requestInfo instanceof UnreadCall ? extra.requestInfo.arguments : request.params.arguments
       const fiber = runFork(
-        registry.call(request.params.name, request.params.arguments, {
+        registry.call(request.params.name, args, {
           requestId: extra.requestId,
           clientId: clientIdOf(server),
           progress: progressOf(request.params._meta?.progressToken, extra)

@@ -2,32 +2,41 @@
  * The stdio transport: one JSON-RPC message per line on stdin, answers on stdout. Unlike the SDK's
  * own transport, which closes its read buffer for good (silently) on a line over 10 MiB and drops
  * malformed lines without an answer, this one answers every line it cannot use with a JSON-RPC error
- * (-32700 for text that is not JSON, -32600 for an oversized line or one that is not a JSON-RPC
- * message), says so on stderr, and keeps serving the lines that follow. The MCP lifecycle is
- * enforced here too (RequestGate.ts).
+ * (-32700 for text that is not JSON, -32600 for an oversized line, one over the shape bounds or one
+ * that is not a JSON-RPC message), says so on stderr, and keeps serving the lines that follow. The
+ * shape is scanned as the line arrives (LineShape.ts), so a line over a bound is never parsed; a
+ * tools/call whose arguments broke a bound goes on without them, refused by the registry as that
+ * tool's call. The MCP lifecycle is enforced here too (RequestGate.ts).
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
+import {
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type MessageExtraInfo,
+  type RequestInfo
+} from "@modelcontextprotocol/sdk/types.js"
 import process from "node:process"
 import type { Readable, Writable } from "node:stream"
+import { type BoundBroken, boundProblem, UnreadArguments } from "../domain/argumentBounds.ts"
+import { lineBounds, LineShape } from "./LineShape.ts"
 import { requestGate } from "./RequestGate.ts"
 
 /** The longest line read, in bytes (the SDK's own limit). */
 export const maxLineBytes = 10 * 1024 * 1024
 
-/** Bytes of an oversized line kept from its end, where the SDK client writes the request id. */
-const tailBytes = 512
-
 type Id = string | number | null
 
-/** The id of a request whose line ends with `"id":<number or string>}`, as JSON.stringify writes it last. */
-const trailingId = (tail: string): Id => {
-  const found = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*\}\s*$/u.exec(tail)
-  if (found === null) return null
-  try {
-    return JSON.parse(found[1]!) as string | number
-  } catch {
-    return null
+/**
+ * The request information a tools/call gets when its arguments broke the argument bounds: the
+ * request is passed on without them (they were never parsed), and the call is refused by the
+ * registry, audited like any refused input. Only this transport makes one; a client cannot.
+ * @category models
+ */
+export class UnreadCall implements RequestInfo {
+  readonly headers = {}
+  readonly arguments: UnreadArguments
+  constructor(broken: BoundBroken) {
+    this.arguments = new UnreadArguments(broken)
   }
 }
 
@@ -35,11 +44,13 @@ const trailingId = (tail: string): Id => {
 export class LineTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
-  onmessage?: (message: JSONRPCMessage) => void
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
   private chunks: Array<Buffer> = []
   private size = 0
-  /** The end of the line being skipped, while it is over the limit; undefined otherwise. */
-  private oversized: Buffer | undefined
+  /** The shape of the line being read, scanned as it arrives. */
+  private readonly shape = new LineShape()
+  /** Set once the line being read is refused (too long, or over a bound): nothing more of it is kept. */
+  private discarding = false
   private readonly gate = requestGate()
 
   private readonly input: Readable
@@ -76,33 +87,26 @@ export class LineTransport implements Transport {
   private take(piece: Buffer) {
     if (piece.length === 0) return
     this.size += piece.length
-    if (this.oversized !== undefined) {
-      this.oversized = Buffer.from(Buffer.concat([this.oversized, piece]).subarray(-tailBytes))
+    // Scanned to the end even when refused: the id, method and tool can come after what broke a bound.
+    this.shape.feed(piece)
+    if (this.discarding) return
+    if (this.size > this.limit || this.shape.broken) {
+      this.discarding = true
+      this.chunks = []
       return
     }
     this.chunks.push(piece)
-    if (this.size > this.limit) {
-      // Past the limit: keep only the end of the line (for its id) until its newline.
-      this.oversized = Buffer.from(Buffer.concat(this.chunks).subarray(-tailBytes))
-      this.chunks = []
-    }
   }
 
   private endLine() {
-    const oversized = this.oversized
-    const line = oversized === undefined ? Buffer.concat(this.chunks).toString("utf8") : ""
+    const { discarding, shape } = this
+    const line = discarding ? "" : Buffer.concat(this.chunks).toString("utf8")
     this.chunks = []
     this.size = 0
-    this.oversized = undefined
-    if (oversized !== undefined) {
-      const id = trailingId(oversized.toString("utf8"))
-      this.refuse(
-        id,
-        -32600,
-        `Invalid Request: a message may be at most ${this.limit} bytes; this line was longer and was discarded`
-      )
-      return
-    }
+    this.discarding = false
+    if (discarding) this.refused(shape)
+    shape.reset()
+    if (discarding) return
     if (line.trim().length === 0) return
     let json: unknown
     try {
@@ -111,6 +115,11 @@ export class LineTransport implements Transport {
       this.refuse(null, -32700, "Parse error: the line is not valid JSON")
       return
     }
+    this.pass(json)
+  }
+
+  /** Checks a parsed line is a JSON-RPC message the lifecycle admits, and passes it on. */
+  private pass(json: unknown, extra?: MessageExtraInfo) {
     const parsed = JSONRPCMessageSchema.safeParse(json)
     if (!parsed.success) {
       const id = typeof json === "object" && json !== null && "id" in json &&
@@ -125,7 +134,33 @@ export class LineTransport implements Transport {
       this.refuse("id" in parsed.data ? parsed.data.id ?? null : null, refusal.code, refusal.message)
       return
     }
-    this.onmessage?.(parsed.data)
+    this.onmessage?.(parsed.data, extra)
+  }
+
+  /**
+   * A line that was not kept: a tools/call whose arguments broke an argument bound goes on without
+   * them, to be refused and audited as that tool's call; any other is answered here.
+   */
+  private refused(shape: LineShape) {
+    const id = shape.id ?? null
+    if (
+      shape.argumentsBroken !== undefined && shape.complete && shape.method === "tools/call" && id !== null &&
+      shape.tool !== undefined
+    ) {
+      this.pass(
+        { jsonrpc: "2.0", id, method: "tools/call", params: { name: shape.tool } },
+        { requestInfo: new UnreadCall(shape.argumentsBroken) }
+      )
+      return
+    }
+    const reason = shape.argumentsBroken !== undefined
+      ? `${boundProblem(shape.argumentsBroken).replace("refused before decoding: the", "the params'")}; this line`
+      : shape.lineBroken === "values"
+      ? `a message may hold at most ${lineBounds.values} properties and array items; this line held more and`
+      : shape.lineBroken === "depth"
+      ? `a message may nest at most ${lineBounds.depth} levels; this line nested deeper and`
+      : `a message may be at most ${this.limit} bytes; this line was longer and`
+    this.refuse(id, -32600, `Invalid Request: ${reason} was discarded unread`)
   }
 
   /** Answers a line that cannot be used, and notes it on stderr (without its content). */
@@ -143,7 +178,8 @@ export class LineTransport implements Transport {
     this.input.off("data", this.onData)
     this.input.off("error", this.onError)
     this.chunks = []
-    this.oversized = undefined
+    this.discarding = false
+    this.shape.reset()
     this.onclose?.()
   }
 

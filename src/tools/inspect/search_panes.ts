@@ -8,6 +8,7 @@ import { uniqueMarker } from "../../programs/formats.ts"
 import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../../programs/hierarchy.ts"
 import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
 import { idVariable, intVariable, stringVariable } from "../../programs/variables.ts"
+import type { TmuxError } from "../../services/errors.ts"
 import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
 import { TmuxObserve } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
@@ -29,6 +30,42 @@ export const startRows = (lines: ReadonlyArray<string>, width: number, height: n
   }
   return rows
 }
+
+/** A tmux failure that says a target is gone: the pane closed, or the server ended with its last pane. */
+const targetGone = (error: TmuxError): boolean =>
+  error._tag === "ServerNotRunning" ||
+  (error._tag === "TmuxCommandFailed" &&
+    /can't find (pane|window|session)|no such (pane|window|session)/u.test(error.stderr))
+
+/**
+ * Captures a chunk of panes in one invocation, each after a marker line (the texts in pane order).
+ * tmux stops a command list at the first pane that is gone: then the panes still there are captured
+ * again, and the closed ones named. Each retry drops at least one pane, so there are at most as many
+ * as panes; a failure with every pane still there is returned as it is.
+ */
+const captureChunk = (chunk: ReadonlyArray<PaneInfo>, history: number) =>
+  Effect.gen(function*() {
+    const tmux = yield* TmuxObserve
+    const marker = uniqueMarker("search")
+    const vanished: Array<string> = []
+    let live = chunk
+    while (live.length > 0) {
+      const captured = yield* Effect.result(tmux.run(live.flatMap((pane) => [
+        ["display-message", "-p", "-t", pane.pane_id, marker] as const,
+        ["capture-pane", "-p", "-J", "-t", pane.pane_id, ...(history > 0 ? ["-S", String(-history)] : [])] as const
+      ])))
+      if (captured._tag === "Success") {
+        return { live, texts: captured.success.split(`${marker}\n`).slice(1), vanished }
+      }
+      if (!targetGone(captured.failure)) return yield* Effect.fail(captured.failure)
+      const existing = new Set((yield* emptyWhenNoServer(listPaneRows("all"))).map((pane) => pane.pane_id))
+      const gone = live.filter((pane) => !existing.has(pane.pane_id))
+      if (gone.length === 0) return yield* Effect.fail(captured.failure)
+      vanished.push(...gone.map((pane) => pane.pane_id))
+      live = live.filter((pane) => existing.has(pane.pane_id))
+    }
+    return { live, texts: [], vanished }
+  })
 
 /** @category tools */
 export const search_panes = defineTool(manifest.search_panes, {
@@ -80,7 +117,10 @@ export const search_panes = defineTool(manifest.search_panes, {
     })).annotate({ description: "the matching panes, in tmux's order" }),
     panes_searched: Schema.Int.annotate({ description: "panes searched" }),
     panes_matched: Schema.Int.annotate({ description: "panes that matched, including those left out by max_panes" }),
-    truncated_panes: Schema.Int.annotate({ description: "matching panes left out by max_panes" })
+    truncated_panes: Schema.Int.annotate({ description: "matching panes left out by max_panes" }),
+    vanished_panes: Schema.Array(Schema.String).annotate({
+      description: "IDs of panes that closed during the search (not searched)"
+    })
   }),
   run: (input) =>
     Effect.gen(function*() {
@@ -93,21 +133,17 @@ export const search_panes = defineTool(manifest.search_panes, {
       const panes = yield* emptyWhenNoServer(
         listPaneRows(session === undefined ? "all" : { sessionId: session.session_id })
       )
-      const tmux = yield* TmuxObserve
-      const marker = uniqueMarker("search")
       const history = input.history_lines ?? 0
       const found: Array<
         { readonly pane: PaneInfo; readonly lines: ReadonlyArray<string>; readonly rows: ReadonlyArray<number> }
       > = []
+      const vanished: Array<string> = []
       let matchingMs = 0
       for (let offset = 0; offset < panes.length; offset += panesPerInvocation) {
-        const chunk = panes.slice(offset, offset + panesPerInvocation)
-        const stdout = yield* tmux.run(chunk.flatMap((pane) => [
-          ["display-message", "-p", "-t", pane.pane_id, marker] as const,
-          ["capture-pane", "-p", "-J", "-t", pane.pane_id, ...(history > 0 ? ["-S", String(-history)] : [])] as const
-        ]))
-        const texts = stdout.split(`${marker}\n`).slice(1)
-        for (const [i, pane] of chunk.entries()) {
+        const captured = yield* captureChunk(panes.slice(offset, offset + panesPerInvocation), history)
+        vanished.push(...captured.vanished)
+        const texts = captured.texts
+        for (const [i, pane] of captured.live.entries()) {
           const lines = (texts[i] ?? "").split("\n").slice(0, -1)
           const before = yield* Clock.currentTimeMillis
           const firsts = yield* matcher.firstMatches(lines, matchBudgetMs - matchingMs)
@@ -133,9 +169,10 @@ export const search_panes = defineTool(manifest.search_panes, {
           rows: rows.slice(-maxLines),
           truncated_lines: Math.max(0, lines.length - maxLines)
         })),
-        panes_searched: panes.length,
+        panes_searched: panes.length - vanished.length,
         panes_matched: found.length,
-        truncated_panes: found.length - kept.length
+        truncated_panes: found.length - kept.length,
+        vanished_panes: vanished
       }
     })
 })
