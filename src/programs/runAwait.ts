@@ -16,7 +16,7 @@ import {
   protocolNames,
   showsPrompt
 } from "../domain/shellProtocol.ts"
-import { PaneGone, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
+import { PaneGone, PaneNotReady, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
@@ -59,8 +59,9 @@ const withSeen = (run: Run, output: RunOutput): RunOutput => ({
 
 /**
  * Waits for a typed run: the `waiter` (an invocation blocked on the run's channel, then reading
- * back and collecting) raced against the watcher, until `deadline`. A finished run is collected; a
- * timed-out or blocked one is held for `resume`.
+ * back) raced against the watcher, until `deadline`. A finished run is collected; a timed-out or
+ * blocked one is held for `resume`. `untyped`, for a new run, says at the timeout whether its
+ * typing list never reached the paste: then nothing was typed, and there is no run.
  */
 export const awaitRun = <R>(
   run: Run,
@@ -68,7 +69,8 @@ export const awaitRun = <R>(
   from: number,
   deadline: number,
   fresh: boolean,
-  limits: OutputLimits
+  limits: OutputLimits,
+  untyped?: Effect.Effect<boolean, never, R>
 ) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
@@ -80,6 +82,16 @@ export const awaitRun = <R>(
       Effect.timeoutOption(Math.max(0, deadline - now))
     )
     if (Option.isNone(raced)) {
+      // The timeout came while the typing client was still starting: tmux never ran its list.
+      if (untyped !== undefined && (yield* untyped)) {
+        return yield* new PaneNotReady({
+          pane: run.paneId,
+          reason: "timed-out",
+          detail: "the call's timeout ran out before the command was typed (its tmux client was still " +
+            "starting); nothing was typed",
+          remedy: "call again (it is safe), with a longer timeout"
+        })
+      }
       const output = yield* outputSoFar(run, limits)
       if (output.status !== undefined) {
         return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome

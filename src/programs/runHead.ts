@@ -192,6 +192,7 @@ export const screenOf = (run: Run) => (rows: boolean) =>
     if (parsed.panePid === 0) yield* resolvePane(run.paneId)
     return {
       recorded: parseEndRecord(parsed.record) !== undefined,
+      typed: parsed.typed !== "",
       dead: parsed.dead,
       alternate: parsed.alternate,
       program: parsed.program,

@@ -5,7 +5,6 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
@@ -223,7 +222,9 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
     ).pipe(orPaneNotFound(paneId))
     for (const found of earlier) yield* runs.collect(found.run)
     // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
-    const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits).pipe(
+    // A timeout before the paste (the typing client still starting) typed nothing: no run to name.
+    const untyped = Effect.map(pasteReached(run, generation + 1), (typed) => !typed)
+    const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits, untyped).pipe(
       Effect.onInterrupt(() => runs.hold(run)),
       Effect.catchIf(
         (error) => error._tag === "TmuxCommandFailed" && staleChange(error.stderr, view) !== undefined,
@@ -266,19 +267,35 @@ const lostWait = (error: ProgramError): error is TmuxCommandFailed | TmuxTimedOu
   error._tag === "TmuxOutputTooLarge"
 
 /**
+ * Whether the typing list of `run`, whose invocation ended without answering (killed at the
+ * call's timeout, or failed), reached its paste; settled on the pane by its typing generation. The
+ * list takes `@lmcp_g<generation>` right before its paste, with nothing between them that waits:
+ * taking it first (and moving the generation on) fences the list out for good, since its guard and
+ * its `-o` then refuse, so nothing of it is typed later. A generation this run holds was typed;
+ * another run's holds it or the fence: not typed, and what the list set is withdrawn. Not known
+ * (tmux did not answer) counts as typed: the run is held, never dropped.
+ */
+export const pasteReached = (run: Run, generation: number) =>
+  Effect.gen(function*() {
+    const owner = paneRunOptions.typedAt(generation)
+    const fenced = yield* (yield* PaneCommand).run([
+      ["set-option", "-p", "-o", "-t", run.paneId, owner, "-"],
+      ["set-option", "-p", "-t", run.paneId, paneRunOptions.generation, String(generation)],
+      ["set-option", "-pu", "-t", run.paneId, paneRunOptions.typedAt(generation - 1)]
+    ]).pipe(Effect.as(true), Effect.catchIf(isGenerationTaken, () => Effect.succeed(false)))
+    const typed = !fenced && (yield* readPane(run.paneId, { [owner]: "string" }))[owner] === run.id
+    if (!typed) yield* withdrawTyping(run.id, run.paneId, false)
+    return typed
+  }).pipe(Effect.orElseSucceed(() => true))
+
+/**
  * The invocation that types a run failed on its own account. The pane says whether the paste was
- * reached: the generation the run took right before it is the run's. Typed (or not known), the run
- * is held for `resume`; not typed, what the list set is withdrawn and the failure stands.
+ * reached (`pasteReached`). Typed (or not known), the run is held for `resume`; not typed, the
+ * failure stands.
  */
 const afterLostWait = (run: Run, generation: number, error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge) =>
   Effect.gen(function*() {
-    const owner = paneRunOptions.typedAt(generation)
-    const typed = protocolNames(run.id).typed
-    const seen = yield* readPane(run.paneId, { [owner]: "string", [typed]: "string" }).pipe(Effect.option)
-    if (Option.isSome(seen) && seen.value[owner] !== run.id && seen.value[typed] === "") {
-      yield* withdrawTyping(run.id, run.paneId, false)
-      return yield* error
-    }
+    if (!(yield* pasteReached(run, generation))) return yield* error
     yield* (yield* ShellRuns).hold(run)
     return yield* new RunWaitFailed({ pane: run.paneId, runId: run.id, cause: error.message })
   })
