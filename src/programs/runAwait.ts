@@ -16,7 +16,14 @@ import {
   protocolNames,
   showsPrompt
 } from "../domain/shellProtocol.ts"
-import { PaneGone, PaneNotReady, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
+import {
+  PaneGone,
+  PaneNotReady,
+  RunIncomplete,
+  RunUnreported,
+  RunWaitFailed,
+  type ToolError
+} from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
@@ -24,7 +31,6 @@ import { orPaneNotFound, readPane } from "./pane.ts"
 import {
   abandonCommands,
   type Capture,
-  collectCommands,
   headOfRun,
   kernelProbe,
   lookAtBottom,
@@ -34,8 +40,10 @@ import {
   scrollMargin
 } from "./runHead.ts"
 import {
+  collectedBefore,
   collectedElsewhere,
   collectFinished,
+  collectRun,
   type OutputLimits,
   outputOf,
   outputSoFar,
@@ -94,7 +102,10 @@ export const awaitRun = <R>(
       }
       const output = yield* outputSoFar(run, limits)
       if (output.status !== undefined) {
-        return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+        return {
+          _tag: "Finished",
+          output: withSeen(run, yield* collectFinished(run, limits, fresh))
+        } satisfies RunOutcome
       }
       yield* runs.hold(run)
       return { _tag: "TimedOut", output: withSeen(run, output) } satisfies RunOutcome
@@ -106,19 +117,29 @@ export const awaitRun = <R>(
         if (parseEndRecord(capture.head.record) === undefined || capture.head.runRecord === "") {
           // The waiting client returned without the record: the tmux server died under it (that
           // read fails with the typed error), another call collected the run first, or the signal
-          // came from somewhere else.
+          // came from somewhere else (the run, still recorded, is held).
           yield* readPane(run.paneId, { pane_id: "string" })
-          yield* runs.collect(run)
-          return yield* capture.head.runRecord === ""
-            ? collectedElsewhere(run)
-            : new RunUnreported({ pane: run.paneId, runId: run.id })
+          if (capture.head.runRecord === "") {
+            yield* runs.collect(run)
+            return yield* collectedBefore(run, fresh)
+          }
+          yield* runs.hold(run)
+          return yield* new RunWaitFailed({
+            pane: run.paneId,
+            runId: run.id,
+            cause: "its channel was signalled without its status report"
+          })
         }
-        yield* runs.collect(run)
         const output = yield* outputOf(run, capture.head, limits, capture)
+        // Collected only now, its result in hand; a resume answers only when it collected it.
+        if (!(yield* collectRun(run)) && !fresh) return yield* collectedElsewhere(run)
         return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
       }
       case "Recorded":
-        return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+        return {
+          _tag: "Finished",
+          output: withSeen(run, yield* collectFinished(run, limits, fresh))
+        } satisfies RunOutcome
       case "Blocked": {
         const seen = screenReasonOf(event.kind)
         const held = seen === undefined ? run : { ...run, screenSeen: [...new Set([...(run.screenSeen ?? []), seen])] }
@@ -128,8 +149,7 @@ export const awaitRun = <R>(
       }
       case "Exited": {
         if (run.inShell === true) return yield* shellExited(run, limits)
-        yield* (yield* PaneCommand).run(abandonCommands(run)).pipe(Effect.ignore)
-        yield* runs.collect(run)
+        yield* collectRun(run, abandonCommands(run))
         return yield* new PaneGone({
           pane: run.paneId,
           reason: "lost its process while the command ran (the shell exited)"
@@ -150,8 +170,7 @@ export const awaitRun = <R>(
         const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
         // Cancel any open input so the next command starts at a clean prompt.
         if (fresh) yield* tmux.run([["send-keys", "-t", run.paneId, "C-c"]]).pipe(Effect.ignore)
-        yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
-        yield* runs.collect(run)
+        yield* collectRun(run, abandonCommands(run))
         if (!fresh) return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
         return yield* neverStarted
           ? new RunIncomplete({ pane: run.paneId, shown })
@@ -196,8 +215,7 @@ const shellExited = (run: Run, limits: OutputLimits) =>
     }
     const capture = yield* lookAtBottom(run)
     const output = yield* outputOf(run, capture.head, limits, capture)
-    yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
-    yield* (yield* ShellRuns).collect(run)
+    yield* collectRun(run, abandonCommands(run))
     // Null when a signal ended the shell (or its status never came).
     return { _tag: "ShellExited", status: ended?.status ?? null, output } satisfies RunOutcome
   })
@@ -225,7 +243,10 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.
     if (parseEndRecord(head.record) !== undefined) {
-      return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+      return {
+        _tag: "Finished",
+        output: withSeen(run, yield* collectFinished(run, limits, false))
+      } satisfies RunOutcome
     }
     // Where it was typed, as recorded in the invocation that typed it (the prompt's row may not have been read).
     const from = relativeRow(
@@ -234,7 +255,7 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     )
     const now = yield* Clock.currentTimeMillis
     const waiter = tmux.run(
-      [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from), ...collectCommands(run)],
+      [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from)],
       { timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(run.paneId))
     return yield* awaitRun(run, waiter, from, deadline, false, limits)

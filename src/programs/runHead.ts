@@ -93,37 +93,61 @@ export const readCommands = (
   ["capture-pane", "-p", "-J", "-t", run.paneId, "-S", String(from), "-E", "-"]
 ]
 
+/** What the collection's guard expands to when the run's record is gone: another call collected it. */
+export const collectedMark = "lmcp-run-collected"
+
+/** A user option nothing sets: what a guarded unset unsets when its condition does not hold. */
+const noOption = "@lmcp_none"
+
 /**
- * A collected run's templates and records. Its channel needs nothing: the trailer's signal wakes
+ * Collecting a run, in an invocation of its own once its result is in hand (read by the server):
+ * a guard that refuses, so that tmux drops the rest of the list, when the run's record is gone
+ * (another call collected it: one collector per run), then its templates and records, and the
+ * pane's last run only while it is this one. Its channel needs nothing: the trailer's signal wakes
  * every waiter, including waiting clients killed at a timeout, which tmux keeps as waiters.
+ * `reported: false` (its trailer never ran) also restores what the trailer would have restored.
  */
-export const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
+export const collectCommands = (
+  run: Run,
+  reported = true
+): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
   const names = protocolNames(run.id)
+  const record = paneRunOptions.record(run.id)
+  const unset = (
+    option: string
+  ): readonly ["set-option", ...Array<string>] => ["set-option", "-pu", "-t", run.paneId, option]
   return [
-    names.template,
-    names.markTemplate,
-    names.status,
-    names.end,
-    names.start,
-    names.typed,
-    paneRunOptions.record(run.id),
-    paneRunOptions.successor(run.id),
-    paneRunOptions.last
-  ].map((option): readonly ["set-option", ...Array<string>] => ["set-option", "-pu", "-t", run.paneId, option]).concat(
-    // Its trailer restores these as it reports; a run that never reported leaves them to here.
-    run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore
-  )
+    unset(`#{?${record},${noOption},${collectedMark}}`),
+    ...[
+      names.template,
+      names.markTemplate,
+      names.status,
+      names.end,
+      names.start,
+      names.typed,
+      record,
+      paneRunOptions.successor(run.id)
+    ].map(unset),
+    unset(`#{?#{==:#{${paneRunOptions.last}},${run.id}},${paneRunOptions.last},${noOption}}`),
+    ...(reported || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore)
+  ]
 }
 
 /**
  * Closing a run whose trailer never ran: the killed waiting client of this call is still a waiter
- * of the channel; one signal releases it (and, with a waiter there, latches nothing).
+ * of the channel; one signal releases it (and, with a waiter there, latches nothing). The pane's
+ * claim is released while it is this run's; then the run is collected.
  */
 export const abandonCommands = (run: Run): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
-  ...collectCommands(run),
-  // Its trailer, which releases the pane, never ran.
-  ["set-option", "-pu", "-t", run.paneId, paneRunOptions.claim],
-  ["wait-for", "-S", protocolNames(run.id).channel]
+  ["wait-for", "-S", protocolNames(run.id).channel],
+  [
+    "set-option",
+    "-pu",
+    "-t",
+    run.paneId,
+    `#{?#{==:#{${paneRunOptions.claim}},${run.id}},${paneRunOptions.claim},${noOption}}`
+  ],
+  ...collectCommands(run, false)
 ]
 
 export const lines = (text: string | undefined): Array<string> => {

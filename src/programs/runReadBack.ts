@@ -8,11 +8,11 @@ import type { ScreenReason } from "../domain/keyboard.ts"
 import { decodeRecord, encodeRecord, paneRunOptions, type ReadPosition } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import { extractOutput, parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
-import { ArgumentProblem } from "../services/errors.ts"
+import { ArgumentProblem, RunWaitFailed } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
-import { type Capture, collectCommands, type Head, lookAtBottom } from "./runHead.ts"
+import { type Capture, collectCommands, collectedMark, type Head, lookAtBottom } from "./runHead.ts"
 import { readOutput, readWindows } from "./runOutput.ts"
 
 /** Rows read above each place the typed row may be (see `startOf`). */
@@ -219,14 +219,53 @@ export const outputSoFar = (run: Run, limits: OutputLimits) =>
     return output
   })
 
-/** Reads a finished run back and collects it. */
-export const collectFinished = (run: Run, limits: OutputLimits) =>
+/**
+ * Collects a run whose result is in hand (`commands`: its collection, or its abandonment): `false`
+ * when another call collected it first (the guard refused: see `collectCommands`). A collection
+ * that fails otherwise (tmux did not answer) leaves the run recorded: a later call answers it again.
+ */
+export const collectRun = (
+  run: Run,
+  commands: ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> = collectCommands(run)
+) =>
   Effect.gen(function*() {
-    const capture = yield* lookAtBottom(run, collectCommands(run))
+    const collected = yield* (yield* PaneCommand).run(commands).pipe(
+      Effect.as(true),
+      Effect.catchIf(
+        (error) => error._tag === "TmuxCommandFailed" && error.stderr.includes(collectedMark),
+        () => Effect.succeed(false)
+      ),
+      Effect.orElseSucceed(() => true)
+    )
     yield* (yield* ShellRuns).collect(run)
-    if (capture.head.runRecord === "") return yield* collectedElsewhere(run)
-    return yield* outputOf(run, capture.head, limits, capture)
+    return collected
   })
+
+/**
+ * Reads a finished run back, then collects it. A resume (`fresh` false) answers only when it
+ * collected the run: one result per run. A new run's answer is its own, in hand.
+ */
+export const collectFinished = (run: Run, limits: OutputLimits, fresh: boolean) =>
+  Effect.gen(function*() {
+    const capture = yield* lookAtBottom(run)
+    if (capture.head.runRecord === "") {
+      yield* (yield* ShellRuns).collect(run)
+      return yield* collectedBefore(run, fresh)
+    }
+    const output = yield* outputOf(run, capture.head, limits, capture)
+    if (!(yield* collectRun(run)) && !fresh) return yield* collectedElsewhere(run)
+    return output
+  })
+
+/** A run another call collected before this one read it: for a new run, no resume error. */
+export const collectedBefore = (run: Run, fresh: boolean) =>
+  fresh
+    ? new RunWaitFailed({
+      pane: run.paneId,
+      runId: run.id,
+      cause: "another call (another server process) collected the run before this one read its result"
+    })
+    : collectedElsewhere(run)
 
 /** Another call (of this process or another) collected the run first: its result went there. */
 export const collectedElsewhere = (run: Run) =>

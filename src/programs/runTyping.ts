@@ -41,11 +41,11 @@ import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
-import { isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
+import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
 import { awaitRun } from "./runAwait.ts"
 import { heldBasis, lookedBasis } from "./runBasis.ts"
 import { collectCommands, readCommands } from "./runHead.ts"
-import type { OutputLimits } from "./runReadBack.ts"
+import { collectRun, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
 export const newRunId = (): string => randomBytes(3).toString("hex")
@@ -82,8 +82,10 @@ export interface NewRun {
 export const startRun = (request: NewRun) =>
   Effect.gen(function*() {
     const id = newRunId()
+    // The earlier runs collected so far: an attempt refused after collecting them still reports them.
+    const reported: Array<EarlierRun> = []
     while (true) {
-      const attempt = yield* typeRun(id, request).pipe(
+      const attempt = yield* typeRun(id, request, reported).pipe(
         Effect.catchIf(isClaimTaken, (error) =>
           // The generation comes after the claim: when it was refused, the claim was this run's.
           Effect.as(withdrawTyping(id, request.paneId, isGenerationTaken(error)), undefined))
@@ -115,7 +117,11 @@ const withdrawTyping = (id: string, paneId: PaneId, claimed: boolean) =>
     ]).pipe(Effect.ignore)
   })
 
-const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId, suppressHistory }: NewRun) =>
+const typeRun = (
+  id: string,
+  { command, deadline, inShell: asked, limits, paneId, suppressHistory }: NewRun,
+  reported: Array<EarlierRun>
+) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
     const processes = yield* PaneProcess
@@ -193,6 +199,13 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
         remedy: "call again with a longer timeout"
       })
     }
+    // The earlier runs are collected before the typing, their status in hand (read by `earlierRuns`);
+    // one another call collected first is not reported here.
+    for (const found of earlier) {
+      if (yield* collectRun(found.run, collectCommands(found.run, found.earlier.exit_status !== null))) {
+        reported.push(found.earlier)
+      }
+    }
     // The guard and the claim come after the load (which waits for its input) and nothing that waits
     // comes between them and the paste: tmux runs the rest of the list without another client's commands.
     const waiter = tmux.run(
@@ -209,18 +222,17 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
         ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation + 1)],
         ["set-option", "-pu", "-t", paneId, paneRunOptions.typedAt(generation)],
         ...(keepPane ? keepPaneCommands(paneId).set : []),
-        ...earlier.flatMap((found) => collectCommands(found.run)),
         ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
         typedRecord(id, paneId),
         ["paste-buffer", "-d", "-p", "-b", names.buffer, "-t", paneId],
         ["send-keys", "-t", paneId, "Enter"],
+        // The waiter reads the run back and leaves it recorded: the server collects it once it
+        // holds the result (an orphaned waiter, its server dead, or one dropped by a race, harms nothing).
         ["wait-for", names.channel],
-        ...readCommands(run, basis.from),
-        ...collectCommands(run)
+        ...readCommands(run, basis.from)
       ],
       { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(paneId))
-    for (const found of earlier) yield* runs.collect(found.run)
     // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
     // A timeout before the paste (the typing client still starting) typed nothing: no run to name.
     const untyped = Effect.map(pasteReached(run, generation + 1), (typed) => !typed)
@@ -258,7 +270,7 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
         generation: generation + 1
       })
     }
-    return { run, outcome, earlier: earlier.map((found) => found.earlier) }
+    return { run, outcome, earlier: [...reported] }
   })
 
 /** A failure of the typing invocation's tmux client itself, not an answer about the pane or the run. */
