@@ -13,6 +13,9 @@
  *   unset by the run's trailer, so a finished run never holds the pane.
  * - `@lmcp_last`: the last run typed in the pane and not yet collected: what a new run reports as
  *   `earlier_run` when nobody collected it.
+ * - `@lmcp_done`: the mark of the pane's last collected run (`CollectedMark`), set by the one call that
+ *   collected it and replaced by the pane's next collection: what a later resume, waiter or
+ *   instance answers from once the record is gone.
  * - `@lmcp_gen` and `@lmcp_g<N>`: the pane's typing generation. A run read generation N with the
  *   pane's state it types from; it sets `@lmcp_g<N+1>` with `-o`, so when another run was typed
  *   since (and took N+1), tmux refuses, and nothing is typed from a view that is out of date.
@@ -33,6 +36,8 @@ export const paneRunOptions = {
   /** Held by the run that typed generation `n`. */
   typedAt: (n: number) => `@lmcp_g${n}`,
   record: (runId: string) => `@lmcp_run_${runId}`,
+  /** The mark of the pane's last collected run (`CollectedMark`): one per pane, replaced by the next. */
+  collected: "@lmcp_done",
   /** Taken (with `-o`) by the one run that takes over a claim whose run never reported. */
   successor: (runId: string) => `@lmcp_next_${runId}`
 } as const
@@ -104,4 +109,39 @@ export const decodeRecord = (value: string): RunRecord | undefined => {
   } catch {
     return undefined
   }
+}
+
+/** How a collected run ended: its status report came, it never came, or its command ended the shell. */
+export type RunEnding = "reported" | "unreported" | "shell-exited"
+
+/** What is kept of a collected run, in its pane's `@lmcp_done`. @category models */
+export interface CollectedMark {
+  readonly runId: string
+  /** Its exit status (the shell's, when the command ended the shell); null when none was reported. */
+  readonly status: number | null
+  readonly ended: RunEnding
+  /** The tag of the server instance that collected it (domain/instance.ts). */
+  readonly collector: string
+  /** When, in epoch milliseconds. */
+  readonly at: number
+}
+
+/** The mark's option value: words tmux stores as they are. */
+export const encodeMark = (mark: CollectedMark): string =>
+  `${mark.runId} ${mark.status ?? "-"} ${mark.ended} ${mark.collector} ${mark.at}`
+
+/** A mark read back, or `undefined` when the option is empty or not a mark. */
+export const decodeMark = (value: string): CollectedMark | undefined => {
+  const match = /^([0-9a-f]{6}) (-|[0-9]{1,3}) (reported|unreported|shell-exited) ([0-9.]{1,64}) ([0-9]{1,15})$/u
+    .exec(value)
+  if (match === null) return undefined
+  const [, runId, status, ended, collector, at] = match as unknown as [
+    string,
+    string,
+    string,
+    RunEnding,
+    string,
+    string
+  ]
+  return { runId, status: status === "-" ? null : Number(status), ended, collector, at: Number(at) }
 }

@@ -29,7 +29,6 @@ import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
 import {
-  abandonCommands,
   type Capture,
   headOfRun,
   kernelProbe,
@@ -121,7 +120,7 @@ export const awaitRun = <R>(
           yield* readPane(run.paneId, { pane_id: "string" })
           if (capture.head.runRecord === "") {
             yield* runs.collect(run)
-            return yield* collectedBefore(run, fresh)
+            return yield* collectedBefore(run, fresh, capture.head.collected)
           }
           yield* runs.hold(run)
           return yield* new RunWaitFailed({
@@ -132,7 +131,9 @@ export const awaitRun = <R>(
         }
         const output = yield* outputOf(run, capture.head, limits, capture)
         // Collected only now, its result in hand; a resume answers only when it collected it.
-        if (!(yield* collectRun(run)) && !fresh) return yield* collectedElsewhere(run)
+        if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
+          return yield* collectedElsewhere(run.id, (yield* headOfRun(run.paneId, run.id)).collected)
+        }
         return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
       }
       case "Recorded":
@@ -149,7 +150,7 @@ export const awaitRun = <R>(
       }
       case "Exited": {
         if (run.inShell === true) return yield* shellExited(run, limits)
-        yield* collectRun(run, abandonCommands(run))
+        yield* collectRun(run, null, "unreported", true)
         return yield* new PaneGone({
           pane: run.paneId,
           reason: "lost its process while the command ran (the shell exited)"
@@ -170,7 +171,7 @@ export const awaitRun = <R>(
         const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
         // Cancel any open input so the next command starts at a clean prompt.
         if (fresh) yield* tmux.run([["send-keys", "-t", run.paneId, "C-c"]]).pipe(Effect.ignore)
-        yield* collectRun(run, abandonCommands(run))
+        yield* collectRun(run, null, "unreported", true)
         if (!fresh) return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
         return yield* neverStarted
           ? new RunIncomplete({ pane: run.paneId, shown })
@@ -215,7 +216,7 @@ const shellExited = (run: Run, limits: OutputLimits) =>
     }
     const capture = yield* lookAtBottom(run)
     const output = yield* outputOf(run, capture.head, limits, capture)
-    yield* collectRun(run, abandonCommands(run))
+    yield* collectRun(run, ended?.status ?? null, "shell-exited", true)
     // Null when a signal ended the shell (or its status never came).
     return { _tag: "ShellExited", status: ended?.status ?? null, output } satisfies RunOutcome
   })
@@ -238,7 +239,7 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     const head = yield* headOfRun(run.paneId, run.id)
     if (decodeRecord(head.runRecord) === undefined) {
       yield* (yield* ShellRuns).collect(run)
-      return yield* collectedElsewhere(run)
+      return yield* collectedElsewhere(run.id, head.collected)
     }
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.

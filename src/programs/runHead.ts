@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
-import { paneRunOptions } from "../domain/runRecord.ts"
+import { type CollectedMark, encodeMark, paneRunOptions } from "../domain/runRecord.ts"
 import { keepPaneCommands, parseEndRecord, protocolNames } from "../domain/shellProtocol.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run } from "../services/ShellRuns.ts"
@@ -34,6 +34,7 @@ export const separator = (runId: string) => `lmcp-sep-${runId}`
 export const headFormat = (runId: string) => {
   const names = protocolNames(runId)
   return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{${paneRunOptions.record(runId)}}|` +
+    `#{${paneRunOptions.collected}}|` +
     "#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_pid}|#{pane_current_command}"
 }
 
@@ -43,6 +44,8 @@ export interface Head {
   readonly typed: string
   /** The run's record as tmux holds it (see domain/runRecord.ts). */
   readonly runRecord: string
+  /** The pane's collected-run mark (see domain/runRecord.ts `CollectedMark`), of whichever run. */
+  readonly collected: string
   readonly history: number
   readonly cursorY: number
   readonly cursorX: number
@@ -58,6 +61,7 @@ export const parseHead = (line: string): Head => {
     mark = "",
     typed = "",
     runRecord = "",
+    collected = "",
     history = "0",
     cursorY = "0",
     cursorX = "0",
@@ -71,6 +75,7 @@ export const parseHead = (line: string): Head => {
     mark,
     typed,
     runRecord,
+    collected,
     panePid: Number(panePid),
     history: Number(history),
     cursorY: Number(cursorY),
@@ -99,17 +104,21 @@ export const collectedMark = "lmcp-run-collected"
 /** A user option nothing sets: what a guarded unset unsets when its condition does not hold. */
 const noOption = "@lmcp_none"
 
+/** What a collection leaves in its mark besides the run's ID. @category models */
+export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">
+
 /**
  * Collecting a run, in an invocation of its own once its result is in hand (read by the server):
  * a guard that refuses, so that tmux drops the rest of the list, when the run's record is gone
- * (another call collected it: one collector per run), then its templates and records, and the
- * pane's last run only while it is this one. Its channel needs nothing: the trailer's signal wakes
- * every waiter, including waiting clients killed at a timeout, which tmux keeps as waiters.
- * `reported: false` (its trailer never ran) also restores what the trailer would have restored.
+ * (another call collected it: one collector per run), then the pane's mark of it (replacing the
+ * previous run's), its templates and records, and the pane's last run only while it is this one.
+ * Its channel needs nothing: the trailer's signal wakes every waiter, including waiting clients
+ * killed at a timeout, which tmux keeps as waiters. A run whose trailer never ran also gets what
+ * the trailer would have restored.
  */
 export const collectCommands = (
   run: Run,
-  reported = true
+  collection: Collection
 ): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
   const names = protocolNames(run.id)
   const record = paneRunOptions.record(run.id)
@@ -118,6 +127,7 @@ export const collectCommands = (
   ): readonly ["set-option", ...Array<string>] => ["set-option", "-pu", "-t", run.paneId, option]
   return [
     unset(`#{?${record},${noOption},${collectedMark}}`),
+    ["set-option", "-p", "-t", run.paneId, paneRunOptions.collected, encodeMark({ runId: run.id, ...collection })],
     ...[
       names.template,
       names.markTemplate,
@@ -129,7 +139,7 @@ export const collectCommands = (
       paneRunOptions.successor(run.id)
     ].map(unset),
     unset(`#{?#{==:#{${paneRunOptions.last}},${run.id}},${paneRunOptions.last},${noOption}}`),
-    ...(reported || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore)
+    ...(collection.ended === "reported" || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore)
   ]
 }
 
@@ -138,7 +148,10 @@ export const collectCommands = (
  * of the channel; one signal releases it (and, with a waiter there, latches nothing). The pane's
  * claim is released while it is this run's; then the run is collected.
  */
-export const abandonCommands = (run: Run): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
+export const abandonCommands = (
+  run: Run,
+  collection: Collection
+): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
   ["wait-for", "-S", protocolNames(run.id).channel],
   [
     "set-option",
@@ -147,7 +160,7 @@ export const abandonCommands = (run: Run): ReadonlyArray<readonly ["set-option" 
     run.paneId,
     `#{?#{==:#{${paneRunOptions.claim}},${run.id}},${paneRunOptions.claim},${noOption}}`
   ],
-  ...collectCommands(run, false)
+  ...collectCommands(run, collection)
 ]
 
 export const lines = (text: string | undefined): Array<string> => {

@@ -44,7 +44,7 @@ import { orPaneNotFound, readPane } from "./pane.ts"
 import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
 import { awaitRun } from "./runAwait.ts"
 import { heldBasis, lookedBasis } from "./runBasis.ts"
-import { collectCommands, readCommands } from "./runHead.ts"
+import { readCommands } from "./runHead.ts"
 import { collectRun, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
@@ -202,7 +202,8 @@ const typeRun = (
     // The earlier runs are collected before the typing, their status in hand (read by `earlierRuns`);
     // one another call collected first is not reported here.
     for (const found of earlier) {
-      if (yield* collectRun(found.run, collectCommands(found.run, found.earlier.exit_status !== null))) {
+      const status = found.earlier.exit_status
+      if (yield* collectRun(found.run, status, status === null ? "unreported" : "reported")) {
         reported.push(found.earlier)
       }
     }

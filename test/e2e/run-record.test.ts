@@ -127,6 +127,33 @@ describe("a run's record in tmux", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
+  it("a resume of a collected run is told by the pane's mark, each time, after a restart too", async () => {
+    const { world, c, pane } = await h.open()
+    const timed = await run(c, pane, "sleep 2; (exit 3)", { timeout: 1 })
+    assert.isTrue(timed.timed_out)
+    assert.deepInclude(await resume(c, pane, timed.run_id, 10), { exit_status: 3 })
+    const collected = (server: Connected) =>
+      call(server, "run_shell_command", { pane_id: pane, resume: timed.run_id, timeout: 5 })
+    const told = async (server: Connected) => {
+      const refused = await collected(server)
+      assert.strictEqual(tag(refused), "InputInvalid", textOf(refused))
+      assert.match(textOf(refused), /already collected by server process [0-9]+ at .*exit status 3.*earlier answer/u)
+    }
+    await told(c)
+    await told(c)
+    assert.deepInclude(structured(await call(c, "get_server_info")).collected_runs[0], {
+      pane_id: pane,
+      run_id: timed.run_id,
+      exit_status: 3,
+      ended: "reported",
+      collected_by: c.pid!()!
+    })
+    process.kill(c.pid!()!, "SIGKILL")
+    const again = await h.connect(world, shellEnv(world, "/bin/bash"))
+    await told(again)
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
   it("two concurrent resumes of one finished run: one gets its result, the others say it was collected", async () => {
     const { world, c, pane } = await h.open()
     const timed = await run(c, pane, "sleep 0.6; echo once", { timeout: 0.2 })
