@@ -81,5 +81,6 @@ try {
   } catch {
     // Already gone.
   }
-  rmSync(dir, { recursive: true, force: true })
+  // Shells write their history as they exit: retry while the folder is still being written to.
+  rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
 }
