@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { decodeRecord } from "../domain/runRecord.ts"
+import { readRecord } from "../domain/runRecord.ts"
 import {
   parseEndRecord,
   parseStartMark,
@@ -46,7 +46,8 @@ import {
   type OutputLimits,
   outputOf,
   outputSoFar,
-  type RunOutput
+  type RunOutput,
+  undecodableRecord
 } from "./runReadBack.ts"
 import { type RunEvent, watchRun } from "./runWatch.ts"
 
@@ -237,7 +238,9 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
       })
     }
     const head = yield* headOfRun(run.paneId, run.id)
-    if (decodeRecord(head.runRecord) === undefined) {
+    const read = readRecord(head.runRecord)
+    if (read._tag === "Undecodable") return yield* undecodableRecord(run.id, run.paneId, read.reason)
+    if (read._tag === "Absent") {
       yield* (yield* ShellRuns).collect(run)
       return yield* collectedElsewhere(run.id, head.collected)
     }

@@ -322,3 +322,9 @@ export const collectedDetail = (runId: string, mark: string): string => {
 /** Another call (of this process or another) collected the run first: its result went there. */
 export const collectedElsewhere = (runId: string, mark: string) =>
   new ArgumentProblem({ detail: `resume: ${collectedDetail(runId, mark)}` })
+
+/** A run whose record on its pane does not decode: reported as such, never read as a run. */
+export const undecodableRecord = (runId: string, paneId: string, reason: string) =>
+  new ArgumentProblem({
+    detail: `resume: the record of run ${runId} on pane ${paneId} cannot be read: ${reason}; nothing was done`
+  })

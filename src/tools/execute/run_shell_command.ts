@@ -7,7 +7,7 @@ import { tailBound } from "../../domain/bounds.ts"
 import { PaneId } from "../../domain/ids.ts"
 import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
-import { decodeRecord } from "../../domain/runRecord.ts"
+import { readRecord } from "../../domain/runRecord.ts"
 import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
 import { kindText, quitKeys, secretRemedy } from "../../programs/keyboardHolder.ts"
@@ -15,7 +15,7 @@ import { boundFields, outputLimits, truncationFields } from "../../programs/outp
 import { type EarlierRun } from "../../programs/paneClaim.ts"
 import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
 import { headOfRun } from "../../programs/runHead.ts"
-import { collectedDetail, markOf } from "../../programs/runReadBack.ts"
+import { collectedDetail, markOf, undecodableRecord } from "../../programs/runReadBack.ts"
 import { startRun } from "../../programs/runTyping.ts"
 import { idVariable } from "../../programs/variables.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
@@ -180,7 +180,9 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       const head = known === undefined || known._tag === "Pending"
         ? undefined
         : yield* headOfRun(input.pane_id, input.resume!)
-      const recorded = head === undefined ? undefined : decodeRecord(head.runRecord)?.run
+      const read = head === undefined ? undefined : readRecord(head.runRecord)
+      if (read?._tag === "Undecodable") return yield* undecodableRecord(input.resume!, input.pane_id, read.reason)
+      const recorded = read?._tag === "Decoded" ? read.record.run : undefined
       const held = recorded === undefined ? known : { _tag: "Pending" as const, run: recorded }
       if (held !== undefined && (held._tag !== "Pending" || held.run.paneId !== input.pane_id)) {
         const detail = held._tag === "Collected" || markOf(input.resume!, head?.collected ?? "") !== undefined
