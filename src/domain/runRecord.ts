@@ -13,13 +13,18 @@
  *   unset by the run's trailer, so a finished run never holds the pane.
  * - `@lmcp_last`: the last run typed in the pane and not yet collected: what a new run reports as
  *   `earlier_run` when nobody collected it.
+ * - `@lmcp_done`: the mark of the pane's last collected run (`CollectedMark`), set by the one call that
+ *   collected it and replaced by the pane's next collection: what a later resume, waiter or
+ *   instance answers from once the record is gone.
  * - `@lmcp_gen` and `@lmcp_g<N>`: the pane's typing generation. A run read generation N with the
  *   pane's state it types from; it sets `@lmcp_g<N+1>` with `-o`, so when another run was typed
  *   since (and took N+1), tmux refuses, and nothing is typed from a view that is out of date.
  */
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import type { Run } from "../services/ShellRuns.ts"
-import { isPaneId } from "./ids.ts"
+import { PaneId } from "./ids.ts"
 import { runIdPattern } from "./shellProtocol.ts"
 
 /** The record's version: a record of another version is not read. */
@@ -35,6 +40,8 @@ export const paneRunOptions = {
   record: (runId: string) => `@lmcp_run_${runId}`,
   /** The claim's run whose incomplete input C-c did not cancel: the pane stays held (paneClaim.ts). */
   openInput: "@lmcp_open",
+  /** The mark of the pane's last collected run (`CollectedMark`): one per pane, replaced by the next. */
+  collected: "@lmcp_done",
   /** Taken (with `-o`) by the one run that takes over a claim whose run never reported. */
   successor: (runId: string) => `@lmcp_next_${runId}`
 } as const
@@ -68,42 +75,135 @@ export interface RunRecord {
   readonly returned?: ReadPosition
 }
 
-/** The option value of a record. */
-export const encodeRecord = (record: RunRecord): string =>
-  Buffer.from(JSON.stringify({ v: recordVersion, ...record })).toString("base64")
+/** A run as its record holds it: what `Run` (services/ShellRuns.ts) keeps, checked field by field. */
+const RecordedRun = Schema.Struct({
+  id: Schema.String.check(Schema.isPattern(runIdPattern)),
+  paneId: PaneId,
+  panePid: Schema.Int,
+  tty: Schema.String,
+  shell: Schema.String,
+  promptRow: Schema.Int,
+  trailer: Schema.String,
+  markStart: Schema.Boolean,
+  prompt: Schema.String,
+  typedStart: Schema.String,
+  echoRows: Schema.Int,
+  screenRows: Schema.Int,
+  inShell: Schema.optionalKey(Schema.Boolean),
+  remainOnExit: Schema.optionalKey(Schema.Literals(["off", "failed"]))
+})
 
-const isRun = (value: unknown): value is Run => {
-  if (typeof value !== "object" || value === null) return false
-  const run = value as Record<string, unknown>
-  const strings = ["id", "paneId", "tty", "shell", "trailer", "prompt", "typedStart"]
-  const numbers = ["panePid", "promptRow", "echoRows", "screenRows"]
-  return strings.every((key) => typeof run[key] === "string") &&
-    numbers.every((key) => Number.isSafeInteger(run[key])) && typeof run.markStart === "boolean" &&
-    ["undefined", "boolean"].includes(typeof run.inShell) &&
-    (run.remainOnExit === undefined || run.remainOnExit === "off" || run.remainOnExit === "failed") &&
-    runIdPattern.test(run.id as string) && isPaneId(run.paneId as string)
+/** The record's JSON, its version first: a record of another version is not this one. */
+const RecordJson = Schema.Struct({
+  v: Schema.Literal(recordVersion),
+  run: RecordedRun,
+  instance: Schema.Int,
+  tag: Schema.optionalKey(Schema.String),
+  command: Schema.Struct({ prefix: Schema.String, digest: Schema.String }),
+  returned: Schema.optionalKey(Schema.Struct({ row: Schema.Int, shift: Schema.Int }))
+})
+
+/** The record's codec: JSON text to a checked record and back (the option holds its base64). */
+const recordCodec = Schema.fromJsonString(RecordJson)
+
+/** The option value of a record. */
+export const encodeRecord = (record: RunRecord): string => {
+  const { run, instance, tag, command, returned } = record
+  const json = Schema.encodeSync(recordCodec)({
+    v: recordVersion,
+    run: {
+      id: run.id,
+      paneId: run.paneId,
+      panePid: run.panePid,
+      tty: run.tty,
+      shell: run.shell,
+      promptRow: run.promptRow,
+      trailer: run.trailer,
+      markStart: run.markStart,
+      prompt: run.prompt,
+      typedStart: run.typedStart,
+      echoRows: run.echoRows,
+      screenRows: run.screenRows,
+      ...(run.inShell === undefined ? {} : { inShell: run.inShell }),
+      ...(run.remainOnExit === "off" || run.remainOnExit === "failed" ? { remainOnExit: run.remainOnExit } : {})
+    },
+    instance,
+    ...(tag === undefined ? {} : { tag }),
+    command: { prefix: command.prefix, digest: command.digest },
+    ...(returned === undefined ? {} : { returned: { row: returned.row, shift: returned.shift } })
+  })
+  return Buffer.from(json).toString("base64")
 }
 
-/** Reads a record back, or `undefined` when it is absent, of another version or malformed. */
-export const decodeRecord = (value: string): RunRecord | undefined => {
-  if (value === "") return undefined
-  try {
-    const parsed = JSON.parse(Buffer.from(value, "base64").toString("utf8")) as Record<string, unknown>
-    const command = parsed.command as Record<string, unknown> | undefined
-    if (parsed.v !== recordVersion || !isRun(parsed.run) || !Number.isSafeInteger(parsed.instance)) return undefined
-    if (typeof command?.prefix !== "string" || typeof command.digest !== "string") return undefined
-    const returned = parsed.returned as Record<string, unknown> | undefined
-    const position = ["row", "shift"].every((key) => Number.isSafeInteger(returned?.[key]))
-      ? { returned: { row: returned!.row, shift: returned!.shift } as ReadPosition }
-      : {}
-    return {
-      run: parsed.run,
-      instance: parsed.instance as number,
-      ...(typeof parsed.tag === "string" ? { tag: parsed.tag } : {}),
-      command: { prefix: command.prefix, digest: command.digest },
-      ...position
-    }
-  } catch {
-    return undefined
+/** What a record option holds: nothing, a record, or something that does not decode (and why). */
+export type RecordRead =
+  | { readonly _tag: "Absent" }
+  | { readonly _tag: "Decoded"; readonly record: RunRecord }
+  | { readonly _tag: "Undecodable"; readonly reason: string }
+
+/** Reads a record option; a record of another version, or a damaged one, is reported, never guessed at. */
+export const readRecord = (value: string): RecordRead => {
+  if (value === "") return { _tag: "Absent" }
+  const text = Buffer.from(value, "base64").toString("utf8")
+  const decoded = Schema.decodeUnknownResult(recordCodec)(text)
+  if (Result.isSuccess(decoded)) {
+    const { v: _version, ...record } = decoded.success
+    return { _tag: "Decoded", record }
   }
+  return { _tag: "Undecodable", reason: undecodable(text) }
+}
+
+/** Why a record's text does not decode: another version, or damage. */
+const undecodable = (text: string): string => {
+  try {
+    const version = (JSON.parse(text) as { readonly v?: unknown } | null)?.v
+    if (version !== recordVersion && (typeof version === "number" || typeof version === "string")) {
+      return `it is a record of version ${JSON.stringify(version).slice(0, 20)}, and this server reads version ` +
+        `${recordVersion}`
+    }
+    return "it is damaged (not a run's record of the form this server writes)"
+  } catch {
+    return "it is damaged (not base64 of JSON)"
+  }
+}
+
+/** A record, or `undefined` when the option is empty or does not decode (see `readRecord`). */
+export const decodeRecord = (value: string): RunRecord | undefined => {
+  const read = readRecord(value)
+  return read._tag === "Decoded" ? read.record : undefined
+}
+
+/** How a collected run ended: its status report came, it never came, or its command ended the shell. */
+export type RunEnding = "reported" | "unreported" | "shell-exited"
+
+/** What is kept of a collected run, in its pane's `@lmcp_done`. @category models */
+export interface CollectedMark {
+  readonly runId: string
+  /** Its exit status (the shell's, when the command ended the shell); null when none was reported. */
+  readonly status: number | null
+  readonly ended: RunEnding
+  /** The tag of the server instance that collected it (domain/instance.ts). */
+  readonly collector: string
+  /** When, in epoch milliseconds. */
+  readonly at: number
+}
+
+/** The mark's option value: words tmux stores as they are. */
+export const encodeMark = (mark: CollectedMark): string =>
+  `${mark.runId} ${mark.status ?? "-"} ${mark.ended} ${mark.collector} ${mark.at}`
+
+/** A mark read back, or `undefined` when the option is empty or not a mark. */
+export const decodeMark = (value: string): CollectedMark | undefined => {
+  const match = /^([0-9a-f]{6}) (-|[0-9]{1,3}) (reported|unreported|shell-exited) ([0-9.]{1,64}) ([0-9]{1,15})$/u
+    .exec(value)
+  if (match === null) return undefined
+  const [, runId, status, ended, collector, at] = match as unknown as [
+    string,
+    string,
+    string,
+    RunEnding,
+    string,
+    string
+  ]
+  return { runId, status: status === "-" ? null : Number(status), ended, collector, at: Number(at) }
 }

@@ -356,6 +356,59 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       ]
      },
      "description": "run_shell_command runs not yet collected (timed out, blocked or cancelled), typed by any server on this socket; empty when not running"
+    },
+    "collected_runs": {
+     "type": "array",
+     "items": {
+      "type": "object",
+      "properties": {
+       "pane_id": {
+        "type": "string",
+        "description": "the pane it ran in"
+       },
+       "run_id": {
+        "type": "string",
+        "description": "the run"
+       },
+       "exit_status": {
+        "anyOf": [
+         {
+          "type": "integer"
+         },
+         {
+          "type": "null"
+         }
+        ],
+        "description": "its exit status (the shell's when it ended the shell); null when it never reported one"
+       },
+       "ended": {
+        "type": "string",
+        "enum": [
+         "reported",
+         "unreported",
+         "shell-exited"
+        ],
+        "description": "reported (its status report came), unreported (interrupted) or shell-exited"
+       },
+       "collected_by": {
+        "type": "integer",
+        "description": "the process ID of the server that returned its result"
+       },
+       "collected_at": {
+        "type": "string",
+        "description": "when, as an ISO 8601 time"
+       }
+      },
+      "required": [
+       "pane_id",
+       "run_id",
+       "exit_status",
+       "ended",
+       "collected_by",
+       "collected_at"
+      ]
+     },
+     "description": "the last run_shell_command run collected in each pane: its result already went to an answer (what a resume of it is told); empty when not running"
     }
    },
    "required": [
@@ -363,7 +416,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "socket",
     "socket_path",
     "session_count",
-    "held_runs"
+    "held_runs",
+    "collected_runs"
    ]
   }
  },

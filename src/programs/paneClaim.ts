@@ -167,13 +167,6 @@ export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | un
     return found
   })
 
-/**
- * A run as its pane's options record it, for `resume` by any server instance (after a restart
- * too); `undefined` when the pane holds no record of it (collected, or never typed there).
- */
-export const recordedRun = (paneId: PaneId, runId: string) =>
-  Effect.map(headOfRun(paneId, runId), (head) => decodeRecord(head.runRecord)?.run)
-
 export const isClaimTaken = (error: ProgramError): boolean =>
   error._tag === "TmuxCommandFailed" && /already set: @lmcp_(claim|next_|g[0-9])/u.test(error.stderr)
 

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
+import { paneRunOptions, readRecord } from "../domain/runRecord.ts"
 import {
   parseEndRecord,
   parseStartMark,
@@ -17,16 +17,21 @@ import {
   shellFlagsOption,
   showsPrompt
 } from "../domain/shellProtocol.ts"
-import { PaneGone, RunIncomplete, RunUnreported, type ToolError } from "../services/errors.ts"
+import {
+  PaneGone,
+  PaneNotReady,
+  RunIncomplete,
+  RunUnreported,
+  RunWaitFailed,
+  type ToolError
+} from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { cancelOpenInput, keepOpenCommands } from "./openInput.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
 import {
-  abandonCommands,
   type Capture,
-  collectCommands,
   headOfRun,
   kernelProbe,
   lookAtBottom,
@@ -36,12 +41,15 @@ import {
   scrollMargin
 } from "./runHead.ts"
 import {
+  collectedBefore,
   collectedElsewhere,
   collectFinished,
+  collectRun,
   type OutputLimits,
   outputOf,
   outputSoFar,
-  type RunOutput
+  type RunOutput,
+  undecodableRecord
 } from "./runReadBack.ts"
 import { type RunEvent, watchRun } from "./runWatch.ts"
 
@@ -63,8 +71,9 @@ const withSeen = (run: Run, output: RunOutput): RunOutput => ({
 
 /**
  * Waits for a typed run: the `waiter` (an invocation blocked on the run's channel, then reading
- * back and collecting) raced against the watcher, until `deadline`. A finished run is collected; a
- * timed-out or blocked one is held for `resume`.
+ * back) raced against the watcher, until `deadline`. A finished run is collected; a timed-out or
+ * blocked one is held for `resume`. `untyped`, for a new run, says at the timeout whether its
+ * typing list never reached the paste: then nothing was typed, and there is no run.
  */
 export const awaitRun = <R>(
   run: Run,
@@ -72,7 +81,8 @@ export const awaitRun = <R>(
   from: number,
   deadline: number,
   fresh: boolean,
-  limits: OutputLimits
+  limits: OutputLimits,
+  untyped?: Effect.Effect<boolean, never, R>
 ) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
@@ -84,9 +94,22 @@ export const awaitRun = <R>(
       Effect.timeoutOption(Math.max(0, deadline - now))
     )
     if (Option.isNone(raced)) {
+      // The timeout came while the typing client was still starting: tmux never ran its list.
+      if (untyped !== undefined && (yield* untyped)) {
+        return yield* new PaneNotReady({
+          pane: run.paneId,
+          reason: "timed-out",
+          detail: "the call's timeout ran out before the command was typed (its tmux client was still " +
+            "starting); nothing was typed",
+          remedy: "call again (it is safe), with a longer timeout"
+        })
+      }
       const output = yield* outputSoFar(run, limits)
       if (output.status !== undefined) {
-        return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+        return {
+          _tag: "Finished",
+          output: withSeen(run, yield* collectFinished(run, limits, fresh))
+        } satisfies RunOutcome
       }
       yield* runs.hold(run)
       return { _tag: "TimedOut", output: withSeen(run, output) } satisfies RunOutcome
@@ -98,19 +121,31 @@ export const awaitRun = <R>(
         if (parseEndRecord(capture.head.record) === undefined || capture.head.runRecord === "") {
           // The waiting client returned without the record: the tmux server died under it (that
           // read fails with the typed error), another call collected the run first, or the signal
-          // came from somewhere else.
+          // came from somewhere else (the run, still recorded, is held).
           yield* readPane(run.paneId, { pane_id: "string" })
-          yield* runs.collect(run)
-          return yield* capture.head.runRecord === ""
-            ? collectedElsewhere(run)
-            : new RunUnreported({ pane: run.paneId, runId: run.id })
+          if (capture.head.runRecord === "") {
+            yield* runs.collect(run)
+            return yield* collectedBefore(run, fresh, capture.head.collected)
+          }
+          yield* runs.hold(run)
+          return yield* new RunWaitFailed({
+            pane: run.paneId,
+            runId: run.id,
+            cause: "its channel was signalled without its status report"
+          })
         }
-        yield* runs.collect(run)
         const output = yield* outputOf(run, capture.head, limits, capture)
+        // Collected only now, its result in hand; a resume answers only when it collected it.
+        if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
+          return yield* collectedElsewhere(run.id, (yield* headOfRun(run.paneId, run.id)).collected)
+        }
         return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
       }
       case "Recorded":
-        return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+        return {
+          _tag: "Finished",
+          output: withSeen(run, yield* collectFinished(run, limits, fresh))
+        } satisfies RunOutcome
       case "Blocked": {
         const seen = screenReasonOf(event.kind)
         const held = seen === undefined ? run : { ...run, screenSeen: [...new Set([...(run.screenSeen ?? []), seen])] }
@@ -120,8 +155,7 @@ export const awaitRun = <R>(
       }
       case "Exited": {
         if (run.inShell === true) return yield* shellExited(run, limits)
-        yield* (yield* PaneCommand).run(abandonCommands(run)).pipe(Effect.ignore)
-        yield* runs.collect(run)
+        yield* collectRun(run, null, "unreported", true)
         return yield* new PaneGone({
           pane: run.paneId,
           reason: "lost its process while the command ran (the shell exited)"
@@ -153,8 +187,7 @@ export const awaitRun = <R>(
           yield* runs.collect(run)
           return yield* new RunIncomplete({ pane: run.paneId, shown, stillOpen: true })
         }
-        yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
-        yield* runs.collect(run)
+        yield* collectRun(run, null, "unreported", true)
         if (!fresh) return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
         return yield* neverStarted
           ? new RunIncomplete({ pane: run.paneId, shown })
@@ -199,8 +232,7 @@ const shellExited = (run: Run, limits: OutputLimits) =>
     }
     const capture = yield* lookAtBottom(run)
     const output = yield* outputOf(run, capture.head, limits, capture)
-    yield* tmux.run(abandonCommands(run)).pipe(Effect.ignore)
-    yield* (yield* ShellRuns).collect(run)
+    yield* collectRun(run, ended?.status ?? null, "shell-exited", true)
     // Null when a signal ended the shell (or its status never came).
     return { _tag: "ShellExited", status: ended?.status ?? null, output } satisfies RunOutcome
   })
@@ -214,11 +246,9 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
   Effect.gen(function*() {
     const capture = yield* lookAtBottom(run)
     const output = yield* outputOf(run, capture.head, limits, capture)
-    yield* (yield* PaneCommand).run([
-      ...abandonCommands(run),
-      ["set-option", "-pu", "-t", run.paneId, shellFlagsOption]
-    ]).pipe(Effect.ignore)
-    yield* (yield* ShellRuns).collect(run)
+    // Its status is unknown: collected as a run that never reported.
+    yield* collectRun(run, null, "unreported", true)
+    yield* (yield* PaneCommand).run([["set-option", "-pu", "-t", run.paneId, shellFlagsOption]]).pipe(Effect.ignore)
     return { _tag: "ShellReplaced", program, output: withSeen(run, output) } satisfies RunOutcome
   })
 
@@ -238,14 +268,19 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
       })
     }
     const head = yield* headOfRun(run.paneId, run.id)
-    if (decodeRecord(head.runRecord) === undefined) {
+    const read = readRecord(head.runRecord)
+    if (read._tag === "Undecodable") return yield* undecodableRecord(run.id, run.paneId, read.reason)
+    if (read._tag === "Absent") {
       yield* (yield* ShellRuns).collect(run)
-      return yield* collectedElsewhere(run)
+      return yield* collectedElsewhere(run.id, head.collected)
     }
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.
     if (parseEndRecord(head.record) !== undefined) {
-      return { _tag: "Finished", output: withSeen(run, yield* collectFinished(run, limits)) } satisfies RunOutcome
+      return {
+        _tag: "Finished",
+        output: withSeen(run, yield* collectFinished(run, limits, false))
+      } satisfies RunOutcome
     }
     // Where it was typed, as recorded in the invocation that typed it (the prompt's row may not have been read).
     const from = relativeRow(
@@ -254,7 +289,7 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     )
     const now = yield* Clock.currentTimeMillis
     const waiter = tmux.run(
-      [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from), ...collectCommands(run)],
+      [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from)],
       { timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(run.paneId))
     return yield* awaitRun(run, waiter, from, deadline, false, limits)

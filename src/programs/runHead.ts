@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
-import { paneRunOptions } from "../domain/runRecord.ts"
+import { type CollectedMark, encodeMark, paneRunOptions } from "../domain/runRecord.ts"
 import { keepPaneCommands, parseEndRecord, protocolNames } from "../domain/shellProtocol.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run } from "../services/ShellRuns.ts"
@@ -34,6 +34,7 @@ export const separator = (runId: string) => `lmcp-sep-${runId}`
 export const headFormat = (runId: string) => {
   const names = protocolNames(runId)
   return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{${paneRunOptions.record(runId)}}|` +
+    `#{${paneRunOptions.collected}}|` +
     "#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_pid}|#{pane_current_command}"
 }
 
@@ -43,6 +44,8 @@ export interface Head {
   readonly typed: string
   /** The run's record as tmux holds it (see domain/runRecord.ts). */
   readonly runRecord: string
+  /** The pane's collected-run mark (see domain/runRecord.ts `CollectedMark`), of whichever run. */
+  readonly collected: string
   readonly history: number
   readonly cursorY: number
   readonly cursorX: number
@@ -58,6 +61,7 @@ export const parseHead = (line: string): Head => {
     mark = "",
     typed = "",
     runRecord = "",
+    collected = "",
     history = "0",
     cursorY = "0",
     cursorX = "0",
@@ -71,6 +75,7 @@ export const parseHead = (line: string): Head => {
     mark,
     typed,
     runRecord,
+    collected,
     panePid: Number(panePid),
     history: Number(history),
     cursorY: Number(cursorY),
@@ -93,37 +98,69 @@ export const readCommands = (
   ["capture-pane", "-p", "-J", "-t", run.paneId, "-S", String(from), "-E", "-"]
 ]
 
+/** What the collection's guard expands to when the run's record is gone: another call collected it. */
+export const collectedMark = "lmcp-run-collected"
+
+/** A user option nothing sets: what a guarded unset unsets when its condition does not hold. */
+const noOption = "@lmcp_none"
+
+/** What a collection leaves in its mark besides the run's ID. @category models */
+export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">
+
 /**
- * A collected run's templates and records. Its channel needs nothing: the trailer's signal wakes
- * every waiter, including waiting clients killed at a timeout, which tmux keeps as waiters.
+ * Collecting a run, in an invocation of its own once its result is in hand (read by the server):
+ * a guard that refuses, so that tmux drops the rest of the list, when the run's record is gone
+ * (another call collected it: one collector per run), then the pane's mark of it (replacing the
+ * previous run's), its templates and records, and the pane's last run only while it is this one.
+ * Its channel needs nothing: the trailer's signal wakes every waiter, including waiting clients
+ * killed at a timeout, which tmux keeps as waiters. A run whose trailer never ran also gets what
+ * the trailer would have restored.
  */
-export const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
+export const collectCommands = (
+  run: Run,
+  collection: Collection
+): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
   const names = protocolNames(run.id)
+  const record = paneRunOptions.record(run.id)
+  const unset = (
+    option: string
+  ): readonly ["set-option", ...Array<string>] => ["set-option", "-pu", "-t", run.paneId, option]
   return [
-    names.template,
-    names.markTemplate,
-    names.status,
-    names.end,
-    names.start,
-    names.typed,
-    paneRunOptions.record(run.id),
-    paneRunOptions.successor(run.id),
-    paneRunOptions.last
-  ].map((option): readonly ["set-option", ...Array<string>] => ["set-option", "-pu", "-t", run.paneId, option]).concat(
-    // Its trailer restores these as it reports; a run that never reported leaves them to here.
-    run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore
-  )
+    unset(`#{?${record},${noOption},${collectedMark}}`),
+    ["set-option", "-p", "-t", run.paneId, paneRunOptions.collected, encodeMark({ runId: run.id, ...collection })],
+    ...[
+      names.template,
+      names.markTemplate,
+      names.status,
+      names.end,
+      names.start,
+      names.typed,
+      record,
+      paneRunOptions.successor(run.id)
+    ].map(unset),
+    unset(`#{?#{==:#{${paneRunOptions.last}},${run.id}},${paneRunOptions.last},${noOption}}`),
+    ...(collection.ended === "reported" || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore)
+  ]
 }
 
 /**
  * Closing a run whose trailer never ran: the killed waiting client of this call is still a waiter
- * of the channel; one signal releases it (and, with a waiter there, latches nothing).
+ * of the channel; one signal releases it (and, with a waiter there, latches nothing). The pane's
+ * claim is released while it is this run's; then the run is collected.
  */
-export const abandonCommands = (run: Run): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
-  ...collectCommands(run),
-  // Its trailer, which releases the pane, never ran.
-  ["set-option", "-pu", "-t", run.paneId, paneRunOptions.claim],
-  ["wait-for", "-S", protocolNames(run.id).channel]
+export const abandonCommands = (
+  run: Run,
+  collection: Collection
+): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
+  ["wait-for", "-S", protocolNames(run.id).channel],
+  [
+    "set-option",
+    "-pu",
+    "-t",
+    run.paneId,
+    `#{?#{==:#{${paneRunOptions.claim}},${run.id}},${paneRunOptions.claim},${noOption}}`
+  ],
+  ...collectCommands(run, collection)
 ]
 
 export const lines = (text: string | undefined): Array<string> => {
@@ -192,6 +229,7 @@ export const screenOf = (run: Run) => (rows: boolean) =>
     if (parsed.panePid === 0) yield* resolvePane(run.paneId)
     return {
       recorded: parseEndRecord(parsed.record) !== undefined,
+      typed: parsed.typed !== "",
       dead: parsed.dead,
       alternate: parsed.alternate,
       program: parsed.program,

@@ -2,17 +2,35 @@
  * A run's output read back: where it starts (domain/runStart.ts), where it ends, and the rows
  * between, bounded (runOutput.ts); for a finished run, the read that collects it.
  */
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
+import { thisTag } from "../domain/instance.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
-import { decodeRecord, encodeRecord, paneRunOptions, type ReadPosition } from "../domain/runRecord.ts"
+import {
+  type CollectedMark,
+  decodeMark,
+  decodeRecord,
+  encodeRecord,
+  paneRunOptions,
+  type ReadPosition,
+  type RunEnding
+} from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
-import { ArgumentProblem } from "../services/errors.ts"
+import { ArgumentProblem, RunWaitFailed } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
-import { type Capture, collectCommands, type Head, lookAtBottom } from "./runHead.ts"
+import {
+  abandonCommands,
+  type Capture,
+  collectCommands,
+  collectedMark,
+  type Head,
+  headOfRun,
+  lookAtBottom
+} from "./runHead.ts"
 import { readOutput, readWindows } from "./runOutput.ts"
 
 /** Rows read above each place the typed row may be (see `startOf`). */
@@ -205,18 +223,94 @@ export const outputSoFar = (run: Run, limits: OutputLimits) =>
     return output
   })
 
-/** Reads a finished run back and collects it. */
-export const collectFinished = (run: Run, limits: OutputLimits) =>
+/**
+ * Collects a run whose result is in hand (its status, and how it ended), leaving the pane's mark
+ * of it; `abandon` for a run whose trailer never ran (see `abandonCommands`). `false` when another
+ * call collected it first (the guard refused: see `collectCommands`). A collection that fails
+ * otherwise (tmux did not answer) leaves the run recorded: a later call answers it again.
+ */
+export const collectRun = (run: Run, status: number | null, ended: RunEnding = "reported", abandon = false) =>
   Effect.gen(function*() {
-    const capture = yield* lookAtBottom(run, collectCommands(run))
+    const collection = { status, ended, collector: thisTag, at: yield* Clock.currentTimeMillis }
+    const collected = yield* (yield* PaneCommand).run(
+      abandon ? abandonCommands(run, collection) : collectCommands(run, collection)
+    ).pipe(
+      Effect.as(true),
+      Effect.catchIf(
+        (error) => error._tag === "TmuxCommandFailed" && error.stderr.includes(collectedMark),
+        () => Effect.succeed(false)
+      ),
+      Effect.orElseSucceed(() => true)
+    )
     yield* (yield* ShellRuns).collect(run)
-    if (capture.head.runRecord === "") return yield* collectedElsewhere(run)
-    return yield* outputOf(run, capture.head, limits, capture)
+    return collected
   })
 
+/**
+ * Reads a finished run back, then collects it. A resume (`fresh` false) answers only when it
+ * collected the run: one result per run. A new run's answer is its own, in hand.
+ */
+export const collectFinished = (run: Run, limits: OutputLimits, fresh: boolean) =>
+  Effect.gen(function*() {
+    const capture = yield* lookAtBottom(run)
+    if (capture.head.runRecord === "") {
+      yield* (yield* ShellRuns).collect(run)
+      return yield* collectedBefore(run, fresh, capture.head.collected)
+    }
+    const output = yield* outputOf(run, capture.head, limits, capture)
+    if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
+      return yield* collectedElsewhere(run.id, (yield* headOfRun(run.paneId, run.id)).collected)
+    }
+    return output
+  })
+
+/** A run another call collected before this one read it: for a new run, no resume error. */
+export const collectedBefore = (run: Run, fresh: boolean, mark: string) =>
+  fresh
+    ? new RunWaitFailed({
+      pane: run.paneId,
+      runId: run.id,
+      cause: `another call (another server process) collected the run before this one read its result${
+        ((found) => found === undefined ? "" : `: ${endingText(found)}`)(markOf(run.id, mark))
+      }`
+    })
+    : collectedElsewhere(run.id, mark)
+
+/** The pane's mark (`value`) when it is `runId`'s. */
+export const markOf = (runId: string, value: string): CollectedMark | undefined => {
+  const mark = decodeMark(value)
+  return mark?.runId === runId ? mark : undefined
+}
+
+/** How a collected run ended, as its mark says. */
+const endingText = (mark: CollectedMark): string =>
+  mark.ended === "reported"
+    ? `it ended with exit status ${mark.status}`
+    : mark.ended === "shell-exited"
+    ? `its command ended the shell (${
+      mark.status === null ? "by a signal" : `the shell's exit status ${mark.status}`
+    }; exit_status null)`
+    : "it ended without a status report (exit_status null: interrupted, as by C-c)"
+
+/** What a resume of a collected run is told: from the pane's mark (`mark`) when it is this run's. */
+export const collectedDetail = (runId: string, mark: string): string => {
+  const found = markOf(runId, mark)
+  if (found === undefined) {
+    return `run ${runId} was already collected: its result was returned, to a resume or as the earlier_run of a ` +
+      "later command's result (a null exit_status there: it never reported one, as when interrupted)"
+  }
+  return `run ${runId} was already collected by server process ${found.collector.split(".")[0]} at ${
+    new Date(found.at).toISOString()
+  }: ${endingText(found)}; its output went to that earlier answer (a resume, or the earlier_run of a later ` +
+    "command's result)"
+}
+
 /** Another call (of this process or another) collected the run first: its result went there. */
-export const collectedElsewhere = (run: Run) =>
+export const collectedElsewhere = (runId: string, mark: string) =>
+  new ArgumentProblem({ detail: `resume: ${collectedDetail(runId, mark)}` })
+
+/** A run whose record on its pane does not decode: reported as such, never read as a run. */
+export const undecodableRecord = (runId: string, paneId: string, reason: string) =>
   new ArgumentProblem({
-    detail: `resume: run ${run.id} was already collected: another call returned its result (a resume, or ` +
-      "a later command's earlier_run)"
+    detail: `resume: the record of run ${runId} on pane ${paneId} cannot be read: ${reason}; nothing was done`
   })

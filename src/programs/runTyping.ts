@@ -5,7 +5,6 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
@@ -42,11 +41,11 @@ import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
-import { isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
+import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
 import { awaitRun } from "./runAwait.ts"
 import { heldBasis, lookedBasis } from "./runBasis.ts"
-import { collectCommands, readCommands } from "./runHead.ts"
-import type { OutputLimits } from "./runReadBack.ts"
+import { readCommands } from "./runHead.ts"
+import { collectRun, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
 export const newRunId = (): string => randomBytes(3).toString("hex")
@@ -83,8 +82,10 @@ export interface NewRun {
 export const startRun = (request: NewRun) =>
   Effect.gen(function*() {
     const id = newRunId()
+    // The earlier runs collected so far: an attempt refused after collecting them still reports them.
+    const reported: Array<EarlierRun> = []
     while (true) {
-      const attempt = yield* typeRun(id, request).pipe(
+      const attempt = yield* typeRun(id, request, reported).pipe(
         Effect.catchIf(isClaimTaken, (error) =>
           // The generation comes after the claim: when it was refused, the claim was this run's.
           Effect.as(withdrawTyping(id, request.paneId, isGenerationTaken(error)), undefined))
@@ -116,7 +117,11 @@ const withdrawTyping = (id: string, paneId: PaneId, claimed: boolean) =>
     ]).pipe(Effect.ignore)
   })
 
-const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId, suppressHistory }: NewRun) =>
+const typeRun = (
+  id: string,
+  { command, deadline, inShell: asked, limits, paneId, suppressHistory }: NewRun,
+  reported: Array<EarlierRun>
+) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
     const processes = yield* PaneProcess
@@ -195,6 +200,14 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
         remedy: "call again with a longer timeout"
       })
     }
+    // The earlier runs are collected before the typing, their status in hand (read by `earlierRuns`);
+    // one another call collected first is not reported here.
+    for (const found of earlier) {
+      const status = found.earlier.exit_status
+      if (yield* collectRun(found.run, status, status === null ? "unreported" : "reported")) {
+        reported.push(found.earlier)
+      }
+    }
     // The guard and the claim come after the load (which waits for its input) and nothing that waits
     // comes between them and the paste: tmux runs the rest of the list without another client's commands.
     const waiter = tmux.run(
@@ -211,20 +224,21 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
         ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation + 1)],
         ["set-option", "-pu", "-t", paneId, paneRunOptions.typedAt(generation)],
         ...(keepPane ? keepPaneCommands(paneId).set : []),
-        ...earlier.flatMap((found) => collectCommands(found.run)),
         ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
         typedRecord(id, paneId),
         ["paste-buffer", "-d", "-p", "-b", names.buffer, "-t", paneId],
         ["send-keys", "-t", paneId, "Enter"],
+        // The waiter reads the run back and leaves it recorded: the server collects it once it
+        // holds the result (an orphaned waiter, its server dead, or one dropped by a race, harms nothing).
         ["wait-for", names.channel],
-        ...readCommands(run, basis.from),
-        ...collectCommands(run)
+        ...readCommands(run, basis.from)
       ],
       { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(paneId))
-    for (const found of earlier) yield* runs.collect(found.run)
     // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
-    const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits).pipe(
+    // A timeout before the paste (the typing client still starting) typed nothing: no run to name.
+    const untyped = Effect.map(pasteReached(run, generation + 1), (typed) => !typed)
+    const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits, untyped).pipe(
       Effect.onInterrupt(() => runs.hold(run)),
       Effect.catchIf(
         (error) => error._tag === "TmuxCommandFailed" && staleChange(error.stderr, view) !== undefined,
@@ -258,7 +272,7 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
         generation: generation + 1
       })
     }
-    return { run, outcome, earlier: earlier.map((found) => found.earlier) }
+    return { run, outcome, earlier: [...reported] }
   })
 
 /** A failure of the typing invocation's tmux client itself, not an answer about the pane or the run. */
@@ -267,19 +281,35 @@ const lostWait = (error: ProgramError): error is TmuxCommandFailed | TmuxTimedOu
   error._tag === "TmuxOutputTooLarge"
 
 /**
+ * Whether the typing list of `run`, whose invocation ended without answering (killed at the
+ * call's timeout, or failed), reached its paste; settled on the pane by its typing generation. The
+ * list takes `@lmcp_g<generation>` right before its paste, with nothing between them that waits:
+ * taking it first (and moving the generation on) fences the list out for good, since its guard and
+ * its `-o` then refuse, so nothing of it is typed later. A generation this run holds was typed;
+ * another run's holds it or the fence: not typed, and what the list set is withdrawn. Not known
+ * (tmux did not answer) counts as typed: the run is held, never dropped.
+ */
+export const pasteReached = (run: Run, generation: number) =>
+  Effect.gen(function*() {
+    const owner = paneRunOptions.typedAt(generation)
+    const fenced = yield* (yield* PaneCommand).run([
+      ["set-option", "-p", "-o", "-t", run.paneId, owner, "-"],
+      ["set-option", "-p", "-t", run.paneId, paneRunOptions.generation, String(generation)],
+      ["set-option", "-pu", "-t", run.paneId, paneRunOptions.typedAt(generation - 1)]
+    ]).pipe(Effect.as(true), Effect.catchIf(isGenerationTaken, () => Effect.succeed(false)))
+    const typed = !fenced && (yield* readPane(run.paneId, { [owner]: "string" }))[owner] === run.id
+    if (!typed) yield* withdrawTyping(run.id, run.paneId, false)
+    return typed
+  }).pipe(Effect.orElseSucceed(() => true))
+
+/**
  * The invocation that types a run failed on its own account. The pane says whether the paste was
- * reached: the generation the run took right before it is the run's. Typed (or not known), the run
- * is held for `resume`; not typed, what the list set is withdrawn and the failure stands.
+ * reached (`pasteReached`). Typed (or not known), the run is held for `resume`; not typed, the
+ * failure stands.
  */
 const afterLostWait = (run: Run, generation: number, error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge) =>
   Effect.gen(function*() {
-    const owner = paneRunOptions.typedAt(generation)
-    const typed = protocolNames(run.id).typed
-    const seen = yield* readPane(run.paneId, { [owner]: "string", [typed]: "string" }).pipe(Effect.option)
-    if (Option.isSome(seen) && seen.value[owner] !== run.id && seen.value[typed] === "") {
-      yield* withdrawTyping(run.id, run.paneId, false)
-      return yield* error
-    }
+    if (!(yield* pasteReached(run, generation))) return yield* error
     yield* (yield* ShellRuns).hold(run)
     return yield* new RunWaitFailed({ pane: run.paneId, runId: run.id, cause: error.message })
   })

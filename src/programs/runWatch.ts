@@ -205,6 +205,8 @@ export const awaitReady = <S extends PaneLook, R>(
 /** What one tmux look at a running run sees; `rows` (the visible screen) only when asked for. @category models */
 export interface RunScreen {
   readonly recorded: boolean
+  /** `false` while the run's paste has not come (its typed record is not set yet): a slow typing client. */
+  readonly typed?: boolean
   readonly dead: boolean
   readonly alternate: boolean
   readonly program: string
@@ -259,7 +261,11 @@ export const watchRun = <R>(
       if (shell?.reading === true) {
         idleSince ??= now
         if (now - idleSince >= timings.idleAfter) {
-          return (yield* screen(false)).recorded ? { _tag: "Recorded" } as RunEvent : { _tag: "Returned" } as RunEvent
+          const seen = yield* screen(false)
+          if (seen.recorded) return { _tag: "Recorded" } as RunEvent
+          // A shell idle before the paste came (its typing client is slow to start) is no run returned.
+          if (seen.typed !== false) return { _tag: "Returned" } as RunEvent
+          idleSince = undefined
         }
       } else {
         idleSince = undefined

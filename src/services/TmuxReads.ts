@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import { type IdKind, idPatterns, type PaneId, type SessionId, type WindowId } from "../domain/ids.ts"
-import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
+import { decodeMark, decodeRecord, paneRunOptions, type RunEnding } from "../domain/runRecord.ts"
 import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { PaneNotFound, TmuxCommandFailed, type TmuxError } from "./errors.ts"
@@ -89,6 +89,20 @@ export const serverFields = {
 
 /** What the panes' options say of their runs. */
 const heldRunFields = { pane_id: "pane-id", "@lmcp_claim": "string", "@lmcp_last": "string" } as const satisfies Fields
+
+const collectedRunFields = { pane_id: "pane-id", "@lmcp_done": "string" } as const satisfies Fields
+
+/** A pane's last collected run, as its mark says (domain/runRecord.ts `CollectedMark`). @category models */
+export interface CollectedRun {
+  readonly pane_id: string
+  readonly run_id: string
+  readonly exit_status: number | null
+  readonly ended: RunEnding
+  /** The process ID of the server instance that collected it. */
+  readonly collected_by: number
+  /** When, as an ISO 8601 time. */
+  readonly collected_at: string
+}
 
 /** A run that is not collected, as its pane records it. @category models */
 export interface HeldRun {
@@ -237,6 +251,26 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
         }]
       })
     }),
+  /** Each pane's last collected run, from its mark: one invocation. */
+  collectedRuns: (): Effect.Effect<ReadonlyArray<CollectedRun>, TmuxError> =>
+    Effect.map(
+      Effect.flatMap(
+        observe.run([["list-panes", "-a", "-F", formatOf(collectedRunFields)]]),
+        (stdout) => parseRows(collectedRunFields, "list-panes", stdout)
+      ),
+      (panes) =>
+        panes.flatMap((pane) => {
+          const mark = decodeMark(pane["@lmcp_done"])
+          return mark === undefined ? [] : [{
+            pane_id: pane.pane_id,
+            run_id: mark.runId,
+            exit_status: mark.status,
+            ended: mark.ended,
+            collected_by: Number(mark.collector.split(".")[0]),
+            collected_at: new Date(mark.at).toISOString()
+          }]
+        })
+    ),
   /** Windows of one session (by ID), or of every session. */
   windows: (sessionId?: string): Effect.Effect<ReadonlyArray<Row<typeof windowFields>>, TmuxError> =>
     Effect.flatMap(

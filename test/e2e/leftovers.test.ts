@@ -57,11 +57,12 @@ describe("leftovers of dead instances", () => {
         command: { prefix: "x", digest: "0" }
       })
     // Never typed by the dead instance (cut off before its paste), typed by it (resumable), never typed by a live one.
+    // The typed record comes first: the first server's own sweep may run in between.
+    tmux("set-option", "-p", "-t", pane, "@lmcp_typed_bbbbbb", "0 0 2 2000")
     for (const [id, tag] of [["aaaaaa", tags.gone], ["bbbbbb", tags.gone], ["cccccc", tags.live]] as const) {
       tmux("set-option", "-p", "-t", pane, `@lmcp_run_${id}`, record(id, tag))
       tmux("set-option", "-p", "-t", pane, `@l${id}`, "template")
     }
-    tmux("set-option", "-p", "-t", pane, "@lmcp_typed_bbbbbb", "0 0 2 2000")
     // A waiting client whose instance died: its run is recorded on no pane.
     const waiter = spawn("tmux", ["-u", "-L", "libtmux-mcp", "wait-for", "lmcp_dddddd"], {
       env: { ...process.env, TMUX_TMPDIR: world.dir, TMUX: "" },
@@ -75,7 +76,7 @@ describe("leftovers of dead instances", () => {
       await until(
         "the dead instance's buffers to go",
         buffers,
-        (names) => !names.some((name) => name.endsWith("-gone"))
+        (names) => !names.some((name) => name.endsWith("-gone") || name.endsWith("-reused"))
       )
       assert.sameMembers(buffers(), [
         `libtmux-mcp-paste-${tags.live}-live`,

@@ -3,10 +3,11 @@
  * (the waiting tmux client killed under load, a failed read) leaves the run held under its ID, so
  * the answer names a run the agent can resume; and nothing is typed once the call's time is up.
  */
-import { chmodSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, structured, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import { leftovers, resume, runHarness } from "../support/runs.ts"
 
 const h = runHarness("lifetime")
@@ -50,5 +51,33 @@ describe("a typed run's lifetime", () => {
       structured(await call(c, "run_shell_command", { pane_id: pane, command: "echo next" })),
       { output: "next", exit_status: 0 }
     )
+  })
+
+  it("a timeout that runs out while the typing tmux client starts: PaneNotReady, nothing typed, no run", async () => {
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      // Stands for a tmux client slow to start on a loaded machine: the invocation that types
+      // starts half a second late, so a short timeout always runs out before tmux runs its list.
+      const wrapper = join(world.dir, "slow-tmux")
+      writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *paste-buffer*) sleep 0.5;; esac\nexec tmux "$@"\n`)
+      chmodSync(wrapper, 0o755)
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+    })
+    // The shell at its prompt: the readiness look (a first contact each time) takes a few ms.
+    await until("the shell's prompt", () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane).trim() !== "")
+    const marker = join(world.dir, "typed")
+    for (const timeout of [0.05, 0.08, 0.1, 0.1]) {
+      const refused = await call(c, "run_shell_command", { pane_id: pane, command: `touch ${marker}`, timeout })
+      assert.isTrue(refused.isError, `timeout ${timeout}: ${JSON.stringify(refused.structuredContent)}`)
+      assert.strictEqual(tag(refused), "PaneNotReady", textOf(refused))
+      assert.include(textOf(refused), "nothing was typed")
+      assert.notMatch(textOf(refused), /run [0-9a-f]{6}/u)
+    }
+    assert.deepStrictEqual(structured(await call(c, "get_server_info")).held_runs, [])
+    // A later run in the same shell is the barrier: anything typed before it has run by its end.
+    const next = structured(await call(c, "run_shell_command", { pane_id: pane, command: "echo next", timeout: 10 }))
+    assert.deepInclude(next, { output: "next", exit_status: 0 })
+    assert.notProperty(next, "earlier_run")
+    assert.isFalse(existsSync(marker), "a refused call's command ran")
+    assert.deepStrictEqual(leftovers(world, pane), [])
   })
 })

@@ -6,13 +6,14 @@
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
+import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = runHarness("record")
 /** Waits until the server's only held run has finished; that run's record. */
@@ -22,6 +23,17 @@ const finished = (c: Connected) =>
     async () => structured(await call(c, "get_server_info")).held_runs[0],
     (held) => held?.exit_status !== null
   )
+/** How many tmux clients of `world` wait on a run's channel (`runId`'s, or any run's). */
+const waiters = (world: TmuxWorld, runId = "[0-9a-f]{6}") =>
+  readdirSync("/proc").filter((pid) => {
+    try {
+      const argv = /^[0-9]+$/u.test(pid) ? readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0") : []
+      return argv.some((arg) => new RegExp(`^lmcp_${runId}$`, "u").test(arg)) &&
+        readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`TMUX_TMPDIR=${world.dir}`)
+    } catch {
+      return false
+    }
+  }).length
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 
@@ -59,6 +71,88 @@ describe("a run's record in tmux", () => {
       assert.deepStrictEqual(leftovers(world, pane), [])
     })
   }
+
+  it("a server SIGKILLed during a wait: its orphaned waiter collects nothing; a new server answers", async () => {
+    const { world, c, pane } = await h.open()
+    const answer = call(c, "run_shell_command", { pane_id: pane, command: "sleep 1.5; echo survived", timeout: 20 })
+    answer.catch(() => undefined)
+    const runId = await until(
+      "the run to hold the pane",
+      () => world.tryTmux("libtmux-mcp", "show", "-pv", "-t", pane, "@lmcp_claim")?.trim() ?? "",
+      (claim) => /^[0-9a-f]{6}$/u.test(claim)
+    )
+    process.kill(c.pid!()!, "SIGKILL")
+    // The run ends, and its waiting tmux client, whose server is gone, runs the rest of its list and exits.
+    await until(
+      "the run's status report and its orphaned waiter gone",
+      () => ({
+        claim: world.tryTmux("libtmux-mcp", "show", "-pv", "-t", pane, "@lmcp_claim") ?? "",
+        waiters: waiters(world, runId)
+      }),
+      ({ claim, waiters }) => claim.trim() === "" && waiters === 0
+    )
+    const again = await h.connect(world, shellEnv(world, "/bin/bash"))
+    assert.deepInclude(structured(await call(again, "get_server_info")).held_runs[0], { run_id: runId, exit_status: 0 })
+    assert.deepInclude(await resume(again, pane, runId, 10), { exit_status: 0, output: "survived" })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("a waiter whose answer comes late, its list resumed after the watcher saw the end: one answer", async () => {
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      // The waiting client's list goes on a second after the signal and its output reaches the
+      // server two seconds later; the read-back that collects waits 1.5 s: the watcher sees the
+      // end record first, and the waiter's list runs between that and the collection.
+      const wrapper = join(world.dir, "late-tmux")
+      writeFileSync(
+        wrapper,
+        [
+          "#!/bin/sh",
+          `case "$*" in *"wait-for lmcp_"*)`,
+          `  out="${world.dir}/held.$$"; n=$#; prev=`,
+          `  for a in "$@"; do set -- "$@" "$a"`,
+          `    [ "$prev" = wait-for ] && [ "$a" != -S ] && set -- "$@" ";" run-shell "sleep 1"; prev=$a; done`,
+          `  shift $n; tmux "$@" >"$out"; rc=$?; sleep 2; cat "$out"; rm -f "$out"; exit $rc;;`,
+          `*-pu*@lmcp_run_*) sleep 1.5;;`,
+          "esac",
+          `exec tmux "$@"`,
+          ""
+        ].join("\n")
+      )
+      chmodSync(wrapper, 0o755)
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+    })
+    const answer = await call(c, "run_shell_command", { pane_id: pane, command: "echo raced", timeout: 20 })
+    assert.deepInclude(structured(answer), { exit_status: 0, output: "raced" })
+    await until("the late waiter gone", () => waiters(world), (count) => count === 0)
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("a resume of a collected run is told by the pane's mark, each time, after a restart too", async () => {
+    const { world, c, pane } = await h.open()
+    const timed = await run(c, pane, "sleep 2; (exit 3)", { timeout: 1 })
+    assert.isTrue(timed.timed_out)
+    assert.deepInclude(await resume(c, pane, timed.run_id, 10), { exit_status: 3 })
+    const collected = (server: Connected) =>
+      call(server, "run_shell_command", { pane_id: pane, resume: timed.run_id, timeout: 5 })
+    const told = async (server: Connected) => {
+      const refused = await collected(server)
+      assert.strictEqual(tag(refused), "InputInvalid", textOf(refused))
+      assert.match(textOf(refused), /already collected by server process [0-9]+ at .*exit status 3.*earlier answer/u)
+    }
+    await told(c)
+    await told(c)
+    assert.deepInclude(structured(await call(c, "get_server_info")).collected_runs[0], {
+      pane_id: pane,
+      run_id: timed.run_id,
+      exit_status: 3,
+      ended: "reported",
+      collected_by: c.pid!()!
+    })
+    process.kill(c.pid!()!, "SIGKILL")
+    const again = await h.connect(world, shellEnv(world, "/bin/bash"))
+    await told(again)
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
 
   it("two concurrent resumes of one finished run: one gets its result, the others say it was collected", async () => {
     const { world, c, pane } = await h.open()

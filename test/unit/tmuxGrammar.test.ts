@@ -60,12 +60,16 @@ describe("the grammar", () => {
     admitted("PaneCommand", ...guard)
     admitted("PaneCommand", "set-option", "-pF", "-t", "%0", "@lmcp_run_abc123", "#{?@lmcp_run_abc123,eyJy+/=,}")
     admitted("PaneCommand", "set-option", "-p", "-t", "%0", "remain-on-exit", "on")
+    // A run's collection: refused when its record is gone, and the pane's last run only while it is this one.
+    admitted("PaneCommand", "set-option", "-pu", "-t", "%0", "#{?@lmcp_run_abc123,@lmcp_none,lmcp-run-collected}")
+    admitted("PaneCommand", "set-option", "-pu", "-t", "%0", "#{?#{==:#{@lmcp_last},abc123},@lmcp_last,@lmcp_none}")
     admitted("PaneCommand", "set-option", "-p", "-t", "%0", "remain-on-exit-format", "")
     admitted("PaneCommand", "delete-buffer", "-b", `libtmux-mcp-paste-12.3456.4026531836-0a1b2c`)
     // The guard's shape with a command in it, or a branch that unsets a tmux option.
     refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?#{==:#(id),1},@lmcp_view_ok,lmcp-x}")
     refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?#{==:1,1},@lmcp_view_ok,status-right}")
     refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?#{==:1,1},remain-on-exit,lmcp-x}")
+    refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?#{==:1,1},@lmcp_last,status-right}")
     refused("PaneCommand", /literal/u, "set-option", "-pF", "-t", "%0", "@lmcp_last", "#{?@lmcp_last,#(id),}")
     refused("PaneCommand", /remain-on-exit-format/u, "set-option", "-p", "-t", "%0", "remain-on-exit-format", "#(id)")
     refused("PaneCommand", /buffer/u, "delete-buffer", "-b", "someone-elses")

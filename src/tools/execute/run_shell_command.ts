@@ -7,12 +7,15 @@ import { tailBound } from "../../domain/bounds.ts"
 import { PaneId } from "../../domain/ids.ts"
 import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
+import { readRecord } from "../../domain/runRecord.ts"
 import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
 import { kindText, quitKeys, secretRemedy } from "../../programs/keyboardHolder.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
-import { type EarlierRun, recordedRun } from "../../programs/paneClaim.ts"
+import { type EarlierRun } from "../../programs/paneClaim.ts"
 import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
+import { headOfRun } from "../../programs/runHead.ts"
+import { collectedDetail, markOf, undecodableRecord } from "../../programs/runReadBack.ts"
 import { startRun } from "../../programs/runTyping.ts"
 import { idVariable } from "../../programs/variables.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
@@ -181,15 +184,18 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       const started = yield* Clock.currentTimeMillis
       const deadline = started + timeout * 1000
       const known = input.resume === undefined ? undefined : yield* runs.lookup(input.resume)
-      // What this process does not hold, the pane's own record may: typed by another instance, or
-      // before a restart.
-      const recorded = known?._tag === "Unknown" ? yield* recordedRun(input.pane_id, input.resume!) : undefined
+      // What this process does not hold, the pane itself may: the run's record (typed by another
+      // instance, or before a restart), or the mark of its collection.
+      const head = known === undefined || known._tag === "Pending"
+        ? undefined
+        : yield* headOfRun(input.pane_id, input.resume!)
+      const read = head === undefined ? undefined : readRecord(head.runRecord)
+      if (read?._tag === "Undecodable") return yield* undecodableRecord(input.resume!, input.pane_id, read.reason)
+      const recorded = read?._tag === "Decoded" ? read.record.run : undefined
       const held = recorded === undefined ? known : { _tag: "Pending" as const, run: recorded }
       if (held !== undefined && (held._tag !== "Pending" || held.run.paneId !== input.pane_id)) {
-        const detail = held._tag === "Collected"
-          ? `run ${input.resume} was already collected: its result was returned, to a resume or as the ` +
-            "earlier_run of a later command's result (a null exit_status there: it never reported one, as " +
-            "when interrupted)"
+        const detail = held._tag === "Collected" || markOf(input.resume!, head?.collected ?? "") !== undefined
+          ? collectedDetail(input.resume!, head?.collected ?? "")
           : held._tag === "Pending"
           ? `run ${input.resume} belongs to pane ${held.run.paneId}, not ${input.pane_id}`
           : `run ${input.resume} is not recorded on pane ${input.pane_id} (run IDs come from timed-out, ` +

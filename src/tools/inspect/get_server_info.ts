@@ -29,6 +29,21 @@ export const get_server_info = defineTool(manifest.get_server_info, {
     })).annotate({
       description: "run_shell_command runs not yet collected (timed out, blocked or cancelled), typed by any " +
         "server on this socket; empty when not running"
+    }),
+    collected_runs: Schema.Array(Schema.Struct({
+      pane_id: Schema.String.annotate({ description: "the pane it ran in" }),
+      run_id: Schema.String.annotate({ description: "the run" }),
+      exit_status: Schema.NullOr(Schema.Int).annotate({
+        description: "its exit status (the shell's when it ended the shell); null when it never reported one"
+      }),
+      ended: Schema.Literals(["reported", "unreported", "shell-exited"]).annotate({
+        description: "reported (its status report came), unreported (interrupted) or shell-exited"
+      }),
+      collected_by: Schema.Int.annotate({ description: "the process ID of the server that returned its result" }),
+      collected_at: Schema.String.annotate({ description: "when, as an ISO 8601 time" })
+    })).annotate({
+      description: "the last run_shell_command run collected in each pane: its result already went to an answer " +
+        "(what a resume of it is told); empty when not running"
     })
   }),
   run: () =>
@@ -37,12 +52,13 @@ export const get_server_info = defineTool(manifest.get_server_info, {
       const tmux = yield* reads
       const base = { socket: formatSelector(pin.selector), socket_path: pin.resolvedPath }
       const rows = yield* tmux.server().pipe(Effect.catchTag("ServerNotRunning", () => Effect.succeed(undefined)))
-      if (rows === undefined) return { ...base, running: false, session_count: 0, held_runs: [] }
+      if (rows === undefined) return { ...base, running: false, session_count: 0, held_runs: [], collected_runs: [] }
       const [first] = rows
-      if (first === undefined) return { ...base, running: true, session_count: 0, held_runs: [] }
+      if (first === undefined) return { ...base, running: true, session_count: 0, held_runs: [], collected_runs: [] }
       return {
         ...base,
         held_runs: yield* tmux.heldRuns(),
+        collected_runs: yield* tmux.collectedRuns(),
         socket_path: first.socket_path,
         running: true,
         session_count: rows.length,
