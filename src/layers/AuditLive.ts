@@ -215,10 +215,13 @@ const makeSink = (
       job.state = "running"
       runningSince = millis()
       const exit = yield* Effect.exit(job.intent === undefined ? writeLater(job.line) : write(job.line, true))
+      // From here to the answer in one step, so a waiter that gives up sees either the answer or `running`.
       runningSince = undefined
       job.state = "finished"
+      Deferred.doneUnsafe(job.done, exit)
       if (job.intent !== undefined && job.gaveUp !== undefined && Exit.isSuccess(exit)) {
         // The intent record landed after its call was refused (or cancelled): the next record says so.
+        runningSince = millis()
         yield* writeLater(auditLine({
           event: "tool_call_outcome",
           call: job.intent.call,
@@ -229,11 +232,18 @@ const makeSink = (
           duration_ms: millis() - job.intent.queued,
           targets: []
         }))
+        runningSince = undefined
       }
-      yield* Deferred.done(job.done, exit)
     })
 
-  const writerLoop: Effect.Effect<never> = Effect.forever(Effect.flatMap(Queue.take(queue), runJob))
+  const writerLoop: Effect.Effect<never> = Effect.forever(Effect.flatMap(Queue.take(queue), (job) =>
+    // A defect here is a bug of ours; it refuses this record, and the writer goes on with the next.
+    Effect.catchDefect(runJob(job), (defect) =>
+      Effect.sync(() => {
+        runningSince = undefined
+        job.state = "finished"
+        Deferred.doneUnsafe(job.done, Exit.fail(`${where()}: internal error in the audit writer: ${String(defect)}`))
+      }))))
 
   /** How long the write in progress has been pending, when that is longer than the bound. */
   const stalledFor = (): number | undefined => {
@@ -263,11 +273,10 @@ const makeSink = (
     })
 
   const intent = (record: Parameters<Audit["Service"]["intent"]>[0]): Effect.Effect<number, AuditUnavailable> =>
-    Effect.suspend(() => {
-      const refuse = (reason: string) => Effect.fail(new AuditUnavailable({ tool: record.tool, reason }))
+    Effect.suspend((): Effect.Effect<number, string> => {
       const stalled = stalledFor()
       if (stalled !== undefined) {
-        return refuse(
+        return Effect.fail(
           `${where()}: an audit write has been pending for ${seconds(stalled)} ` +
             "(is the file system frozen or stalled?); this call's record was not queued"
         )
@@ -279,12 +288,13 @@ const makeSink = (
       return Deferred.await(job.done).pipe(
         Effect.timeoutOption(writeBoundMs),
         Effect.onInterrupt(() => Effect.sync(() => (job.gaveUp ??= "interrupt"))),
-        Effect.mapError((reason) => new AuditUnavailable({ tool: record.tool, reason })),
         Effect.flatMap(Option.match({
           onSome: () => Effect.succeed(call),
           onNone: () => {
+            // Written just as the wait ran out: the call has its record.
+            if (job.state === "finished") return Effect.as(Deferred.await(job.done), call)
             job.gaveUp = "timeout"
-            return refuse(
+            return Effect.fail(
               job.state === "queued"
                 ? `${where()}: an earlier audit write did not complete within ${seconds(writeBoundMs)} ` +
                   "(is the file system frozen or stalled?); this call's record will not be written"
@@ -295,7 +305,7 @@ const makeSink = (
           }
         }))
       )
-    })
+    }).pipe(Effect.mapError((reason) => new AuditUnavailable({ tool: record.tool, reason })))
 
   const service = Audit.of({
     intent,
