@@ -4,20 +4,42 @@
  * whole line (at most 4,096 bytes, see auditLine.ts); a short write leaves no partial line behind
  * (AuditWrite.ts), so a record is whole or absent.
  *
+ * One writer fiber takes the records in order from a queue, so lines never interleave or reorder,
+ * and makes its system calls on libuv's threadpool: a write that never returns (a frozen file
+ * system) holds that fiber, not the thread that answers requests. A caller waits for its record
+ * for at most `writeBoundMs`; an intent record that is not written by then refuses its call. Such
+ * a write cannot be taken back: if it completes later, an outcome record saying the call did
+ * nothing follows it. While a write has been pending longer than the bound, intent records are
+ * refused at once instead of queueing behind it.
+ *
+ * Before each record to a file, the file at the path is compared with the open one (device and
+ * inode): one deleted or renamed (log rotation without copytruncate) or replaced is opened again at
+ * the path, with the checks startup makes, and an `audit_reopened` record starts the new file; when
+ * that cannot be done the record is not written (an intent record then refuses its call).
+ *
  * stderr is in non-blocking mode (Node's handle makes a pipe so), and a client that never reads
  * it fills the pipe: writes then fail with EAGAIN. An intent record waits for that for up to a
  * second; if stderr stays unwritable, records move for good to a per-user fallback file, announced
- * once on stderr and in `tmux://capabilities`. A configured file is never replaced: when it fails,
- * calls are refused. Outcome records that could not be written wait in a short queue and go first
- * when a write succeeds again.
+ * once on stderr and in `tmux://capabilities`. A configured file is never replaced by another
+ * destination: when it fails, calls are refused. Outcome records that could not be written wait
+ * in a short queue and go first when a write succeeds again.
  */
 import type * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import { closeSync } from "node:fs"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import { auditLine } from "../domain/auditLine.ts"
 import { recordPair } from "../domain/quote.ts"
-import { openFallbackAuditFile } from "../platform/AuditFile.ts"
+import {
+  auditFileAtPath,
+  closeAuditFile,
+  openAuditFile,
+  type OpenedAuditFile,
+  openFallbackAuditFile
+} from "../platform/AuditFile.ts"
 import { type FdIo, lineWriter, nodeIo, type Written } from "../platform/AuditWrite.ts"
 import { Audit, type AuditStatus, AuditUnavailable } from "../services/Audit.ts"
 import { ServerLog } from "../services/ServerLog.ts"
@@ -25,137 +47,299 @@ import { ServerLog } from "../services/ServerLog.ts"
 /** Where the audit starts out. @category models */
 export type AuditTarget =
   | { readonly kind: "stderr"; readonly fallbackPath: string | undefined }
-  | { readonly kind: "file"; readonly fd: number; readonly path: string }
+  | { readonly kind: "file"; readonly file: OpenedAuditFile; readonly path: string }
 
 /** How long stderr may stay unwritable before records move to the fallback file. */
 const unwritableLimitMs = 1000
 const retryEveryMs = 20
 /** Best-effort records kept while nothing takes them; beyond this they are counted as lost. */
 const maxPending = 256
+/** How long a call waits for its audit record to be written: beyond it an intent record refuses its call. */
+export const writeBoundMs = 5000
 
-const makeSink = (target: AuditTarget, uid: number, io: FdIo, clock: Clock.Clock, log: ServerLog["Service"]) => {
+/** A file records go to, and how to open it again at its path. */
+interface FileDestination {
+  file: OpenedAuditFile
+  readonly path: string
+  readonly reopen: () => Promise<OpenedAuditFile>
+}
+
+/** One record for the writer; `intent` when its call waits on it to act. */
+interface Job {
+  readonly line: string
+  readonly intent: { readonly call: number; readonly tool: string; readonly queued: number } | undefined
+  state: "queued" | "running" | "finished"
+  /** Why the waiter stopped waiting, if it did. */
+  gaveUp: "timeout" | "interrupt" | undefined
+  readonly done: Deferred.Deferred<void, string>
+}
+
+const seconds = (ms: number): string => `${Math.round(ms / 100) / 10} s`
+
+const makeSink = (
+  target: AuditTarget,
+  uid: number,
+  io: FdIo,
+  clock: Clock.Clock,
+  log: ServerLog["Service"],
+  queue: Queue.Queue<Job>
+) => {
   // Times come from the Clock, so a host's (or a test's) clock stamps the records.
-  const now = (): string => new Date(clock.currentTimeMillisUnsafe()).toISOString()
-  const writeWhole = lineWriter(io, now).write
-  let fd = target.kind === "file" ? target.fd : 2
-  let path: string | null = target.kind === "file" ? target.path : null
+  const millis = () => clock.currentTimeMillisUnsafe()
+  const now = (): string => new Date(millis()).toISOString()
+  const writer = lineWriter(io, now)
+  let destination: FileDestination | undefined = target.kind === "file"
+    ? { file: target.file, path: target.path, reopen: () => openAuditFile(target.path, uid) }
+    : undefined
   let moved: AuditStatus["moved"] = null
   let unwritableSince: number | undefined
   let lastFailure = 0
   const pending: Array<string> = []
   let lost = 0
   let calls = 0
+  /** Best-effort records in the queue, bounded like `pending` while a write stalls. */
+  let queuedLater = 0
+  /** When the write in progress began. */
+  let runningSince: number | undefined
 
-  const flushPending = (): Written => {
+  const fd = () => destination?.file.fd ?? 2
+  const where = () => destination?.path ?? "stderr"
+  const writeWhole = (line: string): Effect.Effect<Written> => Effect.promise(() => writer.write(fd(), line))
+
+  /**
+   * Makes sure the open file is the one at its path: a file deleted, renamed or replaced there is
+   * opened again at the path (the old descriptor closed), the new file's first record saying so.
+   */
+  const checkFile: Effect.Effect<void, string> = Effect.gen(function*() {
+    const current = destination
+    if (current === undefined) return
+    const found = yield* Effect.promise(() => auditFileAtPath(current.path, current.file))
+    if (found === "same") return
+    const gone = found === "missing" ? "was deleted or renamed" : "was replaced by another file"
+    const opened = yield* Effect.tryPromise({
+      try: current.reopen,
+      catch: (error) =>
+        `the audit file at this path ${gone}, and a new one cannot be opened there: ${(error as Error).message}`
+    })
+    const old = current.file.fd
+    current.file = opened
+    writer.forget(old)
+    yield* Effect.promise(() => closeAuditFile(old))
+    yield* writeWhole(
+      auditLine({ event: "audit_reopened", time: now(), path: current.path, reason: `the file ${gone}` })
+    )
+  })
+
+  const flushPending: Effect.Effect<Written> = Effect.gen(function*() {
     while (pending.length > 0) {
-      const result = writeWhole(fd, pending[0]!)
+      const result = yield* writeWhole(pending[0]!)
       if (!result.ok) return result
       pending.shift()
     }
-    if (lost === 0) return { ok: true }
-    const result = writeWhole(fd, auditLine({ event: "audit_lost", time: now(), records: lost }))
+    if (lost === 0) return { ok: true } as const
+    const result = yield* writeWhole(auditLine({ event: "audit_lost", time: now(), records: lost }))
     if (result.ok) lost = 0
     return result
-  }
+  })
 
   /** Moves records from stderr to the fallback file; says why not when it cannot. */
-  const move = (reason: string): string | undefined => {
-    if (target.kind !== "stderr" || target.fallbackPath === undefined) {
-      return "no fallback file: neither XDG_STATE_HOME nor HOME is an absolute path (set one, or LIBTMUX_AUDIT_LOG)"
-    }
-    const fallback = target.fallbackPath
-    try {
-      fd = openFallbackAuditFile(fallback, uid)
-    } catch (error) {
-      return `the fallback file ${fallback} cannot be used: ${(error as Error).message}`
-    }
-    path = fallback
-    moved = { time: now(), reason }
-    writeWhole(fd, auditLine({ event: "audit_moved", time: moved.time, from: "stderr", reason }))
-    // Best effort: stderr is the stream that just failed.
-    log.line(
-      "warning",
-      `libtmux-mcp warning: ${recordPair("audit", "moved")} ${recordPair("path", fallback)} ${
-        recordPair("reason", reason)
-      }`,
-      (text) => writeWhole(2, text)
-    )
-    return undefined
-  }
+  const move = (reason: string): Effect.Effect<string | undefined> =>
+    Effect.gen(function*() {
+      if (target.kind !== "stderr" || target.fallbackPath === undefined) {
+        return "no fallback file: neither XDG_STATE_HOME nor HOME is an absolute path (set one, or LIBTMUX_AUDIT_LOG)"
+      }
+      const fallback = target.fallbackPath
+      const opened = yield* Effect.result(Effect.tryPromise({
+        try: () => openFallbackAuditFile(fallback, uid),
+        catch: (error) => `the fallback file ${fallback} cannot be used: ${(error as Error).message}`
+      }))
+      if (opened._tag === "Failure") return opened.failure
+      destination = { file: opened.success, path: fallback, reopen: () => openFallbackAuditFile(fallback, uid) }
+      moved = { time: now(), reason }
+      yield* writeWhole(auditLine({ event: "audit_moved", time: moved.time, from: "stderr", reason }))
+      // Best effort: stderr is the stream that just failed.
+      let warning = ""
+      log.line(
+        "warning",
+        `libtmux-mcp warning: ${recordPair("audit", "moved")} ${recordPair("path", fallback)} ${
+          recordPair("reason", reason)
+        }`,
+        (text) => (warning = text)
+      )
+      yield* Effect.promise(() => writer.write(2, warning))
+      return undefined
+    })
 
   /** Writes a line; `wait` keeps trying a full stderr for up to a second. Fails with the reason nothing took it. */
   const write = (line: string, wait: boolean): Effect.Effect<void, string> =>
-    Effect.suspend(() => {
-      const flushed = flushPending()
-      const result = flushed.ok ? writeWhole(fd, line) : flushed
+    Effect.gen(function*() {
+      yield* Effect.mapError(checkFile, (reason) => `${where()}: ${reason}`)
+      const flushed = yield* flushPending
+      const result = flushed.ok ? yield* writeWhole(line) : flushed
       if (result.ok) {
         unwritableSince = undefined
-        return Effect.void
+        return
       }
-      if (path !== null) return Effect.fail(`${path}: ${result.detail}`)
-      const at = clock.currentTimeMillisUnsafe()
+      if (destination !== undefined) return yield* Effect.fail(`${destination.path}: ${result.detail}`)
+      const at = millis()
       // A stretch counts only while it is probed: a failure long after the last one starts a new stretch.
       if (unwritableSince === undefined || at - lastFailure > 5 * retryEveryMs) unwritableSince = at
       lastFailure = at
       if (result.code === "EAGAIN" && at - unwritableSince < unwritableLimitMs) {
-        return wait ? Effect.sleep(retryEveryMs).pipe(Effect.andThen(write(line, wait))) : Effect.fail("stderr is full")
+        if (!wait) return yield* Effect.fail("stderr is full")
+        yield* Effect.sleep(retryEveryMs)
+        return yield* write(line, wait)
       }
       const reason = result.code === "EAGAIN"
         ? `stderr stayed full for ${unwritableLimitMs} ms: the client does not read it`
         : `stderr cannot be written: ${result.detail}`
-      const problem = move(reason)
-      return problem === undefined ? write(line, wait) : Effect.fail(`${reason}; ${problem}`)
+      const problem = yield* move(reason)
+      return problem === undefined ? yield* write(line, wait) : yield* Effect.fail(`${reason}; ${problem}`)
     })
 
   /** Best effort: a line nothing takes now waits for the next successful write. */
-  const writeLater = (event: string, record: object): Effect.Effect<void> =>
-    Effect.suspend(() => {
-      const line = auditLine({ event, time: now(), ...record })
-      return write(line, false).pipe(Effect.catch(() =>
-        Effect.sync(() => {
-          if (pending.length < maxPending) pending.push(line)
-          else lost += 1
-        })
-      ))
+  const writeLater = (line: string): Effect.Effect<void> =>
+    write(line, false).pipe(Effect.catch(() =>
+      Effect.sync(() => {
+        if (pending.length < maxPending) pending.push(line)
+        else lost += 1
+      })
+    ))
+
+  /** The writer: one record at a time, in the order they came. */
+  const runJob = (job: Job): Effect.Effect<void> =>
+    Effect.gen(function*() {
+      if (job.intent === undefined) queuedLater -= 1
+      // An intent whose call stopped waiting before its turn is not written: its call did nothing.
+      else if (job.gaveUp !== undefined) return yield* Deferred.fail(job.done, "not written")
+      job.state = "running"
+      runningSince = millis()
+      const exit = yield* Effect.exit(job.intent === undefined ? writeLater(job.line) : write(job.line, true))
+      // From here to the answer in one step, so a waiter that gives up sees either the answer or `running`.
+      runningSince = undefined
+      job.state = "finished"
+      Deferred.doneUnsafe(job.done, exit)
+      if (job.intent !== undefined && job.gaveUp !== undefined && Exit.isSuccess(exit)) {
+        // The intent record landed after its call was refused (or cancelled): the next record says so.
+        runningSince = millis()
+        yield* writeLater(auditLine({
+          event: "tool_call_outcome",
+          call: job.intent.call,
+          time: now(),
+          tool: job.intent.tool,
+          outcome: "error",
+          error_tag: job.gaveUp === "timeout" ? "AuditUnavailable" : "Interrupted",
+          duration_ms: millis() - job.intent.queued,
+          targets: []
+        }))
+        runningSince = undefined
+      }
     })
 
-  const service = Audit.of({
-    intent: (record) =>
-      Effect.suspend(() => {
-        calls += 1
-        const call = calls
-        return write(auditLine({ event: "tool_call_intent", call, time: now(), ...record }), true).pipe(
-          Effect.mapError((reason) => new AuditUnavailable({ tool: record.tool, reason })),
-          Effect.as(call)
+  const writerLoop: Effect.Effect<never> = Effect.forever(Effect.flatMap(Queue.take(queue), (job) =>
+    // A defect here is a bug of ours; it refuses this record, and the writer goes on with the next.
+    Effect.catchDefect(runJob(job), (defect) =>
+      Effect.sync(() => {
+        runningSince = undefined
+        job.state = "finished"
+        Deferred.doneUnsafe(job.done, Exit.fail(`${where()}: internal error in the audit writer: ${String(defect)}`))
+      }))))
+
+  /** How long the write in progress has been pending, when that is longer than the bound. */
+  const stalledFor = (): number | undefined => {
+    if (runningSince === undefined) return undefined
+    const pendingMs = millis() - runningSince
+    return pendingMs >= writeBoundMs ? pendingMs : undefined
+  }
+
+  const enqueue = (line: string, intent: Job["intent"]): Job => {
+    const job: Job = { line, intent, state: "queued", gaveUp: undefined, done: Deferred.makeUnsafe() }
+    if (intent === undefined) queuedLater += 1
+    Queue.offerUnsafe(queue, job)
+    return job
+  }
+
+  /** Best effort: queued in order; waits for the write unless one is stalled, and never longer than the bound. */
+  const recordLater = (event: string, record: object): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      const stalled = stalledFor() !== undefined
+      if (stalled && queuedLater >= maxPending) {
+        lost += 1
+        return Effect.void
+      }
+      const job = enqueue(auditLine({ event, time: now(), ...record }), undefined)
+      if (stalled) return Effect.void
+      return Effect.ignore(Effect.timeoutOption(Deferred.await(job.done), writeBoundMs))
+    })
+
+  const intent = (record: Parameters<Audit["Service"]["intent"]>[0]): Effect.Effect<number, AuditUnavailable> =>
+    Effect.suspend((): Effect.Effect<number, string> => {
+      const stalled = stalledFor()
+      if (stalled !== undefined) {
+        return Effect.fail(
+          `${where()}: an audit write has been pending for ${seconds(stalled)} ` +
+            "(is the file system frozen or stalled?); this call's record was not queued"
         )
-      }),
-    outcome: (record) => writeLater("tool_call_outcome", record),
-    rejection: (record) => writeLater("tool_call_rejected", record),
+      }
+      calls += 1
+      const call = calls
+      const line = auditLine({ event: "tool_call_intent", call, time: now(), ...record })
+      const job = enqueue(line, { call, tool: record.tool, queued: millis() })
+      return Deferred.await(job.done).pipe(
+        Effect.timeoutOption(writeBoundMs),
+        Effect.onInterrupt(() => Effect.sync(() => (job.gaveUp ??= "interrupt"))),
+        Effect.flatMap(Option.match({
+          onSome: () => Effect.succeed(call),
+          onNone: () => {
+            // Written just as the wait ran out: the call has its record.
+            if (job.state === "finished") return Effect.as(Deferred.await(job.done), call)
+            job.gaveUp = "timeout"
+            return Effect.fail(
+              job.state === "queued"
+                ? `${where()}: an earlier audit write did not complete within ${seconds(writeBoundMs)} ` +
+                  "(is the file system frozen or stalled?); this call's record will not be written"
+                : `${where()}: the write did not complete within ${seconds(writeBoundMs)} ` +
+                  "(is the file system frozen or stalled?); should it complete later, an outcome record " +
+                  "saying this call did nothing follows it"
+            )
+          }
+        }))
+      )
+    }).pipe(Effect.mapError((reason) => new AuditUnavailable({ tool: record.tool, reason })))
+
+  const service = Audit.of({
+    intent,
+    outcome: (record) => recordLater("tool_call_outcome", record),
+    rejection: (record) => recordLater("tool_call_rejected", record),
     status: Effect.sync((): AuditStatus => ({
-      destination: path === null ? "stderr" : "file",
-      path,
+      destination: destination === undefined ? "stderr" : "file",
+      path: destination?.path ?? null,
       fallback_path: target.kind === "stderr" ? target.fallbackPath ?? null : null,
       moved
     }))
   })
-  const close = () => {
-    if (fd !== 2) closeSync(fd)
-  }
-  return { service, close }
+  const close = Effect.promise(async () => {
+    if (destination !== undefined) await closeAuditFile(destination.file.fd)
+  })
+  return { service, close, writerLoop }
 }
 
 /** The audit sink over a target; `uid` owns the fallback file. @category layers */
 export const layer = (target: AuditTarget, uid: number, io: FdIo = nodeIo): Layer.Layer<Audit, never, ServerLog> =>
   Layer.effect(
     Audit,
-    Effect.acquireRelease(
-      Effect.gen(function*() {
-        const clock = yield* Effect.clockWith(Effect.succeed)
-        const log = yield* ServerLog
-        // Node's stderr handle puts a pipe into non-blocking mode; without it a full pipe would block the process.
-        if (target.kind === "stderr") void process.stderr
-        return makeSink(target, uid, io, clock, log)
-      }),
-      (sink) => Effect.sync(sink.close)
-    ).pipe(Effect.map((sink) => sink.service))
+    Effect.gen(function*() {
+      const clock = yield* Effect.clockWith(Effect.succeed)
+      const log = yield* ServerLog
+      // Node's stderr handle puts a pipe into non-blocking mode; without it a full pipe would block the process.
+      if (target.kind === "stderr") void process.stderr
+      const queue = yield* Queue.unbounded<Job>()
+      const sink = yield* Effect.acquireRelease(
+        Effect.sync(() => makeSink(target, uid, io, clock, log, queue)),
+        (sink) => sink.close
+      )
+      // Interrupted as the scope closes, before the file is closed.
+      yield* Effect.forkScoped(sink.writerLoop)
+      return sink.service
+    })
   )

@@ -76,8 +76,8 @@ const auditTarget = (
       fallbackPath: folder === undefined ? undefined : join(folder, `audit-${process.pid}.jsonl`)
     })
   }
-  return Effect.try({
-    try: () => ({ kind: "file", fd: openAuditFile(path, uid), path }) as const,
+  return Effect.tryPromise({
+    try: async () => ({ kind: "file", file: await openAuditFile(path, uid), path }) as const,
     catch: (error) => startupError(new AuditLogUnusable({ path, detail: (error as Error).message }))
   })
 }
