@@ -70,30 +70,24 @@ describe("the audit file on a frozen file system", () => {
         assert.isUndefined((await call(c, "list_sessions")).isError)
         execFileSync("fsfreeze", ["-f", mnt])
         frozen = true
-        const started = performance.now()
-        let answeredAfter: number | undefined
+        let answered = false
         const stuck = call(c, "send_keys", { pane_id: pane, keys: "MARKER-TYPED" }, { timeout: 60_000 }).then(
           (result) => {
-            answeredAfter = performance.now() - started
+            answered = true
             return result
           }
         )
-        // While the audit write hangs: the wire answers pings, the tool list and a resource read.
-        const pings: Array<number> = []
-        for (let i = 0; i < 20; i++) {
-          const sent = performance.now()
-          await c.client.ping({ timeout: 3_000 })
-          pings.push(performance.now() - sent)
-        }
+        // While the audit write hangs: the wire answers pings (each within 1 s), the tool list and a
+        // resource read.
+        for (let i = 0; i < 20; i++) await c.client.ping({ timeout: 1_000 })
         const tools = await c.client.listTools(undefined, { timeout: 3_000 })
         assert.include(tools.tools.map((tool) => tool.name), "send_keys")
         const read = await c.client.readResource({ uri: "tmux://capabilities" }, { timeout: 3_000 })
         assert.deepInclude(JSON.parse((read.contents[0] as { text: string }).text).audit, { path: log })
-        assert.isUndefined(answeredAfter, "the stuck call was answered before the pings were done")
-        assert.isBelow(Math.max(...pings), 1_000)
+        assert.isFalse(answered, "the stuck call was answered before the pings were done")
 
+        // Its answer names the 5 s bound it waited out.
         const refused = await stuck
-        assert.isAtLeast(answeredAfter!, 4_900)
         assert.isTrue(refused.isError)
         assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "AuditUnavailable")
         assert.strictEqual(
@@ -103,9 +97,8 @@ describe("the audit file on a frozen file system", () => {
             "saying this call did nothing follows it); no call acts without its record. Fix the audit " +
             "destination (LIBTMUX_AUDIT_LOG, or a client that reads the server's stderr) and call again"
         )
-        const second = performance.now()
-        const atOnce = await call(c, "list_sessions", {}, { timeout: 3_000 })
-        assert.isBelow(performance.now() - second, 1_000)
+        // At once: within 1 s, not after another 5 s wait.
+        const atOnce = await call(c, "list_sessions", {}, { timeout: 1_000 })
         assert.strictEqual(atOnce._meta?.["com.git-pull.libtmux-mcp/error"], "AuditUnavailable")
         assert.match(textOf(atOnce), /audit\.jsonl: an audit write has been pending for \d+(\.\d)? s \(is the file/)
         assert.include(textOf(atOnce), "(is the file system frozen or stalled?); this call's record was not queued)")

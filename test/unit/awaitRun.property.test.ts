@@ -72,6 +72,10 @@ const scripted = (timeline: Timeline) => {
     if (command[0] !== "display-message") return ""
     const format = command.at(-1)!
     if (!format.startsWith("#{")) return `${format}\n`
+    // No open input is recorded (a resume reads it: openInput.ts).
+    if (format.includes("@lmcp_open")) {
+      return `${format.replace("#{pane_id}", run.paneId).replace("#{@lmcp_open}", "")}\n`
+    }
     return format === "#{history_size}" ? "0\n" : head(t)
   }
   const script: Script = (list) => Effect.map(now, (t) => list.map(answer(t)).join(""))
@@ -159,7 +163,7 @@ const leavesWhatResumeNeeds = (wait: Wait) => (timeline: Timeline) =>
       assert.deepStrictEqual(pane.registry, [`collect ${run.id}`])
     } else {
       // Withdrawn: never run (RunIncomplete, RunUnreported) or its shell gone (PaneGone).
-      assert.include(["RunIncomplete", "RunUnreported", "PaneGone"], outcome)
+      assert.include(["RunIncomplete", "RunUnreported", "PaneGone"], outcome, JSON.stringify(result))
       assert.deepStrictEqual(pane.registry, [`collect ${run.id}`], "forgotten")
       assert.includeMembers(
         unset,
