@@ -6,7 +6,7 @@
  * What is typed (POSIX shells; fish uses `begin; … end;` and `$status`), for run R in pane %5:
  *
  *     ( <the command, as given>
- *     ); /usr/bin/tmux -S "${TMUX%%,*}" run -t%5 -C "set -pt%5 @x $?;#{@lR}"
+ *     ); command /usr/bin/tmux run -t%5 -C "set -pt%5 @x $?;#{@lR}"
  *
  * With in_shell the command runs in the shell itself, in a brace group (`{ … };`), after a start
  * mark, and its trailer also leaves `$-` on the pane (`shellFlagsOption`); a later subshell run on
@@ -192,16 +192,15 @@ const fishQuote = (word: string): string =>
   /^[A-Za-z0-9_@%+=:,./-]+$/u.test(word) ? word : `'${word.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
 
 /**
- * The tmux client the typed text runs: the server's own binary by its path (no alias, function or
- * other tmux on the shell's PATH), with the socket.
+ * The tmux client the typed text runs: the server's own binary by its path (not an alias or another
+ * tmux on the shell's PATH), through `command` (posix shells and fish), so that a shell function,
+ * even one named by that path, does not run instead; with the socket.
  */
 const tmuxWord = (kind: ShellKind, reach: TmuxReach): string => {
   const quote = kind === "fish" ? fishQuote : shellQuote
-  const bin = quote(reach.bin)
-  if (!reach.shellKnowsSocket) return `${bin} -S ${quote(reach.socketPath)}`
-  // fish has no `${TMUX%%,*}`, and a command substitution would reset `$status`: a tmux client
-  // with no socket flag uses the socket `TMUX` names.
-  return kind === "fish" ? bin : `${bin} -S "\${TMUX%%,*}"`
+  const bin = `command ${quote(reach.bin)}`
+  // A tmux client with no socket flag uses the socket `TMUX` names (cut at its first comma).
+  return reach.shellKnowsSocket ? bin : `${bin} -S ${quote(reach.socketPath)}`
 }
 
 /** The text typed into the pane (the final Enter is sent separately). */

@@ -58,7 +58,7 @@ const echoHeight = (typed: string, width: number): number =>
 /** Whether the shell's own `TMUX` (`path,pid,index`) names the pinned socket, the same file. */
 const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean => {
   const path = inheritedPath(environmentTmux)
-  // The typed `${TMUX%%,*}` cuts at the first comma: a path with one is typed whole instead.
+  // A tmux client cuts `TMUX` at its first comma: a path with one is typed whole instead.
   return path !== undefined && !socketPath.includes(",") && sameFile(path, socketPath)
 }
 

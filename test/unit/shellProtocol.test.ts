@@ -42,22 +42,35 @@ const base = {
 describe("typedText", () => {
   it("wraps a POSIX command in a subshell and passes $? straight to tmux, assigning no variable", () => {
     const text = typedText({ ...base, kind: "posix" })
-    assert.strictEqual(
-      text,
-      `( echo hi\n); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -pt%4 @x $?;#{@la1b2c3}"`
-    )
+    assert.strictEqual(text, `( echo hi\n); command /usr/bin/tmux run -t%4 -C "set -pt%4 @x $?;#{@la1b2c3}"`)
     assert.notMatch(text, /\w=\$\?/)
   })
 
   it("uses begin/end and $status for fish, whose tmux client finds the socket in TMUX", () => {
     const text = typedText({ ...base, kind: "fish" })
-    assert.strictEqual(text, `begin; echo hi\nend; /usr/bin/tmux run -t%4 -C "set -pt%4 @x $status;#{@la1b2c3}"`)
+    assert.strictEqual(
+      text,
+      `begin; echo hi\nend; command /usr/bin/tmux run -t%4 -C "set -pt%4 @x $status;#{@la1b2c3}"`
+    )
   })
 
   it("types the socket path only when the shell's environment does not name the pinned socket", () => {
     const text = typedText({ ...base, kind: "posix", reach: { ...reach, shellKnowsSocket: false } })
-    assert.include(text, "-S /tmp/tmux-0/libtmux-mcp run")
+    assert.include(text, "command /usr/bin/tmux -S /tmp/tmux-0/libtmux-mcp run")
     assert.notInclude(typedText({ ...base, kind: "posix" }), reach.socketPath)
+  })
+
+  it("runs tmux through command, so no shell function, even one named by its path, runs instead", () => {
+    for (const kind of ["posix", "fish"] as const) {
+      for (const markStart of [false, true]) {
+        for (const shellKnowsSocket of [false, true]) {
+          const text = typedText({ ...base, kind, markStart, reach: { ...reach, shellKnowsSocket } })
+          const runs = text.match(/\S+ \/usr\/bin\/tmux /gu) ?? []
+          assert.lengthOf(runs, markStart ? 2 : 1, text)
+          for (const word of runs) assert.strictEqual(word, "command /usr/bin/tmux ", text)
+        }
+      }
+    }
   })
 
   it("types a trailer line of at most 80 characters, no socket path, in every shell on a three-digit pane", () => {
@@ -70,7 +83,7 @@ describe("typedText", () => {
 
   it("marks where output starts for shells that need it, before the subshell", () => {
     const text = typedText({ ...base, kind: "posix", markStart: true })
-    assert.isTrue(text.startsWith(`/usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C '#{@ma1b2c3}'; ( echo hi\n`))
+    assert.isTrue(text.startsWith(`command /usr/bin/tmux run -t%4 -C '#{@ma1b2c3}'; ( echo hi\n`))
   })
 
   it("hands the exit status through the run's own pane option, never a server-wide one", () => {
@@ -96,7 +109,7 @@ describe("typedText", () => {
     const text = typedText({ ...base, kind: "posix", inShell: true })
     assert.strictEqual(
       text,
-      `{ echo hi\n}; /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C ` +
+      `{ echo hi\n}; command /usr/bin/tmux run -t%4 -C ` +
         `"set -pt%4 @x $?;set -pt%4 @lmcp_sh $$x$-;#{@la1b2c3}"`
     )
     // fish runs every command in the shell already, and has no errexit.
@@ -177,7 +190,7 @@ describe("findEchoEnd", () => {
   it("finds the row where the echo of the trailer ends, even wrapped, indented or split mid-word", () => {
     const rows = [
       "$ ( echo hi",
-      `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -pt%4 @x $?;#{@la1`,
+      `); command /usr/bin/tmux run -t%4 -C "set -pt%4 @x $?;#{@la1`,
       `b2c3}"`,
       "hi",
       "$ "
