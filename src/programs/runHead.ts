@@ -102,7 +102,6 @@ export const collectCommands = (run: Run): ReadonlyArray<readonly ["set-option",
   return [
     names.template,
     names.markTemplate,
-    names.status,
     names.end,
     names.start,
     names.typed,

@@ -14,6 +14,7 @@ import { thisTag } from "../domain/instance.ts"
 import { describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
   hasErrexit,
+  hasVerbose,
   keepPaneCommands,
   lineTooLong,
   needsStartMark,
@@ -141,9 +142,11 @@ const typeRun = (id: string, { command, deadline, inShell: asked, limits, paneId
     }
     const kind = shellKind(shell) ?? "posix"
     const inShell = asked || kind === "fish"
-    // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt.
-    const markStart = inShell || needsStartMark(shell, command, { width: view.width, height: view.height })
     const { shellFlags } = basis
+    // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt; a
+    // verbose shell's echo of what it read follows the terminal's.
+    const markStart = inShell || hasVerbose(shellFlags) ||
+      needsStartMark(shell, command, { width: view.width, height: view.height })
     // An exit in the shell would close the pane before its status is read: keep it for the run.
     const keepPane = inShell && basis.remainOnExit !== "on"
     const typed = typedText({

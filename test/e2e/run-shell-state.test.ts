@@ -42,3 +42,32 @@ describe("a shell function named by tmux's path", () => {
     })
   }
 })
+
+describe("xtrace and verbose on in the shell", () => {
+  for (const shell of ["/bin/bash", "/usr/bin/zsh"]) {
+    it(`keep the protocol out of every output in ${shell}, and stay on for the user's own commands`, async () => {
+      const { world, c, pane } = await open(shell)
+      /** The output's lines with xtrace's prefix (bash `+ `, zsh `+zsh:3> `) cut off the lines it traced. */
+      const traced = async (command: string, inShell: boolean) => {
+        const result = await run(c, pane, command, { in_shell: inShell, timeout: 10 })
+        assert.strictEqual(result.exit_status, 0, JSON.stringify(result))
+        return (result.output as string).split("\n").map((line) => line.replace(/^\+(?:\S*> )?\s*/u, "+"))
+      }
+      assert.deepStrictEqual(await traced("set -x", true), [""])
+      assert.deepStrictEqual(await traced("echo a", false), ["+echo a", "a"])
+      assert.deepStrictEqual(await traced("echo b", true), ["+echo b", "b"])
+      // The test is traced too, with $- expanded.
+      assert.deepStrictEqual((await traced("[[ $- == *x* ]] && echo xtrace-on", true)).slice(1), [
+        "+echo xtrace-on",
+        "xtrace-on"
+      ])
+      assert.deepStrictEqual(await traced("set +x; set -v", true), ["+set +x"])
+      assert.deepStrictEqual(await traced("echo c", false), ["c"])
+      assert.deepStrictEqual(await traced("echo d", true), ["d"])
+      assert.deepStrictEqual(await traced("case $- in *v*) echo verbose-on;; esac", true), ["verbose-on"])
+      const screen = world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane).split("\n")
+      assert.deepStrictEqual(screen.filter((row) => /^\+.*tmux/u.test(row)), [], "no trace of the protocol")
+      assert.deepStrictEqual(leftovers(world, pane), [])
+    })
+  }
+})
