@@ -82,6 +82,15 @@ const isRun = (value: unknown): value is Run => {
     runIdPattern.test(run.id as string) && isPaneId(run.paneId as string)
 }
 
+/**
+ * The record in pane `paneId`'s option for run `runId`, or `undefined`: one that names another run
+ * or another pane (copied or forged there) is not that run's record, and nothing acts on it.
+ */
+export const recordOf = (value: string, paneId: string, runId: string): RunRecord | undefined => {
+  const record = decodeRecord(value)
+  return record?.run.id === runId && record.run.paneId === paneId ? record : undefined
+}
+
 /** Reads a record back, or `undefined` when it is absent, of another version or malformed. */
 export const decodeRecord = (value: string): RunRecord | undefined => {
   if (value === "") return undefined

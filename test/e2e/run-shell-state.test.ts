@@ -4,9 +4,11 @@
  * pane's run, and a run collected while an answer reads it.
  */
 import { execFileSync } from "node:child_process"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, textOf } from "../support/mcp.ts"
-import { leftovers, run, runHarness } from "../support/runs.ts"
+import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 
 const { open } = runHarness("shellstate")
 const tmuxBin = execFileSync("sh", ["-c", "command -v tmux"]).toString().trim()
@@ -68,6 +70,40 @@ describe("xtrace and verbose on in the shell", () => {
       const screen = world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane).split("\n")
       assert.deepStrictEqual(screen.filter((row) => /^\+.*tmux/u.test(row)), [], "no trace of the protocol")
       assert.deepStrictEqual(leftovers(world, pane), [])
+    })
+  }
+})
+
+describe("a pane's options forged to name another pane's run", () => {
+  for (const forged of ["@lmcp_last", "@lmcp_claim"] as const) {
+    it(`a run on that pane collects nothing of the other pane's pending run (forged ${forged})`, async () => {
+      const { world, c, pane } = await open()
+      const tmux = (...args: ReadonlyArray<string>) => world.tmux("libtmux-mcp", ...args)
+      const other = tmux("split-window", "-d", "-t", pane, "-P", "-F", "#{pane_id}").trim()
+      const go = join(world.dir, "go")
+      const pending = await run(c, other, `while [ ! -e ${go} ]; do sleep 0.05; done; echo late`, { timeout: 3 })
+      assert.isTrue(pending.timed_out, JSON.stringify(pending))
+      const id = pending.run_id as string
+      // The other pane's record copied here, with a report and this pane's last run (or claim) naming it.
+      tmux(
+        "set-option",
+        "-p",
+        "-t",
+        pane,
+        `@lmcp_run_${id}`,
+        tmux("show", "-pv", "-t", other, `@lmcp_run_${id}`).trim()
+      )
+      tmux("set-option", "-p", "-t", pane, `@lmcp_end_${id}`, "0 0 0 0")
+      tmux("set-option", "-p", "-t", pane, forged, id)
+      const here = await run(c, pane, "echo here", { timeout: 10 })
+      assert.deepInclude(here, { exit_status: 0, output: "here" })
+      assert.notProperty(here, "earlier_run")
+      const left = tmux("show", "-p", "-t", other)
+      assert.include(left, `@lmcp_run_${id} `)
+      assert.include(left, `@lmcp_claim ${id}`)
+      writeFileSync(go, "")
+      assert.deepInclude(await resume(c, other, id, 10), { exit_status: 0, output: "late" })
+      assert.deepStrictEqual(leftovers(world, other), [])
     })
   }
 })
