@@ -278,10 +278,11 @@ const optionRefusal = (form: Form, parsed: Parsed): string | undefined => {
     : undefined
   if (check === undefined) {
     // A check the run's own typing list makes (domain/typingGuard.ts): unset a user option of the
-    // form's, or fail on a name no option has (`lmcp-…`) when the pane is not as it was seen.
+    // form's, or fail on a name no option has (`lmcp-…`) when the pane is not as it was seen; or
+    // a choice between two of the form's user options to unset (a record left empty, runReadBack.ts).
     const choice = unset ? literalChoice(name) : undefined
     const checksPane = choice !== undefined && form.userOptions?.test(choice.chosen) === true &&
-      choice.otherwise.startsWith("lmcp-")
+      (choice.otherwise.startsWith("lmcp-") || form.userOptions.test(choice.otherwise))
     return checksPane ? undefined : `option ${JSON.stringify(name)} is not admitted`
   }
   if (value === undefined) return undefined

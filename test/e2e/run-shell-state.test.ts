@@ -4,7 +4,7 @@
  * pane's run, and a run collected while an answer reads it.
  */
 import { execFileSync } from "node:child_process"
-import { writeFileSync } from "node:fs"
+import { chmodSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, textOf } from "../support/mcp.ts"
@@ -106,4 +106,33 @@ describe("a pane's options forged to name another pane's run", () => {
       assert.deepStrictEqual(leftovers(world, other), [])
     })
   }
+})
+
+describe("a run collected while an answer reads it", () => {
+  it("leaves no empty record behind: the pane holds no @lmcp_run_ option for it", async () => {
+    // A tmux that, for the answer's write of where it ended, first removes the record: as another
+    // instance collecting the run between the answer's read and its write would.
+    const { world, c, pane } = await open("/bin/bash", {}, (world, env) => {
+      const wrapper = join(world.dir, "collecting-tmux")
+      writeFileSync(
+        wrapper,
+        [
+          "#!/bin/sh",
+          `case "$*" in *'#{?@lmcp_run_'*)`,
+          `  id=$(printf '%s' "$*" | grep -o '@lmcp_run_[0-9a-f]\\{6\\}' | head -1)`,
+          `  pane=$(printf '%s' "$*" | grep -o -- '-t %[0-9]*' | head -1 | cut -c4-)`,
+          `  tmux -S '${world.socketPath("libtmux-mcp")}' set-option -pu -t "$pane" "$id";;`,
+          "esac",
+          `exec tmux "$@"`,
+          ""
+        ].join("\n")
+      )
+      chmodSync(wrapper, 0o755)
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+    })
+    const timed = await run(c, pane, "echo one; sleep 60", { timeout: 4 })
+    assert.deepInclude(timed, { timed_out: true, output: "one" })
+    const options = world.tmux("libtmux-mcp", "show", "-p", "-t", pane)
+    assert.notInclude(options, "@lmcp_run_", options)
+  })
 })
