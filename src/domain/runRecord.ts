@@ -167,6 +167,15 @@ const undecodable = (text: string): string => {
   }
 }
 
+/**
+ * The record in pane `paneId`'s option for run `runId`, or `undefined`: one that names another run
+ * or another pane (copied or forged there) is not that run's record, and nothing acts on it.
+ */
+export const recordOf = (value: string, paneId: string, runId: string): RunRecord | undefined => {
+  const record = decodeRecord(value)
+  return record?.run.id === runId && record.run.paneId === paneId ? record : undefined
+}
+
 /** A record, or `undefined` when the option is empty or does not decode (see `readRecord`). */
 export const decodeRecord = (value: string): RunRecord | undefined => {
   const read = readRecord(value)

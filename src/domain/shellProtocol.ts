@@ -6,17 +6,25 @@
  * What is typed (POSIX shells; fish uses `begin; … end;` and `$status`), for run R in pane %5:
  *
  *     ( <the command, as given>
- *     ); /usr/bin/tmux -S "${TMUX%%,*}" run -t%5 -C "set -pt%5 @x $?;#{@lR}"
+ *     ); { command /usr/bin/tmux run -t%5 -C "#{@lR}$?'";} 2>/dev/null
  *
  * With in_shell the command runs in the shell itself, in a brace group (`{ … };`), after a start
  * mark, and its trailer also leaves `$-` on the pane (`shellFlagsOption`); a later subshell run on
- * a shell with `set -e` on is guarded (`set +e;( set -e; … ); …;set -e`).
+ * a shell with `set -e` on is guarded (`set +e`, then `set -e` in the subshell and after the trailer).
  *
- * The trailer hands the exit status to tmux as `$?` (no shell variable is assigned) and runs the
- * template the server stored in the pane option `@lR` before typing: record where the output ended
- * and the status, then signal the run's channel. While no template is stored, the trailer records
- * nothing. The socket comes from the shell's own `TMUX` (so no socket path is typed) when the
- * shell's environment names the pinned socket; otherwise the path is typed.
+ * The trailer runs the template the server stored in the pane option `@lR` before typing, with the
+ * exit status (`$?`, no shell variable is assigned) appended: release the claim and signal the
+ * run's channel, then record where the output ended and the status, which closes the template's
+ * last argument. tmux runs that list without another client's commands in between. While no
+ * template is stored, what the trailer hands tmux does not parse, and nothing is recorded.
+ *
+ * The protocol's own commands run in a group whose standard error goes to /dev/null (`{ …;}
+ * 2>/dev/null`), so a shell with xtrace on (`set -x`) traces them there, not into the output; the
+ * shell's options are not touched. A shell known to have verbose on (`set -v`, see
+ * `shellFlagsOption`) echoes what it reads after the echo: its runs mark their start.
+ *
+ * The socket comes from the shell's own `TMUX` (so no socket path is typed) when the shell's
+ * environment names the pinned socket; otherwise the path is typed.
  *
  * The output starts where the echo of the typed input ends: the first row, at or after the prompt
  * row seen at readiness, that completes the echo of the trailer line, which carries the run's own
@@ -49,13 +57,6 @@ export const protocolNames = (runId: string) => ({
   template: `@l${runId}`,
   /** Typed (dash family): the start mark's template. */
   markTemplate: `@m${runId}`,
-  /**
-   * Typed: the pane option the trailer hands the exit status through. It is the pane's, so the run's
-   * own (one run holds a pane's claim at a time), and short, for the typed line. The trailer sets it
-   * and the template reads and unsets it in one command list, which tmux runs without another
-   * client's commands in between, so no other run's status is ever read from it.
-   */
-  status: "@x",
   end: `@lmcp_end_${runId}`,
   /** Where the cursor was when the run was typed (see `typedRecord`). */
   typed: `@lmcp_typed_${runId}`,
@@ -97,10 +98,10 @@ export const templates = (runId: string, paneId: string, restorePane = false) =>
   const position = "#{history_size} #{cursor_y} #{cursor_x}"
   const restore = restorePane ? keepPaneCommands(paneId).restore.map((command) => `; ${command.join(" ")} `) : []
   return {
-    // The record, then the pane's claim released (see domain/runRecord.ts), then the signal.
-    end: `set -pFt${paneId} ${names.end} "${position} #{${names.status}}" ` +
-      `; set -put${paneId} ${names.status} ; set -put${paneId} @lmcp_claim ${restore.join("")}; ` +
-      `wait-for -S ${names.channel}`,
+    // The pane's claim released (see domain/runRecord.ts), the signal, then the record, whose
+    // quoted value the status the trailer appends completes: all in one list.
+    end: `set -put${paneId} @lmcp_claim ${restore.join("")}; wait-for -S ${names.channel} ; ` +
+      `set -pFt${paneId} ${names.end} '${position} `,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
 }
@@ -192,16 +193,15 @@ const fishQuote = (word: string): string =>
   /^[A-Za-z0-9_@%+=:,./-]+$/u.test(word) ? word : `'${word.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
 
 /**
- * The tmux client the typed text runs: the server's own binary by its path (no alias, function or
- * other tmux on the shell's PATH), with the socket.
+ * The tmux client the typed text runs: the server's own binary by its path (not an alias or another
+ * tmux on the shell's PATH), through `command` (posix shells and fish), so that a shell function,
+ * even one named by that path, does not run instead; with the socket.
  */
 const tmuxWord = (kind: ShellKind, reach: TmuxReach): string => {
   const quote = kind === "fish" ? fishQuote : shellQuote
-  const bin = quote(reach.bin)
-  if (!reach.shellKnowsSocket) return `${bin} -S ${quote(reach.socketPath)}`
-  // fish has no `${TMUX%%,*}`, and a command substitution would reset `$status`: a tmux client
-  // with no socket flag uses the socket `TMUX` names.
-  return kind === "fish" ? bin : `${bin} -S "\${TMUX%%,*}"`
+  const bin = `command ${quote(reach.bin)}`
+  // A tmux client with no socket flag uses the socket `TMUX` names (cut at its first comma).
+  return reach.shellKnowsSocket ? bin : `${bin} -S ${quote(reach.socketPath)}`
 }
 
 /** The text typed into the pane (the final Enter is sent separately). */
@@ -228,14 +228,16 @@ export const typedText = (options: {
   const fish = options.kind === "fish"
   const status = fish ? "$status" : "$?"
   const guarded = !fish && !options.inShell && options.errexit
+  // What xtrace would print of the protocol's commands goes to /dev/null (fish has no xtrace).
+  const quiet = (commands: string) => commands === "" ? "" : fish ? commands : `{ ${commands};} 2>/dev/null`
   const [open, close] = fish ? ["begin;", "end;"] : options.inShell ? ["{", "};"] : ["(", ");"]
-  const mark = options.markStart ? `${tmux} run -t${pane} -C '#{${names.markTemplate}}'; ` : ""
+  const mark = options.markStart ? `${tmux} run -t${pane} -C '#{${names.markTemplate}}'` : ""
+  const before = quiet([...(guarded ? ["set +e"] : []), ...(mark === "" ? [] : [mark])].join(";"))
   // An in-shell run leaves the shell's option letters on the pane (see `shellFlagsOption`).
   const flags = options.inShell && !fish ? `set -pt${pane} ${shellFlagsOption} $$x$-;` : ""
-  const trailer =
-    `${close} ${tmux} run -t${pane} -C "set -pt${pane} ${names.status} ${status};${flags}#{${names.template}}"`
-  return `${options.suppressHistory ? " " : ""}${guarded ? "set +e;" : ""}${mark}${open}${guarded ? " set -e;" : ""} ` +
-    `${options.command.replace(/\s+$/u, "")}\n${trailer}${guarded ? ";set -e" : ""}`
+  const report = `${tmux} run -t${pane} -C "${flags}#{${names.template}}${status}'"${guarded ? ";set -e" : ""}`
+  return `${options.suppressHistory ? " " : ""}${before === "" ? "" : `${before}; `}${open}` +
+    `${guarded ? ` ${quiet("set -e")};` : ""} ${options.command.replace(/\s+$/u, "")}\n${close} ${quiet(report)}`
 }
 
 /**
@@ -249,6 +251,9 @@ export const shellFlagsOf = (value: string, panePid: number): string => {
 
 /** Whether option letters as `shellFlagsOf` gives them have `set -e` on. */
 export const hasErrexit = (flags: string): boolean => /^x[A-Za-z0-9]*e/u.test(flags)
+
+/** Whether option letters as `shellFlagsOf` gives them have `set -v` on: the shell echoes what it reads. */
+export const hasVerbose = (flags: string): boolean => /^x[A-Za-z0-9]*v/u.test(flags)
 
 /**
  * Whether a screen row shows the shell's prompt as it was drawn when the run was typed, with the

@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
-import { decodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
+import { paneRunOptions, recordOf, type RunRecord } from "../domain/runRecord.ts"
 import { parseEndRecord, parseStartMark, runIdPattern, showsPrompt } from "../domain/shellProtocol.ts"
 import { PaneNotReady, type ProgramError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
@@ -103,7 +103,7 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
         })
       }
       const head = yield* headOfRun(paneId, claim)
-      const recorded = decodeRecord(head.runRecord)
+      const recorded = recordOf(head.runRecord, paneId, claim)
       const shell = yield* kernel.shell(look.pane_pid)
       const prompted = recorded !== undefined &&
         showsPrompt(recorded.run.prompt, look.screen.split("\n")[look.cursor_y] ?? "", look.cursor_x)
@@ -159,7 +159,8 @@ export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | un
     for (const runId of new Set([abandoned ?? "", last])) {
       if (!runIdPattern.test(runId)) continue
       const head = yield* headOfRun(paneId, runId)
-      const recorded = decodeRecord(head.runRecord)
+      // Only a record of this pane's own run: a forged one naming another pane's run collects nothing.
+      const recorded = recordOf(head.runRecord, paneId, runId)
       const end = parseEndRecord(head.record)
       if (recorded === undefined || (runId !== abandoned && end === undefined)) continue
       found.push({ run: recorded.run, earlier: { run_id: runId, exit_status: end?.status ?? null } })

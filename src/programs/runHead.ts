@@ -131,7 +131,6 @@ export const collectCommands = (
     ...[
       names.template,
       names.markTemplate,
-      names.status,
       names.end,
       names.start,
       names.typed,

@@ -215,10 +215,13 @@ export const outputSoFar = (run: Run, limits: OutputLimits) =>
     if ("through" in output && output.through !== undefined && record !== undefined) {
       const option = paneRunOptions.record(run.id)
       const value = encodeRecord({ ...record, returned: output.through })
-      // Set only while the record is there: a run collected meanwhile gets no record back, only an
-      // empty option, which reads as none. (Base64 has no character a format treats specially.)
-      yield* (yield* PaneCommand).run([["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`]])
-        .pipe(orPaneNotFound(run.paneId))
+      // Set only while the record is there: a run collected meanwhile gets no record back, and the
+      // empty option the set leaves then is unset in the same list. (Base64 has no character a
+      // format treats specially.)
+      yield* (yield* PaneCommand).run([
+        ["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`],
+        ["set-option", "-pu", "-t", run.paneId, `#{?${option},@lmcp_view_ok,${option}}`]
+      ]).pipe(orPaneNotFound(run.paneId))
     }
     return output
   })

@@ -13,6 +13,7 @@ import { thisTag } from "../domain/instance.ts"
 import { describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
 import {
   hasErrexit,
+  hasVerbose,
   keepPaneCommands,
   lineTooLong,
   needsStartMark,
@@ -57,7 +58,7 @@ const echoHeight = (typed: string, width: number): number =>
 /** Whether the shell's own `TMUX` (`path,pid,index`) names the pinned socket, the same file. */
 const sameSocket = (environmentTmux: string | undefined, socketPath: string): boolean => {
   const path = inheritedPath(environmentTmux)
-  // The typed `${TMUX%%,*}` cuts at the first comma: a path with one is typed whole instead.
+  // A tmux client cuts `TMUX` at its first comma: a path with one is typed whole instead.
   return path !== undefined && !socketPath.includes(",") && sameFile(path, socketPath)
 }
 
@@ -146,9 +147,11 @@ const typeRun = (
     }
     const kind = shellKind(shell) ?? "posix"
     const inShell = asked || kind === "fish"
-    // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt.
-    const markStart = inShell || needsStartMark(shell, command, { width: view.width, height: view.height })
     const { shellFlags } = basis
+    // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt; a
+    // verbose shell's echo of what it read follows the terminal's.
+    const markStart = inShell || hasVerbose(shellFlags) ||
+      needsStartMark(shell, command, { width: view.width, height: view.height })
     // An exit in the shell would close the pane before its status is read: keep it for the run.
     const keepPane = inShell && basis.remainOnExit !== "on"
     const typed = typedText({

@@ -278,7 +278,8 @@ const optionRefusal = (form: Form, parsed: Parsed): string | undefined => {
     : undefined
   if (check === undefined) {
     // A check the run protocol's lists make (domain/typingGuard.ts, a run's collection): unset a user
-    // option of the form's, or else another of its own or fail on a name no option has (`lmcp-…`).
+    // option of the form's, or else another of its own (a record left empty, runReadBack.ts) or fail on
+    // a name no option has (`lmcp-…`).
     const choice = unset ? literalChoice(name) : undefined
     const checksPane = choice !== undefined && form.userOptions?.test(choice.chosen) === true &&
       (choice.otherwise.startsWith("lmcp-") || form.userOptions.test(choice.otherwise))

@@ -11,6 +11,7 @@ import {
   commandProblem,
   extractOutput,
   hasErrexit,
+  hasVerbose,
   lineTooLong,
   needsStartMark,
   parseEndRecord,
@@ -42,22 +43,35 @@ const base = {
 describe("typedText", () => {
   it("wraps a POSIX command in a subshell and passes $? straight to tmux, assigning no variable", () => {
     const text = typedText({ ...base, kind: "posix" })
-    assert.strictEqual(
-      text,
-      `( echo hi\n); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -pt%4 @x $?;#{@la1b2c3}"`
-    )
+    assert.strictEqual(text, `( echo hi\n); { command /usr/bin/tmux run -t%4 -C "#{@la1b2c3}$?'";} 2>/dev/null`)
     assert.notMatch(text, /\w=\$\?/)
   })
 
   it("uses begin/end and $status for fish, whose tmux client finds the socket in TMUX", () => {
     const text = typedText({ ...base, kind: "fish" })
-    assert.strictEqual(text, `begin; echo hi\nend; /usr/bin/tmux run -t%4 -C "set -pt%4 @x $status;#{@la1b2c3}"`)
+    assert.strictEqual(
+      text,
+      `begin; echo hi\nend; command /usr/bin/tmux run -t%4 -C "#{@la1b2c3}$status'"`
+    )
   })
 
   it("types the socket path only when the shell's environment does not name the pinned socket", () => {
     const text = typedText({ ...base, kind: "posix", reach: { ...reach, shellKnowsSocket: false } })
-    assert.include(text, "-S /tmp/tmux-0/libtmux-mcp run")
+    assert.include(text, "command /usr/bin/tmux -S /tmp/tmux-0/libtmux-mcp run")
     assert.notInclude(typedText({ ...base, kind: "posix" }), reach.socketPath)
+  })
+
+  it("runs tmux through command, so no shell function, even one named by its path, runs instead", () => {
+    for (const kind of ["posix", "fish"] as const) {
+      for (const markStart of [false, true]) {
+        for (const shellKnowsSocket of [false, true]) {
+          const text = typedText({ ...base, kind, markStart, reach: { ...reach, shellKnowsSocket } })
+          const runs = text.match(/\S+ \/usr\/bin\/tmux /gu) ?? []
+          assert.lengthOf(runs, markStart ? 2 : 1, text)
+          for (const word of runs) assert.strictEqual(word, "command /usr/bin/tmux ", text)
+        }
+      }
+    }
   })
 
   it("types a trailer line of at most 80 characters, no socket path, in every shell on a three-digit pane", () => {
@@ -70,15 +84,26 @@ describe("typedText", () => {
 
   it("marks where output starts for shells that need it, before the subshell", () => {
     const text = typedText({ ...base, kind: "posix", markStart: true })
-    assert.isTrue(text.startsWith(`/usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C '#{@ma1b2c3}'; ( echo hi\n`))
+    assert.isTrue(text.startsWith(`{ command /usr/bin/tmux run -t%4 -C '#{@ma1b2c3}';} 2>/dev/null; ( echo hi\n`))
   })
 
-  it("hands the exit status through the run's own pane option, never a server-wide one", () => {
+  it("hands the exit status to the run's own template, through no option and never a server-wide one", () => {
     const typed = typedText({ ...base, kind: "posix", markStart: false })
     const { end } = templates("a1b2c3", "%4")
-    for (const text of [typed, end]) {
-      assert.notMatch(text, /set -s|set-option -s/u)
-      assert.include(text, "@x")
+    for (const text of [typed, end]) assert.notMatch(text, /set -s|set-option -s|@x/u)
+    // The status completes the record's quoted value: the record comes last, after the signal.
+    assert.include(typed, `#{@la1b2c3}$?'"`)
+    assert.isTrue(end.endsWith(`set -pFt%4 @lmcp_end_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x} `), end)
+  })
+
+  it("runs the protocol's own commands with their standard error, so xtrace's, in /dev/null", () => {
+    for (const options of [{}, { markStart: true }, { inShell: true, markStart: true }, { errexit: true }]) {
+      const text = typedText({ ...base, kind: "posix", ...options })
+      const command = text.indexOf("echo hi")
+      // Before the command and after it, every protocol command is inside a group sent to /dev/null.
+      const outside = (part: string) => part.replace(/\{ .*?;\} 2>\/dev\/null/gu, "")
+      assert.notMatch(outside(text.slice(0, command)), /tmux|set /u, text)
+      assert.notMatch(outside(text.slice(command + "echo hi".length)), /tmux|set /u, text)
     }
   })
 
@@ -86,8 +111,8 @@ describe("typedText", () => {
     const { end, mark } = templates("a1b2c3", "%4")
     assert.strictEqual(
       end,
-      `set -pFt%4 @lmcp_end_a1b2c3 "#{history_size} #{cursor_y} ` +
-        `#{cursor_x} #{@x}" ; set -put%4 @x ; set -put%4 @lmcp_claim ; wait-for -S lmcp_a1b2c3`
+      `set -put%4 @lmcp_claim ; wait-for -S lmcp_a1b2c3 ; ` +
+        `set -pFt%4 @lmcp_end_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x} `
     )
     assert.strictEqual(mark, `set -pFt%4 @lmcp_start_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x}"`)
   })
@@ -96,8 +121,8 @@ describe("typedText", () => {
     const text = typedText({ ...base, kind: "posix", inShell: true })
     assert.strictEqual(
       text,
-      `{ echo hi\n}; /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C ` +
-        `"set -pt%4 @x $?;set -pt%4 @lmcp_sh $$x$-;#{@la1b2c3}"`
+      `{ echo hi\n}; { command /usr/bin/tmux run -t%4 -C ` +
+        `"set -pt%4 @lmcp_sh $$x$-;#{@la1b2c3}$?'";} 2>/dev/null`
     )
     // fish runs every command in the shell already, and has no errexit.
     assert.strictEqual(typedText({ ...base, kind: "fish", inShell: true }), typedText({ ...base, kind: "fish" }))
@@ -105,12 +130,16 @@ describe("typedText", () => {
 
   it("keeps a set -e the shell has from ending it when a subshell fails, and keeps it on inside and after", () => {
     const text = typedText({ ...base, kind: "posix", errexit: true })
-    assert.isTrue(text.startsWith("set +e;( set -e; echo hi\n); "), text)
-    assert.isTrue(text.endsWith(";set -e"), text)
+    assert.isTrue(text.startsWith("{ set +e;} 2>/dev/null; ( { set -e;} 2>/dev/null; echo hi\n); "), text)
+    assert.isTrue(text.endsWith(`'";set -e;} 2>/dev/null`), text)
     assert.isTrue(hasErrexit("xehimBH"))
     assert.isTrue(hasErrexit("x569XZei"))
     assert.isFalse(hasErrexit("xhimBH"))
     assert.isFalse(hasErrexit(""))
+    assert.isTrue(hasVerbose("xhimvBH"))
+    assert.isTrue(hasVerbose("x569XZilmsv"))
+    assert.isFalse(hasVerbose("xhimBH"))
+    assert.isFalse(hasVerbose(""))
     // Only while the shell that left them is the pane's process.
     assert.strictEqual(shellFlagsOf("4242xehimBH", 4242), "xehimBH")
     assert.strictEqual(shellFlagsOf("4242xehimBH", 4243), "")
@@ -131,7 +160,7 @@ describe("typedText", () => {
   it("restores the pane's remain-on-exit in the trailer of a run that kept the pane", () => {
     const { end } = templates("a1b2c3", "%4", true)
     assert.include(end, "; set-option -pu -t %4 remain-on-exit ; set-option -pu -t %4 remain-on-exit-format ;")
-    assert.isTrue(end.endsWith("wait-for -S lmcp_a1b2c3"))
+    assert.include(end, "remain-on-exit-format ; wait-for -S lmcp_a1b2c3 ; set -pFt%4 @lmcp_end_a1b2c3 ")
   })
 
   it("knows the shells it can drive", () => {
@@ -177,8 +206,8 @@ describe("findEchoEnd", () => {
   it("finds the row where the echo of the trailer ends, even wrapped, indented or split mid-word", () => {
     const rows = [
       "$ ( echo hi",
-      `); /usr/bin/tmux -S "\${TMUX%%,*}" run -t%4 -C "set -pt%4 @x $?;#{@la1`,
-      `b2c3}"`,
+      `); { command /usr/bin/tmux run -t%4 -C "#{@la1`,
+      `b2c3}$?'";} 2>/dev/null`,
       "hi",
       "$ "
     ]

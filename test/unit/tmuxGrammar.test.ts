@@ -59,6 +59,7 @@ describe("the grammar", () => {
     const guard = typingGuard("%0", { panePid: 42, cursorX: 2, width: 80, height: 24, generation: "3" })
     admitted("PaneCommand", ...guard)
     admitted("PaneCommand", "set-option", "-pF", "-t", "%0", "@lmcp_run_abc123", "#{?@lmcp_run_abc123,eyJy+/=,}")
+    admitted("PaneCommand", "set-option", "-pu", "-t", "%0", "#{?@lmcp_run_abc123,@lmcp_view_ok,@lmcp_run_abc123}")
     admitted("PaneCommand", "set-option", "-p", "-t", "%0", "remain-on-exit", "on")
     // A run's collection: refused when its record is gone, and the pane's last run only while it is this one.
     admitted("PaneCommand", "set-option", "-pu", "-t", "%0", "#{?@lmcp_run_abc123,@lmcp_none,lmcp-run-collected}")
@@ -70,6 +71,8 @@ describe("the grammar", () => {
     refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?#{==:1,1},@lmcp_view_ok,status-right}")
     refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?#{==:1,1},remain-on-exit,lmcp-x}")
     refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?#{==:1,1},@lmcp_last,status-right}")
+    refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?@lmcp_last,@lmcp_view_ok,@other}")
+    refused("PaneCommand", /not admitted/u, "set-option", "-pu", "-t", "%0", "#{?@lmcp_last,@lmcp_last,status}")
     refused("PaneCommand", /literal/u, "set-option", "-pF", "-t", "%0", "@lmcp_last", "#{?@lmcp_last,#(id),}")
     refused("PaneCommand", /remain-on-exit-format/u, "set-option", "-p", "-t", "%0", "remain-on-exit-format", "#(id)")
     refused("PaneCommand", /buffer/u, "delete-buffer", "-b", "someone-elses")

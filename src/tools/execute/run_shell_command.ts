@@ -191,7 +191,11 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         : yield* headOfRun(input.pane_id, input.resume!)
       const read = head === undefined ? undefined : readRecord(head.runRecord)
       if (read?._tag === "Undecodable") return yield* undecodableRecord(input.resume!, input.pane_id, read.reason)
-      const recorded = read?._tag === "Decoded" ? read.record.run : undefined
+      // A record copied or forged onto this pane under another run's or pane's name is not this run's.
+      const recorded = read?._tag === "Decoded" && read.record.run.id === input.resume &&
+          read.record.run.paneId === input.pane_id
+        ? read.record.run
+        : undefined
       const held = recorded === undefined ? known : { _tag: "Pending" as const, run: recorded }
       if (held !== undefined && (held._tag !== "Pending" || held.run.paneId !== input.pane_id)) {
         const detail = held._tag === "Collected" || markOf(input.resume!, head?.collected ?? "") !== undefined
