@@ -38,10 +38,10 @@ const does = (argv: ReadonlyArray<string>): Does => {
     // A user option, a flag or number option tmux never expands, a format option set to expand to
     // nothing, or a guard's choice between a user option and another, or a name no option has (the
     // typing guard's comparison; the collection's test of the run's record).
-    const inert =
-      /^(@|mouse$|history-limit$|synchronize-panes$|remain-on-exit$|#\{\?(#\{==:[^(]*\}|@lmcp_[a-z0-9_]+),@lmcp_[a-z_]+,(lmcp-|@lmcp_))/u
+    const guard = /^#\{\?(#\{==:[^(]*\}|@lmcp_[a-z0-9_]+),@lmcp_[a-z_]+,(lmcp-|@lmcp_)/u
+    const inert = /^(@|mouse$|history-limit$|synchronize-panes$|remain-on-exit$)/u
     const emptyFormat = args.at(-2) === "remain-on-exit-format" && args.at(-1) === ""
-    if (!emptyFormat && !args.some((arg) => inert.test(arg))) return "host"
+    if (!emptyFormat && !args.some((arg) => inert.test(arg) || guard.test(arg))) return "host"
   }
   return "change"
 }
