@@ -102,7 +102,7 @@ describe("the server on another host over ssh", () => {
       writeFileSync(
         tmuxConfig,
         "set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment " +
-          `-g HOME ${home}\nset-environment -g HISTFILE /dev/null\n`
+          `-g HOME "${home}"\nset-environment -g HISTFILE /dev/null\n`
       )
       const printed = await runToExit(remote.world, {}, [
         "--print-config",
