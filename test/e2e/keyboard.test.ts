@@ -70,7 +70,7 @@ describe("programs that hold the keyboard come back blocked, with their kind", (
       `git init -q ${shellQuote(repo)} && cd ${shellQuote(repo)} && for i in $(seq 1 60); do git -c ` +
       `user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
     ])
-    const git = await blocked(c, pane, `env -u LESS GIT_PAGER=less git -C ${repo} log --oneline`)
+    const git = await blocked(c, pane, `env -u LESS GIT_PAGER=less git -C ${shellQuote(repo)} log --oneline`)
     assert.deepInclude(git.blocked_by, { program: "less", kind: "pager" })
     await release(world, c, pane, git.run_id, "q")
     if (existsSync("/usr/bin/man")) {
@@ -237,12 +237,12 @@ describe("refusals and pagers", () => {
       } && for i in $(seq 1 40); do seq 1 $i > f; git add f; git -c ` +
       `user.name=t -c user.email=t@t commit -q -m "change $i"; done`
     ])
-    const log = await run(c, pane, `git -C ${repo} log --oneline`, { timeout: 30 })
+    const log = await run(c, pane, `git -C ${shellQuote(repo)} log --oneline`, { timeout: 30 })
     assert.deepInclude(log, { exit_status: 0, timed_out: false, truncated_lines: 0 })
     assert.isUndefined(log.output_is_screen)
     assert.strictEqual((log.output as string).split("\n").length, 40)
     assert.include(log.output, "change 1\n".slice(0, 8))
-    const diff = await run(c, pane, `git -C ${repo} diff HEAD~5`, { timeout: 30 })
+    const diff = await run(c, pane, `git -C ${shellQuote(repo)} diff HEAD~5`, { timeout: 30 })
     assert.deepInclude(diff, { exit_status: 0, timed_out: false })
     assert.include(diff.output, "+40")
     assert.include(diff.output, "+36")

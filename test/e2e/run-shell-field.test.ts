@@ -152,7 +152,7 @@ describe("programs that wait for the terminal", () => {
       `git init -q ${shellQuote(repo)} && cd ${shellQuote(repo)} && for i in $(seq 1 60); do git -c ` +
       `user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
     ])
-    const git = await blocked(c, pane, `git -C ${repo} log --oneline; echo logged`)
+    const git = await blocked(c, pane, `git -C ${shellQuote(repo)} log --oneline; echo logged`)
     assert.include(git.output, "change 60")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
     const logged = await resume(c, pane, git.run_id, 10)
