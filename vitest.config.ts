@@ -5,6 +5,8 @@ const ownModules = ["test/integration/provision.test.ts"]
 
 export default defineConfig({
   test: {
+    // Stops the run at once when TMPDIR is too long for the tests' sockets.
+    globalSetup: ["test/support/globalSetup.ts"],
     setupFiles: ["test/support/setup.ts"],
     // Integration and end-to-end tests start real tmux servers and MCP server processes.
     testTimeout: 30_000,

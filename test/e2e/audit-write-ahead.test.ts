@@ -26,6 +26,7 @@ import {
 } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { harness } from "../support/harness.ts"
 import { binPath, serverEnv, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
@@ -98,18 +99,16 @@ const exitOf = (
   ms = 10_000
 ): Promise<{ code: number | null; stderr: string; hung: boolean }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [binPath], { env: serverEnv(world, env), cwd: world.dir })
-    let stderr = ""
-    let hung = false
-    const timer = setTimeout(() => {
-      hung = true
-      child.kill("SIGKILL")
-    }, ms)
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-    child.on("close", (code) => {
-      clearTimeout(timer)
-      resolve({ code, stderr, hung })
+    // Node kills a child still running after `timeout` with `killSignal`.
+    const child = spawn(process.execPath, [binPath], {
+      env: serverEnv(world, env),
+      cwd: world.dir,
+      timeout: ms,
+      killSignal: "SIGKILL"
     })
+    let stderr = ""
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
+    child.on("close", (code, signal) => resolve({ code, stderr, hung: signal === "SIGKILL" }))
     child.stdin.end()
   })
 
@@ -121,7 +120,7 @@ describe("write-ahead audit", () => {
       const world = h.world()
       const state = join(world.dir, "state")
       const out = join(world.dir, "out.txt")
-      const pane = paneRunning(world, `cat > ${out}`)
+      const pane = paneRunning(world, `cat > ${shellQuote(out)}`)
       const server = await connectRaw(world, { LIBTMUX_TOOLSETS: "inspect,execute", XDG_STATE_HOME: state })
       let failures: Array<string> = []
       let capabilities: any

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process"
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { capabilityMetaKey } from "../../src/manifest/index.ts"
 import { harness } from "../support/harness.ts"
 import { binPath, call, runToExit, structured } from "../support/mcp.ts"
@@ -20,7 +21,7 @@ describe("instructions", () => {
     const c = await h.connect(world)
     const text = c.client.getInstructions() ?? ""
     assert.include(text, "name:libtmux-mcp")
-    assert.include(text, `tmux -N -S ${world.socketPath("libtmux-mcp")} attach`)
+    assert.include(text, `tmux -N -S ${shellQuote(world.socketPath("libtmux-mcp"))} attach`)
     assert.include(text, "Enabled toolsets: inspect, manage, execute, teardown.")
     assert.isAtMost(Buffer.byteLength(text), 2048)
   })
@@ -52,7 +53,7 @@ describe("tmux://capabilities", () => {
         selector: "name:libtmux-mcp",
         form: "name",
         resolved_socket_path: world.socketPath("libtmux-mcp"),
-        attach_command: `tmux -N -S ${world.socketPath("libtmux-mcp")} attach`
+        attach_command: `tmux -N -S ${shellQuote(world.socketPath("libtmux-mcp"))} attach`
       })
       assert.strictEqual(document.server_state, "absent")
       assert.isNull(document.default_applied)

@@ -10,7 +10,7 @@ import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
-import { afterFormatJobs } from "../support/tmux.ts"
+import { afterFormatJobs, markerJob, markerJobRuns } from "../support/tmux.ts"
 
 const h = harness("sinks")
 
@@ -30,8 +30,9 @@ const markers = (dir: string): ReadonlyArray<string> => {
 describe("create_session format sinks", () => {
   it("stores names holding #(...), #{...} and a trailing ; literally, and runs nothing", async () => {
     const world = h.world()
-    const connected = await h.connect(world)
-    const job = (tag: string) => `#(touch ${join(world.dir, `marker-${tag}`)})`
+    // HOME too: a job runs there when it has no other folder.
+    const connected = await h.connect(world, { HOME: world.dir })
+    const job = markerJob
     const cases = [
       { session_name: `s${job("session")}`, window_name: `w${job("window")}` },
       { session_name: "x#{session_id}y", window_name: "#{pane_id}" },
@@ -49,6 +50,8 @@ describe("create_session format sinks", () => {
     assert.deepStrictEqual(names, cases.map((c) => c.session_name).sort())
     afterFormatJobs(world)
     assert.deepStrictEqual(markers(world.dir), [])
+    // The same payload run by tmux on purpose leaves its file: its absence above means something.
+    await markerJobRuns(world, "control")
   })
 
   it("passes a start_directory whose name holds #(...) without running it", async () => {
@@ -69,9 +72,9 @@ describe("create_session format sinks", () => {
 
   it("treats lookup names holding formats as plain text that matches nothing", async () => {
     const world = h.world()
-    const connected = await h.connect(world)
+    const connected = await h.connect(world, { HOME: world.dir })
     structured(await call(connected, "create_session", { session_name: "real" }))
-    for (const session_name of [`#(touch ${join(world.dir, "marker-lookup")})`, "#{session_name}", "real;"]) {
+    for (const session_name of [markerJob("lookup"), "#{session_name}", "real;"]) {
       for (const tool of ["get_session_info", "list_windows", "list_panes", "kill_session"]) {
         const result = await call(connected, tool, { session_name })
         assert.isTrue(result.isError, `${tool} ${session_name}`)

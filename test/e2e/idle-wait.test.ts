@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
-import { gap, until } from "../support/poll.ts"
+import { holdsFor, stillPending, until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
 
 const h = harness("idle-wait")
@@ -49,16 +49,17 @@ const openCounting = async () => {
 }
 
 describe("wait_for_text on a quiet pane", () => {
-  it("runs almost no tmux clients while nothing happens, and still answers the text that comes", async () => {
+  it("runs no tmux client between its first looks and the refresh, and still answers the text that comes", async () => {
     const { c, pane, type, invocations } = await openCounting()
-    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["quiet-over"], timeout: 30 })
-    // The quiet window the test measures, after the wait has begun.
-    await gap(300)
     const before = invocations()
-    await gap(3_000)
-    const during = invocations() - before
-    // A poll every 20 ms would be about 150 clients; the pacer's refresh is one every 2 s.
-    assert.isAtMost(during, 6, `tmux clients run in 3 s of quiet: ${during}`)
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["quiet-over"], timeout: 30 })
+    // The call's read of the pane, the look that takes the rows above it, and the loop's first look:
+    // one tmux client each, and then nothing has changed.
+    const looked = await until("the wait's first three looks", invocations, (n) => n >= before + 3)
+    assert.strictEqual(looked, before + 3)
+    // The next look is the refresh, 2 s after the last (a poll every 20 ms would be 50 clients here).
+    await holdsFor(1_000, "the waiting server starts no tmux client on the quiet pane", () => invocations() === looked)
+    await until("the wait's refresh look", invocations, (n) => n > looked)
     type("printf 'quiet-%s\\n' over")
     assert.strictEqual(structured(await waiting).matched_line, "quiet-over")
   })
@@ -67,7 +68,7 @@ describe("wait_for_text on a quiet pane", () => {
     const { c, pane, type } = await open()
     const { cursor } = structured(await call(c, "capture_since", { pane_id: pane }))
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["early-bird"], timeout: 20, since: cursor })
-    await gap(1)
+    // Typed as the call goes out: before or after the wait's first look, the cursor was taken before.
     type("printf 'early-%s\\n' bird")
     assert.deepInclude(structured(await waiting), { outcome: "matched", matched_line: "early-bird" })
   })
@@ -82,7 +83,7 @@ describe("wait_for_text on a quiet pane", () => {
     )
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["after-clear"], timeout: 20 })
     // The pane stays quiet for a while during the wait: the pacer settles before the change.
-    await gap(1_500)
+    await holdsFor(1_500, "the wait does not answer while the pane is quiet", stillPending(waiting))
     type("clear; printf 'after-%s\\n' clear")
     assert.deepInclude(structured(await waiting), { outcome: "matched", matched_line: "after-clear" })
   })
@@ -91,7 +92,7 @@ describe("wait_for_text on a quiet pane", () => {
     const { world, c, pane } = await open()
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
     // The pane stays quiet for a while during the wait: the pacer settles before the change.
-    await gap(1_500)
+    await holdsFor(1_500, "the wait does not answer while the pane is quiet", stillPending(waiting))
     world.tmux("libtmux-mcp", "split-window", "-t", pane)
     world.tmux("libtmux-mcp", "kill-pane", "-t", pane)
     const result = await waiting
@@ -103,7 +104,7 @@ describe("wait_for_text on a quiet pane", () => {
   it("ends with the server gone when the tmux server is killed during the wait", async () => {
     const { world, c, pane } = await open()
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["never"], timeout: 20 })
-    await gap(1_500)
+    await holdsFor(1_500, "the wait does not answer while the pane is quiet", stillPending(waiting))
     world.tmux("libtmux-mcp", "kill-server")
     const result = await waiting
     assert.isTrue(result.isError, textOf(result))
@@ -114,7 +115,8 @@ describe("wait_for_text on a quiet pane", () => {
     const { c, pane, type } = await open()
     const first = call(c, "wait_for_text", { pane_id: pane, patterns: ["first-one"], timeout: 20 })
     const second = call(c, "wait_for_text", { pane_id: pane, patterns: ["second-one"], timeout: 20 })
-    await gap(1_500)
+    const [stillFirst, stillSecond] = [stillPending(first), stillPending(second)]
+    await holdsFor(1_500, "neither wait answers while the pane is quiet", () => stillFirst() && stillSecond())
     type("printf 'first-%s\\n' one")
     assert.strictEqual(structured(await first).matched_line, "first-one")
     type("printf 'second-%s\\n' one")
@@ -122,20 +124,22 @@ describe("wait_for_text on a quiet pane", () => {
   })
 
   it("leaves nothing behind when cancelled, and the next wait works", async () => {
-    const { c, pane, type } = await open()
+    const { c, pane, type, invocations } = await openCounting()
     const controller = new AbortController()
     const cancelled = c.client.callTool(
       { name: "wait_for_text", arguments: { pane_id: pane, patterns: ["never"], timeout: 30 } },
       undefined,
       { signal: controller.signal }
     ).then(() => "answered", () => "cancelled")
-    await gap(1_500)
+    await holdsFor(1_500, "the wait does not answer while the pane is quiet", stillPending(cancelled))
     controller.abort()
     assert.strictEqual(await cancelled, "cancelled")
     await until("the cancelled wait's tmux clients to end", () => children(c), (pids) => pids.length === 0)
+    const before = invocations()
     const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["next-one"], timeout: 20 })
-    // Output written before the wait began never counts: let it begin.
-    await gap(300)
+    // Output written before the wait began never counts: once its second look has started, its first
+    // (the read that everything after counts as new against) is done.
+    await until("the wait's second look", invocations, (n) => n >= before + 2)
     type("printf 'next-%s\\n' one")
     assert.strictEqual(structured(await waiting).matched_line, "next-one")
   })

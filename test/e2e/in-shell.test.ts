@@ -8,6 +8,7 @@
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
@@ -21,10 +22,15 @@ const keys = (c: Connected, pane: string, text: string) =>
 describe("in_shell keeps the shell's state", () => {
   it("a venv activated in the shell is the python of a later default run", async () => {
     const { world, c, pane } = await open()
-    const made = await run(c, pane, `cd ${world.dir} && python3 -m venv --without-pip v && . v/bin/activate`, {
-      in_shell: true,
-      timeout: 60
-    })
+    const made = await run(
+      c,
+      pane,
+      `cd ${shellQuote(world.dir)} && python3 -m venv --without-pip v && . v/bin/activate`,
+      {
+        in_shell: true,
+        timeout: 60
+      }
+    )
     assert.deepInclude(made, { exit_status: 0, output: "" })
     const prefix = await run(c, pane, "python3 -c 'import sys; print(sys.prefix)'")
     assert.deepInclude(prefix, { exit_status: 0, output: join(world.dir, "v") })

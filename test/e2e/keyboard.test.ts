@@ -10,8 +10,9 @@ import { existsSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
-import { gap } from "../support/poll.ts"
+import { holdsFor, stillPending, until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
@@ -47,11 +48,11 @@ describe("programs that hold the keyboard come back blocked, with their kind", (
   it("less, vi and interactive top (full-screen or pager)", async () => {
     const { world, c, pane } = await open()
     writeFileSync(join(world.dir, "file.txt"), Array.from({ length: 200 }, (_, i) => `row ${i}`).join("\n"))
-    const less = await blocked(c, pane, `less ${join(world.dir, "file.txt")}`)
+    const less = await blocked(c, pane, `less ${shellQuote(join(world.dir, "file.txt"))}`)
     assert.deepInclude(less.blocked_by, { program: "less", kind: "pager" })
     await release(world, c, pane, less.run_id, "q")
     if (existsSync("/usr/bin/vi")) {
-      const vi = await blocked(c, pane, `vi ${join(world.dir, "file.txt")}`)
+      const vi = await blocked(c, pane, `vi ${shellQuote(join(world.dir, "file.txt"))}`)
       assert.strictEqual(vi.blocked_by.kind, "full-screen")
       await release(world, c, pane, vi.run_id, "Escape", ":q!", "Enter")
     }
@@ -66,10 +67,10 @@ describe("programs that hold the keyboard come back blocked, with their kind", (
     const repo = join(world.dir, "repo")
     execFileSync("sh", [
       "-c",
-      `git init -q ${repo} && cd ${repo} && for i in $(seq 1 60); do git -c ` +
+      `git init -q ${shellQuote(repo)} && cd ${shellQuote(repo)} && for i in $(seq 1 60); do git -c ` +
       `user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
     ])
-    const git = await blocked(c, pane, `env -u LESS GIT_PAGER=less git -C ${repo} log --oneline`)
+    const git = await blocked(c, pane, `env -u LESS GIT_PAGER=less git -C ${shellQuote(repo)} log --oneline`)
     assert.deepInclude(git.blocked_by, { program: "less", kind: "pager" })
     await release(world, c, pane, git.run_id, "q")
     if (existsSync("/usr/bin/man")) {
@@ -109,7 +110,7 @@ describe("programs that hold the keyboard come back blocked, with their kind", (
       "require('readline').createInterface({ input: process.stdin, output: process.stdout })" +
         ".question('package name: ', (answer) => { console.log(answer); process.exit(0) })\n"
     )
-    const node = await blocked(c, pane, `${process.execPath} ${script}`)
+    const node = await blocked(c, pane, `${process.execPath} ${shellQuote(script)}`)
     assert.deepInclude(node.blocked_by, { kind: "line-editor" })
     await release(world, c, pane, node.run_id, "-l", "pkg\n")
     assert.deepStrictEqual(leftovers(world, pane), [])
@@ -137,8 +138,16 @@ describe("programs that work are not called blocked", () => {
   })
 
   /** A run that must finish by itself, with no blocked_by on the way. */
-  const works = async (c: Connected, pane: string, command: string, output?: string) => {
-    const result = await run(c, pane, command, { timeout: 30 })
+  const works = async (
+    c: Connected,
+    pane: string,
+    command: string,
+    output?: string,
+    during?: (running: Promise<unknown>) => Promise<void>
+  ) => {
+    const running = run(c, pane, command, { timeout: 30 })
+    await during?.(running)
+    const result = await running
     assert.isUndefined(result.blocked_by, `${command}: ${JSON.stringify(result)}`)
     assert.deepInclude(result, { exit_status: 0, timed_out: false }, command)
     if (output !== undefined) assert.strictEqual(result.output, output)
@@ -149,16 +158,20 @@ describe("programs that work are not called blocked", () => {
     await works(c, pane, "sleep 3; echo slept", "slept")
     await works(c, pane, "stty -echo; sleep 3; stty echo; echo quiet", "quiet")
     if (python) {
-      const server = createServer((socket) => void gap(3_000).then(() => socket.end("hello")))
+      // The program waits on its socket for 3 s while the run watches it; then the answer comes.
+      let answer: (() => void) | undefined
+      const server = createServer((socket) => (answer = () => socket.end("hello")))
       servers.push(server)
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
       const { port } = server.address() as { port: number }
-      await works(
-        c,
-        pane,
-        `python3 -c 'import socket; s = socket.create_connection(("127.0.0.1", ${port})); print(s.recv(10).decode())'`,
-        "hello"
-      )
+      const command =
+        `python3 -c 'import socket; s = socket.create_connection(("127.0.0.1", ${port})); print(s.recv(10).decode())'`
+      const waitsOnItsSocket = async (running: Promise<unknown>) => {
+        await until("the program to connect", () => answer !== undefined)
+        await holdsFor(3_000, "the run does not answer while its program waits on the socket", stillPending(running))
+        answer!()
+      }
+      await works(c, pane, command, "hello", waitsOnItsSocket)
     }
   })
 
@@ -219,20 +232,22 @@ describe("refusals and pagers", () => {
     const repo = join(world.dir, "repo")
     execFileSync("sh", [
       "-c",
-      `git init -q ${repo} && cd ${repo} && for i in $(seq 1 40); do seq 1 $i > f; git add f; git -c ` +
+      `git init -q ${shellQuote(repo)} && cd ${
+        shellQuote(repo)
+      } && for i in $(seq 1 40); do seq 1 $i > f; git add f; git -c ` +
       `user.name=t -c user.email=t@t commit -q -m "change $i"; done`
     ])
-    const log = await run(c, pane, `git -C ${repo} log --oneline`, { timeout: 30 })
+    const log = await run(c, pane, `git -C ${shellQuote(repo)} log --oneline`, { timeout: 30 })
     assert.deepInclude(log, { exit_status: 0, timed_out: false, truncated_lines: 0 })
     assert.isUndefined(log.output_is_screen)
     assert.strictEqual((log.output as string).split("\n").length, 40)
     assert.include(log.output, "change 1\n".slice(0, 8))
-    const diff = await run(c, pane, `git -C ${repo} diff HEAD~5`, { timeout: 30 })
+    const diff = await run(c, pane, `git -C ${shellQuote(repo)} diff HEAD~5`, { timeout: 30 })
     assert.deepInclude(diff, { exit_status: 0, timed_out: false })
     assert.include(diff.output, "+40")
     assert.include(diff.output, "+36")
     writeFileSync(join(world.dir, "file.txt"), Array.from({ length: 200 }, (_, i) => `row ${i}`).join("\n"))
-    const less = await run(c, pane, `less ${join(world.dir, "file.txt")}`, { timeout: 30 })
+    const less = await run(c, pane, `less ${shellQuote(join(world.dir, "file.txt"))}`, { timeout: 30 })
     assert.include(less.output_is_screen, "pager")
     keys(world, pane, "q")
     const after = await resume(c, pane, less.run_id, 10)

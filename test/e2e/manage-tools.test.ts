@@ -9,7 +9,7 @@ import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
-import { afterFormatJobs, type TmuxWorld } from "../support/tmux.ts"
+import { afterFormatJobs, markerJob, markerJobRuns, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("manage")
 
@@ -30,7 +30,7 @@ const fails = async (c: Connected, tool: string, args: Record<string, unknown>, 
 describe("renames and titles are literal", () => {
   it("stores #(...), #{...} and a trailing ; as given, and runs nothing", async () => {
     const { world, c, session, pane } = await open()
-    const job = `#(touch ${join(world.dir, "marker-rename")})`
+    const job = markerJob("rename")
     const renamed = structured(
       await call(c, "rename_session", { session_id: session.session_id, new_name: `s${job};` })
     )
@@ -43,6 +43,8 @@ describe("renames and titles are literal", () => {
     assert.strictEqual(titled.pane_title, `t${job} #{session_name} a;b;`)
     afterFormatJobs(world)
     assert.deepStrictEqual(markers(world), [])
+    // The same payload run by tmux on purpose leaves its file: its absence above means something.
+    await markerJobRuns(world, "rename")
     assert.include(
       await fails(c, "rename_session", { session_id: session.session_id, new_name: "a.b" }, "InputInvalid"),
       "'.'"

@@ -301,8 +301,20 @@ describe("channels", () => {
 
   it("validates channel names and reserves the prefix of run_shell_command's channels", async () => {
     const { c } = await open()
-    for (const channel of ["", "-x", "a b", "semi;", "lmcp_abc", "x".repeat(129)]) {
-      assert.isTrue((await call(c, "signal_channel", { channel })).isError, channel)
+    const form = "Expected a string matching the RegExp ^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$"
+    const reserved = "names starting with lmcp_ are reserved for run_shell_command"
+    const cases = [["", form], ["-x", form], ["a b", form], ["semi;", form], ["lmcp_abc", reserved], [
+      "x".repeat(129),
+      form
+    ]]
+    for (const [channel, why] of cases) {
+      const refused = await call(c, "signal_channel", { channel })
+      assert.strictEqual(refused._meta?.["com.git-pull.libtmux-mcp/error"], "InputInvalid", channel)
+      assert.strictEqual(
+        textOf(refused),
+        `invalid arguments for signal_channel: ${why}\n  at ["channel"]\nvalid properties: channel`,
+        channel
+      )
     }
   })
 })

@@ -7,6 +7,7 @@ import * as Cause from "effect/Cause"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { defectSummary } from "../../src/wire/McpServer.ts"
 import { call, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
@@ -40,7 +41,7 @@ const rawSink = async () => {
     "-P",
     "-F",
     "#{pane_id}",
-    `stty raw -echo && touch ${ready} && exec cat > ${file}`
+    `stty raw -echo && touch ${shellQuote(ready)} && exec cat > ${shellQuote(file)}`
   ).trim()
   // Typed before stty, the text would meet the line buffer it is here to avoid.
   await until("the raw terminal", () => existsSync(ready))

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
-import { gap, until } from "../support/poll.ts"
+import { until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
 
 const h = harness("regex")
@@ -68,16 +68,24 @@ const cpuSeconds = (c: Connected) => {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-/** CPU seconds the server uses in the next quarter second. */
-const cpuOverQuarterSecond = async (c: Connected) => {
-  const before = cpuSeconds(c)
-  await gap(250)
-  return cpuSeconds(c) - before
+/**
+ * A read of the CPU seconds the server used since the previous read (NaN the first time, which
+ * only starts the count): read by `until` every quarter second, what it used in each.
+ */
+const cpuSincePrevious = (c: Connected) => {
+  let previous: number | undefined
+  return () => {
+    const now = cpuSeconds(c)
+    const used = previous === undefined ? Number.NaN : now - previous
+    previous = now
+    return used
+  }
 }
+const quarterSecond = { intervalMs: 250 }
 
 /** Waits until the server is matching (busy for most of a quarter second). */
 const matching = (c: Connected) =>
-  until("the server to be matching", () => cpuOverQuarterSecond(c), (used) => used > 0.1)
+  until("the server to be matching", cpuSincePrevious(c), (used) => used > 0.1, quarterSecond)
 
 describe("costly regular expressions", () => {
   it("search_panes and wait_for_text refuse the reported pattern by its program size, at once", async () => {
@@ -158,7 +166,8 @@ describe("costly regular expressions", () => {
     controller.abort()
     await search
     // Matching that ran on would keep the server busy for seconds more.
-    await until("the cancelled search to stop matching", () => cpuOverQuarterSecond(c), (used) => used < 0.05, {
+    await until("the cancelled search to stop matching", cpuSincePrevious(c), (used) => used < 0.05, {
+      ...quarterSecond,
       timeoutMs: 3_000
     })
     assert.strictEqual(structured(await call(c, "search_panes", { pattern: "x+y", regex: true })).panes_searched, 1)

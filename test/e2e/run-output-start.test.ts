@@ -7,7 +7,7 @@ import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, type Connected } from "../support/mcp.ts"
-import { gap, until } from "../support/poll.ts"
+import { holdsFor, until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -30,18 +30,11 @@ const typeLine = async (world: TmuxWorld, pane: string, line: string) => {
  * (a generous bound on the outcome; bench/long-output.ts measures the latencies).
  */
 const answeringPings = async <A>(c: Connected, work: Promise<A>) => {
-  let done = false
-  const pings = (async () => {
-    while (!done) {
-      await c.client.ping({ timeout: 2_000 })
-      await gap(50)
-    }
-  })()
-  const result = await work.finally(() => {
-    done = true
-  })
-  await pings
-  return result
+  await holdsFor(work, "the server answers a ping within 2 s", async () => {
+    await c.client.ping({ timeout: 2_000 })
+    return true
+  }, { intervalMs: 50 })
+  return work
 }
 
 describe("output longer than the pane's history", () => {

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
@@ -218,7 +219,11 @@ describe("a pane that changes as a run is about to type", () => {
         `set-hook -gu after-load-buffer ; respawn-pane -k -t ${pane}`
       )
       const marker = join(world.dir, "typed")
-      const refused = await call(c, "run_shell_command", { pane_id: pane, command: `echo x > ${marker}`, timeout: 10 })
+      const refused = await call(c, "run_shell_command", {
+        pane_id: pane,
+        command: `echo x > ${shellQuote(marker)}`,
+        timeout: 10
+      })
       assert.isTrue(refused.isError, textOf(refused))
       assert.strictEqual(tag(refused), "PaneNotReady")
       assert.match(textOf(refused), /respawned.*nothing was typed/u)

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { call, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
@@ -89,14 +90,17 @@ describe("targets and output", () => {
     "returns the whole output when the command prints the " +
       "run's own protocol: process listings and tmux options",
     async () => {
-      const { c, pane } = await open()
+      const { world, c, pane } = await open()
+      // The listing goes to a file too (the shell runs in the world's folder): the output is it, exactly.
       const listing = await run(
         c,
         pane,
-        "echo before; ps -eo args | grep -e wait-for -e lmcp; tmux -S \"${TMUX%%,*}\" show -p; echo after"
+        "echo before; { ps -eo args | grep -e wait-for -e lmcp; tmux -S \"${TMUX%%,*}\" show -p; } " +
+          "| tee listing.txt; echo after"
       )
-      assert.isTrue((listing.output as string).startsWith("before\n"), listing.output)
-      assert.isTrue((listing.output as string).endsWith("\nafter"), listing.output)
+      const printed = readFileSync(join(world.dir, "listing.txt"), "utf8")
+      assert.include(printed, "wait-for", "the listing holds the run's own protocol")
+      assert.strictEqual(listing.output, `before\n${printed}after`)
     }
   )
 
@@ -136,7 +140,7 @@ describe("programs that wait for the terminal", () => {
     // LESS unset: git then sets its default LESS=FRX, and less on its own uses the alternate screen.
     const { world, c, pane } = await open()
     writeFileSync(join(world.dir, "file.txt"), Array.from({ length: 200 }, (_, i) => `row ${i}`).join("\n"))
-    const less = await blocked(c, pane, `echo before; less ${join(world.dir, "file.txt")}; echo after`)
+    const less = await blocked(c, pane, `echo before; less ${shellQuote(join(world.dir, "file.txt"))}; echo after`)
     assert.deepInclude(less.blocked_by, { program: "less", kind: "pager" })
     assert.strictEqual(less.output, "before")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
@@ -145,10 +149,10 @@ describe("programs that wait for the terminal", () => {
     const repo = join(world.dir, "repo")
     execFileSync("sh", [
       "-c",
-      `git init -q ${repo} && cd ${repo} && for i in $(seq 1 60); do git -c ` +
+      `git init -q ${shellQuote(repo)} && cd ${shellQuote(repo)} && for i in $(seq 1 60); do git -c ` +
       `user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
     ])
-    const git = await blocked(c, pane, `git -C ${repo} log --oneline; echo logged`)
+    const git = await blocked(c, pane, `git -C ${shellQuote(repo)} log --oneline; echo logged`)
     assert.include(git.output, "change 60")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
     const logged = await resume(c, pane, git.run_id, 10)
@@ -280,7 +284,7 @@ describe("what a person sees", () => {
         const wrapper = join(world.dir, "no-tmux-shell")
         writeFileSync(wrapper, "#!/bin/sh\nunset TMUX\nexec /bin/bash -l\n")
         chmodSync(wrapper, 0o755)
-        writeFileSync(env.LIBTMUX_TMUX_CONFIG!, `set -s exit-empty on\nset -g default-shell ${wrapper}\n`)
+        writeFileSync(env.LIBTMUX_TMUX_CONFIG!, `set -s exit-empty on\nset -g default-shell "${wrapper}"\n`)
       })
       assert.deepInclude(await run(c, pane, "echo ${TMUX:-unset}"), { output: "unset", exit_status: 0 })
       assert.include(screen(world, pane), world.socketPath("libtmux-mcp"))

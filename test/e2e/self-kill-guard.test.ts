@@ -7,7 +7,6 @@ import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, textOf } from "../support/mcp.ts"
-import { gap } from "../support/poll.ts"
 
 const h = harness("self-kill")
 const errorTag = (result: Awaited<ReturnType<typeof call>>) => result._meta?.["com.git-pull.libtmux-mcp/error"]
@@ -33,9 +32,10 @@ describe("self-kill guard", () => {
         "-F",
         "#{window_id} #{pane_id}"
       ).trim().split(" ")
-      // Stagger the swap a little differently each round, so that it lands between the kill's check and act.
+      // Stagger the swap a little differently each round (behind `round` pings the server answers
+      // first), so that it lands between the kill's check and act.
       const kill = call(c, "kill_window", { window_id: window })
-      await gap(round)
+      for (let ping = 0; ping < round; ping++) await c.client.ping()
       const swap = call(c, "swap_pane", { source_pane_id: own, target_pane_id: other })
       const [killed, swapped] = await Promise.all([kill, swap])
       const panes = world.tmux("libtmux-mcp", "list-panes", "-a", "-F", "#{pane_id}").trim().split("\n")

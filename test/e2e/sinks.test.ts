@@ -13,7 +13,7 @@ import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { samples } from "../support/samples.ts"
 import { shellEnv } from "../support/shells.ts"
-import { afterFormatJobs, type TmuxWorld } from "../support/tmux.ts"
+import { afterFormatJobs, markerJob, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("sinks")
 
@@ -48,7 +48,7 @@ describe("format and command sinks", () => {
       const c = await h.connect(world, shellEnv(world, "/bin/bash"))
       const session = structured(await call(c, "create_session", { session_name: "work" }))
       structured(await call(c, "run_shell_command", { pane_id: session.pane_id, command: "true" }))
-      const job = (tag: string) => `#(touch ${join(world.dir, `marker-${tag}`)})`
+      const job = markerJob
       const payloads = [
         job("plain"),
         `x#{pane_id}${job("nested")}`,

@@ -12,6 +12,7 @@ import { type ChildProcess, execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { binPath, runToExit, structured } from "../support/mcp.ts"
 import { processesNaming, until } from "../support/poll.ts"
 import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
@@ -102,7 +103,7 @@ describe("the server on another host over ssh", () => {
       writeFileSync(
         tmuxConfig,
         "set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment " +
-          `-g HOME ${home}\nset-environment -g HISTFILE /dev/null\n`
+          `-g HOME "${home}"\nset-environment -g HISTFILE /dev/null\n`
       )
       const printed = await runToExit(remote.world, {}, [
         "--print-config",
@@ -125,7 +126,7 @@ describe("the server on another host over ssh", () => {
       assert.strictEqual(printed.code, 0, printed.stderr)
       assert.include(
         printed.stderr,
-        `to watch there once the agent has a session: ssh -t -F ${remote.sshConfig} testhost tmux -N -S `
+        `to watch there once the agent has a session: ssh -t -F ${shellQuote(remote.sshConfig)} testhost tmux -N -S `
       )
       // The printed check of the remote Node runs as printed, and answers with that Node's version.
       const check = /to check the remote Node: (.*)$/mu.exec(printed.stderr)?.[1] ?? ""
@@ -147,7 +148,7 @@ describe("the server on another host over ssh", () => {
       await until(
         "the remote server's attach command",
         first.stderr,
-        (text) => text.includes(`-S ${socket} attach`)
+        (text) => text.includes(`-S ${shellQuote(socket)} attach`)
       )
 
       // Drop the connection: kill the local ssh client. The remote server ends; tmux and the session stay.

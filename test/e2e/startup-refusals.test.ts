@@ -5,9 +5,9 @@
  * TMUX_TMPDIR exactly as tmux does.
  */
 import { execFileSync } from "node:child_process"
-import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { assert, describe, it } from "vitest"
+import { afterEach, assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { runToExit } from "../support/mcp.ts"
 
@@ -81,6 +81,20 @@ describe("tmux configuration file", () => {
 })
 
 describe("TMUX_TMPDIR set but empty", () => {
+  // tmux makes the per-user folder under /tmp for any command when TMUX_TMPDIR is empty, so this
+  // test (the server's look and its own) makes it: removed again when it did not exist before
+  // (and nothing else came into it), so that a run leaves nothing outside its folder.
+  const tmuxFolder = `${realpathSync("/tmp")}/tmux-${process.getuid?.() ?? 0}`
+  const existed = existsSync(tmuxFolder)
+  afterEach(() => {
+    if (existed) return
+    try {
+      rmdirSync(tmuxFolder)
+    } catch {
+      // Gone already, or no longer empty: then it is not ours alone to remove.
+    }
+  })
+
   it("resolves the socket path tmux itself uses (tmux ignores the empty value)", async () => {
     const world = h.world()
     const name = `libtmux-mcp-test-empty-${process.pid}`

@@ -1,10 +1,13 @@
 /**
  * What a model reads before its first call, held on purpose: the running server's `tools/list`
- * equals the committed toolsnap (test/toolsnap.json; `npm run toolsnap` rewrites it, and the diff
- * shows the change), and the part a model reads first stays within its byte budget.
+ * equals the committed per-tool snapshots (test/toolsnap/<tool>.json, written by
+ * scripts/tool-list.ts from the definitions: the diff of a tool's file shows the change), and the
+ * part a model reads first stays within its byte budget.
  */
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { fullSelectionEntries, toolsnapDir } from "../../scripts/tool-list.ts"
 import { harness } from "../support/harness.ts"
 
 const h = harness("toolsnap")
@@ -13,15 +16,19 @@ const h = harness("toolsnap")
 const budgetBytes = 28 * 1024
 
 describe("toolsnap", () => {
-  it("tools/list equals the committed snapshot (update deliberately with npm run toolsnap)", async () => {
+  it("tools/list equals the committed per-tool snapshots, in the manifest's order", async () => {
     const c = await h.connect(h.world(), { LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" })
     const live = JSON.parse(JSON.stringify((await c.client.listTools()).tools))
-    const snapshot = JSON.parse(readFileSync(new URL("../toolsnap.json", import.meta.url), "utf8")).tools
-    assert.deepStrictEqual(
-      live,
-      snapshot,
-      "tools/list changed: run `npm run toolsnap` and commit test/toolsnap.json if the change is meant"
-    )
+    const files = readdirSync(toolsnapDir).filter((name) => name.endsWith(".json")).sort()
+    assert.deepStrictEqual(live.map((tool: { name: string }) => `${tool.name}.json`).sort(), files)
+    for (const tool of live) {
+      assert.deepStrictEqual(
+        tool,
+        JSON.parse(readFileSync(join(toolsnapDir, `${tool.name}.json`), "utf8")),
+        `tools/list changed ${tool.name}: run \`npm run build\` and commit test/toolsnap/ if the change is meant`
+      )
+    }
+    assert.deepStrictEqual(live.map((tool: { name: string }) => tool.name), fullSelectionEntries().map((t) => t.name))
   })
 
   it("keeps name, description and input schema of the default selection within 28 KiB", async () => {

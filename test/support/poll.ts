@@ -41,11 +41,37 @@ const describe = (value: unknown): string => {
 }
 
 /**
- * A deliberate gap between a test's own actions, part of what it does (pings paced at 20 a second,
- * two calls raced with a different gap each round), never a wait for a state: for that, use
- * `until`. End-to-end tests pause only through this or `until`.
+ * A deliberate window in which something must not happen ("no tmux client is started", "the wait
+ * does not answer"): `holds` is checked through `window` (a time, or until a promise settles),
+ * every `intervalMs` and once more at its end, and the first time it does not hold fails the test
+ * naming `what`. The window is what the test asserts about; to wait for a state, use `until`.
+ * End-to-end and integration tests pause only through this or `until`.
  */
-export const gap = (ms: number): Promise<void> => pause(ms)
+export const holdsFor = async (
+  window: number | Promise<unknown>,
+  what: string,
+  holds: () => boolean | Promise<boolean>,
+  { intervalMs = 25 }: Pick<PollOptions, "intervalMs"> = {}
+): Promise<void> => {
+  let over = false
+  const ends = typeof window === "number" ? pause(window) : window
+  void ends.then(() => (over = true), () => (over = true))
+  for (;;) {
+    const last = over
+    if (!(await holds())) {
+      throw new Error(`expected through ${typeof window === "number" ? `${window} ms` : "the window"}: ${what}`)
+    }
+    if (last) return
+    await Promise.race([pause(intervalMs), ends.catch(() => undefined)])
+  }
+}
+
+/** Whether `promise` is still pending, as a check for `holdsFor` ("the call does not answer"). */
+export const stillPending = (promise: Promise<unknown>): () => boolean => {
+  let pending = true
+  void promise.then(() => (pending = false), () => (pending = false))
+  return () => pending
+}
 
 /** The processes whose parent is `pid`, with their argument lists (read from /proc). */
 export const childProcesses = (pid: number): Array<{ readonly pid: number; readonly args: ReadonlyArray<string> }> =>

@@ -44,9 +44,9 @@ export const startSshdIn = async (world: TmuxWorld): Promise<{ sshConfig: string
     [
       `Port ${port}`,
       "ListenAddress 127.0.0.1",
-      `HostKey ${join(dir, "host_key")}`,
-      `AuthorizedKeysFile ${join(dir, "authorized_keys")}`,
-      `PidFile ${join(dir, "sshd.pid")}`,
+      `HostKey "${join(dir, "host_key")}"`,
+      `AuthorizedKeysFile "${join(dir, "authorized_keys")}"`,
+      `PidFile "${join(dir, "sshd.pid")}"`,
       "StrictModes no",
       "UsePAM no",
       "PasswordAuthentication no",
@@ -54,7 +54,7 @@ export const startSshdIn = async (world: TmuxWorld): Promise<{ sshConfig: string
       "PubkeyAuthentication yes",
       "PermitRootLogin prohibit-password",
       // TMUX_TMPDIR too: a server started there keeps its locks in this folder, not in /tmp/tmux-<uid>.
-      `SetEnv HOME=${loginHome} TMUX_TMPDIR=${dir}`,
+      `SetEnv "HOME=${loginHome}" "TMUX_TMPDIR=${dir}"`,
       ""
     ].join("\n")
   )
@@ -66,9 +66,9 @@ export const startSshdIn = async (world: TmuxWorld): Promise<{ sshConfig: string
       "  HostName 127.0.0.1",
       `  Port ${port}`,
       `  User ${userInfo().username}`,
-      `  IdentityFile ${join(dir, "client_key")}`,
+      `  IdentityFile "${join(dir, "client_key")}"`,
       "  IdentitiesOnly yes",
-      `  UserKnownHostsFile ${join(dir, "known_hosts")}`,
+      `  UserKnownHostsFile "${join(dir, "known_hosts")}"`,
       "  StrictHostKeyChecking accept-new",
       "  LogLevel ERROR",
       ""

@@ -24,9 +24,23 @@ export interface TmuxWorld {
   dispose(): void
 }
 
+/** The longest `label` a world takes: it is part of every socket path in the world. */
+const labelLimit = 14
+/** The start of a world's folder name: short (socket paths), and free of names tests look for (lmcp). */
+const worldPrefix = "tw-"
+
+/**
+ * The bytes the deepest socket of a world takes beyond TMPDIR: the folder (`/tw-<label>-XXXXXX`),
+ * tmux's `/tmux-<uid>`, and the server's lock there (`/libtmux-mcp-locks/create-<12 hex>.<6 hex>`,
+ * src/platform/Lease.ts). A socket path holds at most 107 bytes (test/support/globalSetup.ts).
+ */
+export const socketRoom = `/${worldPrefix}${"x".repeat(labelLimit)}-XXXXXX/tmux-${process.getuid?.() ?? 0}`.length +
+  "/libtmux-mcp-locks/create-".length + 12 + 1 + 6
+
 /** Makes a fresh world; `label` shows up in the folder name. */
 export const makeWorld = (label = "world"): TmuxWorld => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), `libtmux-mcp-${label}-`)))
+  if (label.length > labelLimit) throw new Error(`world label ${label} is longer than ${labelLimit} characters`)
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), `${worldPrefix}${label}-`)))
   const socketDir = join(dir, `tmux-${process.getuid?.() ?? 0}`)
   const env = { ...process.env, TMUX_TMPDIR: dir, TMUX: undefined, TMUX_PANE: undefined }
   const tmux = (socket: string, ...args: ReadonlyArray<string>) =>
@@ -61,6 +75,24 @@ export const makeWorld = (label = "world"): TmuxWorld => {
       rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
     }
   }
+}
+
+/**
+ * A `#()` job that, if tmux ever ran it, would leave the file `marker-<tag>` in the folder it runs
+ * in: the client's, the session's or HOME, each the world's folder for a server started in it with
+ * `HOME` there (`shellEnv`). The payload holds no path, so no '.' or ':' whatever TMPDIR is (names
+ * refuse them before tmux sees them).
+ */
+export const markerJob = (tag: string): string => `#(touch marker-${tag})`
+
+/** Runs `markerJob(tag)` through tmux on purpose, from the world's folder; waits for its file (the payload is live). */
+export const markerJobRuns = async (world: TmuxWorld, tag: string, socket = "libtmux-mcp"): Promise<void> => {
+  execFileSync("tmux", ["-L", socket, "display-message", "-p", markerJob(tag)], {
+    cwd: world.dir,
+    env: { ...process.env, TMUX_TMPDIR: world.dir, TMUX: undefined, TMUX_PANE: undefined },
+    stdio: "ignore"
+  })
+  await until(`tmux to run ${markerJob(tag)}`, () => existsSync(join(world.dir, `marker-${tag}`)))
 }
 
 /**

@@ -3,8 +3,8 @@
  * generous bound (a request timeout), and its duration is measured by a script under `bench/`.
  * Deadlines for polling (`Date.now() + ...`) stay allowed: they bound a wait, they measure nothing.
  * And tests that drive real processes wait for states, not for time: `until` in test/support/poll.ts
- * polls for a state with a deadline, `gap` is a delay that is itself the input; a fixed sleep
- * before an assertion is a guess that a loaded machine loses.
+ * polls for a state with a deadline, `holdsFor` checks through a window that something does not
+ * happen; a fixed sleep before an assertion is a guess that a loaded machine loses.
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -21,12 +21,17 @@ const testFiles = (dir: string): Array<string> =>
       : []
   )
 
-/** The ways to wait a fixed time, found in code (comments and strings blanked). */
+/**
+ * The timers a test could pause with, found in code (comments and strings blanked): end-to-end and
+ * integration tests pause only through test/support/poll.ts (`until` for a state, `holdsFor` for a
+ * window in which something must not happen), so any other timer is refused, whatever its name.
+ */
 const sleeps: ReadonlyArray<readonly [string, RegExp]> = [
-  // A timer whose callback is a bare function (resolve), or an arrow that only calls one with nothing.
-  ["a timer that resolves a promise", /setTimeout\(\s*\w+\s*,/u],
-  ["a timer that resolves a promise", /setTimeout\(\s*\(\)\s*=>\s*\w+\(\)\s*,/u],
-  ["a sleep helper", /\bsleep\s*\(/u],
+  [
+    "a timer (wait for a state with until, or hold a window with holdsFor)",
+    /\bset(?:Timeout|Interval)\s*\(/u
+  ],
+  ["a sleep helper", /\b(?:sleep|gap|pause|delay|wait)\s*\(/u],
   ["a blocking wait", /Atomics\.wait\(/u]
 ]
 
@@ -34,7 +39,7 @@ const sleeps: ReadonlyArray<readonly [string, RegExp]> = [
 export const fixedSleeps = (file: string, source: string): Array<string> => {
   const code = blank(source, true)
   const found = sleeps.filter(([, pattern]) => pattern.test(code)).map(([what]) => `${file}: ${what}`)
-  return source.includes("timers/promises") ? [...found, `${file}: node:timers/promises`] : found
+  return /timers\/promises|from "node:timers"/u.test(source) ? [...found, `${file}: node:timers`] : found
 }
 
 describe("tests measure no wall-clock time", () => {
@@ -56,17 +61,23 @@ describe("tests measure no wall-clock time", () => {
     assert.deepStrictEqual(found, [])
   })
 
-  it("finds the sleeps it names and lets a polling deadline, a watchdog and a shell's sleep pass", () => {
+  it("finds every timer and sleep by any name, and lets a polling deadline, a window and a shell's sleep pass", () => {
     const caught = [
       "await new Promise((resolve) => setTimeout(resolve, 300))",
       "const pause = (ms) => new Promise((r) => setTimeout(() => r(), ms))",
+      "const timer = setTimeout(() => child.kill(\"SIGKILL\"), ms)",
+      "setInterval(check, 50)",
       "await sleep(500)",
+      "await gap(300)",
+      "await delay(1_500)",
+      "yield* Effect.sleep(\"1 second\")",
       "import { setTimeout } from \"node:timers/promises\""
     ].map((line) => fixedSleeps("x", line).length)
-    assert.deepStrictEqual(caught, [1, 1, 1, 1])
+    assert.deepStrictEqual(caught, [1, 1, 1, 1, 1, 1, 1, 1, 1])
     const passing = [
       "const deadline = Date.now() + 5_000",
-      "const timer = setTimeout(() => child.kill(\"SIGKILL\"), ms)",
+      "await holdsFor(300, \"no tmux client is started\", () => invocations() === before)",
+      "await until(\"the prompt\", () => screen(world, pane), (text) => text.endsWith(\"$ \"))",
       "await run(c, pane, \"sleep 1; echo done\")",
       "// sleep(300) was here"
     ].flatMap((line) => fixedSleeps("x", line))

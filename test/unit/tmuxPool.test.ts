@@ -17,7 +17,7 @@ const log = join(dir, "log")
 const bin = join(dir, "tmux")
 writeFileSync(
   bin,
-  `#!/bin/sh\necho start >> ${log}\ncase "$*" in *wait-for*) sleep 3 ;; *) sleep 0.3 ;; esac\necho end >> ${log}\n`,
+  `#!/bin/sh\necho start >> '${log}'\ncase "$*" in *wait-for*) sleep 3 ;; *) sleep 0.3 ;; esac\necho end >> '${log}'\n`,
   { mode: 0o755 }
 )
 

@@ -1,0 +1,24 @@
+/**
+ * Runs once before the suite: stops it at once, with one line, when TMPDIR is too long for the
+ * tests' sockets (every test's tmux sockets and the server's locks live in folders under it, and a
+ * Unix socket path holds at most 107 bytes), instead of letting tests fail one by one.
+ */
+import { realpathSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { socketRoom } from "./tmux.ts"
+
+/** The longest a Unix socket path may be (sun_path holds 108 bytes with its terminator). */
+const socketPathLimit = 107
+
+export default () => {
+  const dir = realpathSync(tmpdir())
+  const bytes = Buffer.byteLength(dir)
+  if (bytes + socketRoom > socketPathLimit) {
+    process.stderr.write(
+      `TMPDIR ${dir} is ${bytes} bytes, too long for the tests: their sockets take up to ${socketRoom} ` +
+        `bytes more and a socket path holds at most ${socketPathLimit} bytes; use a TMPDIR of at most ` +
+        `${socketPathLimit - socketRoom} bytes\n`
+    )
+    process.exit(1)
+  }
+}
