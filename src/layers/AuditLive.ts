@@ -7,7 +7,9 @@
  * One writer fiber takes the records in order from a queue, so lines never interleave or reorder,
  * and makes its system calls on libuv's threadpool: a write that never returns (a frozen file
  * system) holds that fiber, not the thread that answers requests. A caller waits for its record
- * for at most `writeBoundMs`; an intent record that is not written by then refuses its call. Such
+ * while the writer makes progress, and gives up once the write in progress has been pending for
+ * `writeBoundMs` (a burst of calls queues, it does not stall); an intent record not written then
+ * refuses its call. Such
  * a write cannot be taken back: if it completes later, an outcome record saying the call did
  * nothing follows it. While a write has been pending longer than the bound, intent records are
  * refused at once instead of queueing behind it.
@@ -252,6 +254,22 @@ const makeSink = (
     return pendingMs >= writeBoundMs ? pendingMs : undefined
   }
 
+  /**
+   * Waits for a job's write while the writer makes progress: `None` only once the write in progress
+   * has been pending for the bound (a queue behind a burst of calls is slow, not stalled).
+   */
+  const awaitWrite = (job: Job): Effect.Effect<Option.Option<void>, string> =>
+    Deferred.await(job.done).pipe(
+      Effect.timeoutOption(
+        runningSince === undefined ? writeBoundMs : Math.max(1, writeBoundMs - (millis() - runningSince))
+      ),
+      Effect.flatMap((written) =>
+        Option.isSome(written) || job.state === "finished" || stalledFor() !== undefined
+          ? Effect.succeed(written)
+          : Effect.suspend(() => awaitWrite(job))
+      )
+    )
+
   const enqueue = (line: string, intent: Job["intent"]): Job => {
     const job: Job = { line, intent, state: "queued", gaveUp: undefined, done: Deferred.makeUnsafe() }
     if (intent === undefined) queuedLater += 1
@@ -269,7 +287,7 @@ const makeSink = (
       }
       const job = enqueue(auditLine({ event, time: now(), ...record }), undefined)
       if (stalled) return Effect.void
-      return Effect.ignore(Effect.timeoutOption(Deferred.await(job.done), writeBoundMs))
+      return Effect.ignore(awaitWrite(job))
     })
 
   const intent = (record: Parameters<Audit["Service"]["intent"]>[0]): Effect.Effect<number, AuditUnavailable> =>
@@ -285,8 +303,7 @@ const makeSink = (
       const call = calls
       const line = auditLine({ event: "tool_call_intent", call, time: now(), ...record })
       const job = enqueue(line, { call, tool: record.tool, queued: millis() })
-      return Deferred.await(job.done).pipe(
-        Effect.timeoutOption(writeBoundMs),
+      return awaitWrite(job).pipe(
         Effect.onInterrupt(() => Effect.sync(() => (job.gaveUp ??= "interrupt"))),
         Effect.flatMap(Option.match({
           onSome: () => Effect.succeed(call),
