@@ -121,7 +121,7 @@ describe("programs that hold the keyboard come back blocked, with their kind", (
     const secret = await blocked(c, pane, "read -s -p 'Password: ' pw; echo got ${#pw}")
     assert.deepInclude(secret.blocked_by, { kind: "secret" })
     assert.include(secret.blocked_by.next_step, "do not type one you were not given")
-    assert.include(secret.blocked_by.next_step, `-S ${world.socketPath("libtmux-mcp")} attach`)
+    assert.include(secret.blocked_by.next_step, `-S ${shellQuote(world.socketPath("libtmux-mcp"))} attach`)
     // Nothing was typed for it: the person types it.
     keys(world, pane, "-l", "hunter2")
     keys(world, pane, "Enter")
@@ -200,7 +200,7 @@ describe("programs that work are not called blocked", () => {
       const { world, c, pane } = await open()
       const { sshConfig, daemon } = await startSshdIn(world)
       daemons.push(daemon)
-      await works(c, pane, `ssh -t -F ${sshConfig} testhost sleep 4; echo back`, "back")
+      await works(c, pane, `ssh -t -F ${shellQuote(sshConfig)} testhost sleep 4; echo back`, "back")
     },
     60_000
   )

@@ -51,7 +51,7 @@ describe("the pane's process, judged by what it is", () => {
     assert.include(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_current_command}"), "bash")
     const result = await call(c, "run_shell_command", { pane_id: pane, command: "print('typed' + 'in')" })
     assert.isTrue(result.isError)
-    assert.include(textOf(result), "named bash but runs python3")
+    assert.include(textOf(result), "named bash but runs python3", textOf(result))
     assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "print(")
     // The capabilities say what is checked, and what this system hides (nothing, on CI's kernel).
     const resource = await c.client.readResource({ uri: "tmux://capabilities" })

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process"
 import { chmodSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { call, textOf } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 
@@ -81,7 +82,9 @@ describe("a pane's options forged to name another pane's run", () => {
       const tmux = (...args: ReadonlyArray<string>) => world.tmux("libtmux-mcp", ...args)
       const other = tmux("split-window", "-d", "-t", pane, "-P", "-F", "#{pane_id}").trim()
       const go = join(world.dir, "go")
-      const pending = await run(c, other, `while [ ! -e ${go} ]; do sleep 0.05; done; echo late`, { timeout: 3 })
+      const pending = await run(c, other, `while [ ! -e ${shellQuote(go)} ]; do sleep 0.05; done; echo late`, {
+        timeout: 3
+      })
       assert.isTrue(pending.timed_out, JSON.stringify(pending))
       const id = pending.run_id as string
       // The other pane's record copied here, with a report and this pane's last run (or claim) naming it.

@@ -7,6 +7,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js"
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
+import { recordPair } from "../../src/domain/quote.ts"
 import { capabilityMetaKey, manifest, openers, type ToolName, toolNames } from "../../src/manifest/index.ts"
 import { registeredNames } from "../../src/tools/index.ts"
 import { harness } from "../support/harness.ts"
@@ -155,7 +156,7 @@ describe("startup record", () => {
     await c.client.listTools()
     const lines = c.stderr().split("\n").filter((line) => line.startsWith("libtmux-mcp ready"))
     assert.strictEqual(lines.length, 1)
-    assert.include(lines[0], `resolved_socket_path=${world.socketPath("libtmux-mcp")}`)
+    assert.include(lines[0], recordPair("resolved_socket_path", world.socketPath("libtmux-mcp")))
     assert.isTrue(world.socketPath("libtmux-mcp").startsWith(world.dir))
     assert.include(lines[0], "host_command_tools=0")
     assert.include(lines[0], "server_state=absent")

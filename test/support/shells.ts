@@ -11,7 +11,7 @@ export const shellEnv = (world: TmuxWorld, shell: string): Record<string, string
   const config = join(world.dir, `tmux-${shell.replaceAll("/", "_")}.conf`)
   writeFileSync(
     config,
-    ["set -s exit-empty on", "set -g history-limit 50000", `set -g default-shell ${shell}`, ""].join("\n")
+    ["set -s exit-empty on", "set -g history-limit 50000", `set -g default-shell '${shell}'`, ""].join("\n")
   )
   for (const file of [".zshrc", ".bashrc", ".profile"]) writeFileSync(join(world.dir, file), "")
   return {

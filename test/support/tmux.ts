@@ -89,8 +89,9 @@ export const markerJob = (tag: string): string => `#(touch marker-${tag})`
 export const markerJobRuns = async (world: TmuxWorld, tag: string, socket = "libtmux-mcp"): Promise<void> => {
   execFileSync("tmux", ["-L", socket, "display-message", "-p", markerJob(tag)], {
     cwd: world.dir,
-    env: { ...process.env, TMUX_TMPDIR: world.dir, TMUX: undefined, TMUX_PANE: undefined },
-    stdio: "ignore"
+    env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined, TMUX_PANE: undefined },
+    // Piped: with its output on /dev/null, tmux 3.3a's client leaves before the job starts.
+    stdio: "pipe"
   })
   await until(`tmux to run ${markerJob(tag)}`, () => existsSync(join(world.dir, `marker-${tag}`)))
 }
