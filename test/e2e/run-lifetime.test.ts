@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { leftovers, resume, runHarness } from "../support/runs.ts"
@@ -66,7 +67,11 @@ describe("a typed run's lifetime", () => {
     await until("the shell's prompt", () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane).trim() !== "")
     const marker = join(world.dir, "typed")
     for (const timeout of [0.05, 0.08, 0.1, 0.1]) {
-      const refused = await call(c, "run_shell_command", { pane_id: pane, command: `touch ${marker}`, timeout })
+      const refused = await call(c, "run_shell_command", {
+        pane_id: pane,
+        command: `touch ${shellQuote(marker)}`,
+        timeout
+      })
       assert.isTrue(refused.isError, `timeout ${timeout}: ${JSON.stringify(refused.structuredContent)}`)
       assert.strictEqual(tag(refused), "PaneNotReady", textOf(refused))
       assert.include(textOf(refused), "nothing was typed")

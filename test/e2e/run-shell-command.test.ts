@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { running, until, waiterOf } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
@@ -196,7 +197,7 @@ describe("cancellation and progress", () => {
     const pending = c.client.callTool(
       {
         name: "run_shell_command",
-        arguments: { pane_id: pane, command: `until [ -e ${gate} ]; do sleep 0.05; done; echo slept` }
+        arguments: { pane_id: pane, command: `until [ -e ${shellQuote(gate)} ]; do sleep 0.05; done; echo slept` }
       },
       undefined,
       { signal: controller.signal }
