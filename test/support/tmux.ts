@@ -85,17 +85,6 @@ export const makeWorld = (label = "world"): TmuxWorld => {
  */
 export const markerJob = (tag: string): string => `#(touch marker-${tag})`
 
-/** Runs `markerJob(tag)` through tmux on purpose, from the world's folder; waits for its file (the payload is live). */
-export const markerJobRuns = async (world: TmuxWorld, tag: string, socket = "libtmux-mcp"): Promise<void> => {
-  execFileSync("tmux", ["-L", socket, "display-message", "-p", markerJob(tag)], {
-    cwd: world.dir,
-    env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined, TMUX_PANE: undefined },
-    // Piped: with its output on /dev/null, tmux 3.3a's client leaves before the job starts.
-    stdio: "pipe"
-  })
-  await until(`tmux to run ${markerJob(tag)}`, () => existsSync(join(world.dir, `marker-${tag}`)))
-}
-
 /**
  * Returns once the tmux server on `socket` has run a job of ours started now (`run-shell` waits for
  * it): the jobs it was given before (a `#()` a test hopes never ran) have had their turn, so their
