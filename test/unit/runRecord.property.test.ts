@@ -98,8 +98,10 @@ describe("the run record's codec", () => {
     Effect.sync(() => {
       const record = recordOf(input)
       const stored = encodeRecord(record)
+      // Base64's padding carries nothing: a cut takes at least one character of the data itself.
+      const data = stored.replace(/=+$/, "")
       const value = damage.how === "cut"
-        ? stored.slice(0, damage.cut % stored.length)
+        ? data.slice(0, damage.cut % data.length)
         : rewritten(record, (json) => {
           const holder = ["v", "run", "instance", "command"].includes(damage.key) ? json : json.run
           if (damage.how === "drop") delete holder[damage.key]
