@@ -12,6 +12,7 @@ import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
+import { rounds } from "../support/rounds.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
@@ -190,12 +191,11 @@ describe("a run's record in tmux", () => {
       return "ran"
     }
     const outcomes: Array<string> = []
-    // 25 rounds here; LIBTMUX_RACE_ROUNDS=200 for the longer check the closing note reports.
-    const rounds = Number(process.env.LIBTMUX_RACE_ROUNDS ?? 25)
-    for (let round = 0; round < rounds; round++) {
+    const races = rounds(25, 200)
+    for (let round = 0; round < races; round++) {
       outcomes.push(...await Promise.all([attempt(c, `first-${round}`), attempt(other, `second-${round}`)]))
     }
-    assert.isAtLeast(outcomes.filter((outcome) => outcome === "ran").length, rounds)
+    assert.isAtLeast(outcomes.filter((outcome) => outcome === "ran").length, races)
     const screen = world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane)
     for (const line of screen.split("\n")) {
       assert.isFalse(line.includes("echo first-") && line.includes("echo second-"), `two commands on one line: ${line}`)

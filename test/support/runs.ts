@@ -2,8 +2,9 @@
  * run_shell_command helpers shared by the control-loop tests: a pane running a chosen shell, a
  * run, a resume, and what a run may have left on the tmux server.
  */
+import { errorMetaKey } from "../../src/wire/McpServer.ts"
 import { harness } from "./harness.ts"
-import { call, type Connected, structured } from "./mcp.ts"
+import { call, type Connected, structured, textOf } from "./mcp.ts"
 import { shellEnv } from "./shells.ts"
 import type { TmuxWorld } from "./tmux.ts"
 
@@ -26,9 +27,21 @@ export const runHarness = (label: string) => {
   return { ...h, open }
 }
 
-/** A run that must succeed; its structured result. */
-export const run = async (c: Connected, pane: string, command: string, extra: Record<string, unknown> = {}) =>
-  structured(await call(c, "run_shell_command", { pane_id: pane, command, ...extra }))
+/**
+ * A run that must succeed; its structured result. A call whose timeout ran out before its command
+ * was typed (a short timeout on a loaded machine) typed nothing and says to call again: so does this.
+ */
+export const run = async (c: Connected, pane: string, command: string, extra: Record<string, unknown> = {}) => {
+  for (let attempt = 1;; attempt++) {
+    const result = await call(c, "run_shell_command", { pane_id: pane, command, ...extra })
+    if (
+      attempt < 10 && result._meta?.[errorMetaKey] === "PaneNotReady" && textOf(result).includes("nothing was typed")
+    ) {
+      continue
+    }
+    return structured(result)
+  }
+}
 
 /** Waits again for a held run; its structured result. */
 export const resume = async (c: Connected, pane: string, runId: string, timeout: number) =>
