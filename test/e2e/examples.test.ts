@@ -51,6 +51,8 @@ describe("tool page examples", () => {
       command: "select-layout tiled"
     }])
     assert.strictEqual(results("clear_pane_scrollback")[0]?.lines_discarded, 20)
+    const [held] = (results("get_server_info")[0]?.held_runs ?? []) as Array<unknown>
+    assert.deepInclude(held, { pane_id: "%1", command_prefix: "sleep 30", holds_pane: true })
     assert.deepStrictEqual(toolNames.filter((name) => (live[name] ?? []).length === 0), [])
   })
 })

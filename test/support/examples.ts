@@ -124,6 +124,15 @@ const afterSummary = (pane: string, args: Record<string, unknown>): Scene => ({
 
 /** Tools whose first sample would find nothing, or whose empty case is worth a second example. */
 const scenes: Partial<Record<ToolName, ReadonlyArray<Scene>>> = {
+  get_server_info: [{
+    caption:
+      "After run_shell_command ran `sleep 30` in %1 with a timeout of 1 s: the run timed out and holds the pane.",
+    arguments: async (stage) => {
+      const { timed_out } = await stage.call("run_shell_command", { pane_id: "%1", command: "sleep 30", timeout: 1 })
+      if (timed_out !== true) throw new Error("sleep 30 did not time out")
+      return {}
+    }
+  }],
   capture_pane: [afterSummary("%0", { pane_id: "%0" })],
   capture_since: [{
     caption: `After a first call without a cursor gave a cursor, and \`${testSummary}\` was typed into %0 ` +
