@@ -80,33 +80,43 @@ const fields = (schema: JsonSchema): Array<string> =>
     } | ${(field.description ?? "").replaceAll("|", "\\|")} |`
   )
 
-/** Each tool's example call, from `npm run docs:examples`. */
-const examples: Readonly<Record<string, Example>> = JSON.parse(readFileSync(examplesPath, "utf8"))
+/** Each tool's example calls, from `npm run docs:examples`. */
+const examples: Readonly<Record<string, ReadonlyArray<Example>>> = JSON.parse(readFileSync(examplesPath, "utf8"))
 
 const json = (value: unknown) => ["```json", JSON.stringify(value, null, 2), "```"]
 
-/** A tool's example: its call and the result it gave. */
+/** One example: what was done first, the call and the result it gave. */
+const exampleCall = (name: ToolName, example: Example): Array<string> => [
+  ...(example.caption === undefined ? [] : [example.caption, ""]),
+  ...json({ name, arguments: example.arguments }),
+  "",
+  ...(example.result !== undefined
+    ? ["`structuredContent` of the result (its text content holds the same JSON):", "", ...json(example.result)]
+    : [
+      `The text of the result${example.isError === true ? " (an error)" : ""}:`,
+      "",
+      "```text",
+      example.text ?? "",
+      "```"
+    ]),
+  ""
+]
+
+/** A tool's examples: the case it is for first, then the empty case where the page shows one. */
 const exampleSection = (name: ToolName): Array<string> => {
-  const example = examples[name]
-  if (example === undefined) throw new Error(`docs/examples.json has no example for ${name}: run npm run docs:examples`)
+  const shown = examples[name]
+  if (shown === undefined || shown.length === 0) {
+    throw new Error(`docs/examples.json has no example for ${name}: run npm run docs:examples`)
+  }
   return [
-    "## Example",
+    shown.length === 1 ? "## Example" : "## Examples",
     "",
-    "A real call, made by `npm run docs:examples` against a scratch tmux server holding session `$0` \"work\", " +
-    "window `@0` \"main\" and panes `%0` and `%1` at a `$ ` prompt. Values in angle brackets change from run to run.",
+    `${shown.length === 1 ? "A real call" : "Real calls"}, made by \`npm run docs:examples\` against ${
+      shown.length === 1 ? "a scratch tmux server" : "a fresh scratch tmux server each"
+    } holding session \`$0\` "work", window \`@0\` "main" and panes \`%0\` and \`%1\` at a \`$ \` prompt. ` +
+    "Values in angle brackets change from run to run.",
     "",
-    ...json({ name, arguments: example.arguments }),
-    "",
-    ...(example.result !== undefined
-      ? ["`structuredContent` of the result (its text content holds the same JSON):", "", ...json(example.result)]
-      : [
-        `The text of the result${example.isError === true ? " (an error)" : ""}:`,
-        "",
-        "```text",
-        example.text ?? "",
-        "```"
-      ]),
-    ""
+    ...shown.flatMap((example) => exampleCall(name, example))
   ]
 }
 

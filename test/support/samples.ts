@@ -1,7 +1,7 @@
 /**
  * A valid call (or several) for every tool, naming the objects of a fresh tmux server: session $0
  * "work", window @0, panes %0 and %1. The ceiling test runs them against a fake; the sink test against tmux;
- * the first of each is the example on its tool's page (test/support/examples.ts).
+ * the first of each is the example on its tool's page, unless test/support/examples.ts sets a scene for it.
  */
 import type { ToolName } from "../../src/manifest/index.ts"
 
