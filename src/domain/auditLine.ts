@@ -3,7 +3,7 @@
  * (4,096 bytes on Linux) in one piece or not at all, so a record that fits is never torn and never
  * interleaved with another writer's output. A record that does not fit is shortened in steps: its
  * arguments become a hash of their (already redacted) summary, then long strings and lists are
- * cut, and last only the event, call number, time and tool remain.
+ * cut, and last only the event, the process's tag, call number, time and tool remain.
  */
 import { createHash } from "node:crypto"
 
@@ -49,6 +49,7 @@ export const auditLine = (record: Readonly<Record<string, unknown>>): string => 
   // 64 characters escape to at most 384 bytes: this always fits.
   return lineOf({
     event: record.event,
+    instance: record.instance,
     call: record.call,
     time: record.time,
     tool: cutValue(String(record.tool)),

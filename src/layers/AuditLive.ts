@@ -34,6 +34,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { auditLine } from "../domain/auditLine.ts"
+import { thisTag } from "../domain/instance.ts"
 import { recordPair } from "../domain/quote.ts"
 import {
   auditFileAtPath,
@@ -89,7 +90,11 @@ const makeSink = (
   // Times come from the Clock, so a host's (or a test's) clock stamps the records.
   const millis = () => clock.currentTimeMillisUnsafe()
   const now = (): string => new Date(millis()).toISOString()
-  const writer = lineWriter(io, now)
+  const writer = lineWriter(io, now, thisTag)
+  // Every line names its process (the tag runs carry): two servers, or a server and the one
+  // restarted after it, may write one file, and their call numbers each start at 1.
+  const line = ({ event, ...fields }: { readonly event: string } & Record<string, unknown>): string =>
+    auditLine({ event, instance: thisTag, ...fields })
   let destination: FileDestination | undefined = target.kind === "file"
     ? { file: target.file, path: target.path, reopen: () => openAuditFile(target.path, uid) }
     : undefined
@@ -128,7 +133,7 @@ const makeSink = (
     writer.forget(old)
     yield* Effect.promise(() => closeAuditFile(old))
     yield* writeWhole(
-      auditLine({ event: "audit_reopened", time: now(), path: current.path, reason: `the file ${gone}` })
+      line({ event: "audit_reopened", time: now(), path: current.path, reason: `the file ${gone}` })
     )
   })
 
@@ -139,7 +144,7 @@ const makeSink = (
       pending.shift()
     }
     if (lost === 0) return { ok: true } as const
-    const result = yield* writeWhole(auditLine({ event: "audit_lost", time: now(), records: lost }))
+    const result = yield* writeWhole(line({ event: "audit_lost", time: now(), records: lost }))
     if (result.ok) lost = 0
     return result
   })
@@ -158,7 +163,7 @@ const makeSink = (
       if (opened._tag === "Failure") return opened.failure
       destination = { file: opened.success, path: fallback, reopen: () => openFallbackAuditFile(fallback, uid) }
       moved = { time: now(), reason }
-      yield* writeWhole(auditLine({ event: "audit_moved", time: moved.time, from: "stderr", reason }))
+      yield* writeWhole(line({ event: "audit_moved", time: moved.time, from: "stderr", reason }))
       // Best effort: stderr is the stream that just failed.
       let warning = ""
       log.line(
@@ -224,7 +229,7 @@ const makeSink = (
       if (job.intent !== undefined && job.gaveUp !== undefined && Exit.isSuccess(exit)) {
         // The intent record landed after its call was refused (or cancelled): the next record says so.
         runningSince = millis()
-        yield* writeLater(auditLine({
+        yield* writeLater(line({
           event: "tool_call_outcome",
           call: job.intent.call,
           time: now(),
@@ -285,7 +290,7 @@ const makeSink = (
         lost += 1
         return Effect.void
       }
-      const job = enqueue(auditLine({ event, time: now(), ...record }), undefined)
+      const job = enqueue(line({ event, time: now(), ...record }), undefined)
       if (stalled) return Effect.void
       return Effect.ignore(awaitWrite(job))
     })
@@ -301,8 +306,7 @@ const makeSink = (
       }
       calls += 1
       const call = calls
-      const line = auditLine({ event: "tool_call_intent", call, time: now(), ...record })
-      const job = enqueue(line, { call, tool: record.tool, queued: millis() })
+      const job = enqueue(line({ event: "tool_call_intent", call, time: now(), ...record }), { call, tool: record.tool, queued: millis() })
       return awaitWrite(job).pipe(
         Effect.onInterrupt(() => Effect.sync(() => (job.gaveUp ??= "interrupt"))),
         Effect.flatMap(Option.match({

@@ -43,7 +43,8 @@ type Attempt =
  * Writes `line` to descriptors; each keeps the fragment a failed write left behind (if any) until
  * it is marked. `now` stamps the marker.
  */
-export const lineWriter = (io: FdIo, now: () => string) => {
+/** `instance` is the writing process's tag, which every audit line carries. */
+export const lineWriter = (io: FdIo, now: () => string, instance?: string) => {
   const torn = new Map<number, number>()
 
   const attempt = async (fd: number, bytes: Uint8Array): Promise<Attempt> => {
@@ -72,7 +73,7 @@ export const lineWriter = (io: FdIo, now: () => string) => {
   const mark = async (fd: number): Promise<Written> => {
     const left = torn.get(fd)
     if (left === undefined) return whole
-    const marker = `\n${JSON.stringify({ event: "audit_torn", time: now(), bytes: left })}\n`
+    const marker = `\n${JSON.stringify({ event: "audit_torn", instance, time: now(), bytes: left })}\n`
     const result = await attempt(fd, Buffer.from(marker, "utf8"))
     if (result.kind === "whole") {
       torn.delete(fd)

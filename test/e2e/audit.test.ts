@@ -105,4 +105,24 @@ describe("audit record", () => {
       assert.notInclude(c.stderr(), "tool_call")
     }
   )
+
+  it("names its process on every line: a server and the one restarted after it, in one file, are told apart", async () => {
+    const world = h.world()
+    const log = join(world.dir, "audit.jsonl")
+    const pids: Array<number> = []
+    for (let server = 0; server < 2; server++) {
+      const c = await h.connect(world, { LIBTMUX_AUDIT_LOG: log })
+      pids.push(c.pid?.() ?? 0)
+      structured(await call(c, "list_sessions", {}))
+      await c.close()
+    }
+    const records = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line))
+    const intents = records.filter((record) => record.event === "tool_call_intent")
+    // Each process numbers its calls from 1: the call number alone cannot tell them apart.
+    assert.deepStrictEqual(intents.map((record) => record.call), [1, 1])
+    const tags = intents.map((record) => String(record.instance))
+    assert.deepStrictEqual(tags.map((tag) => Number(tag.split(".")[0])), pids)
+    for (const tag of tags) assert.match(tag, /^[0-9]+\.[0-9]+\.[0-9]*$/u)
+    for (const record of records) assert.include(tags, record.instance, JSON.stringify(record))
+  })
 })

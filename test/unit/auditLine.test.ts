@@ -40,6 +40,7 @@ describe("auditLine", () => {
       const long = unit.repeat(5000)
       const record = {
         event: "tool_call_rejected",
+        instance: "4242.99.4026531836",
         call: 3,
         tool: long,
         client_id: long,
@@ -51,6 +52,8 @@ describe("auditLine", () => {
       assert.isAtMost(bytes(line), maxAuditLineBytes, JSON.stringify(unit))
       assert.strictEqual(line.indexOf("\n"), line.length - 1)
       assert.strictEqual(JSON.parse(line).event, "tool_call_rejected")
+      // Cut to its last form, the line still names its process.
+      assert.strictEqual(JSON.parse(line).instance, "4242.99.4026531836")
     }
   })
 })
