@@ -78,7 +78,7 @@ export const settings = [
   {
     variable: "LIBTMUX_MCP_WAIT_MAX_SECONDS",
     flag: "--wait-max-seconds",
-    help: "ceiling for waits, 1-120 (default 30)"
+    help: "ceiling for waits, 1-110 (default 30)"
   },
   { variable: "LIBTMUX_TMUX_BIN", flag: "--tmux-bin", help: "tmux binary (default tmux)" },
   {

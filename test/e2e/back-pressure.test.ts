@@ -21,14 +21,14 @@ describe("back-pressure", () => {
     async () => {
       const world = h.world()
       // The waits must outlast the burst on a loaded machine: the ceiling is raised to match.
-      const c = await h.connect(world, { LIBTMUX_MCP_WAIT_MAX_SECONDS: "120" })
+      const c = await h.connect(world, { LIBTMUX_MCP_WAIT_MAX_SECONDS: "110" })
       const pane: string = structured(await call(c, "create_session", {})).pane_id
       // More waiters than the pool has permits: were they to hold permits, nothing else would run.
       const waiters = Array.from(
         { length: Math.max(8, poolSize() + 1) },
         () =>
           c.client.callTool(
-            { name: "wait_for_channel", arguments: { channel: "burst", timeout: 120 } },
+            { name: "wait_for_channel", arguments: { channel: "burst", timeout: 110 } },
             undefined,
             long
           )

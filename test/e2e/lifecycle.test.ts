@@ -36,8 +36,8 @@ describe("startup errors", () => {
       "LIBTMUX_MCP_PROMPTS_AS_TOOLS is no longer read",
       "unset it"
     ]],
-    ["wait ceiling out of range", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "0" }, [], ["1 to 120"]],
-    ["wait ceiling not a number", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "soon" }, [], ["1 to 120"]],
+    ["wait ceiling out of range", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "0" }, [], ["1 to 110"]],
+    ["wait ceiling not a number", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "soon" }, [], ["1 to 110"]],
     ["socket form", { LIBTMUX_SOCKET: "path:relative" }, [], ["absolute", "valid forms"]],
     ["socket name", { LIBTMUX_SOCKET: "a/b" }, [], ["valid forms"]],
     ["tmux config", { LIBTMUX_TMUX_CONFIG: "mine" }, [], ["minimal, user, or an absolute path"]],

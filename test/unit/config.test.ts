@@ -44,7 +44,7 @@ describe("flags", () => {
         "list_sessions",
         "--exclude-tools=list_windows",
         "--wait-max-seconds",
-        "120",
+        "110",
         "--suppress-history=0",
         "--tmux-bin",
         "/usr/bin/tmux",
@@ -54,7 +54,7 @@ describe("flags", () => {
     )
     assert.deepStrictEqual(config.socket, { form: "name", name: "b" })
     assert.deepStrictEqual(config.selection, { toolsets: "", tools: "list_sessions", excludeTools: "list_windows" })
-    assert.strictEqual(config.waitMaxSeconds, 120)
+    assert.strictEqual(config.waitMaxSeconds, 110)
     assert.isFalse(config.suppressHistory)
     assert.strictEqual(config.tmuxBin, "/usr/bin/tmux")
     assert.deepStrictEqual(config.tmuxConfig, { kind: "user" })
@@ -73,12 +73,14 @@ describe("flags", () => {
 })
 
 describe("values", () => {
-  it("accepts wait ceilings from 1 to 120 seconds and nothing else", () => {
+  it("accepts wait ceilings from 1 to 110 seconds and nothing else, saying why not 120", () => {
     assert.strictEqual(serve({ LIBTMUX_MCP_WAIT_MAX_SECONDS: "1" }).waitMaxSeconds, 1)
     assert.strictEqual(serve({ LIBTMUX_MCP_WAIT_MAX_SECONDS: "2.5" }).waitMaxSeconds, 2.5)
-    for (const value of ["0", "0.5", "121", "-1", "", "NaN", "Infinity", "30s"]) {
-      assert.include(error({ LIBTMUX_MCP_WAIT_MAX_SECONDS: value }), "from 1 to 120", value)
+    assert.strictEqual(serve({ LIBTMUX_MCP_WAIT_MAX_SECONDS: "110" }).waitMaxSeconds, 110)
+    for (const value of ["0", "0.5", "110.5", "120", "121", "-1", "", "NaN", "Infinity", "30s"]) {
+      assert.include(error({ LIBTMUX_MCP_WAIT_MAX_SECONDS: value }), "from 1 to 110", value)
     }
+    assert.include(error({ LIBTMUX_MCP_WAIT_MAX_SECONDS: "120" }), "Claude Code moves it to the background")
   })
 
   it("refuses LIBTMUX_SAFETY even when empty, naming the toolset mapping", () => {

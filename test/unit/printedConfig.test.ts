@@ -115,7 +115,7 @@ describe("printed configurations, read by each client's parser", () => {
   }
 
   it("codex: the per-call timeout covers the configured wait ceiling, and never falls under Codex's 60 s", () => {
-    for (const [ceiling, timeout] of [[undefined, 60], ["1", 60], ["45", 75], ["120", 150]] as const) {
+    for (const [ceiling, timeout] of [[undefined, 60], ["1", 60], ["45", 75], ["110", 140]] as const) {
       const config = decide([
         "--print-config",
         "codex",
@@ -189,7 +189,7 @@ describe("entry flags", () => {
         [["--name", "my.box"], "1 to 64 letters, digits, - and _"],
         [["--name", ""], "1 to 64 letters"],
         [["--name", "x".repeat(65)], "1 to 64 letters"],
-        [["--wait-max-seconds", "500"], "from 1 to 120"],
+        [["--wait-max-seconds", "500"], "from 1 to 110"],
         [["--ssh", "box", "--node", "/usr/bin/node"], "--remote-node"]
       ] as const
     ) {
