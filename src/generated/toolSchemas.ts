@@ -709,7 +709,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "integer",
      "minimum": 1,
      "maximum": 4194304,
-     "description": "newest bytes kept (default 262144)"
+     "description": "newest bytes kept (default 262144; at most 480000 characters as JSON)"
     }
    },
    "required": [
@@ -733,7 +733,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_lines": {
      "type": "integer",
-     "description": "lines dropped from the start to respect max_lines/max_bytes"
+     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound"
     },
     "truncated_bytes": {
      "type": "integer",
@@ -772,7 +772,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "integer",
      "minimum": 1,
      "maximum": 4194304,
-     "description": "newest bytes kept (default 262144)"
+     "description": "newest bytes kept (default 262144; at most 480000 characters as JSON)"
     }
    },
    "required": [
@@ -808,7 +808,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_lines": {
      "type": "integer",
-     "description": "lines dropped from the start to respect max_lines/max_bytes"
+     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound"
     },
     "truncated_bytes": {
      "type": "integer",
@@ -845,7 +845,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "integer",
      "minimum": 1,
      "maximum": 4194304,
-     "description": "newest bytes kept (default 262144)"
+     "description": "newest bytes kept (default 262144; at most 480000 characters as JSON)"
     }
    },
    "required": [
@@ -968,7 +968,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_lines": {
      "type": "integer",
-     "description": "lines dropped from the start to respect max_lines/max_bytes"
+     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound"
     },
     "truncated_bytes": {
      "type": "integer",
@@ -1104,7 +1104,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        },
        "truncated_lines": {
         "type": "integer",
-        "description": "matching lines left out by max_lines_per_pane (the oldest)"
+        "description": "matching lines left out by max_lines_per_pane or the result's size bound (the oldest)"
        }
       },
       "required": [
@@ -1131,7 +1131,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_panes": {
      "type": "integer",
-     "description": "matching panes left out by max_panes"
+     "description": "matching panes left out by max_panes or to keep the result within 500000 characters"
     },
     "vanished_panes": {
      "type": "array",
@@ -3648,7 +3648,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "integer",
      "minimum": 1,
      "maximum": 4194304,
-     "description": "newest bytes kept (default 262144)"
+     "description": "newest bytes kept (default 262144; at most 480000 characters as JSON)"
     },
     "suppress_history": {
      "type": "boolean",

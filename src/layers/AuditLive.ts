@@ -306,7 +306,11 @@ const makeSink = (
       }
       calls += 1
       const call = calls
-      const job = enqueue(line({ event: "tool_call_intent", call, time: now(), ...record }), { call, tool: record.tool, queued: millis() })
+      const job = enqueue(line({ event: "tool_call_intent", call, time: now(), ...record }), {
+        call,
+        tool: record.tool,
+        queued: millis()
+      })
       return awaitWrite(job).pipe(
         Effect.onInterrupt(() => Effect.sync(() => (job.gaveUp ??= "interrupt"))),
         Effect.flatMap(Option.match({

@@ -3,6 +3,7 @@
  * the same ranges, and reports what it dropped.
  */
 import * as Schema from "effect/Schema"
+import { maxTextChars } from "../domain/bounds.ts"
 
 /** Default and ceiling of returned lines and bytes. */
 export const outputLimits = {
@@ -21,13 +22,15 @@ export const boundFields = {
   ),
   max_bytes: Schema.optionalKey(
     Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: outputLimits.ceilingBytes })).annotate({
-      description: `newest bytes kept (default ${outputLimits.maxBytes})`
+      description: `newest bytes kept (default ${outputLimits.maxBytes}; at most ${maxTextChars} characters as JSON)`
     })
   )
 }
 
 /** The truncation report fields of a bounded result. @category schemas */
 export const truncationFields = {
-  truncated_lines: Schema.Int.annotate({ description: "lines dropped from the start to respect max_lines/max_bytes" }),
+  truncated_lines: Schema.Int.annotate({
+    description: "lines dropped from the start to respect max_lines/max_bytes and the size bound"
+  }),
   truncated_bytes: Schema.Int.annotate({ description: "bytes dropped from the start" })
 }

@@ -26,6 +26,7 @@ import * as FiberSet from "effect/FiberSet"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
+import { maxResultChars } from "../domain/bounds.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
@@ -41,6 +42,9 @@ export const capabilitiesResource = {
   description: "The pinned socket, how the tool selection was decided, and every enabled tool's capability record. " +
     "Startup configuration, not live tmux state: use the list tools for that."
 } as const
+
+/** The `_meta` key with which a tool declares how many characters its result may take (Claude Code reads it). */
+export const maxResultSizeKey = "anthropic/maxResultSizeChars"
 
 /** The `_meta` key carrying a failed call's error tag. */
 export const errorMetaKey = "com.git-pull.libtmux-mcp/error"
@@ -85,7 +89,11 @@ export const toolEntry = (
       idempotentHint: row.hints.idempotent,
       openWorldHint: row.hints.openWorld
     },
-    _meta: { [capabilityMetaKey]: capabilityRecord(row, nestedAuthority) }
+    _meta: {
+      [capabilityMetaKey]: capabilityRecord(row, nestedAuthority),
+      // Claude Code shows a longer result as a file and a preview unless the tool says it may be this long.
+      ...(row.output.includes("terminal-content") ? { [maxResultSizeKey]: maxResultChars } : {})
+    }
   }
 }
 

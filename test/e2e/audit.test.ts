@@ -106,7 +106,7 @@ describe("audit record", () => {
     }
   )
 
-  it("names its process on every line: a server and the one restarted after it, in one file, are told apart", async () => {
+  it("names its process on every line: a server and the one restarted after it are told apart", async () => {
     const world = h.world()
     const log = join(world.dir, "audit.jsonl")
     const pids: Array<number> = []

@@ -12,8 +12,11 @@ import { harness } from "../support/harness.ts"
 
 const h = harness("toolsnap")
 
-/** The most UTF-8 bytes of compact `{name, description, inputSchema}` for the default 47 tools (issue 12). */
-const budgetBytes = 28 * 1024
+/**
+ * The most UTF-8 bytes of compact `{name, description, inputSchema}` for the default 47 tools: 28 KiB
+ * (issue 12), raised to 30 KiB for meanings the model reads where it looks (issue 39).
+ */
+const budgetBytes = 30 * 1024
 
 describe("toolsnap", () => {
   it("tools/list equals the committed per-tool snapshots, in the manifest's order", async () => {
@@ -31,7 +34,7 @@ describe("toolsnap", () => {
     assert.deepStrictEqual(live.map((tool: { name: string }) => tool.name), fullSelectionEntries().map((t) => t.name))
   })
 
-  it("keeps name, description and input schema of the default selection within 28 KiB", async () => {
+  it("keeps name, description and input schema of the default selection within 30 KiB", async () => {
     const c = await h.connect(h.world())
     const tools = (await c.client.listTools()).tools
     assert.strictEqual(tools.length, 47, "a fresh dedicated server's default is all four toolsets")

@@ -1,7 +1,7 @@
 /** capture_pane: the text of a pane's screen or a range of its history. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { firstRowToRead, tailBound } from "../../domain/bounds.ts"
+import { firstRowToRead, jsonLength, maxTextChars, tailBound } from "../../domain/bounds.ts"
 import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
@@ -120,7 +120,8 @@ export const capture_pane = defineTool(manifest.capture_pane, {
       const text = withoutBlankTail(stdout)
       const lines = countLines(text)
       // Everything fits (the common case): no need to split and join the whole capture.
-      if (lines <= maxLines && Buffer.byteLength(text, "utf8") <= maxBytes) {
+      const size = Buffer.byteLength(text, "utf8")
+      if (lines <= maxLines && size <= maxBytes && (size * 6 <= maxTextChars || jsonLength(text) <= maxTextChars)) {
         return { pane_id: input.pane_id, content: text, lines, truncated_lines: skipped, truncated_bytes: 0 }
       }
       const bounded = tailBound(text.split("\n"), maxLines, maxBytes)

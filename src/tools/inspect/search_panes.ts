@@ -2,6 +2,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { maxResultChars, maxTextChars, tailBound } from "../../domain/bounds.ts"
 import { cellsOf } from "../../domain/cells.ts"
 import { manifest } from "../../manifest/index.ts"
 import { uniqueMarker } from "../../programs/formats.ts"
@@ -21,6 +22,34 @@ const panesPerInvocation = 100
  * capture ends there, however much history it reached): a line takes as many rows as its cells
  * fill at the pane's width.
  */
+interface Match {
+  readonly lines: ReadonlyArray<string>
+  readonly rows: ReadonlyArray<number>
+  readonly truncated_lines: number
+}
+
+/**
+ * The matches within the result's size bound (Claude Code keeps a longer result from the model):
+ * the last panes go first, then the oldest lines of the one left, then the start of its oldest line.
+ */
+const fitted = <M extends Match>(matches: ReadonlyArray<M>): ReadonlyArray<M> => {
+  const sizes = matches.map((match) => JSON.stringify(match).length + 1)
+  let total = sizes.reduce((sum, size) => sum + size, 0)
+  let count = matches.length
+  while (total > maxTextChars && count > 1) total -= sizes[--count]!
+  const kept = matches.slice(0, count)
+  const last = kept[0]
+  if (total <= maxTextChars || last === undefined) return kept
+  // One pane left: what is not its lines is a few hundred characters.
+  const bounded = tailBound(last.lines, last.lines.length, Number.MAX_SAFE_INTEGER, maxTextChars - 2_000)
+  return [{
+    ...last,
+    lines: bounded.lines,
+    rows: last.rows.slice(last.rows.length - bounded.lines.length),
+    truncated_lines: last.truncated_lines + bounded.truncatedLines
+  }]
+}
+
 export const startRows = (lines: ReadonlyArray<string>, width: number, height: number): ReadonlyArray<number> => {
   const rows = Array.from({ length: lines.length }, () => 0)
   let next = height
@@ -112,12 +141,14 @@ export const search_panes = defineTool(manifest.search_panes, {
           "count rows (0 is the top of the screen, negative is history)"
       }),
       truncated_lines: Schema.Int.annotate({
-        description: "matching lines left out by max_lines_per_pane (the oldest)"
+        description: "matching lines left out by max_lines_per_pane or the result's size bound (the oldest)"
       })
     })).annotate({ description: "the matching panes, in tmux's order" }),
     panes_searched: Schema.Int.annotate({ description: "panes searched" }),
     panes_matched: Schema.Int.annotate({ description: "panes that matched, including those left out by max_panes" }),
-    truncated_panes: Schema.Int.annotate({ description: "matching panes left out by max_panes" }),
+    truncated_panes: Schema.Int.annotate({
+      description: `matching panes left out by max_panes or to keep the result within ${maxResultChars} characters`
+    }),
     vanished_panes: Schema.Array(Schema.String).annotate({
       description: "IDs of panes that closed during the search (not searched)"
     })
@@ -156,9 +187,8 @@ export const search_panes = defineTool(manifest.search_panes, {
         }
       }
       const maxLines = input.max_lines_per_pane ?? 20
-      const kept = found.slice(0, input.max_panes ?? 50)
-      return {
-        matches: kept.map(({ pane, lines, rows }) => ({
+      const matches = fitted(
+        found.slice(0, input.max_panes ?? 50).map(({ pane, lines, rows }) => ({
           pane_id: pane.pane_id,
           session_id: pane.session_id,
           session_name: pane.session_name,
@@ -168,10 +198,13 @@ export const search_panes = defineTool(manifest.search_panes, {
           lines: lines.slice(-maxLines),
           rows: rows.slice(-maxLines),
           truncated_lines: Math.max(0, lines.length - maxLines)
-        })),
+        }))
+      )
+      return {
+        matches,
         panes_searched: panes.length - vanished.length,
         panes_matched: found.length,
-        truncated_panes: found.length - kept.length,
+        truncated_panes: found.length - matches.length,
         vanished_panes: vanished
       }
     })
