@@ -141,6 +141,16 @@ describe("structure and presentation", () => {
     assert.deepStrictEqual(structured(await call(c, "send_keys", { pane_id: pane, keys: "true" })).targets, [pane])
   })
 
+  it("describes the respawned pane's new program and its folder, not the shell that started it", async () => {
+    const { world, c, pane } = await open()
+    for (const [command, program] of [["fish", "fish"], ["dash", "dash"], ["/usr/bin/python3", "python3"]]) {
+      const respawned = structured(
+        await call(c, "respawn_pane", { pane_id: pane, command, start_directory: world.dir })
+      )
+      assert.deepInclude(respawned, { pane_current_command: program, pane_current_path: world.dir }, command)
+    }
+  })
+
   it("respawns a pane with its shell or a command, and never expands a start directory", async () => {
     const { world, c, pane } = await open()
     const before = structured(await call(c, "get_pane_info", { pane_id: pane })).pane_pid

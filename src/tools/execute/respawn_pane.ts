@@ -9,6 +9,7 @@ import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
 import { noNul } from "../../programs/keys.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { StartDirectory } from "../../programs/spawn.ts"
+import { resolvePane } from "../../programs/targets.ts"
 import { ArgumentProblem } from "../../services/errors.ts"
 import { PaneRespawn } from "../../services/Tmux.ts"
 import { readBack } from "../../services/TmuxReads.ts"
@@ -50,6 +51,31 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
         ],
         readBack.panes(input.pane_id)
       ]).pipe(orPaneNotFound(input.pane_id))
-      return yield* paneOf(input.pane_id, stdout)
+      return yield* settled(yield* paneOf(input.pane_id, stdout))
     }))
 })
+
+/** How often, and how many times at most, the new process is looked at again (about a second in all). */
+const settleEveryMs = 20
+const settleReads = 50
+
+/**
+ * The pane as it is once tmux reports its new process: just after a respawn, tmux still names the
+ * shell that starts the command (`sh -c fish` before fish runs) and has no working directory for
+ * it yet. Read again until two reads agree on both and the directory is known, within the bound;
+ * a pane that closed meanwhile (its command exited) is described as it was last seen.
+ */
+const settled = (first: PaneInfo) =>
+  Effect.gen(function*() {
+    let last = first
+    for (let read = 0; read < settleReads; read++) {
+      yield* Effect.sleep(settleEveryMs)
+      const next = yield* Effect.option(resolvePane(first.pane_id))
+      if (next._tag === "None") return last
+      const same = next.value.pane_current_command === last.pane_current_command &&
+        next.value.pane_current_path === last.pane_current_path
+      last = next.value
+      if (same && last.pane_current_path !== "") return last
+    }
+    return last
+  })
