@@ -9,10 +9,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { execFile, execFileSync } from "node:child_process"
-import { mkdtempSync, realpathSync, rmSync } from "node:fs"
+import { mkdtempSync, realpathSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { poolSize } from "../src/platform/TmuxExec.ts"
+import { runThenRemove } from "./world.ts"
 
 const root = resolve(import.meta.dirname, "..")
 const entry = resolve(process.argv[2] ?? join(root, "dist/libtmux-mcp.js"))
@@ -134,13 +135,4 @@ const main = async () => {
   )
 }
 
-try {
-  await main()
-} finally {
-  try {
-    execFileSync("tmux", ["-L", "libtmux-mcp", "kill-server"], { env, stdio: "ignore" })
-  } catch {
-    // No server left.
-  }
-  rmSync(dir, { recursive: true, force: true })
-}
+await runThenRemove(main, dir, env)

@@ -8,10 +8,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { runThenRemove } from "./world.ts"
 
 const root = resolve(import.meta.dirname, "..")
 const seconds = Number(process.argv[2] ?? 120)
@@ -73,14 +73,4 @@ const main = async () => {
   for (const line of lost) console.log(`  ${line.slice(0, 400)}`)
 }
 
-try {
-  await main()
-} finally {
-  try {
-    execFileSync("tmux", ["-L", "libtmux-mcp", "kill-server"], { env, stdio: "ignore" })
-  } catch {
-    // Already gone.
-  }
-  // Shells write their history as they exit: retry while the folder is still being written to.
-  rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
-}
+await runThenRemove(main, dir, env)

@@ -8,9 +8,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { execFile, execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, realpathSync, rmSync } from "node:fs"
+import { mkdtempSync, realpathSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { runThenRemove } from "./world.ts"
 
 const root = resolve(import.meta.dirname, "..")
 const bundled = join(root, "dist/libtmux-mcp.js")
@@ -176,13 +177,4 @@ const main = async () => {
   await client.close()
 }
 
-try {
-  await main()
-} finally {
-  try {
-    execFileSync("tmux", ["-L", "libtmux-mcp", "kill-server"], { env, stdio: "ignore" })
-  } catch {
-    // No server left.
-  }
-  rmSync(dir, { recursive: true, force: true })
-}
+await runThenRemove(main, dir, env)

@@ -10,6 +10,27 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 
+/**
+ * Runs a benchmark's `main`, then removes its dedicated tmux server (on `env`'s TMUX_TMPDIR) and
+ * its folder, whatever `main` did. Shells write their history as they exit: the removal retries.
+ */
+export const runThenRemove = async (
+  main: () => Promise<void>,
+  dir: string,
+  env: Readonly<Record<string, string>>
+): Promise<void> => {
+  try {
+    await main()
+  } finally {
+    try {
+      execFileSync("tmux", ["-L", "libtmux-mcp", "kill-server"], { env, stdio: "ignore" })
+    } catch {
+      // No server left.
+    }
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+  }
+}
+
 /** A benchmark's world; `configLines` go into the tmux configuration after the common ones. */
 export const benchWorld = (configLines: ReadonlyArray<string> = []) => {
   const root = resolve(import.meta.dirname, "..")

@@ -3,45 +3,14 @@
  * built server's stdin: a line over 10 MiB, text that is not JSON, JSON that is not JSON-RPC. Each
  * gets a JSON-RPC error answer and a stderr line, and the server keeps answering what follows.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
-import { binPath, serverEnv } from "../support/mcp.ts"
-import { until } from "../support/poll.ts"
+import { startRaw } from "../support/rawServer.ts"
 
 const h = harness("stdio")
 
-/** The server as a child, with its answers collected by id. */
-const start = () => {
-  const world = h.world()
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [binPath], {
-    env: serverEnv(world),
-    cwd: world.dir
-  })
-  const answers: Array<{ id: unknown; result?: unknown; error?: { code: number; message: string } }> = []
-  let pending = ""
-  let stderr = ""
-  child.stdout.on("data", (chunk: Buffer) => {
-    pending += chunk.toString("utf8")
-    const lines = pending.split("\n")
-    pending = lines.pop()!
-    for (const line of lines) answers.push(JSON.parse(line))
-  })
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
-  const answer = async (id: unknown) => {
-    const found = await until(
-      `an answer with id ${JSON.stringify(id)}`,
-      () => answers.findIndex((candidate) => candidate.id === id),
-      (index) => index !== -1
-    ).catch((error: unknown) => {
-      throw new Error(`${String(error)}; stderr: ${stderr}`)
-    })
-    return answers.splice(found, 1)[0]!
-  }
-  const send = (line: string) => child.stdin.write(`${line}\n`)
-  return { child, answer, send, stderr: () => stderr, exited }
-}
+/** The server as a child in a world of its own, with its answers collected by id. */
+const start = () => startRaw(h.world())
 
 describe("stdio lines", () => {
   it(
