@@ -10,6 +10,7 @@
  * and drops the rest of the list, so nothing is typed; the name carries what tmux saw, so the
  * refusal says what changed. No `if-shell`, no nested command string, nothing that waits.
  */
+import { marks, paneRunOptions } from "./protocolNames.ts"
 
 /** What a run types from, as the guard checks it. @category models */
 export interface TypingView {
@@ -18,16 +19,16 @@ export interface TypingView {
   readonly cursorX: number
   readonly width: number
   readonly height: number
-  /** The pane's typing generation as read (`@lmcp_gen`, empty before the first run). */
+  /** The pane's typing generation as read (`paneRunOptions.generation`, empty before the first run). */
   readonly generation: string
 }
 
 /** The prefix of the name the guard expands to when the pane changed. */
-export const staleMark = "lmcp-pane-changed"
+export const staleMark = marks.stale
 
 /** The pane's state in the guard's terms (no commas: they would end the format's condition). */
 const seen = "#{pane_pid}:#{pane_in_mode}:#{alternate_on}:#{pane_dead}:#{cursor_x}:#{pane_width}x#{pane_height}:" +
-  "g#{@lmcp_gen}"
+  `g#{${paneRunOptions.generation}}`
 
 const expected = (view: TypingView): string =>
   `${view.panePid}:0:0:0:${view.cursorX}:${view.width}x${view.height}:g${view.generation}`
@@ -39,7 +40,7 @@ export const typingGuard = (paneId: string, view: TypingView) =>
     "-pu",
     "-t",
     paneId,
-    `#{?#{==:${seen},${expected(view)}},@lmcp_view_ok,${staleMark}:${seen}}`
+    `#{?#{==:${seen},${expected(view)}},${paneRunOptions.viewOk},${staleMark}:${seen}}`
   ] as const
 
 /** What changed, when `stderr` is the guard's refusal; `undefined` for any other failure. */

@@ -7,16 +7,10 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
+import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { paneRunOptions, readRecord } from "../domain/runRecord.ts"
-import {
-  parseEndRecord,
-  parseStartMark,
-  parseTypedRecord,
-  protocolNames,
-  shellFlagsOption,
-  showsPrompt
-} from "../domain/shellProtocol.ts"
+import { readRecord } from "../domain/runRecord.ts"
+import { parseEndRecord, parseStartMark, parseTypedRecord, showsPrompt } from "../domain/shellProtocol.ts"
 import {
   PaneGone,
   PaneNotReady,
@@ -248,7 +242,9 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
     const output = yield* outputOf(run, capture.head, limits, capture)
     // Its status is unknown: collected as a run that never reported.
     yield* collectRun(run, null, "unreported", true)
-    yield* (yield* PaneCommand).run([["set-option", "-pu", "-t", run.paneId, shellFlagsOption]]).pipe(Effect.ignore)
+    yield* (yield* PaneCommand).run([["set-option", "-pu", "-t", run.paneId, paneRunOptions.shellFlags]]).pipe(
+      Effect.ignore
+    )
     return { _tag: "ShellReplaced", program, output: withSeen(run, output) } satisfies RunOutcome
   })
 

@@ -7,12 +7,12 @@ import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { thisTag } from "../domain/instance.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
+import { paneRunOptions } from "../domain/protocolNames.ts"
 import {
   type CollectedMark,
   decodeMark,
   decodeRecord,
   encodeRecord,
-  paneRunOptions,
   type ReadPosition,
   type RunEnding
 } from "../domain/runRecord.ts"
@@ -220,7 +220,7 @@ export const outputSoFar = (run: Run, limits: OutputLimits) =>
       // format treats specially.)
       yield* (yield* PaneCommand).run([
         ["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`],
-        ["set-option", "-pu", "-t", run.paneId, `#{?${option},@lmcp_view_ok,${option}}`]
+        ["set-option", "-pu", "-t", run.paneId, `#{?${option},${paneRunOptions.viewOk},${option}}`]
       ]).pipe(orPaneNotFound(run.paneId))
     }
     return output
