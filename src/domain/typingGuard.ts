@@ -6,11 +6,12 @@
  * typing command list checks that view itself, after the load (the one command of the list that
  * waits) and before the claim and the paste: a `set-option -u` whose option name is a tmux format
  * that expands to a harmless user option when the pane still matches, and to a name that is no
- * option when it does not. tmux then fails that command with `invalid option: <name>`
+ * option when it does not. tmux then refuses that command (an invalid option: domain/tmuxRefusals.ts)
  * and drops the rest of the list, so nothing is typed; the name carries what tmux saw, so the
  * refusal says what changed. No `if-shell`, no nested command string, nothing that waits.
  */
 import { marks, paneRunOptions } from "./protocolNames.ts"
+import type { TmuxRefusal } from "./tmuxRefusals.ts"
 
 /** What a run types from, as the guard checks it. @category models */
 export interface TypingView {
@@ -43,13 +44,12 @@ export const typingGuard = (paneId: string, view: TypingView) =>
     `#{?#{==:${seen},${expected(view)}},${paneRunOptions.viewOk},${staleMark}:${seen}}`
   ] as const
 
-/** What changed, when `stderr` is the guard's refusal; `undefined` for any other failure. */
-export const staleChange = (stderr: string, view: TypingView) => {
-  const match = new RegExp(
-    `invalid option: ${staleMark}:(-?\\d+):(\\d+):(\\d+):(\\d+):(\\d+):(\\d+)x(\\d+):g([^\\s]*)`,
+/** What changed, when `refusal` is the guard's; `undefined` for any other failure. */
+export const staleChange = (refusal: TmuxRefusal, view: TypingView) => {
+  const match = refusal._tag !== "InvalidOption" ? null : new RegExp(
+    `^${staleMark}:(-?\\d+):(\\d+):(\\d+):(\\d+):(\\d+):(\\d+)x(\\d+):g([^\\s]*)$`,
     "u"
-  )
-    .exec(stderr)
+  ).exec(refusal.option)
   if (match === null) return undefined
   const [panePid, mode, alternate, dead, cursorX, width, height] = match.slice(1, 8).map(Number) as Array<number>
   const generation = match[8]

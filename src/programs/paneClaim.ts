@@ -171,7 +171,7 @@ export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | un
 
 /** The option tmux refused to set again (`set-option -o`), when that is the failure. */
 const alreadySet = (error: ProgramError): string | undefined =>
-  error._tag === "TmuxCommandFailed" ? /already set: (\S+)/u.exec(error.stderr)?.[1] : undefined
+  error._tag === "TmuxCommandFailed" && error.refusal._tag === "AlreadySet" ? error.refusal.option : undefined
 
 /** Whether another run took the claim, its successor or the generation first (each set with `-o`). */
 export const isClaimTaken = (error: ProgramError): boolean => {

@@ -240,7 +240,9 @@ export const collectRun = (run: Run, status: number | null, ended: RunEnding = "
     ).pipe(
       Effect.as(true),
       Effect.catchIf(
-        (error) => error._tag === "TmuxCommandFailed" && error.stderr.includes(collectedMark),
+        (error) =>
+          error._tag === "TmuxCommandFailed" && error.refusal._tag === "InvalidOption" &&
+          error.refusal.option === collectedMark,
         () => Effect.succeed(false)
       ),
       Effect.orElseSucceed(() => true)

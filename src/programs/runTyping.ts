@@ -244,10 +244,10 @@ const typeRun = (
     const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits, untyped).pipe(
       Effect.onInterrupt(() => runs.hold(run)),
       Effect.catchIf(
-        (error) => error._tag === "TmuxCommandFailed" && staleChange(error.stderr, view) !== undefined,
+        (error) => error._tag === "TmuxCommandFailed" && staleChange(error.refusal, view) !== undefined,
         (error) =>
           Effect.gen(function*() {
-            const stale = staleChange((error as TmuxCommandFailed).stderr, view)!
+            const stale = staleChange((error as TmuxCommandFailed).refusal, view)!
             yield* withdrawTyping(id, paneId, false)
             // Anything else that changed is looked at again; another process in the pane is not what was asked.
             if (!stale.respawned) return undefined

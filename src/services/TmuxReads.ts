@@ -335,8 +335,7 @@ export const orPaneNotFound = (paneId: PaneId) => <A, E extends TmuxError, R>(ef
     effect,
     (error) =>
       error._tag === "ServerNotRunning" ||
-        (error._tag === "TmuxCommandFailed" &&
-          /can't find (pane|window|session)|no such (pane|window|session)|no current target/u.test(error.stderr))
+        (error._tag === "TmuxCommandFailed" && error.refusal._tag === "TargetMissing")
         ? Effect.flatMap(paneMissing(paneId), () => Effect.fail(error))
         : Effect.fail(error)
   )

@@ -5,6 +5,7 @@
  */
 import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
+import { type TmuxRefusal, tmuxRefusal } from "../domain/tmuxRefusals.ts"
 import type { AuditUnavailable } from "./Audit.ts"
 import type { PatternInvalid, PatternTooCostly } from "./Regex.ts"
 
@@ -137,6 +138,11 @@ export class TmuxCommandFailed extends Schema.TaggedError<TmuxCommandFailed>()("
 }) {
   override get message() {
     return `tmux ${this.command} failed (exit ${this.exitCode}): ${this.stderr || "no message"}`
+  }
+
+  /** What tmux's message says (domain/tmuxRefusals.ts): what a caller branches on, never the text. */
+  get refusal(): TmuxRefusal {
+    return tmuxRefusal(this.stderr)
   }
 }
 
