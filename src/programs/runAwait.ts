@@ -35,7 +35,6 @@ import {
   scrollMargin
 } from "./runHead.ts"
 import {
-  collectedBefore,
   collectedElsewhere,
   collectFinished,
   collectRun,
@@ -119,7 +118,7 @@ export const awaitRun = <R>(
           yield* readPane(run.paneId, { pane_id: "string" })
           if (capture.head.runRecord === "") {
             yield* runs.collect(run)
-            return yield* collectedBefore(run, fresh, capture.head.collected)
+            return yield* collectedElsewhere(run, capture.head.collected)
           }
           yield* runs.hold(run)
           return yield* new RunWaitFailed({
@@ -131,7 +130,7 @@ export const awaitRun = <R>(
         const output = yield* outputOf(run, capture.head, limits, capture)
         // Collected only now, its result in hand; a resume answers only when it collected it.
         if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
-          return yield* collectedElsewhere(run.id, (yield* headOfRun(run.paneId, run.id)).collected)
+          return yield* collectedElsewhere(run, (yield* headOfRun(run.paneId, run.id)).collected)
         }
         return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
       }
@@ -268,7 +267,7 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     if (read._tag === "Undecodable") return yield* undecodableRecord(run.id, run.paneId, read.reason)
     if (read._tag === "Absent") {
       yield* (yield* ShellRuns).collect(run)
-      return yield* collectedElsewhere(run.id, head.collected)
+      return yield* collectedElsewhere(run, head.collected)
     }
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.
