@@ -7,44 +7,17 @@
  * An answer that leaves the run unfinished writes into the record where its output ended
  * (`returned`): the next answer, by any instance, returns what came after.
  *
- * Beside it, pane options say who holds the pane:
- * - `@lmcp_claim`: the run typed in the pane whose trailer has not yet run. Set with `-o` in the
- *   invocation that types (tmux refuses to set it again, and drops the rest of that list), and
- *   unset by the run's trailer, so a finished run never holds the pane.
- * - `@lmcp_last`: the last run typed in the pane and not yet collected: what a new run reports as
- *   `earlier_run` when nobody collected it.
- * - `@lmcp_done`: the mark of the pane's last collected run (`CollectedMark`), set by the one call that
- *   collected it and replaced by the pane's next collection: what a later resume, waiter or
- *   instance answers from once the record is gone.
- * - `@lmcp_gen` and `@lmcp_g<N>`: the pane's typing generation. A run read generation N with the
- *   pane's state it types from; it sets `@lmcp_g<N+1>` with `-o`, so when another run was typed
- *   since (and took N+1), tmux refuses, and nothing is typed from a view that is out of date.
+ * Beside it, pane options say who holds the pane (domain/protocolNames.ts).
  */
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import type { Run } from "../services/ShellRuns.ts"
 import { PaneId } from "./ids.ts"
-import { runIdPattern } from "./shellProtocol.ts"
+import { runIdPattern } from "./protocolNames.ts"
 
 /** The record's version: a record of another version is not read. */
 export const recordVersion = 1
-
-/** Names of the pane options that hold runs. */
-export const paneRunOptions = {
-  claim: "@lmcp_claim",
-  last: "@lmcp_last",
-  generation: "@lmcp_gen",
-  /** Held by the run that typed generation `n`. */
-  typedAt: (n: number) => `@lmcp_g${n}`,
-  record: (runId: string) => `@lmcp_run_${runId}`,
-  /** The claim's run whose incomplete input C-c did not cancel: the pane stays held (paneClaim.ts). */
-  openInput: "@lmcp_open",
-  /** The mark of the pane's last collected run (`CollectedMark`): one per pane, replaced by the next. */
-  collected: "@lmcp_done",
-  /** Taken (with `-o`) by the one run that takes over a claim whose run never reported. */
-  successor: (runId: string) => `@lmcp_next_${runId}`
-} as const
 
 /** What a record says of the command, for a refusal that names it: a short prefix and a digest. */
 export const describeCommand = (command: string) => ({
@@ -185,7 +158,7 @@ export const decodeRecord = (value: string): RunRecord | undefined => {
 /** How a collected run ended: its status report came, it never came, or its command ended the shell. */
 export type RunEnding = "reported" | "unreported" | "shell-exited"
 
-/** What is kept of a collected run, in its pane's `@lmcp_done`. @category models */
+/** What is kept of a collected run, in its pane's `paneRunOptions.collected`. @category models */
 export interface CollectedMark {
   readonly runId: string
   /** Its exit status (the shell's, when the command ended the shell); null when none was reported. */

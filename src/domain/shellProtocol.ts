@@ -9,7 +9,7 @@
  *     ); { command /usr/bin/tmux run -t%5 -C "#{@lR}$?'";} 2>/dev/null
  *
  * With in_shell the command runs in the shell itself, in a brace group (`{ … };`), after a start
- * mark, and its trailer also leaves `$-` on the pane (`shellFlagsOption`); a later subshell run on
+ * mark, and its trailer also leaves `$-` on the pane (`paneRunOptions.shellFlags`); a later subshell run on
  * a shell with `set -e` on is guarded (`set +e`, then `set -e` in the subshell and after the trailer).
  *
  * The trailer runs the template the server stored in the pane option `@lR` before typing, with the
@@ -21,7 +21,7 @@
  * The protocol's own commands run in a group whose standard error goes to /dev/null (`{ …;}
  * 2>/dev/null`), so a shell with xtrace on (`set -x`) traces them there, not into the output; the
  * shell's options are not touched. A shell known to have verbose on (`set -v`, see
- * `shellFlagsOption`) echoes what it reads after the echo: its runs mark their start.
+ * `paneRunOptions.shellFlags`) echoes what it reads after the echo: its runs mark their start.
  *
  * The socket comes from the shell's own `TMUX` (so no socket path is typed) when the shell's
  * environment names the pinned socket; otherwise the path is typed.
@@ -33,7 +33,7 @@
  * for them a start mark records the position instead.
  */
 import { cellWidth, dropCells, sliceCells } from "./cells.ts"
-import { thisTag } from "./instance.ts"
+import { paneRunOptions, protocolNames } from "./protocolNames.ts"
 import { shellQuote } from "./quote.ts"
 
 /** The shell families the protocol speaks. @category models */
@@ -47,31 +47,6 @@ export const shellKind = (command: string): ShellKind | undefined =>
 
 /** The shells the protocol drives, for error messages. */
 export const supportedShells = "bash, zsh, dash/sh, ksh, mksh, ash, yash, fish"
-
-/** A run's ID: what `resume` takes. Six hex digits, never anything else, since it reaches option names. */
-export const runIdPattern = /^[0-9a-f]{6}$/u
-
-/** Names of a run's options, channel and paste buffer. */
-export const protocolNames = (runId: string) => ({
-  /** Typed: the trailer's template, present while the run is pending. */
-  template: `@l${runId}`,
-  /** Typed (dash family): the start mark's template. */
-  markTemplate: `@m${runId}`,
-  end: `@lmcp_end_${runId}`,
-  /** Where the cursor was when the run was typed (see `typedRecord`). */
-  typed: `@lmcp_typed_${runId}`,
-  start: `@lmcp_start_${runId}`,
-  channel: `lmcp_${runId}`,
-  /** Named by the typing instance's tag too: cleanup deletes its own and dead instances' only. */
-  buffer: `libtmux-mcp-paste-${thisTag}-${runId}`
-})
-
-/**
- * The pane option an in-shell run's trailer leaves the shell's pid and option letters (`$$x$-`)
- * in: it stays with the pane, and says that runs changed that shell's state (its `TMUX` may be
- * gone) and whether `set -e` is on.
- */
-export const shellFlagsOption = "@lmcp_sh"
 
 /**
  * The options an in-shell run sets on its pane so that an `exit` leaves it (dead) long enough to
@@ -100,7 +75,7 @@ export const templates = (runId: string, paneId: string, restorePane = false) =>
   return {
     // The pane's claim released (see domain/runRecord.ts), the signal, then the record, whose
     // quoted value the status the trailer appends completes: all in one list.
-    end: `set -put${paneId} @lmcp_claim ${restore.join("")}; wait-for -S ${names.channel} ; ` +
+    end: `set -put${paneId} ${paneRunOptions.claim} ${restore.join("")}; wait-for -S ${names.channel} ; ` +
       `set -pFt${paneId} ${names.end} '${position} `,
     mark: `set -pFt${paneId} ${names.start} "${position}"`
   }
@@ -233,15 +208,15 @@ export const typedText = (options: {
   const [open, close] = fish ? ["begin;", "end;"] : options.inShell ? ["{", "};"] : ["(", ");"]
   const mark = options.markStart ? `${tmux} run -t${pane} -C '#{${names.markTemplate}}'` : ""
   const before = quiet([...(guarded ? ["set +e"] : []), ...(mark === "" ? [] : [mark])].join(";"))
-  // An in-shell run leaves the shell's option letters on the pane (see `shellFlagsOption`).
-  const flags = options.inShell && !fish ? `set -pt${pane} ${shellFlagsOption} $$x$-;` : ""
+  // An in-shell run leaves the shell's option letters on the pane (see `paneRunOptions.shellFlags`).
+  const flags = options.inShell && !fish ? `set -pt${pane} ${paneRunOptions.shellFlags} $$x$-;` : ""
   const report = `${tmux} run -t${pane} -C "${flags}#{${names.template}}${status}'"${guarded ? ";set -e" : ""}`
   return `${options.suppressHistory ? " " : ""}${before === "" ? "" : `${before}; `}${open}` +
     `${guarded ? ` ${quiet("set -e")};` : ""} ${options.command.replace(/\s+$/u, "")}\n${close} ${quiet(report)}`
 }
 
 /**
- * The option letters an in-shell run left (`<pid>x<$->`, see `shellFlagsOption`), when the shell
+ * The option letters an in-shell run left (`<pid>x<$->`, see `paneRunOptions.shellFlags`), when the shell
  * that left them is still the pane's process (a respawned pane has a new shell), else "".
  */
 export const shellFlagsOf = (value: string, panePid: number): string => {

@@ -6,10 +6,12 @@
  * typing command list checks that view itself, after the load (the one command of the list that
  * waits) and before the claim and the paste: a `set-option -u` whose option name is a tmux format
  * that expands to a harmless user option when the pane still matches, and to a name that is no
- * option when it does not. tmux then fails that command with `invalid option: <name>`
+ * option when it does not. tmux then refuses that command (an invalid option: domain/tmuxRefusals.ts)
  * and drops the rest of the list, so nothing is typed; the name carries what tmux saw, so the
  * refusal says what changed. No `if-shell`, no nested command string, nothing that waits.
  */
+import { marks, paneRunOptions } from "./protocolNames.ts"
+import type { TmuxRefusal } from "./tmuxRefusals.ts"
 
 /** What a run types from, as the guard checks it. @category models */
 export interface TypingView {
@@ -18,16 +20,16 @@ export interface TypingView {
   readonly cursorX: number
   readonly width: number
   readonly height: number
-  /** The pane's typing generation as read (`@lmcp_gen`, empty before the first run). */
+  /** The pane's typing generation as read (`paneRunOptions.generation`, empty before the first run). */
   readonly generation: string
 }
 
 /** The prefix of the name the guard expands to when the pane changed. */
-export const staleMark = "lmcp-pane-changed"
+export const staleMark = marks.stale
 
 /** The pane's state in the guard's terms (no commas: they would end the format's condition). */
 const seen = "#{pane_pid}:#{pane_in_mode}:#{alternate_on}:#{pane_dead}:#{cursor_x}:#{pane_width}x#{pane_height}:" +
-  "g#{@lmcp_gen}"
+  `g#{${paneRunOptions.generation}}`
 
 const expected = (view: TypingView): string =>
   `${view.panePid}:0:0:0:${view.cursorX}:${view.width}x${view.height}:g${view.generation}`
@@ -39,16 +41,15 @@ export const typingGuard = (paneId: string, view: TypingView) =>
     "-pu",
     "-t",
     paneId,
-    `#{?#{==:${seen},${expected(view)}},@lmcp_view_ok,${staleMark}:${seen}}`
+    `#{?#{==:${seen},${expected(view)}},${paneRunOptions.viewOk},${staleMark}:${seen}}`
   ] as const
 
-/** What changed, when `stderr` is the guard's refusal; `undefined` for any other failure. */
-export const staleChange = (stderr: string, view: TypingView) => {
-  const match = new RegExp(
-    `invalid option: ${staleMark}:(-?\\d+):(\\d+):(\\d+):(\\d+):(\\d+):(\\d+)x(\\d+):g([^\\s]*)`,
+/** What changed, when `refusal` is the guard's; `undefined` for any other failure. */
+export const staleChange = (refusal: TmuxRefusal, view: TypingView) => {
+  const match = refusal._tag !== "InvalidOption" ? null : new RegExp(
+    `^${staleMark}:(-?\\d+):(\\d+):(\\d+):(\\d+):(\\d+):(\\d+)x(\\d+):g([^\\s]*)$`,
     "u"
-  )
-    .exec(stderr)
+  ).exec(refusal.option)
   if (match === null) return undefined
   const [panePid, mode, alternate, dead, cursorX, width, height] = match.slice(1, 8).map(Number) as Array<number>
   const generation = match[8]

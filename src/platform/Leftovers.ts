@@ -1,7 +1,8 @@
 /**
  * Removing what instances of this server left in tmux: this instance's own, and a provably dead
  * instance's (domain/instance.ts), never a live or unjudgeable one's.
- * - paste buffers (`libtmux-mcp-paste-<tag>-…`): a paste interrupted between its load and its paste;
+ * - paste buffers (named by their instance's tag, domain/protocolNames.ts): a paste interrupted
+ *   between its load and its paste;
  * - per-run options of a run that was never typed (its record is there, its typed record is not,
  *   and it holds no claim): the typing list was cut off before its paste;
  * - waiting `wait-for` clients on a run's channel whose run no pane records any more (collected or
@@ -11,10 +12,9 @@
 import * as Effect from "effect/Effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { judgeInstance, parseTag, type ProcView, thisTag } from "../domain/instance.ts"
-import { decodeRecord, paneRunOptions } from "../domain/runRecord.ts"
-import { protocolNames } from "../domain/shellProtocol.ts"
+import { bufferTag, marks, paneRunOptions, protocolNames, runOfChannel, runOfOption } from "../domain/protocolNames.ts"
+import { decodeRecord } from "../domain/runRecord.ts"
 import type { TmuxError } from "../services/errors.ts"
-import { pasteBufferPrefix } from "../services/Tmux.ts"
 
 /** Runs commands in one tmux invocation on the pinned socket. */
 type Runner = (
@@ -34,12 +34,6 @@ const removable = (tag: string | undefined, here: ProcView, ownOnly: boolean): b
   const instance = tag === undefined || ownOnly ? undefined : parseTag(tag)
   return instance !== undefined && instance.started !== 0 && judgeInstance(instance, here) === "dead"
 }
-
-/** The instance tag a paste buffer's name carries, or `undefined` (an older name, or not ours). */
-export const bufferTag = (name: string): string | undefined =>
-  name.startsWith(pasteBufferPrefix)
-    ? /^([0-9]+\.[0-9]+\.[0-9]*)-/u.exec(name.slice(pasteBufferPrefix.length))?.[1]
-    : undefined
 
 /** The paste buffers of this instance (and, unless `ownOnly`, of dead ones). */
 export const removeBuffers = (run: Runner, here: ProcView, ownOnly: boolean): Effect.Effect<void> =>
@@ -71,7 +65,7 @@ export const untypedLeftovers = (
   }))
   const claim = options.get(paneRunOptions.claim)
   return [...options].flatMap(([name, value]) => {
-    const runId = /^@lmcp_run_([0-9a-f]{6})$/u.exec(name)?.[1]
+    const runId = runOfOption("record", name)
     if (runId === undefined || runId === claim) return []
     const names = protocolNames(runId)
     if (options.has(names.typed) || options.has(names.end)) return []
@@ -95,7 +89,7 @@ const removeUntyped = (run: Runner, here: ProcView): Effect.Effect<ReadonlySet<s
     const panes = (yield* run([["list-panes", "-a", "-F", "#{pane_id}"]], { timeoutMs: sweepTimeoutMs }))
       .split("\n").filter((pane) => /^%[0-9]+$/u.test(pane))
     if (panes.length === 0) return new Set<string>()
-    const marker = `lmcp-sweep-${thisTag}`
+    const marker = marks.sweep(thisTag)
     const stdout = yield* run(
       panes.flatMap((pane) => [["display-message", "-p", `${marker} ${pane}`], ["show-options", "-p", "-t", pane]]),
       { timeoutMs: sweepTimeoutMs }
@@ -105,7 +99,7 @@ const removeUntyped = (run: Runner, here: ProcView): Effect.Effect<ReadonlySet<s
     for (const block of stdout.split(`${marker} `).slice(1)) {
       const [pane = "", ...lines] = block.split("\n")
       for (const line of lines) {
-        const runId = /^@lmcp_run_([0-9a-f]{6}) /u.exec(line)?.[1]
+        const runId = runOfOption("record", line.slice(0, line.indexOf(" ")))
         if (runId !== undefined) recorded.add(runId)
       }
       unsets.push(...untypedLeftovers(pane, lines, here))
@@ -129,7 +123,7 @@ export const waitingChannels = (flags: ReadonlyArray<string>): ReadonlySet<strin
     const argv = (read(`/proc/${pid}/cmdline`) ?? "").split("\0")
     const at = argv.indexOf("wait-for")
     const channel = at === -1 ? undefined : argv[at + 1]
-    if (channel === undefined || !/^lmcp_[0-9a-f]{6}$/u.test(channel)) continue
+    if (channel === undefined || runOfChannel(channel) === undefined) continue
     if (argv.slice(2, 2 + flags.length).join("\0") !== flags.join("\0")) continue
     const stat = read(`/proc/${pid}/stat`) ?? ""
     const started = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]) * 10
@@ -158,7 +152,7 @@ export const sweepLeftovers = (run: Runner, here: ProcView, flags: ReadonlyArray
     const recorded = yield* removeUntyped(run, here)
     // Without the panes' records, no waiter can be told an orphan.
     if (recorded === undefined) return
-    const orphaned = [...waitingChannels(flags)].filter((channel) => !recorded.has(channel.slice("lmcp_".length)))
+    const orphaned = [...waitingChannels(flags)].filter((channel) => !recorded.has(runOfChannel(channel)!))
     if (orphaned.length > 0) {
       yield* run(orphaned.map((channel) => ["wait-for", "-S", channel]), { timeoutMs: sweepTimeoutMs })
     }

@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
 import { execFile } from "node:child_process"
 import { availableParallelism } from "node:os"
+import { tmuxRefusal } from "../domain/tmuxRefusals.ts"
 import {
   ServerNotRunning,
   TmuxCommandFailed,
@@ -69,15 +70,6 @@ export const makePool = (size: number) =>
       isBlocking(commands) ? exec : pool.withPermit(exec)
   )
 
-// Nothing listens on the socket (no file, or a stale file from a dead server), or the server
-// went away while the command was in flight.
-const absentPatterns = [
-  /no server running on/u,
-  /error connecting to .*\((No such file or directory|Connection refused)\)/u,
-  /server exited unexpectedly/u,
-  /lost server/u
-]
-
 /** Runs tmux with the given argv; resolves with stdout or a typed failure. */
 export const execTmux = (
   bin: string,
@@ -116,7 +108,8 @@ export const execTmux = (
           )
         }
         const text = stderr.trim()
-        if (absentPatterns.some((pattern) => pattern.test(text))) {
+        // Nothing listens on the socket, or the server went away while the command was in flight.
+        if (tmuxRefusal(text)._tag === "ServerAbsent") {
           return resume(Effect.fail(new ServerNotRunning({ socket })))
         }
         return resume(

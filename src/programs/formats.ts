@@ -4,6 +4,7 @@
  * with `formatOf`, `spawnedFormat` and `literalizeFormat`, in tmux's format positions.
  */
 import { randomBytes } from "node:crypto"
+import { marks } from "../domain/protocolNames.ts"
 
 /** A format variable name: a closed grammar, so no caller text is ever a format. */
 export const variableNamePattern = /^[A-Za-z][A-Za-z0-9_]*$/u
@@ -15,4 +16,4 @@ export const variableFormat = (name: string): string => {
 }
 
 /** A line no pane is likely to hold, for splitting one invocation's output: letters, digits and `-` only. */
-export const uniqueMarker = (tag: "search" | "part"): string => `lmcp-${tag}-${randomBytes(8).toString("hex")}`
+export const uniqueMarker = (kind: "search" | "part"): string => marks.unique(kind, randomBytes(8).toString("hex"))

@@ -5,8 +5,8 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { paneRunOptions } from "../domain/runRecord.ts"
-import { protocolNames, showsPrompt } from "../domain/shellProtocol.ts"
+import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
+import { showsPrompt } from "../domain/shellProtocol.ts"
 import type { Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"

@@ -7,8 +7,9 @@ import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
-import { paneRunOptions, recordOf, type RunRecord } from "../domain/runRecord.ts"
-import { parseEndRecord, parseStartMark, runIdPattern, showsPrompt } from "../domain/shellProtocol.ts"
+import { generationOfOption, paneRunOptions, runIdPattern, runOfOption } from "../domain/protocolNames.ts"
+import { recordOf, type RunRecord } from "../domain/runRecord.ts"
+import { parseEndRecord, parseStartMark, showsPrompt } from "../domain/shellProtocol.ts"
 import { PaneNotReady, type ProgramError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type HeldView, type Run } from "../services/ShellRuns.ts"
@@ -21,13 +22,13 @@ import { timings } from "./runWatch.ts"
 export const runFields = {
   ...stateFields,
   pane_tty: "string",
-  "@lmcp_claim": "string",
-  "@lmcp_last": "string",
-  "@lmcp_gen": "string",
+  [paneRunOptions.claim]: "string",
+  [paneRunOptions.last]: "string",
+  [paneRunOptions.generation]: "string",
   // The claim's run whose open input C-c did not cancel (see openInput.ts).
-  "@lmcp_open": "string",
-  // What in-shell runs left in the shell (see shellFlagsOption), and whether an exit keeps the pane.
-  "@lmcp_sh": "string",
+  [paneRunOptions.openInput]: "string",
+  // What in-shell runs left in the shell (see paneRunOptions.shellFlags), and whether an exit keeps the pane.
+  [paneRunOptions.shellFlags]: "string",
   "remain-on-exit": "string"
 } as const
 
@@ -91,7 +92,7 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
     let abandoned: string | undefined
     while (true) {
       const look = yield* readinessLook(paneId)
-      const claim = look["@lmcp_claim"]
+      const claim = look[paneRunOptions.claim]
       if (claim === "") return { look, abandoned }
       if (!runIdPattern.test(claim)) {
         return yield* new PaneNotReady({
@@ -168,12 +169,20 @@ export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | un
     return found
   })
 
-export const isClaimTaken = (error: ProgramError): boolean =>
-  error._tag === "TmuxCommandFailed" && /already set: @lmcp_(claim|next_|g[0-9])/u.test(error.stderr)
+/** The option tmux refused to set again (`set-option -o`), when that is the failure. */
+const alreadySet = (error: ProgramError): string | undefined =>
+  error._tag === "TmuxCommandFailed" && error.refusal._tag === "AlreadySet" ? error.refusal.option : undefined
+
+/** Whether another run took the claim, its successor or the generation first (each set with `-o`). */
+export const isClaimTaken = (error: ProgramError): boolean => {
+  const option = alreadySet(error)
+  return option !== undefined && (option === paneRunOptions.claim || runOfOption("successor", option) !== undefined ||
+    generationOfOption(option) !== undefined)
+}
 
 /** Whether it was the generation that was taken: the claim just before it is then this run's. */
 export const isGenerationTaken = (error: ProgramError): boolean =>
-  error._tag === "TmuxCommandFailed" && /already set: @lmcp_g[0-9]/u.test(error.stderr)
+  ((option) => option !== undefined && generationOfOption(option) !== undefined)(alreadySet(error))
 
 /** A run whose open input C-c did not cancel holds the pane until a new shell or its prompt is back. */
 const openInputRefusal = (held: RunRecord) =>

@@ -7,16 +7,10 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
+import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { paneRunOptions, readRecord } from "../domain/runRecord.ts"
-import {
-  parseEndRecord,
-  parseStartMark,
-  parseTypedRecord,
-  protocolNames,
-  shellFlagsOption,
-  showsPrompt
-} from "../domain/shellProtocol.ts"
+import { readRecord } from "../domain/runRecord.ts"
+import { parseEndRecord, parseStartMark, parseTypedRecord, showsPrompt } from "../domain/shellProtocol.ts"
 import {
   PaneGone,
   PaneNotReady,
@@ -41,7 +35,6 @@ import {
   scrollMargin
 } from "./runHead.ts"
 import {
-  collectedBefore,
   collectedElsewhere,
   collectFinished,
   collectRun,
@@ -125,7 +118,7 @@ export const awaitRun = <R>(
           yield* readPane(run.paneId, { pane_id: "string" })
           if (capture.head.runRecord === "") {
             yield* runs.collect(run)
-            return yield* collectedBefore(run, fresh, capture.head.collected)
+            return yield* collectedElsewhere(run, capture.head.collected)
           }
           yield* runs.hold(run)
           return yield* new RunWaitFailed({
@@ -137,7 +130,7 @@ export const awaitRun = <R>(
         const output = yield* outputOf(run, capture.head, limits, capture)
         // Collected only now, its result in hand; a resume answers only when it collected it.
         if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
-          return yield* collectedElsewhere(run.id, (yield* headOfRun(run.paneId, run.id)).collected)
+          return yield* collectedElsewhere(run, (yield* headOfRun(run.paneId, run.id)).collected)
         }
         return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
       }
@@ -248,7 +241,9 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
     const output = yield* outputOf(run, capture.head, limits, capture)
     // Its status is unknown: collected as a run that never reported.
     yield* collectRun(run, null, "unreported", true)
-    yield* (yield* PaneCommand).run([["set-option", "-pu", "-t", run.paneId, shellFlagsOption]]).pipe(Effect.ignore)
+    yield* (yield* PaneCommand).run([["set-option", "-pu", "-t", run.paneId, paneRunOptions.shellFlags]]).pipe(
+      Effect.ignore
+    )
     return { _tag: "ShellReplaced", program, output: withSeen(run, output) } satisfies RunOutcome
   })
 
@@ -272,7 +267,7 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     if (read._tag === "Undecodable") return yield* undecodableRecord(run.id, run.paneId, read.reason)
     if (read._tag === "Absent") {
       yield* (yield* ShellRuns).collect(run)
-      return yield* collectedElsewhere(run.id, head.collected)
+      return yield* collectedElsewhere(run, head.collected)
     }
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.

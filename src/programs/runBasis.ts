@@ -5,9 +5,9 @@
 import * as Effect from "effect/Effect"
 import { sliceCells } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
+import { paneRunOptions } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { paneRunOptions } from "../domain/runRecord.ts"
-import { shellFlagsOf, shellFlagsOption } from "../domain/shellProtocol.ts"
+import { shellFlagsOf } from "../domain/shellProtocol.ts"
 import { type TypingView } from "../domain/typingGuard.ts"
 import { PaneNotReady } from "../services/errors.ts"
 import { type HeldView, type Run } from "../services/ShellRuns.ts"
@@ -27,7 +27,7 @@ export interface TypingBasis {
   /** The relative row the read-back starts at. */
   readonly from: number
   readonly earlier: ReadonlyArray<{ readonly run: Run; readonly earlier: EarlierRun }>
-  /** What in-shell runs left in the shell (see shellFlagsOption): "" when none ran in it. */
+  /** What in-shell runs left in the shell (see paneRunOptions.shellFlags): "" when none ran in it. */
   readonly shellFlags: string
   /** The pane's `remain-on-exit` as looked at; absent without a look (in-shell runs always look). */
   readonly remainOnExit?: string
@@ -39,7 +39,7 @@ export interface TypingBasis {
 export const lookedBasis = (paneId: PaneId, deadline: number) =>
   Effect.gen(function*() {
     const free = yield* awaitFreePane(paneId, deadline)
-    const earlier = yield* earlierRuns(paneId, free.look["@lmcp_last"], free.abandoned)
+    const earlier = yield* earlierRuns(paneId, free.look[paneRunOptions.last], free.abandoned)
     // Readiness starts from the look that found the pane free: no second read on a ready pane.
     let fresh: typeof free.look | undefined = free.look
     const look = Effect.suspend(() => {
@@ -49,11 +49,14 @@ export const lookedBasis = (paneId: PaneId, deadline: number) =>
     })
     const { image, shell, state } = yield* awaitReady(paneId, look, yield* kernelProbe(""), deadline)
     const promptRow = state.history_size + state.cursor_y
-    if (!/^[0-9]{0,15}$/u.test(state["@lmcp_gen"])) {
+    if (!/^[0-9]{0,15}$/u.test(state[paneRunOptions.generation])) {
       return yield* new PaneNotReady({
         pane: paneId,
         reason: "option-invalid",
-        detail: `its option ${paneRunOptions.generation} holds ${JSON.stringify(state["@lmcp_gen"].slice(0, 40))}, ` +
+        detail:
+          `its option ${paneRunOptions.generation} holds ${
+            JSON.stringify(state[paneRunOptions.generation].slice(0, 40))
+          }, ` +
           "which is no typing generation; nothing was typed",
         remedy: `unset the option (set-option -pu ${paneRunOptions.generation}), or use another pane`
       })
@@ -64,18 +67,18 @@ export const lookedBasis = (paneId: PaneId, deadline: number) =>
         cursorX: state.cursor_x,
         width: state.pane_width,
         height: state.pane_height,
-        generation: state["@lmcp_gen"]
+        generation: state[paneRunOptions.generation]
       },
       tty: state.pane_tty,
       shell,
       prompt: sliceCells(state.screen.split("\n")[state.cursor_y] ?? "", state.cursor_x),
-      generation: generationOf(state["@lmcp_gen"]),
+      generation: generationOf(state[paneRunOptions.generation]),
       promptRow,
       // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
       // a run that scrolls up to that many rows still needs no second read.
       from: relativeRow(promptRow - scrollMargin, state.history_size),
       earlier,
-      shellFlags: shellFlagsOf(state[shellFlagsOption], state.pane_pid),
+      shellFlags: shellFlagsOf(state[paneRunOptions.shellFlags], state.pane_pid),
       remainOnExit: state["remain-on-exit"],
       ...(image === undefined ? {} : { image })
     } satisfies TypingBasis

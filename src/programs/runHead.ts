@@ -4,8 +4,9 @@
  */
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
-import { type CollectedMark, encodeMark, paneRunOptions } from "../domain/runRecord.ts"
-import { keepPaneCommands, parseEndRecord, protocolNames } from "../domain/shellProtocol.ts"
+import { marks, paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
+import { type CollectedMark, encodeMark } from "../domain/runRecord.ts"
+import { keepPaneCommands, parseEndRecord } from "../domain/shellProtocol.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run } from "../services/ShellRuns.ts"
 import { PaneCommand, type PrintFormat } from "../services/Tmux.ts"
@@ -28,7 +29,7 @@ export const kernelProbe = (_tty?: string) =>
   })
 
 /** The line printed between the parts of a run's read: it carries the run's ID. */
-export const separator = (runId: string) => `lmcp-sep-${runId}`
+export const separator = marks.separator
 
 /** The head of every read: the run's records, then the pane's position and screen. */
 export const headFormat = (runId: string) => {
@@ -99,10 +100,10 @@ export const readCommands = (
 ]
 
 /** What the collection's guard expands to when the run's record is gone: another call collected it. */
-export const collectedMark = "lmcp-run-collected"
+export const collectedMark = marks.collected
 
 /** A user option nothing sets: what a guarded unset unsets when its condition does not hold. */
-const noOption = "@lmcp_none"
+const noOption = paneRunOptions.none
 
 /** What a collection leaves in its mark besides the run's ID. @category models */
 export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">

@@ -7,18 +7,18 @@ import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { thisTag } from "../domain/instance.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
+import { paneRunOptions } from "../domain/protocolNames.ts"
 import {
   type CollectedMark,
   decodeMark,
   decodeRecord,
   encodeRecord,
-  paneRunOptions,
   type ReadPosition,
   type RunEnding
 } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
-import { ArgumentProblem, RunWaitFailed } from "../services/errors.ts"
+import { ArgumentProblem, RunCollected } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
@@ -220,7 +220,7 @@ export const outputSoFar = (run: Run, limits: OutputLimits) =>
       // format treats specially.)
       yield* (yield* PaneCommand).run([
         ["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`],
-        ["set-option", "-pu", "-t", run.paneId, `#{?${option},@lmcp_view_ok,${option}}`]
+        ["set-option", "-pu", "-t", run.paneId, `#{?${option},${paneRunOptions.viewOk},${option}}`]
       ]).pipe(orPaneNotFound(run.paneId))
     }
     return output
@@ -240,7 +240,9 @@ export const collectRun = (run: Run, status: number | null, ended: RunEnding = "
     ).pipe(
       Effect.as(true),
       Effect.catchIf(
-        (error) => error._tag === "TmuxCommandFailed" && error.stderr.includes(collectedMark),
+        (error) =>
+          error._tag === "TmuxCommandFailed" && error.refusal._tag === "InvalidOption" &&
+          error.refusal.option === collectedMark,
         () => Effect.succeed(false)
       ),
       Effect.orElseSucceed(() => true)
@@ -258,26 +260,14 @@ export const collectFinished = (run: Run, limits: OutputLimits, fresh: boolean) 
     const capture = yield* lookAtBottom(run)
     if (capture.head.runRecord === "") {
       yield* (yield* ShellRuns).collect(run)
-      return yield* collectedBefore(run, fresh, capture.head.collected)
+      return yield* collectedElsewhere(run, capture.head.collected)
     }
     const output = yield* outputOf(run, capture.head, limits, capture)
     if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
-      return yield* collectedElsewhere(run.id, (yield* headOfRun(run.paneId, run.id)).collected)
+      return yield* collectedElsewhere(run, (yield* headOfRun(run.paneId, run.id)).collected)
     }
     return output
   })
-
-/** A run another call collected before this one read it: for a new run, no resume error. */
-export const collectedBefore = (run: Run, fresh: boolean, mark: string) =>
-  fresh
-    ? new RunWaitFailed({
-      pane: run.paneId,
-      runId: run.id,
-      cause: `another call (another server process) collected the run before this one read its result${
-        ((found) => found === undefined ? "" : `: ${endingText(found)}`)(markOf(run.id, mark))
-      }`
-    })
-    : collectedElsewhere(run.id, mark)
 
 /** The pane's mark (`value`) when it is `runId`'s. */
 export const markOf = (runId: string, value: string): CollectedMark | undefined => {
@@ -295,22 +285,24 @@ const endingText = (mark: CollectedMark): string =>
     }; exit_status null)`
     : "it ended without a status report (exit_status null: interrupted, as by C-c)"
 
-/** What a resume of a collected run is told: from the pane's mark (`mark`) when it is this run's. */
-export const collectedDetail = (runId: string, mark: string): string => {
+/** Who collected a run, when and how it ended: from the pane's mark (`mark`) when it is this run's. */
+const collectedDetail = (runId: string, mark: string): string => {
   const found = markOf(runId, mark)
   if (found === undefined) {
-    return `run ${runId} was already collected: its result was returned, to a resume or as the earlier_run of a ` +
+    return "(its pane's mark of it is gone): its result was returned, to a resume or as the earlier_run of a " +
       "later command's result (a null exit_status there: it never reported one, as when interrupted)"
   }
-  return `run ${runId} was already collected by server process ${found.collector.split(".")[0]} at ${
-    new Date(found.at).toISOString()
-  }: ${endingText(found)}; its output went to that earlier answer (a resume, or the earlier_run of a later ` +
-    "command's result)"
+  return `by server process ${found.collector.split(".")[0]} at ${new Date(found.at).toISOString()}: ${
+    endingText(found)
+  }; its output went to that earlier answer (a resume, or the earlier_run of a later command's result)`
 }
 
-/** Another call (of this process or another) collected the run first: its result went there. */
-export const collectedElsewhere = (runId: string, mark: string) =>
-  new ArgumentProblem({ detail: `resume: ${collectedDetail(runId, mark)}` })
+/**
+ * Another call (of this process or another) collected the run first: its result went there. The
+ * same for a resume and for the call that typed it.
+ */
+export const collectedElsewhere = (run: { readonly id: string; readonly paneId: string }, mark: string) =>
+  new RunCollected({ pane: run.paneId, runId: run.id, collected: collectedDetail(run.id, mark) })
 
 /** A run whose record on its pane does not decode: reported as such, never read as a run. */
 export const undecodableRecord = (runId: string, paneId: string, reason: string) =>

@@ -10,14 +10,14 @@ import { cellsOf } from "../domain/cells.ts"
 import { sameFile } from "../domain/files.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { thisTag } from "../domain/instance.ts"
-import { describeCommand, encodeRecord, paneRunOptions, type RunRecord } from "../domain/runRecord.ts"
+import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
+import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
 import {
   hasErrexit,
   hasVerbose,
   keepPaneCommands,
   lineTooLong,
   needsStartMark,
-  protocolNames,
   shellKind,
   templates,
   terminalLineLimit,
@@ -49,7 +49,7 @@ import { readCommands } from "./runHead.ts"
 import { collectRun, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
-export const newRunId = (): string => randomBytes(3).toString("hex")
+export const newRunId = (): string => randomBytes(runIdBytes).toString("hex")
 
 /** Rows the echo of `typed` takes at `width` columns. */
 const echoHeight = (typed: string, width: number): number =>
@@ -114,7 +114,7 @@ const withdrawTyping = (id: string, paneId: PaneId, claimed: boolean) =>
     yield* (yield* PaneCommand).run([
       ...[names.template, names.markTemplate, paneRunOptions.record(id), ...(claimed ? [paneRunOptions.claim] : [])]
         .map((option) => ["set-option", "-pu", "-t", paneId, option] as const),
-      ["delete-buffer", "-b", names.buffer]
+      ["delete-buffer", "-b", pasteBufferName(thisTag, id)]
     ]).pipe(Effect.ignore)
   })
 
@@ -218,7 +218,7 @@ const typeRun = (
         ["set-option", "-p", "-t", paneId, names.template, template.end],
         ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
         ["set-option", "-p", "-t", paneId, paneRunOptions.record(id), encodeRecord(record)],
-        ["load-buffer", "-b", names.buffer, "-"],
+        ["load-buffer", "-b", pasteBufferName(thisTag, id), "-"],
         // Refused when the pane is not as this run saw it (its process, mode, screen, prompt, size).
         typingGuard(paneId, view),
         ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id],
@@ -229,7 +229,7 @@ const typeRun = (
         ...(keepPane ? keepPaneCommands(paneId).set : []),
         ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
         typedRecord(id, paneId),
-        ["paste-buffer", "-d", "-p", "-b", names.buffer, "-t", paneId],
+        ["paste-buffer", "-d", "-p", "-b", pasteBufferName(thisTag, id), "-t", paneId],
         ["send-keys", "-t", paneId, "Enter"],
         // The waiter reads the run back and leaves it recorded: the server collects it once it
         // holds the result (an orphaned waiter, its server dead, or one dropped by a race, harms nothing).
@@ -244,10 +244,10 @@ const typeRun = (
     const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits, untyped).pipe(
       Effect.onInterrupt(() => runs.hold(run)),
       Effect.catchIf(
-        (error) => error._tag === "TmuxCommandFailed" && staleChange(error.stderr, view) !== undefined,
+        (error) => error._tag === "TmuxCommandFailed" && staleChange(error.refusal, view) !== undefined,
         (error) =>
           Effect.gen(function*() {
-            const stale = staleChange((error as TmuxCommandFailed).stderr, view)!
+            const stale = staleChange((error as TmuxCommandFailed).refusal, view)!
             yield* withdrawTyping(id, paneId, false)
             // Anything else that changed is looked at again; another process in the pane is not what was asked.
             if (!stale.respawned) return undefined

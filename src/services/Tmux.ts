@@ -78,12 +78,6 @@ export interface Authority<A extends AuthorityName> {
   run(commands: ReadonlyArray<CommandOf<A>>, options?: OptionsOf<A>): Effect.Effect<string, TmuxError>
 }
 
-/**
- * The name prefix of this server's temporary paste buffers (paste_text's and run_shell_command's).
- * The live layer deletes buffers with it that an interrupted paste left, when its scope closes.
- */
-export const pasteBufferPrefix = "libtmux-mcp-paste-"
-
 /** Read-only tmux access. @category services */
 export class TmuxObserve extends Context.Service<TmuxObserve, Authority<"TmuxObserve">>()(
   "libtmux-mcp/services/TmuxObserve"

@@ -11,6 +11,7 @@
  * `display-message`) must be literal: text, `##`, `#[` and `#{name}` only, never `#(…)` (which runs
  * a shell command on the host) or a modifier that expands a value again.
  */
+import { isGuardMark, pasteBufferPattern, pasteBufferPrefix, protocolOptionPattern } from "../domain/protocolNames.ts"
 
 /** How one value (of a flag, or a positional argument) is checked. @category models */
 export interface Check {
@@ -79,7 +80,7 @@ export const checks = {
   channel: matching(/^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}$/u, "a channel name"),
   optionName: matching(/^@?[A-Za-z][A-Za-z0-9_-]*(\[\d{1,5}\])?$/u, "an option name"),
   /** This server's paste buffers (named by the instance's tag, domain/instance.ts), never another client's. */
-  buffer: matching(/^libtmux-mcp-paste-[0-9]+(?:\.[0-9]+\.[0-9]+)?-[0-9a-f]+$/u, "a libtmux-mcp-paste-* buffer"),
+  buffer: matching(pasteBufferPattern, `a ${pasteBufferPrefix}* buffer`),
   /** Only the empty value: for a format option that must expand to nothing. */
   nothing: oneOf(""),
   /** `load-buffer -`: standard input, never a file. */
@@ -214,7 +215,7 @@ export const grammar = {
       required: "pt",
       values: { t: target },
       options: { "remain-on-exit": oneOf("on", "off", "failed"), "remain-on-exit-format": checks.nothing },
-      userOptions: /^@(?:lmcp_[a-z0-9_]+|[lm][0-9a-f]{6}|x)$/u
+      userOptions: protocolOptionPattern
     },
     "display-message": printFormat,
     "capture-pane": capturePane,
@@ -279,10 +280,10 @@ const optionRefusal = (form: Form, parsed: Parsed): string | undefined => {
   if (check === undefined) {
     // A check the run protocol's lists make (domain/typingGuard.ts, a run's collection): unset a user
     // option of the form's, or else another of its own (a record left empty, runReadBack.ts) or fail on
-    // a name no option has (`lmcp-…`).
+    // a name no option has (a guard mark, domain/protocolNames.ts).
     const choice = unset ? literalChoice(name) : undefined
     const checksPane = choice !== undefined && form.userOptions?.test(choice.chosen) === true &&
-      (choice.otherwise.startsWith("lmcp-") || form.userOptions.test(choice.otherwise))
+      (isGuardMark(choice.otherwise) || form.userOptions.test(choice.otherwise))
     return checksPane ? undefined : `option ${JSON.stringify(name)} is not admitted`
   }
   if (value === undefined) return undefined

@@ -8,8 +8,9 @@
  */
 import * as Effect from "effect/Effect"
 import { type IdKind, idPatterns, type PaneId, type SessionId, type WindowId } from "../domain/ids.ts"
-import { decodeMark, decodeRecord, paneRunOptions, type RunEnding } from "../domain/runRecord.ts"
-import { parseEndRecord, runIdPattern } from "../domain/shellProtocol.ts"
+import { paneRunOptions, protocolNames, runIdPattern } from "../domain/protocolNames.ts"
+import { decodeMark, decodeRecord, type RunEnding } from "../domain/runRecord.ts"
+import { parseEndRecord } from "../domain/shellProtocol.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { PaneNotFound, TmuxCommandFailed, type TmuxError } from "./errors.ts"
 import { SocketPin } from "./SocketPin.ts"
@@ -88,9 +89,13 @@ export const serverFields = {
 } as const satisfies Fields
 
 /** What the panes' options say of their runs. */
-const heldRunFields = { pane_id: "pane-id", "@lmcp_claim": "string", "@lmcp_last": "string" } as const satisfies Fields
+const heldRunFields = {
+  pane_id: "pane-id",
+  [paneRunOptions.claim]: "string",
+  [paneRunOptions.last]: "string"
+} as const satisfies Fields
 
-const collectedRunFields = { pane_id: "pane-id", "@lmcp_done": "string" } as const satisfies Fields
+const collectedRunFields = { pane_id: "pane-id", [paneRunOptions.collected]: "string" } as const satisfies Fields
 
 /** A pane's last collected run, as its mark says (domain/runRecord.ts `CollectedMark`). @category models */
 export interface CollectedRun {
@@ -221,10 +226,12 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
         Effect.flatMap((stdout) => parseRows(heldRunFields, "list-panes", stdout))
       )
       const wanted = listed.flatMap((pane) =>
-        [...new Set([pane["@lmcp_claim"], pane["@lmcp_last"]])].filter((id) => runIdPattern.test(id)).map((runId) => ({
-          paneId: pane.pane_id,
-          runId
-        }))
+        [...new Set([pane[paneRunOptions.claim], pane[paneRunOptions.last]])].filter((id) => runIdPattern.test(id)).map(
+          (runId) => ({
+            paneId: pane.pane_id,
+            runId
+          })
+        )
       )
       if (wanted.length === 0) return []
       // IDs are checked against the run ID pattern above: nothing else reaches these formats.
@@ -234,7 +241,7 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
           "-p",
           "-t",
           paneId,
-          `#{${paneRunOptions.record(runId)}}${FS}#{@lmcp_end_${runId}}${FS}#{@lmcp_claim}`
+          `#{${paneRunOptions.record(runId)}}${FS}#{${protocolNames(runId).end}}${FS}#{${paneRunOptions.claim}}`
         ] as const
       ))
       return stdout.split("\n").slice(0, wanted.length).flatMap((line, i) => {
@@ -260,7 +267,7 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
       ),
       (panes) =>
         panes.flatMap((pane) => {
-          const mark = decodeMark(pane["@lmcp_done"])
+          const mark = decodeMark(pane[paneRunOptions.collected])
           return mark === undefined ? [] : [{
             pane_id: pane.pane_id,
             run_id: mark.runId,
@@ -328,8 +335,7 @@ export const orPaneNotFound = (paneId: PaneId) => <A, E extends TmuxError, R>(ef
     effect,
     (error) =>
       error._tag === "ServerNotRunning" ||
-        (error._tag === "TmuxCommandFailed" &&
-          /can't find (pane|window|session)|no such (pane|window|session)|no current target/u.test(error.stderr))
+        (error._tag === "TmuxCommandFailed" && error.refusal._tag === "TargetMissing")
         ? Effect.flatMap(paneMissing(paneId), () => Effect.fail(error))
         : Effect.fail(error)
   )

@@ -5,6 +5,7 @@
  */
 import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
+import { type TmuxRefusal, tmuxRefusal } from "../domain/tmuxRefusals.ts"
 import type { AuditUnavailable } from "./Audit.ts"
 import type { PatternInvalid, PatternTooCostly } from "./Regex.ts"
 
@@ -137,6 +138,11 @@ export class TmuxCommandFailed extends Schema.TaggedError<TmuxCommandFailed>()("
 }) {
   override get message() {
     return `tmux ${this.command} failed (exit ${this.exitCode}): ${this.stderr || "no message"}`
+  }
+
+  /** What tmux's message says (domain/tmuxRefusals.ts): what a caller branches on, never the text. */
+  get refusal(): TmuxRefusal {
+    return tmuxRefusal(this.stderr)
   }
 }
 
@@ -307,6 +313,25 @@ export class RunWaitFailed extends Schema.TaggedError<RunWaitFailed>()("RunWaitF
   }
 }
 
+/**
+ * The run was collected before this call read it: by another call (a resume, or a later command
+ * that reported it as its earlier_run), of this or another server process. Its result went to that
+ * call's answer; nothing can answer it again. `collected` says by whom, when and how it ended, as the
+ * pane's mark of it says (programs/runReadBack.ts), or why that is no longer known.
+ * @category errors
+ */
+export class RunCollected extends Schema.TaggedError<RunCollected>()("RunCollected", {
+  pane: Schema.String,
+  runId: Schema.String,
+  collected: Schema.String
+}) {
+  override get message() {
+    return `run ${this.runId} in pane ${this.pane} was already collected ${this.collected}. It cannot be resumed ` +
+      "or read again (do not type it again to get its output unless running it twice is harmless): capture_pane " +
+      "shows what the pane holds now, and run_shell_command with a command starts a new run"
+  }
+}
+
 /** A capture_since cursor that is malformed, forged, from another process or for another pane. @category errors */
 export class CursorInvalid extends Schema.TaggedError<CursorInvalid>()("CursorInvalid", {
   reason: Schema.String
@@ -336,6 +361,7 @@ export type ToolError =
   | RunIncomplete
   | RunUnreported
   | RunWaitFailed
+  | RunCollected
   | CursorInvalid
   | PatternInvalid
   | PatternTooCostly

@@ -138,8 +138,9 @@ describe("a run's record in tmux", () => {
       call(server, "run_shell_command", { pane_id: pane, resume: timed.run_id, timeout: 5 })
     const told = async (server: Connected) => {
       const refused = await collected(server)
-      assert.strictEqual(tag(refused), "InputInvalid", textOf(refused))
+      assert.strictEqual(tag(refused), "RunCollected", textOf(refused))
       assert.match(textOf(refused), /already collected by server process [0-9]+ at .*exit status 3.*earlier answer/u)
+      assert.include(textOf(refused), "cannot be resumed or read again")
     }
     await told(c)
     await told(c)
@@ -170,9 +171,50 @@ describe("a run's record in tmux", () => {
     assert.lengthOf(results, 1, JSON.stringify(answers.map(textOf)))
     assert.deepInclude(results[0], { output: "once", exit_status: 0 })
     for (const refused of answers.filter((answer) => answer.isError === true)) {
-      assert.strictEqual(tag(refused), "InputInvalid")
+      assert.strictEqual(tag(refused), "RunCollected", textOf(refused))
       assert.include(textOf(refused), "collected")
     }
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("a run another server collects before the call that typed it reads it: RunCollected, not resume", async () => {
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      // This server's waiting client reads a second after the signal, and its other reads of the run
+      // start 1.5 s late: the other server, waiting too, collects the run first.
+      const wrapper = join(world.dir, "slow-tmux")
+      writeFileSync(
+        wrapper,
+        [
+          "#!/bin/sh",
+          `case "$*" in *"wait-for lmcp_"*)`,
+          "  n=$#; prev=",
+          `  for a in "$@"; do set -- "$@" "$a"`,
+          `    [ "$prev" = wait-for ] && [ "$a" != -S ] && set -- "$@" ";" run-shell "sleep 1"; prev=$a; done`,
+          `  shift $n;;`,
+          `*lmcp_end_*) sleep 1.5;;`,
+          "esac",
+          `exec tmux "$@"`,
+          ""
+        ].join("\n")
+      )
+      chmodSync(wrapper, 0o755)
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+    })
+    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    const typed = call(c, "run_shell_command", { pane_id: pane, command: "sleep 2; echo raced", timeout: 20 })
+    const held = await until(
+      "the run to be typed",
+      async () => structured(await call(other, "get_server_info")).held_runs[0],
+      (run) => run !== undefined
+    )
+    const collected = await resume(other, pane, held.run_id, 20)
+    assert.deepInclude(collected, { output: "raced", exit_status: 0 })
+    const refused = await typed
+    assert.strictEqual(tag(refused), "RunCollected", textOf(refused))
+    assert.include(textOf(refused), `run ${held.run_id} in pane ${pane} was already collected by server process`)
+    assert.include(textOf(refused), "it ended with exit status 0")
+    assert.notInclude(textOf(refused), "resume \"")
+    await until("no waiter left", () => waiters(world), (count) => count === 0)
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 

@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "vitest"
 import { formatTag, judgeInstance, parseTag } from "../../src/domain/instance.ts"
-import { bufferTag } from "../../src/platform/Leftovers.ts"
+import { bufferTag } from "../../src/domain/protocolNames.ts"
 
 const here = { namespace: "4026531836", startedOf: (pid: number) => pid === 100 ? 5000 : undefined }
 

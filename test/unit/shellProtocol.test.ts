@@ -6,6 +6,7 @@
 import { prop } from "@effect/vitest"
 import * as Schema from "effect/Schema"
 import { assert, describe, it } from "vitest"
+import { runIdPattern } from "../../src/domain/protocolNames.ts"
 import { findEchoEnd } from "../../src/domain/runStart.ts"
 import {
   commandProblem,
@@ -15,8 +16,6 @@ import {
   lineTooLong,
   needsStartMark,
   parseEndRecord,
-  protocolNames,
-  runIdPattern,
   shellFlagsOf,
   shellKind,
   showsPrompt,
@@ -24,7 +23,6 @@ import {
   trailerLine,
   typedText
 } from "../../src/domain/shellProtocol.ts"
-import { pasteBufferPrefix } from "../../src/services/Tmux.ts"
 
 const reach = { bin: "/usr/bin/tmux", socketPath: "/tmp/tmux-0/libtmux-mcp", shellKnowsSocket: true }
 const base = {
@@ -278,10 +276,4 @@ it("parses the trailer's end record", () => {
   assert.deepStrictEqual(parseEndRecord("120 5 3 2"), { historySize: 120, cursorY: 5, cursorX: 3, status: 2 })
   assert.isUndefined(parseEndRecord(""))
   assert.isUndefined(parseEndRecord("1 2 3"))
-})
-
-describe("protocolNames", () => {
-  it("names a run's paste buffer with the prefix the tmux layer cleans up at close", () => {
-    assert.isTrue(protocolNames("a1b2c3").buffer.startsWith(pasteBufferPrefix))
-  })
 })

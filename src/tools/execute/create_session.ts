@@ -56,7 +56,7 @@ export const create_session = defineTool(manifest.create_session, {
       const tmux = yield* TmuxSpawn
       const created = yield* tmux.create([["new-session", ...args]], cwd).pipe(
         Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<never, SessionExists | TmuxCommandFailed> =>
-          name !== undefined && error.stderr.includes("duplicate session")
+          name !== undefined && error.refusal._tag === "DuplicateSession"
             ? Effect.fail(new SessionExists({ name }))
             : Effect.fail(error))
       )

@@ -4,10 +4,11 @@ import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import { PaneId } from "../../domain/ids.ts"
 import { thisTag } from "../../domain/instance.ts"
+import { pasteBufferName } from "../../domain/protocolNames.ts"
 import { manifest } from "../../manifest/index.ts"
 import { orPaneNotFound } from "../../programs/pane.ts"
 import { idVariable } from "../../programs/variables.ts"
-import { PaneInput, pasteBufferPrefix } from "../../services/Tmux.ts"
+import { PaneInput } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
 
 /** @category tools */
@@ -29,7 +30,7 @@ export const paste_text = defineTool(manifest.paste_text, {
   run: (input) =>
     Effect.gen(function*() {
       const tmux = yield* PaneInput
-      const buffer = `${pasteBufferPrefix}${thisTag}-${randomBytes(8).toString("hex")}`
+      const buffer = pasteBufferName(thisTag, randomBytes(8).toString("hex"))
       yield* tmux.run(
         [
           ["load-buffer", "-b", buffer, "-"],

@@ -6,16 +6,17 @@ import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { PaneId } from "../../domain/ids.ts"
 import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
+import { runIdPattern } from "../../domain/protocolNames.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
 import { readRecord } from "../../domain/runRecord.ts"
-import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
+import { commandProblem } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
 import { kindText, quitKeys, secretRemedy } from "../../programs/keyboardHolder.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { type EarlierRun } from "../../programs/paneClaim.ts"
 import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
 import { headOfRun } from "../../programs/runHead.ts"
-import { collectedDetail, markOf, undecodableRecord } from "../../programs/runReadBack.ts"
+import { collectedElsewhere, markOf, undecodableRecord } from "../../programs/runReadBack.ts"
 import { startRun } from "../../programs/runTyping.ts"
 import { idVariable } from "../../programs/variables.ts"
 import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
@@ -198,9 +199,10 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         : undefined
       const held = recorded === undefined ? known : { _tag: "Pending" as const, run: recorded }
       if (held !== undefined && (held._tag !== "Pending" || held.run.paneId !== input.pane_id)) {
-        const detail = held._tag === "Collected" || markOf(input.resume!, head?.collected ?? "") !== undefined
-          ? collectedDetail(input.resume!, head?.collected ?? "")
-          : held._tag === "Pending"
+        if (held._tag === "Collected" || markOf(input.resume!, head?.collected ?? "") !== undefined) {
+          return yield* collectedElsewhere({ id: input.resume!, paneId: input.pane_id }, head?.collected ?? "")
+        }
+        const detail = held._tag === "Pending"
           ? `run ${input.resume} belongs to pane ${held.run.paneId}, not ${input.pane_id}`
           : `run ${input.resume} is not recorded on pane ${input.pane_id} (run IDs come from timed-out, ` +
             "blocked or cancelled results; a collected run's record is gone)"

@@ -63,8 +63,7 @@ export const startRows = (lines: ReadonlyArray<string>, width: number, height: n
 /** A tmux failure that says a target is gone: the pane closed, or the server ended with its last pane. */
 const targetGone = (error: TmuxError): boolean =>
   error._tag === "ServerNotRunning" ||
-  (error._tag === "TmuxCommandFailed" &&
-    /can't find (pane|window|session)|no such (pane|window|session)/u.test(error.stderr))
+  (error._tag === "TmuxCommandFailed" && error.refusal._tag === "TargetMissing" && error.refusal.kind !== "current")
 
 /**
  * Captures a chunk of panes in one invocation, each after a marker line (the texts in pane order).

@@ -37,7 +37,7 @@ export const show_environment = defineTool(manifest.show_environment, {
         ...(input.name === undefined ? [] : ["--", input.name])
       ]]).pipe(
         Effect.catchTag("TmuxCommandFailed", (error) =>
-          /unknown variable/u.test(error.stderr) ? Effect.succeed("") : Effect.fail(error))
+          error.refusal._tag === "UnknownVariable" ? Effect.succeed("") : Effect.fail(error))
       )
       const variables = stdout.split("\n").filter((line) =>
         line !== ""

@@ -32,7 +32,8 @@ export const show_hooks = defineTool(manifest.show_hooks, {
       const read = (flags: ReadonlyArray<string>) =>
         tmux.run([["show-hooks", ...flags, ...(input.name === undefined ? [] : ["--", input.name])]]).pipe(
           Effect.catchTag("TmuxCommandFailed", (error) =>
-            /too many arguments|invalid option|unknown hook/u.test(error.stderr) && input.name !== undefined
+            (error.refusal._tag === "TooManyArguments" || error.refusal._tag === "InvalidOption") &&
+              input.name !== undefined
               ? Effect.succeed("")
               : Effect.fail(error))
         )

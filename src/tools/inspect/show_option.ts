@@ -71,9 +71,9 @@ export const show_option = defineTool(manifest.show_option, {
         (effect) => input.pane_id === undefined ? effect : orPaneNotFound(input.pane_id)(effect),
         Effect.catchTag("TmuxCommandFailed", (error): Effect.Effect<string, ArgumentProblem | TmuxCommandFailed> =>
           // An unset user option reads as "invalid option"; a user option may be set later, so it is just unset.
-          input.name.startsWith("@") && /invalid option/u.test(error.stderr)
+          input.name.startsWith("@") && error.refusal._tag === "InvalidOption"
             ? Effect.succeed("")
-            : /invalid option|unknown option|ambiguous option/u.test(error.stderr)
+            : ["InvalidOption", "UnknownOption", "AmbiguousOption"].includes(error.refusal._tag)
             ? Effect.fail(problem(`${input.name} is not a ${input.scope} option (${error.stderr})`))
             : Effect.fail(error))
       )
