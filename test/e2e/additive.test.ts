@@ -6,12 +6,13 @@
  */
 import { assert, describe, it } from "vitest"
 import { nonDestructive } from "../support/additive.ts"
-import { harness } from "../support/harness.ts"
+import { sharedServer } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { shellEnv } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const h = harness("additive")
+// What a tool may change is tmux's state: a fresh tmux server for each tool.
+const shared = sharedServer("additive", (world) => shellEnv(world, "/bin/bash"))
 
 /** Everything about the tmux server that a tool could change, one line per object. */
 const snapshot = (world: TmuxWorld): ReadonlyArray<string> => {
@@ -43,8 +44,7 @@ const snapshot = (world: TmuxWorld): ReadonlyArray<string> => {
 describe("destructiveHint false", () => {
   for (const [tool, { kind, args }] of Object.entries(nonDestructive)) {
     it(`${tool} is ${kind}`, async () => {
-      const world = h.world()
-      const c = await h.connect(world, shellEnv(world, "/bin/bash"))
+      const { world, c } = await shared.freshTmux()
       const created = structured(await call(c, "create_session", { session_name: "work" }))
       await call(c, "run_shell_command", { pane_id: created.pane_id, command: "seq 1 30" })
       // tmux renames the window after the program in front (the run's status report is a tmux

@@ -9,13 +9,14 @@ import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { registry } from "../../src/tools/index.ts"
-import { harness } from "../support/harness.ts"
+import { sharedServer } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { samples } from "../support/samples.ts"
 import { shellEnv } from "../support/shells.ts"
-import { afterFormatJobs, markerJob, type TmuxWorld } from "../support/tmux.ts"
+import { afterFormatJobs, markerJob } from "../support/tmux.ts"
 
-const h = harness("sinks")
+// What a payload could reach is tmux: a fresh tmux server for each tool (the samples name $0, @0, %0).
+const shared = sharedServer("sinks", (world) => shellEnv(world, "/bin/bash"))
 
 const markersUnder = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.name.startsWith("marker")).map((
@@ -44,8 +45,7 @@ const variants = (args: Record<string, unknown>, payload: string): Array<Record<
 describe("format and command sinks", () => {
   for (const tool of Object.keys(registry)) {
     it(`${tool}: no string parameter reaches a tmux format or splits a tmux command`, async () => {
-      const world: TmuxWorld = h.world()
-      const c = await h.connect(world, shellEnv(world, "/bin/bash"))
+      const { world, c } = await shared.freshTmux()
       const session = structured(await call(c, "create_session", { session_name: "work" }))
       structured(await call(c, "run_shell_command", { pane_id: session.pane_id, command: "true" }))
       const job = markerJob

@@ -1,8 +1,9 @@
 /**
  * Per-test tmux worlds and server connections that are always cleaned up, whatever the test did.
  */
-import { afterEach } from "vitest"
+import { afterAll, afterEach, beforeAll } from "vitest"
 import { connect as connectServer, type Connected } from "./mcp.ts"
+import { until } from "./poll.ts"
 import { makeWorld, type TmuxWorld } from "./tmux.ts"
 
 /** Registers cleanup for the calling test file and hands out worlds and connections. */
@@ -34,6 +35,41 @@ export const harness = (label: string) => {
     track: <C extends Connected>(client: C): C => {
       clients.push(client)
       return client
+    }
+  }
+}
+
+/**
+ * One server process for a whole test file, with a fresh tmux server for each test (`freshTmux`):
+ * for tests about what tmux sees and keeps, which need no server process of their own. The file's
+ * world and server go when its tests are done.
+ */
+export const sharedServer = (label: string, env: (world: TmuxWorld) => Readonly<Record<string, string>>) => {
+  let world: TmuxWorld | undefined
+  let connected: Connected | undefined
+  beforeAll(async () => {
+    world = makeWorld(label)
+    connected = await connectServer(world, env(world))
+  })
+  afterAll(async () => {
+    await connected?.close()
+    world?.dispose()
+  })
+  const started = () => {
+    if (world === undefined || connected === undefined) throw new Error("the file's server is not started")
+    return { world, c: connected }
+  }
+  return {
+    /** The file's world and its connected server. */
+    started,
+    /** Kills the world's tmux server and waits until it is gone: the next call starts a fresh one. */
+    freshTmux: async () => {
+      const { world } = started()
+      world.tryTmux("libtmux-mcp", "kill-server")
+      await until("the previous test's tmux server to exit", () => world.tryTmux("libtmux-mcp", "list-sessions"), (
+        out
+      ) => out === undefined)
+      return started()
     }
   }
 }
