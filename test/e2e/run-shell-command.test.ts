@@ -57,7 +57,7 @@ describe("output and status", () => {
     assert.isAbove(bytes.truncated_lines, 0)
   })
 
-  it("returns a 400 kB output whole when the bounds allow it (the result's own bound is 480,000 characters)", async () => {
+  it("returns a 400 kB output whole when the bounds allow it (the result is bound at 480,000 characters)", async () => {
     const { c, pane } = await open()
     const result = await run(c, pane, "head -c 400000 /dev/zero | tr '\\0' x | fold -w 100", {
       max_lines: 100000,
