@@ -5,19 +5,25 @@
 import { mkdirSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
-import { harness } from "../support/harness.ts"
+import { harness, sharedServer } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
 import { afterFormatJobs, markerJob, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("manage")
+// These tests are about tmux state: they share one server process, each with a fresh tmux server,
+// unless a test sets the server's environment.
+const shared = sharedServer("manage", (world) => shellEnv(world, "/bin/bash"))
 
 const open = async (extra: Record<string, string> = {}) => {
-  const world = h.world()
-  const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), ...extra })
+  const { world, c } = Object.keys(extra).length === 0 ? await shared.freshTmux() : await own(extra)
   const session = structured(await call(c, "create_session", { session_name: "work", width: 100, height: 30 }))
   return { world, c, session, pane: session.pane_id as string }
+}
+const own = async (extra: Record<string, string>) => {
+  const world = h.world()
+  return { world, c: await h.connect(world, { ...shellEnv(world, "/bin/bash"), ...extra }) }
 }
 const markers = (world: TmuxWorld) => readdirSync(world.dir).filter((name) => name.startsWith("marker"))
 const fails = async (c: Connected, tool: string, args: Record<string, unknown>, tag?: string) => {

@@ -6,18 +6,18 @@
 import { mkdirSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
-import { harness } from "../support/harness.ts"
+import { sharedServer } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { until, waiterOf } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
 import { afterFormatJobs, type TmuxWorld } from "../support/tmux.ts"
 
-const h = harness("panes")
+// These tests are about tmux panes: they share one server process, each with a fresh tmux server.
+const shared = sharedServer("panes", (world) => shellEnv(world, "/bin/bash"))
 const screen = (world: TmuxWorld, pane: string) => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane)
 
 const open = async () => {
-  const world = h.world()
-  const c = await h.connect(world, shellEnv(world, "/bin/bash"))
+  const { world, c } = await shared.freshTmux()
   const session = structured(await call(c, "create_session", { session_name: "work", width: 100, height: 30 }))
   return { world, c, session, pane: session.pane_id as string }
 }
