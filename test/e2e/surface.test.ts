@@ -10,7 +10,7 @@ import { assert, describe, it } from "vitest"
 import { recordPair } from "../../src/domain/quote.ts"
 import { capabilityMetaKey, manifest, openers, type ToolName, toolNames } from "../../src/manifest/index.ts"
 import { registeredNames } from "../../src/tools/index.ts"
-import { harness } from "../support/harness.ts"
+import { harness, sharedServer } from "../support/harness.ts"
 import { call, type Connected, textOf } from "../support/mcp.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -18,9 +18,16 @@ const built: ReadonlyArray<string> = toolNames.filter((name) => registeredNames.
 const inToolset = (toolset: string) => built.filter((name) => manifest[name as ToolName].toolset === toolset)
 
 const h = harness("surface")
+// The tests of the default configuration read one server's surface; the others start their own.
+const defaults = sharedServer("surface", () => ({}))
 let world: TmuxWorld
 
 const open = async (env: Record<string, string | undefined> = {}, args: ReadonlyArray<string> = []) => {
+  if (Object.keys(env).length === 0 && args.length === 0) {
+    const started = defaults.started()
+    world = started.world
+    return started.c
+  }
   world = h.world()
   return h.connect(world, env, args)
 }
