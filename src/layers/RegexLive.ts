@@ -31,8 +31,12 @@ import {
   Regex
 } from "../services/Regex.ts"
 
-/** Time to compile the patterns of one call (the largest programs re2js builds take about a second). */
-const compileBudgetMs = 5_000
+/**
+ * Time to compile the patterns of one call: the largest programs re2js builds take about a second of
+ * CPU, and on a loaded machine several times that (a compile runs in a worker: the server answers
+ * meanwhile). Past it a pattern is refused as too costly to compile, not by its program size.
+ */
+const compileBudgetMs = 10_000
 
 /** re2js flag values (RE2JS.CASE_INSENSITIVE), so the main thread need not load re2js. */
 const caseInsensitive = 1

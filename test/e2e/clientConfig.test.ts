@@ -187,7 +187,9 @@ describe("the printed remote command under every common login shell", () => {
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
-    }
+    },
+    // 45 Node starts, one after another: minutes on a loaded machine, not the usual 30 s.
+    180_000
   )
 })
 
