@@ -30,6 +30,7 @@ import { shellQuote } from "../../src/domain/quote.ts"
 import { harness } from "../support/harness.ts"
 import { binPath, serverEnv, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
+import { rounds } from "../support/rounds.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("audit-ahead")
@@ -112,6 +113,9 @@ const exitOf = (
     child.stdin.end()
   })
 
+// About 600 bytes of records a call: 64 KiB of pipe fill within the first 110 calls.
+const calls = rounds(250, 600)
+
 describe("write-ahead audit", () => {
   it(
     "a client that never reads stderr: every call that reached the pane has its intent " +
@@ -126,7 +130,7 @@ describe("write-ahead audit", () => {
       let capabilities: any
       let stderr = ""
       try {
-        for (let i = 0; i < 600; i++) {
+        for (let i = 0; i < calls; i++) {
           const result = await server.call("send_keys", { pane_id: pane, keys: `k${i}` })
           if (result.isError === true) failures.push(textOf(result))
         }
@@ -137,8 +141,8 @@ describe("write-ahead audit", () => {
       }
       const lines = () =>
         existsSync(out) ? readFileSync(out, "utf8").split("\n").filter((line) => line !== "").length : 0
-      await until("600 lines in the pane's file", lines, (count) => count >= 600, { timeoutMs: 10_000 }).catch(() =>
-        undefined
+      await until(`${calls} lines in the pane's file`, lines, (count) => count >= calls, { timeoutMs: 10_000 }).catch(
+        () => undefined
       )
       const folder = join(state, "libtmux-mcp")
       const files = existsSync(folder) ? readdirSync(folder) : []
@@ -148,7 +152,7 @@ describe("write-ahead audit", () => {
       // Every call that reached the pane was recorded before it acted.
       assert.strictEqual(intents.length, lines())
       assert.deepStrictEqual(failures, [])
-      assert.strictEqual(lines(), 600)
+      assert.strictEqual(lines(), calls)
       assert.deepStrictEqual(files.map((name) => /^audit-\d+\.jsonl$/.test(name)), [true])
       assert.strictEqual(statSync(file).mode & 0o777, 0o600)
       assert.strictEqual(statSync(folder).mode & 0o777, 0o700)
@@ -159,7 +163,7 @@ describe("write-ahead audit", () => {
       )
       assert.strictEqual(
         all.filter((record) => record.event === "tool_call_outcome" && record.outcome === "ok").length,
-        600
+        calls
       )
       assert.deepInclude(capabilities.audit, { destination: "file", path: file })
       assert.isNotNull(capabilities.audit.moved)
