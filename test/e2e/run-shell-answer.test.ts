@@ -1,0 +1,79 @@
+/**
+ * A run that waits for the keyboard (issue 38), through the SDK client on real tmux: the next
+ * command on its pane is refused at once, naming the run, the program in front and both ways out,
+ * while a run that is only slow is still waited for.
+ */
+import { existsSync } from "node:fs"
+import { assert, describe, it } from "vitest"
+import { call, type Connected, structured, textOf } from "../support/mcp.ts"
+import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import type { TmuxWorld } from "../support/tmux.ts"
+
+const { open } = runHarness("answer")
+const keys = (world: TmuxWorld, pane: string, ...args: ReadonlyArray<string>) =>
+  world.tmux("libtmux-mcp", "send-keys", "-t", pane, ...args)
+const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
+  result._meta?.["com.git-pull.libtmux-mcp/error"]
+
+/** A run that must come back blocked, long before its timeout. */
+const blocked = async (c: Connected, pane: string, command: string) => {
+  const result = structured(
+    await call(c, "run_shell_command", { pane_id: pane, command, timeout: 60 }, { timeout: 20_000 })
+  )
+  assert.isDefined(result.blocked_by, `${command}: ${JSON.stringify(result)}`)
+  return result
+}
+
+/**
+ * The next command on a pane a blocked run holds: with a timeout of 60 s, bounded at 5 s by the
+ * request (the refusal itself comes within 1 s; bench measures it), so waiting out the timeout fails.
+ */
+const refusedAtOnce = async (c: Connected, pane: string) => {
+  const refused = await call(
+    c,
+    "run_shell_command",
+    { pane_id: pane, command: "echo no", timeout: 60 },
+    { timeout: 5_000 }
+  )
+  assert.strictEqual(tag(refused), "PaneNotReady", textOf(refused))
+  return textOf(refused)
+}
+
+describe("a run that waits for the keyboard refuses the next command at once", () => {
+  it.skipIf(!existsSync("/usr/bin/python3"))("a REPL a run started", async () => {
+    const { world, c, pane } = await open()
+    const repl = await blocked(c, pane, "python3 -q")
+    assert.deepInclude(repl.blocked_by, { program: "python3", kind: "line-editor" })
+    const text = await refusedAtOnce(c, pane)
+    for (const words of [repl.run_id, "python3", "line editor", "send_keys", `resume "${repl.run_id}"`, "C-d"]) {
+      assert.include(text, words)
+    }
+    keys(world, pane, "C-d")
+    assert.deepInclude(await resume(c, pane, repl.run_id, 15), { exit_status: 0 })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("a prompt of read -p, and cat reading the terminal", async () => {
+    const { world, c, pane } = await open()
+    const asked = await blocked(c, pane, "read -p 'name? ' answer; echo got $answer")
+    assert.include(await refusedAtOnce(c, pane), `run ${asked.run_id}`)
+    keys(world, pane, "-l", "bob")
+    keys(world, pane, "Enter")
+    assert.deepInclude(await resume(c, pane, asked.run_id, 15), { exit_status: 0 })
+    const waiting = await blocked(c, pane, "cat")
+    const text = await refusedAtOnce(c, pane)
+    for (const words of [waiting.run_id, "\"cat\"", "cat in front", "C-c"]) assert.include(text, words)
+    keys(world, pane, "C-d")
+    assert.deepInclude(await resume(c, pane, waiting.run_id, 15), { exit_status: 0 })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("a run that is only slow is waited for, and the next command reports it", async () => {
+    const { world, c, pane } = await open()
+    const slow = await run(c, pane, "sleep 2", { timeout: 1 })
+    assert.isTrue(slow.timed_out)
+    const next = await run(c, pane, "echo next", { timeout: 30 })
+    assert.deepInclude(next, { output: "next", exit_status: 0, earlier_run: { run_id: slow.run_id, exit_status: 0 } })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+})
