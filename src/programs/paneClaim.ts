@@ -72,6 +72,13 @@ export const readyAsHeld = (view: HeldView, deadline: number) =>
     }
   })
 
+/**
+ * How long the program in front of a held run must be seen holding the keyboard, its screen
+ * unchanged, before the next command is refused (shorter than the watcher's `blockedAfter`: the
+ * refusal types nothing, and a call made again waits anew).
+ */
+export const heldStill = 200
+
 /** The earlier run of a pane that a new run found and collected. @category models */
 export interface EarlierRun {
   readonly run_id: string
@@ -85,7 +92,7 @@ export interface EarlierRun {
  * pane's process changed, or its shell sat idle at its prompt without the run's status report) is
  * released once, by the one caller that takes its successor option, with C-c for any open input;
  * that run is returned as `abandoned`. A run whose program in front holds the keyboard (the kernel
- * shows it reading the terminal, the screen still for `blockedAfter`) waits for an answer, not for
+ * shows it reading the terminal, the screen still for `heldStill`) waits for an answer, not for
  * time: refused at once, naming it. At the deadline, refuses naming the run that holds the pane.
  */
 export const awaitFreePane = (paneId: PaneId, deadline: number) =>
@@ -176,7 +183,7 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
         : blocked?.program === holder.program && blocked.rows.join("\n") === look.screen
         ? blocked
         : { program: holder.program, since: now, rows }
-      if (holder !== undefined && blocked !== undefined && now - blocked.since >= timings.blockedAfter) {
+      if (holder !== undefined && blocked !== undefined && now - blocked.since >= heldStill) {
         return yield* blockedRefusal(recorded!, holder)
       }
       yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))

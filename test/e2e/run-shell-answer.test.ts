@@ -7,9 +7,11 @@ import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("answer")
+const h = runHarness("answer")
+const { open } = h
 const keys = (world: TmuxWorld, pane: string, ...args: ReadonlyArray<string>) =>
   world.tmux("libtmux-mcp", "send-keys", "-t", pane, ...args)
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
@@ -40,13 +42,16 @@ const refusedAtOnce = async (c: Connected, pane: string) => {
 }
 
 describe("a run that waits for the keyboard refuses the next command at once", () => {
-  it.skipIf(!existsSync("/usr/bin/python3"))("a REPL a run started", async () => {
+  it.skipIf(!existsSync("/usr/bin/python3"))("a REPL a run started, by this instance or another", async () => {
     const { world, c, pane } = await open()
     const repl = await blocked(c, pane, "python3 -q")
     assert.deepInclude(repl.blocked_by, { program: "python3", kind: "line-editor" })
-    const text = await refusedAtOnce(c, pane)
-    for (const words of [repl.run_id, "python3", "line editor", "send_keys", `resume "${repl.run_id}"`, "C-d"]) {
-      assert.include(text, words)
+    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    for (const instance of [c, other]) {
+      const text = await refusedAtOnce(instance, pane)
+      for (const words of [repl.run_id, "python3", "line editor", "send_keys", `resume "${repl.run_id}"`, "C-d"]) {
+        assert.include(text, words)
+      }
     }
     keys(world, pane, "C-d")
     assert.deepInclude(await resume(c, pane, repl.run_id, 15), { exit_status: 0 })
