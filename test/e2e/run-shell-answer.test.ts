@@ -1,7 +1,7 @@
 /**
  * A run that waits for the keyboard (issue 38), through the SDK client on real tmux: the next
  * command on its pane is refused at once, naming the run, the program in front and both ways out,
- * while a run that is only slow is still waited for.
+ * while a run that is only slow is still waited for; an interrupted run's answer carries its output.
  */
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
@@ -79,6 +79,35 @@ describe("a run that waits for the keyboard refuses the next command at once", (
     assert.isTrue(slow.timed_out)
     const next = await run(c, pane, "echo next", { timeout: 30 })
     assert.deepInclude(next, { output: "next", exit_status: 0, earlier_run: { run_id: slow.run_id, exit_status: 0 } })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+})
+
+describe("an interrupted run's answer carries its output", () => {
+  it("within max_lines, after the previous answer or whole", async () => {
+    const { world, c, pane } = await open()
+    const timed = await run(c, pane, "for i in 1 2 3 4; do echo line$i; done; sleep 60", { timeout: 1 })
+    assert.deepInclude(timed, { timed_out: true, output: "line1\nline2\nline3\nline4" })
+    keys(world, pane, "C-c")
+    const lost = await call(c, "run_shell_command", {
+      pane_id: pane,
+      resume: timed.run_id,
+      timeout: 15,
+      whole_output: true,
+      max_lines: 3
+    })
+    assert.strictEqual(tag(lost), "RunUnreported", textOf(lost))
+    const text = textOf(lost)
+    assert.include(text, "Its output (its last lines within max_lines/max_bytes; 2 lines before them left out):\n")
+    assert.match(text, /:\nline3\nline4\n\^C$/u)
+    assert.notInclude(text, "capture_pane")
+    // Without whole_output it is what came after the previous answer, as a resume returns it.
+    const again = await run(c, pane, "echo five; sleep 60", { timeout: 1 })
+    assert.deepInclude(again, { timed_out: true, output: "five" })
+    keys(world, pane, "C-c")
+    const since = await call(c, "run_shell_command", { pane_id: pane, resume: again.run_id, timeout: 15 })
+    assert.strictEqual(tag(since), "RunUnreported", textOf(since))
+    assert.match(textOf(since), /Its output since the previous answer:\n\^C$/u)
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 })
