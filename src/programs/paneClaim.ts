@@ -242,8 +242,8 @@ const blockedRefusal = (held: RunRecord, holder: { readonly program: string; rea
       `(${kindText[holder.kind]}); nothing was typed`,
     remedy: holder.kind === "secret"
       ? `${secretRemedy}; then call run_shell_command with resume "${held.run.id}"`
-      : `answer it (type the answer with send_keys, then call run_shell_command with resume "${held.run.id}" ` +
-        `for what follows), or quit it (send_keys ${quitKeys[holder.kind]}, with enter false) and call again`
+      : `answer it (run_shell_command with resume "${held.run.id}" and answer, or send_keys then resume), or ` +
+        `quit it (answer_key or send_keys with enter false: ${quitKeys[holder.kind]}) and call again`
   })
 
 export const claimRefusal = (held: RunRecord) =>
