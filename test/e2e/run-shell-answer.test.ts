@@ -201,6 +201,20 @@ describe("an answer and its wait in one call", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
+  it("refuses an answer to an in-shell read, which the shell itself asks, typing nothing", async () => {
+    const { world, c, pane } = await open()
+    const asked = await run(c, pane, "read -p 'name? ' v", { in_shell: true, timeout: 20 })
+    assert.deepInclude(asked.blocked_by, { program: "bash", kind: "prompt" })
+    const refused = await answer(c, pane, asked.run_id, { answer: "ada" })
+    assert.strictEqual(tag(refused), "PaneNotReady", textOf(refused))
+    assert.include(textOf(refused), "nothing was typed")
+    keys(world, pane, "-l", "bob")
+    keys(world, pane, "Enter")
+    assert.deepInclude(await resume(c, pane, asked.run_id, 15), { exit_status: 0, output: "name? bob" })
+    assert.deepInclude(await run(c, pane, "echo $v"), { output: "bob" })
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
   it(`an answer raced against the run's end never reaches the shell (${rounds(4, 200)} rounds)`, async () => {
     const { world, c, pane } = await open()
     const marker = join(world.dir, "MARKER")
