@@ -147,6 +147,8 @@ export const marks = {
   stale: "lmcp-pane-changed",
   /** The collection's guard's, when the run's record is gone: another call collected it. */
   collected: "lmcp-run-collected",
+  /** The answer's guard's (programs/runAnswer.ts), when the pane is no longer as the answer saw it. */
+  answerRefused: "lmcp-answer-refused",
   /** The line printed between the parts of a run's read: it carries the run's ID. */
   separator: (runId: string) => `lmcp-sep-${runId}`,
   /** The line before each pane's options in the leftover sweep. */
@@ -156,4 +158,5 @@ export const marks = {
 } as const
 
 /** Whether `name` is what a protocol guard's failing branch expands to (see `marks`): the grammar admits it. */
-export const isGuardMark = (name: string): boolean => name === marks.collected || name.startsWith(`${marks.stale}:`)
+export const isGuardMark = (name: string): boolean =>
+  name === marks.collected || name.startsWith(`${marks.stale}:`) || name.startsWith(`${marks.answerRefused}:`)

@@ -3625,12 +3625,12 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "string",
      "minLength": 1,
      "maxLength": 100000,
-     "description": "the shell command (lines allowed); give command or resume"
+     "description": "the shell command (lines allowed)"
     },
     "resume": {
      "type": "string",
      "pattern": "^[0-9a-f]{6}$",
-     "description": "instead of command: a run_id of this pane to wait for again"
+     "description": "a run_id to wait for again"
     },
     "timeout": {
      "type": "number",
@@ -3652,15 +3652,26 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "suppress_history": {
      "type": "boolean",
-     "description": "prefix a space to keep it out of shell history (best effort)"
+     "description": "out of shell history (best effort)"
     },
     "in_shell": {
      "type": "boolean",
-     "description": "run in the shell (as fish does): state persists; exit, set -e, traps act on it"
+     "description": "state persists; exit, set -e, traps act on the shell"
     },
     "whole_output": {
      "type": "boolean",
-     "description": "resume: all output, not just new"
+     "description": "all output, not just new"
+    },
+    "answer": {
+     "type": "string",
+     "description": "text typed first, then Enter"
+    },
+    "answer_key": {
+     "type": "string",
+     "description": "a key (C-d) instead"
+    },
+    "enter": {
+     "type": "boolean"
     }
    },
    "required": [
@@ -3751,7 +3762,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "kind",
       "next_step"
      ],
-     "description": "present when a program waits for the keyboard; answer or quit it with send_keys, then resume"
+     "description": "present when a program waits for the keyboard; answer or quit it with resume and answer or answer_key"
     },
     "run_id": {
      "type": "string",

@@ -97,7 +97,10 @@ export const executeRows = {
       max_bytes: "none",
       suppress_history: "none",
       in_shell: "none",
-      whole_output: "none"
+      whole_output: "none",
+      answer: "pane-input",
+      answer_key: "pane-input",
+      enter: "none"
     }
   },
   send_keys: {

@@ -36,9 +36,9 @@ export const secretRemedy = "a secret (a password or passphrase) is asked: do no
  * At readiness, with the shell not in front: the program holding the keyboard, if the kernel
  * certainly sees one reading the terminal (the mode is read only then). A relay is left to the
  * readiness wait: where the kernel hides the call, a tmux client (a previous run's status report,
- * leaving) looks like one.
+ * leaving) looks like one. `screen`, when the caller read the rows, replaces what the state alone says.
  */
-export const holderAtReadiness = (state: PaneLook, group: number, kernel: KernelProbe) =>
+export const holderAtReadiness = (state: PaneLook, group: number, kernel: KernelProbe, screen?: ScreenFacts) =>
   Effect.gen(function*() {
     const front = yield* kernel.front(state.pane_pid, group, state.pane_tty)
     if (front?.wait !== "reads") return undefined
@@ -49,7 +49,8 @@ export const holderAtReadiness = (state: PaneLook, group: number, kernel: Kernel
       wait: front.wait,
       wakes: front.wakes,
       mode: (yield* kernel.mode(state.pane_tty)) ?? { icanon: true, echo: true },
-      screen: { alternate: state.alternate_on, changing: false, prompted: state.cursor_x > 0, drawnBelow: false }
+      screen: screen ??
+        { alternate: state.alternate_on, changing: false, prompted: state.cursor_x > 0, drawnBelow: false }
     })
     return verdict._tag === "Blocked" ? verdict : undefined
   })

@@ -5,6 +5,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
+import { type BlockKind } from "../domain/keyboard.ts"
 import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
 import { generationOfOption, paneRunOptions, runIdPattern, runOfOption } from "../domain/protocolNames.ts"
@@ -15,6 +16,7 @@ import { PaneProcess } from "../services/PaneProcess.ts"
 import { type HeldView, type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { reads } from "../services/TmuxReads.ts"
+import { holderAtReadiness, kindText, quitKeys, screenFacts, secretRemedy } from "./keyboardHolder.ts"
 import { orPaneNotFound, stateFields } from "./pane.ts"
 import { headOfRun, kernelProbe } from "./runHead.ts"
 import { timings } from "./runWatch.ts"
@@ -71,6 +73,13 @@ export const readyAsHeld = (view: HeldView, deadline: number) =>
     }
   })
 
+/**
+ * How long the program in front of a held run must be seen holding the keyboard, its screen
+ * unchanged, before the next command is refused (shorter than the watcher's `blockedAfter`: the
+ * refusal types nothing, and a call made again waits anew).
+ */
+export const heldStill = 200
+
 /** The earlier run of a pane that a new run found and collected. @category models */
 export interface EarlierRun {
   readonly run_id: string
@@ -83,13 +92,16 @@ export interface EarlierRun {
  * typed it, and returns the look at the free pane. A claim whose run can no longer report (its
  * pane's process changed, or its shell sat idle at its prompt without the run's status report) is
  * released once, by the one caller that takes its successor option, with C-c for any open input;
- * that run is returned as `abandoned`. At the deadline, refuses naming the run that holds the pane.
+ * that run is returned as `abandoned`. A run whose program in front holds the keyboard (the kernel
+ * shows it reading the terminal, the screen still for `heldStill`) waits for an answer, not for
+ * time: refused at once, naming it. At the deadline, refuses naming the run that holds the pane.
  */
 export const awaitFreePane = (paneId: PaneId, deadline: number) =>
   Effect.gen(function*() {
     const kernel = yield* kernelProbe("")
     let memory = freshMemory
     let abandoned: string | undefined
+    let blocked: { readonly program: string; readonly since: number; readonly rows: ReadonlyArray<string> } | undefined
     while (true) {
       const look = yield* readinessLook(paneId)
       const claim = look[paneRunOptions.claim]
@@ -146,6 +158,35 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
         continue
       }
       if (decided.step === "Refuse") return yield* claimRefusal(recorded!)
+      // Who holds the keyboard is decided as readiness decides it: from the kernel, whichever instance typed the run.
+      const rows = look.screen.split("\n")
+      const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
+        ? undefined
+        : yield* holderAtReadiness(
+          look,
+          shell.foregroundGroup,
+          kernel,
+          screenFacts(
+            {
+              recorded: false,
+              dead: false,
+              program: "",
+              alternate: look.alternate_on,
+              cursorX: look.cursor_x,
+              cursorY: look.cursor_y,
+              rows
+            },
+            blocked?.rows
+          )
+        )
+      blocked = holder === undefined
+        ? undefined
+        : blocked?.program === holder.program && blocked.rows.join("\n") === look.screen
+        ? blocked
+        : { program: holder.program, since: now, rows }
+      if (holder !== undefined && blocked !== undefined && now - blocked.since >= heldStill) {
+        return yield* blockedRefusal(recorded!, holder)
+      }
       yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))
     }
   })
@@ -196,13 +237,29 @@ const openInputRefusal = (held: RunRecord) =>
       "send_keys until the shell's prompt is back; then call again"
   })
 
+/** Who typed a run, as a refusal names it. */
+const runNamed = (held: RunRecord) =>
+  `run ${held.run.id} (${JSON.stringify(held.command.prefix)}…, sha256 ${held.command.digest}, typed by ` +
+  `server process ${held.instance})`
+
+/** A run whose program in front waits for the keyboard: waiting would not end it, an answer or a quit does. */
+const blockedRefusal = (held: RunRecord, holder: { readonly program: string; readonly kind: BlockKind }) =>
+  new PaneNotReady({
+    pane: held.run.paneId,
+    reason: "run-held",
+    detail: `${runNamed(held)} holds this pane, and ${holder.program} in front of it waits for the keyboard ` +
+      `(${kindText[holder.kind]}); nothing was typed`,
+    remedy: holder.kind === "secret"
+      ? `${secretRemedy}; then call run_shell_command with resume "${held.run.id}"`
+      : `answer it (run_shell_command with resume "${held.run.id}" and answer, or send_keys then resume), or ` +
+        `quit it (answer_key or send_keys with enter false: ${quitKeys[holder.kind]}) and call again`
+  })
+
 export const claimRefusal = (held: RunRecord) =>
   new PaneNotReady({
     pane: held.run.paneId,
     reason: "run-held",
-    detail: `run ${held.run.id} (${JSON.stringify(held.command.prefix)}…, sha256 ${held.command.digest}, typed by ` +
-      `server process ${held.instance}) still holds this pane: it runs, waits for input, or timed out; ` +
-      "nothing was typed",
+    detail: `${runNamed(held)} still holds this pane: it runs, waits for input, or timed out; nothing was typed`,
     remedy: `call run_shell_command with resume "${held.run.id}" to wait for it and get its exit status; ` +
       "or interrupt it (send_keys C-c with enter false) and call again"
   })

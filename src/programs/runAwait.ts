@@ -6,6 +6,7 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { tailBound } from "../domain/bounds.ts"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
@@ -165,8 +166,11 @@ export const awaitRun = <R>(
           const output = withSeen(run, yield* outputSoFar(run, limits))
           return { _tag: "Blocked", by: run.shell, kind: "prompt", output } satisfies RunOutcome
         }
-        const shown = (yield* outputOf(run, capture.head, { ...limits, maxLines: 8, maxBytes: 1000 }, capture)).lines
-          .map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
+        const read = yield* outputOf(run, capture.head, limits, capture)
+        // Without a status report the output ends at the cursor: on the shell's prompt drawn again.
+        const cursorRow = capture.rows[capture.head.history + capture.head.cursorY - capture.firstRow] ?? ""
+        const printed = showsPrompt(run.prompt, cursorRow, capture.head.cursorX) ? read.lines.slice(0, -1) : read.lines
+        const shown = printed.map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
         // Only a start mark that never ran proves that nothing of the command ran.
         const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
         // Cancel any open input so the next command starts at a clean prompt. A resume of a run whose
@@ -181,7 +185,18 @@ export const awaitRun = <R>(
           return yield* new RunIncomplete({ pane: run.paneId, shown, stillOpen: true })
         }
         yield* collectRun(run, null, "unreported", true)
-        if (!fresh) return yield* new RunUnreported({ pane: run.paneId, runId: run.id })
+        if (!fresh) {
+          const bounded = tailBound(printed, limits.maxLines, limits.maxBytes)
+          return yield* new RunUnreported({
+            pane: run.paneId,
+            runId: run.id,
+            output: {
+              text: bounded.lines.join("\n"),
+              truncatedLines: bounded.truncatedLines + read.droppedLines,
+              continued: read.continued
+            }
+          })
+        }
         return yield* neverStarted
           ? new RunIncomplete({ pane: run.paneId, shown })
           : new RunUnreported({ pane: run.paneId, runId: run.id, shown })

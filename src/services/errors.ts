@@ -278,7 +278,14 @@ export class RunUnreported extends Schema.TaggedError<RunUnreported>()("RunUnrep
   pane: Schema.String,
   runId: Schema.String,
   /** Set when the shell came back to its prompt on its own: then whether the command ran is not known. */
-  shown: Schema.optionalKey(Schema.String)
+  shown: Schema.optionalKey(Schema.String),
+  /**
+   * The interrupted run's output as a resume returns it (after what the previous answer returned,
+   * when `continued`; within max_lines/max_bytes), and the lines left out before it.
+   */
+  output: Schema.optionalKey(
+    Schema.Struct({ text: Schema.String, truncatedLines: Schema.Int, continued: Schema.Boolean })
+  )
 }) {
   override get message() {
     if (this.shown !== undefined) {
@@ -292,8 +299,23 @@ export class RunUnreported extends Schema.TaggedError<RunUnreported>()("RunUnrep
     }
     return `run ${this.runId} in pane ${this.pane} ended without reporting an exit status: it was interrupted ` +
       `(C-c, for example, ends the rest of the typed line, including the part that reports the status). Its status ` +
-      `is lost; read its output with capture_pane. The run is closed, and the pane's shell is at its prompt.`
+      `is lost. The run is closed, and the pane's shell is at its prompt.${outputText(this.output)}`
   }
+}
+
+/** An interrupted run's output as its refusal says it. */
+const outputText = (
+  output: { readonly text: string; readonly truncatedLines: number; readonly continued: boolean } | undefined
+): string => {
+  if (output === undefined) return " Read its output with capture_pane."
+  const since = output.continued ? " since the previous answer" : ""
+  if (output.text === "") return ` It printed nothing${since}.`
+  const cut = output.truncatedLines === 0
+    ? ""
+    : ` (its last lines within max_lines/max_bytes; ${output.truncatedLines} line${
+      output.truncatedLines === 1 ? "" : "s"
+    } before them left out)`
+  return ` Its output${since}${cut}:\n${output.text}`
 }
 
 /**

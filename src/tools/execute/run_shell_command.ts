@@ -12,8 +12,10 @@ import { readRecord } from "../../domain/runRecord.ts"
 import { commandProblem } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
 import { kindText, quitKeys, secretRemedy } from "../../programs/keyboardHolder.ts"
+import { noNul } from "../../programs/keys.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { type EarlierRun } from "../../programs/paneClaim.ts"
+import { type Answer, answerRun } from "../../programs/runAnswer.ts"
 import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
 import { headOfRun } from "../../programs/runHead.ts"
 import { collectedElsewhere, markOf, undecodableRecord } from "../../programs/runReadBack.ts"
@@ -27,43 +29,54 @@ import { SocketPin } from "../../services/SocketPin.ts"
 import { defineTool } from "../define.ts"
 
 const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
-  description: "instead of command: a run_id of this pane to wait for again"
+  description: "a run_id to wait for again"
 })
+
+/** The longest answer: typed in one tmux command list (a tmux message holds 16 KiB). */
+const maxAnswer = 2000
+
+/** A tmux key name: a name or one printable character, after C-, M-, S- modifiers. */
+const keyName = /^(?:[CMS]-){0,3}(?:[A-Za-z][A-Za-z0-9]{0,11}|[!-~])$/u
 
 /** What a blocked run's result tells the agent to do next. */
 const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, attach: string): string =>
   blocked.kind === "secret"
     ? `${secretRemedy}. The user can type it after attaching with: ${attach}; then resume`
-    : `${blocked.by} holds the keyboard (${kindText[blocked.kind]}): answer it or quit it with send_keys ` +
-      `(${quitKeys[blocked.kind]}, with enter false), then resume`
+    : `${blocked.by} holds the keyboard (${kindText[blocked.kind]}): answer it with resume and answer (or ` +
+      `answer_key), or quit it with answer_key (${quitKeys[blocked.kind]})`
 
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
-  description: "Run a shell command in a pane's shell at its prompt; return its exit status and output " +
-    "(scrolled-off lines too; see output). A subshell (cd, export do not persist) " +
-    "unless in_shell; copy mode or a program holding the keyboard is refused (use send_keys). On timeout " +
-    "(timed_out, run_id, output so far) it runs on: resume with run_id for its status (not `echo $?`) and newer " +
-    "output. A program waiting for the keyboard returns in ~1 s: blocked_by, run_id. Never type a secret you " +
-    "were not given.",
+  description: "Runs it in the pane's shell at its prompt; returns its exit status and output. A subshell " +
+    "(cd, export do not persist) unless in_shell; copy mode or a program at the keyboard is refused. On " +
+    "timeout (timed_out, run_id, output so far) it runs on: resume with run_id for its status (not `echo $?`) " +
+    "and newer output. A program waiting for the keyboard returns in ~1 s (blocked_by, run_id): answer it by " +
+    "resume with answer. Never type a secret you were not given.",
   input: Schema.Struct({
     pane_id: PaneId,
     command: Schema.optionalKey(
       Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
-        description: "the shell command (lines allowed); give command or resume"
+        description: "the shell command (lines allowed)"
       })
     ),
     resume: Schema.optionalKey(RunId),
     timeout: timeoutField,
     ...boundFields,
     suppress_history: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "prefix a space to keep it out of shell history (best effort)"
+      description: "out of shell history (best effort)"
     })),
     in_shell: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "run in the shell (as fish does): state persists; exit, set -e, traps act on it"
+      description: "state persists; exit, set -e, traps act on the shell"
     })),
     whole_output: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "resume: all output, not just new"
-    }))
+      description: "all output, not just new"
+    })),
+    answer: Schema.optionalKey(
+      Schema.String.annotate({ description: "text typed first, then Enter" }).check(noNul)
+    ),
+    answer_key: Schema.optionalKey(Schema.String.annotate({ description: "a key (C-d) instead" })),
+    // With answer: press Enter after it (default true).
+    enter: Schema.optionalKey(Schema.Boolean)
   }),
   output: Schema.Struct({
     pane_id: idVariable("pane_id"),
@@ -101,7 +114,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         }),
         next_step: Schema.String.annotate({ description: "what to do about it" })
       }).annotate({
-        description: "present when a program waits for the keyboard; answer or quit it with send_keys, then resume"
+        description: "present when a program waits for the keyboard; answer or quit it with resume and answer " +
+          "or answer_key"
       })
     ),
     run_id: Schema.optionalKey(
@@ -175,6 +189,30 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
             : "whole_output goes with resume (a new run's output is whole)"
         })
       }
+      if (
+        (input.answer !== undefined || input.answer_key !== undefined) &&
+        (input.resume === undefined || (input.answer !== undefined && input.answer_key !== undefined))
+      ) {
+        return yield* new ArgumentProblem({
+          detail: input.resume === undefined
+            ? "answer and answer_key go with resume (the blocked run to answer)"
+            : "give at most one of answer (text) and answer_key (a key name)"
+        })
+      }
+      if (input.answer !== undefined && (input.answer === "" || input.answer.length > maxAnswer)) {
+        return yield* new ArgumentProblem({
+          detail: `answer must be 1 to ${maxAnswer} characters (typed in one tmux command list); got ` +
+            `${input.answer.length}; a key alone goes in answer_key`
+        })
+      }
+      if (input.answer_key !== undefined && !keyName.test(input.answer_key)) {
+        return yield* new ArgumentProblem({
+          detail: "answer_key must be one tmux key name (C-d, Enter, Escape, q, M-x ...); text goes in answer"
+        })
+      }
+      if (input.enter !== undefined && input.answer === undefined) {
+        return yield* new ArgumentProblem({ detail: "enter goes with answer (answer_key types one key alone)" })
+      }
       const problem = input.command === undefined ? undefined : commandProblem(input.command)
       if (problem !== undefined) {
         return yield* new ArgumentProblem({ detail: `command ${problem}` })
@@ -215,8 +253,19 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         countUntil: deadline + 1000,
         whole: input.whole_output === true
       }
+      const answer: Answer | undefined = input.answer !== undefined
+        ? { _tag: "Text", text: input.answer, enter: input.enter !== false }
+        : input.answer_key !== undefined
+        ? { _tag: "Key", key: input.answer_key }
+        : undefined
       const work = held?._tag === "Pending"
-        ? Effect.map(resumeRun(held.run, deadline, limits), (outcome) => ({ run: held.run, outcome, earlier: [] }))
+        ? Effect.map(
+          Effect.andThen(
+            answer === undefined ? Effect.void : answerRun(held.run, answer),
+            resumeRun(held.run, deadline, limits)
+          ),
+          (outcome) => ({ run: held.run, outcome, earlier: [] })
+        )
         : startRun({
           paneId: input.pane_id,
           command: input.command!,

@@ -1,0 +1,164 @@
+/**
+ * Answering a held run (run_shell_command's `answer`, `answer_key`): the text or key is typed only
+ * while the kernel shows the run's program in front holding the keyboard, read just before, and by
+ * one tmux command list whose guard checks, as tmux runs it, that the claim is still this run's, its
+ * end record has not come, no tmux mode is up, synchronize-panes is off and the program in front is
+ * the one seen. Otherwise nothing is typed and the call says why.
+ */
+import * as Effect from "effect/Effect"
+import { marks, paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
+import { parseEndRecord } from "../domain/shellProtocol.ts"
+import { type TmuxRefusal } from "../domain/tmuxRefusals.ts"
+import { ArgumentProblem, PaneNotReady, type TmuxCommandFailed } from "../services/errors.ts"
+import { type Run } from "../services/ShellRuns.ts"
+import { PaneCommand } from "../services/Tmux.ts"
+import { holderAtReadiness, screenFacts } from "./keyboardHolder.ts"
+import { sendCommands } from "./keys.ts"
+import { orPaneNotFound, readAndCapture } from "./pane.ts"
+import { runFields } from "./paneClaim.ts"
+import { headOfRun, kernelProbe } from "./runHead.ts"
+
+/** What an answer types. @category models */
+export type Answer =
+  | { readonly _tag: "Text"; readonly text: string; readonly enter: boolean }
+  | { readonly _tag: "Key"; readonly key: string }
+
+/** The prefix of the name the guard expands to when the pane is no longer as the answer saw it. */
+const answerRefusedMark = marks.answerRefused
+
+/**
+ * The guard's view, in plain variables only (the grammar admits no other): the claim, a mode,
+ * synchronize-panes, the program in front, then the run's end record (empty until it ends).
+ */
+const answerSeen = (run: Run) =>
+  `#{${paneRunOptions.claim}}:#{pane_in_mode}:#{synchronize-panes}:#{pane_current_command}:` +
+  `#{${protocolNames(run.id).end}}`
+
+/** The guard command: a harmless unset while the pane is as seen, an invalid option name otherwise. */
+export const answerGuard = (run: Run, program: string) =>
+  [
+    "set-option",
+    "-pu",
+    "-t",
+    run.paneId,
+    `#{?#{==:${answerSeen(run)},${run.id}:0:0:${program}:},${paneRunOptions.viewOk},${answerRefusedMark}:${
+      answerSeen(run)
+    }}`
+  ] as const
+
+/**
+ * Why the guard refused, from the option tmux found invalid (`ended` when the claim or the end
+ * record says the run ended); `undefined` for any other failure.
+ */
+export const answerRefusal = (refusal: TmuxRefusal, run: Run, program: string): string | undefined => {
+  if (refusal._tag !== "InvalidOption" || !refusal.option.startsWith(`${answerRefusedMark}:`)) return undefined
+  const seen = refusal.option.slice(answerRefusedMark.length + 1)
+  const [claim = "", mode = "", sync = ""] = seen.split(":")
+  if (claim !== run.id) return `run ${run.id} ended as the answer was about to be typed`
+  if (mode === "1") return "the pane entered copy mode (or another tmux mode)"
+  if (sync === "1") return "synchronize-panes was turned on in its window"
+  if (!seen.startsWith(`${claim}:0:0:${program}:`)) return "the program in front changed as the answer was typed"
+  return `run ${run.id} ended as the answer was about to be typed`
+}
+
+/**
+ * Types `answer` into `run`'s pane when its program in front waits for the keyboard; returns the
+ * program and its kind. Fails, having typed nothing, when the run ended, it is working, or the pane
+ * is not as seen (a mode, synchronize-panes, another program in front).
+ */
+export const answerRun = (run: Run, answer: Answer) =>
+  Effect.gen(function*() {
+    const nothing = "nothing was typed"
+    const read = yield* readAndCapture(run.paneId, { ...runFields, "synchronize-panes": "string" }, [
+      "-N",
+      "-S",
+      "0",
+      "-E",
+      "-"
+    ])
+    const look = { ...read.state, screen: read.captured }
+    const head = yield* headOfRun(run.paneId, run.id)
+    if (parseEndRecord(head.record) !== undefined || look[paneRunOptions.claim] !== run.id) {
+      return yield* new ArgumentProblem({
+        detail: `answer: run ${run.id} has ended (its status report came, or it no longer holds the pane); ` +
+          `${nothing}. Call run_shell_command with resume "${run.id}" and no answer for its exit status and output`
+      })
+    }
+    if (look.pane_in_mode) {
+      return yield* new PaneNotReady({
+        pane: run.paneId,
+        reason: "in-mode",
+        detail: `it is in copy mode (or another tmux mode), so the answer would go to the mode; ${nothing}`,
+        remedy: "leave the mode first (send_keys with keys \"q\" and enter false), then answer again"
+      })
+    }
+    if (look["synchronize-panes"] === "1") {
+      return yield* new PaneNotReady({
+        pane: run.paneId,
+        reason: "busy",
+        detail: `synchronize-panes is on in its window, so the answer would reach every pane of it; ${nothing}`,
+        remedy: "turn it off (set_synchronize_panes), then answer again"
+      })
+    }
+    // The kernel, read last before typing: who holds the keyboard, as readiness decides it.
+    const kernel = yield* kernelProbe("")
+    const shell = yield* kernel.shell(look.pane_pid, look.pane_tty)
+    const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
+      ? undefined
+      : yield* holderAtReadiness(
+        look,
+        shell.foregroundGroup,
+        kernel,
+        screenFacts({
+          recorded: false,
+          dead: false,
+          program: "",
+          alternate: look.alternate_on,
+          cursorX: look.cursor_x,
+          cursorY: look.cursor_y,
+          rows: look.screen.split("\n")
+        }, undefined)
+      )
+    if (holder === undefined) {
+      return yield* new PaneNotReady({
+        pane: run.paneId,
+        reason: "busy",
+        detail: `run ${run.id} is not waiting for the keyboard (its program works, or is not seen reading the ` +
+          `terminal); ${nothing}`,
+        remedy: `call run_shell_command with resume "${run.id}" and no answer to wait for it; answer when it ` +
+          "comes back blocked"
+      })
+    }
+    // Security: the name goes into the guard's format, so only a plain name does (no #, braces, commas).
+    if (!/^[A-Za-z0-9._+-]{1,64}$/u.test(look.pane_current_command)) {
+      return yield* new PaneNotReady({
+        pane: run.paneId,
+        reason: "busy",
+        detail: `the program in front is named ${
+          JSON.stringify(look.pane_current_command.slice(0, 64))
+        } by tmux, which the answer's guard cannot check; ${nothing}`,
+        remedy: `type the answer with send_keys, then call run_shell_command with resume "${run.id}"`
+      })
+    }
+    const keys = answer._tag === "Text"
+      ? sendCommands(run.paneId, { keys: answer.text, literal: true, enter: answer.enter })
+      : [["send-keys", "-t", run.paneId, answer.key] as const]
+    yield* (yield* PaneCommand).run([answerGuard(run, look.pane_current_command), ...keys]).pipe(
+      orPaneNotFound(run.paneId),
+      Effect.catchIf(
+        (error) =>
+          error._tag === "TmuxCommandFailed" &&
+          answerRefusal(error.refusal, run, look.pane_current_command) !== undefined,
+        (error) =>
+          new PaneNotReady({
+            pane: run.paneId,
+            reason: "changed",
+            detail: `${
+              answerRefusal((error as TmuxCommandFailed).refusal, run, look.pane_current_command)
+            }; ${nothing}`,
+            remedy: `call run_shell_command with resume "${run.id}" and no answer to see where it is`
+          })
+      )
+    )
+    return { program: holder.program, kind: holder.kind }
+  })
