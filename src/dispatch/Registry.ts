@@ -24,6 +24,7 @@ import {
 } from "../domain/redact.ts"
 import { type ManifestRow, rowFor, type SinkKind, typesIntoPane } from "../manifest/index.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
+import { withoutUsual } from "../programs/usual.ts"
 import { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
 import { InputInvalid, type ToolError } from "../services/errors.ts"
@@ -201,8 +202,11 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           "ArgumentProblem",
           ({ detail }) => Effect.fail(new InputInvalid({ tool: definition.row.name, detail }))
         )
-        // An output that does not fit its own schema is a bug of ours, not the caller's.
-        return (yield* Effect.orDie(Schema.encodeUnknownEffect(definition.output)(output))) as Record<string, unknown>
+        // An output that does not fit its own schema is a bug of ours, not the caller's. Fields at
+        // their usual value say nothing: they are left out (programs/usual.ts).
+        return (yield* Effect.orDie(
+          Schema.encodeUnknownEffect(definition.output)(withoutUsual(definition.output, output))
+        )) as Record<string, unknown>
       })
 
     /**

@@ -355,7 +355,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "exit_status"
       ]
      },
-     "description": "run_shell_command runs not yet collected (timed out, blocked or cancelled), typed by any server on this socket; empty when not running"
+     "description": "run_shell_command runs not yet collected (timed out, blocked or cancelled), typed by any server on this socket; absent: none (or the tmux server is not running)"
     },
     "collected_runs": {
      "type": "array",
@@ -408,16 +408,14 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "collected_at"
       ]
      },
-     "description": "the last run_shell_command run collected in each pane: its result already went to an answer (what a resume of it is told); empty when not running"
+     "description": "the last run_shell_command run collected in each pane: its result already went to an answer (what a resume of it is told); absent: none (or the tmux server is not running)"
     }
    },
    "required": [
     "running",
     "socket",
     "socket_path",
-    "session_count",
-    "held_runs",
-    "collected_runs"
+    "session_count"
    ]
   }
  },
@@ -733,19 +731,17 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_lines": {
      "type": "integer",
-     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound"
+     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound; absent: none"
     },
     "truncated_bytes": {
      "type": "integer",
-     "description": "bytes dropped from the start"
+     "description": "bytes dropped from the start; absent: none"
     }
    },
    "required": [
     "pane_id",
     "content",
-    "lines",
-    "truncated_lines",
-    "truncated_bytes"
+    "lines"
    ]
   }
  },
@@ -800,30 +796,26 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "lines_missed": {
      "type": "boolean",
-     "description": "history was cleared or trimmed past the cursor; output is the screen"
+     "description": "true: history was cleared or trimmed past the cursor; output is the screen; absent: no row was missed"
     },
     "alternate_screen": {
      "type": "boolean",
-     "description": "a full-screen program has the alternate screen; output is its whole screen"
+     "description": "true: a full-screen program has the alternate screen; output is its whole screen; absent: the normal screen"
     },
     "truncated_lines": {
      "type": "integer",
-     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound"
+     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound; absent: none"
     },
     "truncated_bytes": {
      "type": "integer",
-     "description": "bytes dropped from the start"
+     "description": "bytes dropped from the start; absent: none"
     }
    },
    "required": [
     "pane_id",
     "cursor",
     "output",
-    "lines",
-    "lines_missed",
-    "alternate_screen",
-    "truncated_lines",
-    "truncated_bytes"
+    "lines"
    ]
   }
  },
@@ -968,11 +960,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_lines": {
      "type": "integer",
-     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound"
+     "description": "lines dropped from the start to respect max_lines/max_bytes and the size bound; absent: none"
     },
     "truncated_bytes": {
      "type": "integer",
-     "description": "bytes dropped from the start"
+     "description": "bytes dropped from the start; absent: none"
     }
    },
    "required": [
@@ -1001,9 +993,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "alternate_on",
     "pane_mode",
     "scroll_position",
-    "content",
-    "truncated_lines",
-    "truncated_bytes"
+    "content"
    ]
   }
  },
@@ -1104,7 +1094,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        },
        "truncated_lines": {
         "type": "integer",
-        "description": "matching lines left out by max_lines_per_pane or the result's size bound (the oldest)"
+        "description": "matching lines left out by max_lines_per_pane or the result's size bound (the oldest); absent: none"
        }
       },
       "required": [
@@ -1115,8 +1105,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "window_index",
        "pane_index",
        "lines",
-       "rows",
-       "truncated_lines"
+       "rows"
       ]
      },
      "description": "the matching panes, in tmux's order"
@@ -1131,22 +1120,20 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "truncated_panes": {
      "type": "integer",
-     "description": "matching panes left out by max_panes or to keep the result within 500000 characters"
+     "description": "matching panes left out by max_panes or to keep the result within 500000 characters; absent: none"
     },
     "vanished_panes": {
      "type": "array",
      "items": {
       "type": "string"
      },
-     "description": "IDs of panes that closed during the search (not searched)"
+     "description": "IDs of panes that closed during the search (not searched); absent: none"
     }
    },
    "required": [
     "matches",
     "panes_searched",
-    "panes_matched",
-    "truncated_panes",
-    "vanished_panes"
+    "panes_matched"
    ]
   }
  },
@@ -1359,7 +1346,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "type": "null"
       }
      ],
-     "description": "index in patterns of the pattern that matched, else null"
+     "description": "index in patterns of the pattern that matched; absent: nothing matched"
     },
     "matched_line": {
      "anyOf": [
@@ -1370,18 +1357,18 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "type": "null"
       }
      ],
-     "description": "the line that matched, else null"
+     "description": "the line that matched; absent: nothing matched"
     },
     "new_lines": {
      "type": "array",
      "items": {
       "type": "string"
      },
-     "description": "the newest lines written since the call started (at most 20)"
+     "description": "the newest lines written since the call started (at most 20); absent: none was written"
     },
     "alternate_screen": {
      "type": "boolean",
-     "description": "a full-screen program had the alternate screen at some point"
+     "description": "true: a full-screen program had the alternate screen at some point; absent: the normal screen throughout"
     },
     "elapsed_seconds": {
      "type": "number",
@@ -1389,18 +1376,13 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "effective_timeout": {
      "type": "number",
-     "description": "the timeout used, in seconds, after the ceiling"
+     "description": "present when the ceiling cut the timeout asked for: the timeout used, in seconds"
     }
    },
    "required": [
     "pane_id",
     "outcome",
-    "matched_index",
-    "matched_line",
-    "new_lines",
-    "alternate_screen",
-    "elapsed_seconds",
-    "effective_timeout"
+    "elapsed_seconds"
    ]
   }
  },
@@ -1785,15 +1767,14 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        },
        "payload_omitted": {
         "type": "boolean",
-        "description": "result omitted to keep the batch under its size bound"
+        "description": "true: result omitted to keep the batch under its size bound; absent: the result is there (or the operation was skipped)"
        }
       },
       "required": [
        "index",
        "tool",
        "status",
-       "result",
-       "payload_omitted"
+       "result"
       ]
      },
      "description": "one per operation, in order"
@@ -1815,19 +1796,17 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "type": "null"
       }
      ],
-     "description": "index of the failure that stopped the batch, else null"
+     "description": "index of the failure that stopped the batch; absent: the batch did not stop"
     },
     "payloads_omitted": {
      "type": "integer",
-     "description": "results omitted for size"
+     "description": "results omitted for size; absent: none"
     }
    },
    "required": [
     "results",
     "succeeded",
-    "failed",
-    "stopped_at",
-    "payloads_omitted"
+    "failed"
    ]
   }
  },
@@ -3127,14 +3106,13 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "effective_timeout": {
      "type": "number",
-     "description": "the timeout used, in seconds, after the ceiling"
+     "description": "present when the ceiling cut the timeout asked for: the timeout used, in seconds"
     }
    },
    "required": [
     "channel",
     "outcome",
-    "elapsed_seconds",
-    "effective_timeout"
+    "elapsed_seconds"
    ]
   }
  },
@@ -3324,7 +3302,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "server_started": {
      "type": "boolean",
-     "description": "whether this call started the tmux server (with this server's configuration)"
+     "description": "true: this call started the tmux server (with this server's configuration); absent: the tmux server was already running"
     },
     "server_provenance": {
      "type": "string",
@@ -3337,7 +3315,6 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "window_id",
     "window_index",
     "pane_id",
-    "server_started",
     "server_provenance"
    ]
   }
@@ -3731,7 +3708,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "timed_out": {
      "type": "boolean",
-     "description": "the timeout passed first; the command keeps running (see run_id)"
+     "description": "true: the timeout passed first; the command keeps running (see run_id); absent: it did not time out"
     },
     "blocked_by": {
      "type": "object",
@@ -3774,7 +3751,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "effective_timeout": {
      "type": "number",
-     "description": "the timeout actually used, in seconds, after the ceiling"
+     "description": "present when the ceiling cut the timeout asked for: the timeout used, in seconds"
     },
     "output": {
      "type": "string",
@@ -3786,11 +3763,11 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "start",
       "previous_answer"
      ],
-     "description": "start: the output from the run's start; previous_answer: only what came after the output the previous answer for this run returned (whole_output, before the run's final answer, gives it all)"
+     "description": "previous_answer: only what came after the output the previous answer for this run returned (whole_output, before the run's final answer, gives it all); absent: the output from the run's start"
     },
     "output_start_lost": {
      "type": "boolean",
-     "description": "true when the output outgrew the pane's history and its beginning is gone; lines past the history are gone uncounted (truncated_lines does not include them)"
+     "description": "true when the output outgrew the pane's history and its beginning is gone; lines past the history are gone uncounted (truncated_lines does not include them); absent: the output starts at the run's start (or the previous answer's end)"
     },
     "output_is_screen": {
      "type": "array",
@@ -3807,15 +3784,15 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "output_start_unknown": {
      "type": "boolean",
-     "description": "true when where the output begins could not be found (the typed line was redrawn over and the terminal echoed it): output is then empty rather than risk returning older rows"
+     "description": "true when where the output begins could not be found (the typed line was redrawn over and the terminal echoed it): output is then empty rather than risk returning older rows; absent: where the output begins was found"
     },
     "truncated_lines": {
      "type": "integer",
-     "description": "lines the output had, read back from the pane, that were dropped from its start to respect max_lines/max_bytes; lines already gone past the history are not counted"
+     "description": "lines the output had, read back from the pane, that were dropped from its start to respect max_lines/max_bytes; lines already gone past the history are not counted; absent: none"
     },
     "truncated_bytes": {
      "type": "integer",
-     "description": "bytes dropped from the start"
+     "description": "bytes dropped from the start; absent: none"
     },
     "truncated_at_least": {
      "type": "boolean",
@@ -3854,15 +3831,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    "required": [
     "pane_id",
     "exit_status",
-    "timed_out",
     "elapsed_seconds",
-    "effective_timeout",
     "output",
-    "output_from",
-    "output_start_lost",
-    "output_start_unknown",
-    "truncated_lines",
-    "truncated_bytes",
     "shell"
    ]
   }
@@ -3911,13 +3881,12 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     },
     "synchronized": {
      "type": "boolean",
-     "description": "synchronize-panes was on, so the input reached every pane of the window"
+     "description": "true: synchronize-panes was on, so the input reached every pane of the window; absent: the input reached the targets only"
     }
    },
    "required": [
     "pane_id",
-    "targets",
-    "synchronized"
+    "targets"
    ]
   }
  },
@@ -3988,14 +3957,13 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        },
        "synchronized": {
         "type": "boolean",
-        "description": "synchronize-panes was on, so the input reached every pane of the window"
+        "description": "true: synchronize-panes was on, so the input reached every pane of the window; absent: the input reached the targets only"
        }
       },
       "required": [
        "index",
        "pane_id",
-       "targets",
-       "synchronized"
+       "targets"
       ]
      },
      "description": "one per send, in order"

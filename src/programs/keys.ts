@@ -7,6 +7,7 @@ import * as Schema from "effect/Schema"
 import type { PaneId } from "../domain/ids.ts"
 import { PaneInput } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
+import { usually } from "./usual.ts"
 
 /** The longest keys string of one send. */
 export const maxKeysLength = 10_000
@@ -117,7 +118,11 @@ export const targetFields = {
   targets: Schema.Array(Schema.String).annotate({
     description: "every pane the input reached (more than one while synchronize-panes is on)"
   }),
-  synchronized: Schema.Boolean.annotate({
-    description: "synchronize-panes was on, so the input reached every pane of the window"
-  })
+  synchronized: usually(
+    Schema.Boolean.annotate({
+      description: "true: synchronize-panes was on, so the input reached every pane of the window"
+    }),
+    false,
+    "the input reached the targets only"
+  )
 }

@@ -4,6 +4,7 @@
  */
 import * as Schema from "effect/Schema"
 import { maxTextChars } from "../domain/bounds.ts"
+import { usually } from "./usual.ts"
 
 /** Default and ceiling of returned lines and bytes. */
 export const outputLimits = {
@@ -29,8 +30,12 @@ export const boundFields = {
 
 /** The truncation report fields of a bounded result. @category schemas */
 export const truncationFields = {
-  truncated_lines: Schema.Int.annotate({
-    description: "lines dropped from the start to respect max_lines/max_bytes and the size bound"
-  }),
-  truncated_bytes: Schema.Int.annotate({ description: "bytes dropped from the start" })
+  truncated_lines: usually(
+    Schema.Int.annotate({
+      description: "lines dropped from the start to respect max_lines/max_bytes and the size bound"
+    }),
+    0,
+    "none"
+  ),
+  truncated_bytes: usually(Schema.Int.annotate({ description: "bytes dropped from the start" }), 0, "none")
 }

@@ -10,10 +10,13 @@ import * as Schema from "effect/Schema"
 import { Config } from "../services/Config.ts"
 import { Progress } from "../services/Progress.ts"
 
+/** A wait's timeout when the call gives none, in seconds. */
+export const defaultTimeout = 30
+
 /** The optional `timeout` of a waiting tool, in seconds. @category schemas */
 export const timeoutField = Schema.optionalKey(
   Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(86_400)).annotate({
-    description: "seconds (default 30; the server caps it)"
+    description: `seconds (default ${defaultTimeout}; the server caps it)`
   })
 )
 
@@ -23,7 +26,16 @@ export const timeoutField = Schema.optionalKey(
  * after the moment it was set (a tiny timeout added to the time would leave the time unchanged).
  */
 export const effectiveTimeout = (requested: number | undefined) =>
-  Config.useSync(({ config }) => Math.max(0.001, Math.min(requested ?? 30, config.waitMaxSeconds)))
+  Config.useSync(({ config }) => Math.max(0.001, Math.min(requested ?? defaultTimeout, config.waitMaxSeconds)))
+
+/** A waiting tool's `effective_timeout` result field: present only when the ceiling cut the timeout asked for. */
+export const effectiveTimeoutField = Schema.optionalKey(Schema.Finite.annotate({
+  description: "present when the ceiling cut the timeout asked for: the timeout used, in seconds"
+}))
+
+/** The `effective_timeout` of a result: only when `used` is not what the call asked for. */
+export const reportedTimeout = (requested: number | undefined, used: number): { readonly effective_timeout?: number } =>
+  used === (requested ?? defaultTimeout) ? {} : { effective_timeout: used }
 
 /** Runs `wait` while reporting progress about once a second. */
 export const withProgress = <A, E, R>(total: number, label: string, wait: Effect.Effect<A, E, R>) =>

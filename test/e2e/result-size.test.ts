@@ -12,6 +12,21 @@ import { run, runHarness } from "../support/runs.ts"
 const { open } = runHarness("resultsize")
 
 describe("the size of a result", () => {
+  it("is at most 110 bytes for a run of true: fields at their usual value are left out", async () => {
+    const { c, pane } = await open()
+    const result = await call(c, "run_shell_command", { pane_id: pane, command: "true" })
+    const text = JSON.stringify(structured(result))
+    assert.isAtMost(Buffer.byteLength(text), 110, text)
+    assert.deepStrictEqual(Object.keys(structured(result)).sort(), [
+      "elapsed_seconds",
+      "exit_status",
+      "output",
+      "pane_id",
+      "shell"
+    ])
+    assert.strictEqual(textOf(result), text)
+  })
+
   it("is declared as 500,000 characters by exactly the tools whose output holds terminal content", async () => {
     const { c } = await open()
     const declared = (await c.client.listTools()).tools

@@ -105,3 +105,15 @@ export const structured = (result: CallToolResult): { readonly [key: string]: an
   if (result.isError === true) throw new Error(`expected success, got: ${textOf(result)}`)
   return result.structuredContent as { readonly [key: string]: any }
 }
+
+/**
+ * Asserts that a result leaves out `keys`: a field at its usual value (false, 0, an empty list, output
+ * from the start) is absent (src/programs/usual.ts).
+ */
+export const absent = (result: unknown, ...keys: ReadonlyArray<string>): void => {
+  for (const key of keys) {
+    if (result !== null && typeof result === "object" && key in result) {
+      throw new Error(`expected ${key} to be absent, got ${JSON.stringify((result as Record<string, unknown>)[key])}`)
+    }
+  }
+}

@@ -6,6 +6,7 @@ import { manifest } from "../../manifest/index.ts"
 import { emptyWhenNoServer, listSessionRows } from "../../programs/hierarchy.ts"
 import { checkDirectory, parseSpawned, Spawned, spawnedFormat, StartDirectory } from "../../programs/spawn.ts"
 import { Name } from "../../programs/targets.ts"
+import { usually } from "../../programs/usual.ts"
 import { SessionExists, type TmuxCommandFailed } from "../../services/errors.ts"
 import { TmuxSpawn } from "../../services/Tmux.ts"
 import { defineTool } from "../define.ts"
@@ -27,9 +28,13 @@ export const create_session = defineTool(manifest.create_session, {
   }),
   output: Schema.Struct({
     ...Spawned.fields,
-    server_started: Schema.Boolean.annotate({
-      description: "whether this call started the tmux server (with this server's configuration)"
-    }),
+    server_started: usually(
+      Schema.Boolean.annotate({
+        description: "true: this call started the tmux server (with this server's configuration)"
+      }),
+      false,
+      "the tmux server was already running"
+    ),
     server_provenance: Schema.String.annotate({
       description: "who started the tmux server and with which configuration, as recorded " +
         "on it (a record anyone on the socket could write), or unknown"

@@ -20,8 +20,15 @@ import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
 import { headOfRun } from "../../programs/runHead.ts"
 import { collectedElsewhere, markOf, undecodableRecord } from "../../programs/runReadBack.ts"
 import { startRun } from "../../programs/runTyping.ts"
+import { usually } from "../../programs/usual.ts"
 import { idVariable } from "../../programs/variables.ts"
-import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
+import {
+  effectiveTimeout,
+  effectiveTimeoutField,
+  reportedTimeout,
+  timeoutField,
+  withProgress
+} from "../../programs/waiting.ts"
 import { Config } from "../../services/Config.ts"
 import { ArgumentProblem, PaneNotReady } from "../../services/errors.ts"
 import { ShellRuns } from "../../services/ShellRuns.ts"
@@ -102,9 +109,13 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           "types into it; respawn_pane starts a new shell)"
       })
     ),
-    timed_out: Schema.Boolean.annotate({
-      description: "the timeout passed first; the command keeps running (see run_id)"
-    }),
+    timed_out: usually(
+      Schema.Boolean.annotate({
+        description: "true: the timeout passed first; the command keeps running (see run_id)"
+      }),
+      false,
+      "it did not time out"
+    ),
     blocked_by: Schema.optionalKey(
       Schema.Struct({
         program: Schema.String.annotate({ description: "the command name of the program holding the keyboard" }),
@@ -127,21 +138,27 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       description:
         "seconds since the call began, including waiting for the shell's prompt and for other calls on the pane"
     }),
-    effective_timeout: Schema.Finite.annotate({
-      description: "the timeout actually used, in seconds, after the ceiling"
-    }),
+    effective_timeout: effectiveTimeoutField,
     output: Schema.String.annotate({
       description: "the command's output as the terminal shows it (tabs as spaces, trailing spaces kept, no " +
         "final newline), with any notice the shell prints there (a background job's Done); see output_from"
     }),
-    output_from: Schema.Literals(["start", "previous_answer"]).annotate({
-      description: "start: the output from the run's start; previous_answer: only what came after the output the " +
-        "previous answer for this run returned (whole_output, before the run's final answer, gives it all)"
-    }),
-    output_start_lost: Schema.Boolean.annotate({
-      description: "true when the output outgrew the pane's history and its beginning is gone; lines past the " +
-        "history are gone uncounted (truncated_lines does not include them)"
-    }),
+    output_from: usually(
+      Schema.Literals(["start", "previous_answer"]).annotate({
+        description: "previous_answer: only what came after the output the previous answer for this run " +
+          "returned (whole_output, before the run's final answer, gives it all)"
+      }),
+      "start",
+      "the output from the run's start"
+    ),
+    output_start_lost: usually(
+      Schema.Boolean.annotate({
+        description: "true when the output outgrew the pane's history and its beginning is gone; lines past the " +
+          "history are gone uncounted (truncated_lines does not include them)"
+      }),
+      false,
+      "the output starts at the run's start (or the previous answer's end)"
+    ),
     output_is_screen: Schema.optionalKey(
       Schema.Array(Schema.Literals(["pager", "full-screen", "alternate-screen", "clear"])).annotate({
         description: "present when output is what the screen showed, not what the command wrote, and why: a " +
@@ -149,15 +166,23 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           "is the stream (carriage-return redraws, for one, are not detected)"
       })
     ),
-    output_start_unknown: Schema.Boolean.annotate({
-      description: "true when where the output begins could not be found (the typed line was redrawn over and " +
-        "the terminal echoed it): output is then empty rather than risk returning older rows"
-    }),
+    output_start_unknown: usually(
+      Schema.Boolean.annotate({
+        description: "true when where the output begins could not be found (the typed line was redrawn over and " +
+          "the terminal echoed it): output is then empty rather than risk returning older rows"
+      }),
+      false,
+      "where the output begins was found"
+    ),
     ...truncationFields,
-    truncated_lines: Schema.Int.annotate({
-      description: "lines the output had, read back from the pane, that were dropped from its start to respect " +
-        "max_lines/max_bytes; lines already gone past the history are not counted"
-    }),
+    truncated_lines: usually(
+      Schema.Int.annotate({
+        description: "lines the output had, read back from the pane, that were dropped from its start to respect " +
+          "max_lines/max_bytes; lines already gone past the history are not counted"
+      }),
+      0,
+      "none"
+    ),
     truncated_at_least: Schema.optionalKey(Schema.Boolean.annotate({
       description: "present when counting the truncated lines and bytes stopped early (at the timeout, or as " +
         "the history was trimmed under a run still printing): there are more"
@@ -306,7 +331,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           : {}),
         ...(["Finished", "ShellExited", "ShellReplaced"].includes(outcome._tag) ? {} : { run_id: run.id }),
         elapsed_seconds: Math.round(finished - started) / 1000,
-        effective_timeout: timeout,
+        ...reportedTimeout(input.timeout, timeout),
         output: bounded.lines.join("\n"),
         output_from: outcome.output.continued ? "previous_answer" as const : "start" as const,
         output_start_lost: outcome.output.startLost,

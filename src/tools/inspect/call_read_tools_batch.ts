@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { Selection } from "../../domain/selection.ts"
 import { manifest } from "../../manifest/index.ts"
+import { usually } from "../../programs/usual.ts"
 import { ReadTools } from "../../services/ReadTools.ts"
 import { defineTool } from "../define.ts"
 
@@ -40,7 +41,11 @@ const Row = Schema.Struct({
     ),
     isError: Schema.Boolean.annotate({ description: "whether the tool failed" })
   })).annotate({ description: "the nested MCP result; null when skipped or omitted to fit the size bound" }),
-  payload_omitted: Schema.Boolean.annotate({ description: "result omitted to keep the batch under its size bound" })
+  payload_omitted: usually(
+    Schema.Boolean.annotate({ description: "true: result omitted to keep the batch under its size bound" }),
+    false,
+    "the result is there (or the operation was skipped)"
+  )
 })
 
 /** @category tools */
@@ -57,10 +62,12 @@ export const call_read_tools_batch = defineTool(manifest.call_read_tools_batch, 
     results: Schema.Array(Row).annotate({ description: "one per operation, in order" }),
     succeeded: Schema.Int.annotate({ description: "operations that succeeded" }),
     failed: Schema.Int.annotate({ description: "operations that failed" }),
-    stopped_at: Schema.NullOr(Schema.Int).annotate({
-      description: "index of the failure that stopped the batch, else null"
-    }),
-    payloads_omitted: Schema.Int.annotate({ description: "results omitted for size" })
+    stopped_at: usually(
+      Schema.NullOr(Schema.Int).annotate({ description: "index of the failure that stopped the batch" }),
+      null,
+      "the batch did not stop"
+    ),
+    payloads_omitted: usually(Schema.Int.annotate({ description: "results omitted for size" }), 0, "none")
   }),
   run: (input) =>
     Effect.gen(function*() {

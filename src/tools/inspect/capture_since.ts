@@ -7,6 +7,7 @@ import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { readAndCapture, stateFields } from "../../programs/pane.ts"
+import { usually } from "../../programs/usual.ts"
 import { idVariable } from "../../programs/variables.ts"
 import { CursorInvalid, PaneGone } from "../../services/errors.ts"
 import { ProcessSecret } from "../../services/ProcessSecret.ts"
@@ -86,12 +87,20 @@ export const capture_since = defineTool(manifest.capture_since, {
     cursor: Schema.String.annotate({ description: "pass it to the next call on this pane" }),
     output: Schema.String.annotate({ description: "the rows written since the cursor (the screen on a first call)" }),
     lines: Schema.Int.annotate({ description: "number of lines in output" }),
-    lines_missed: Schema.Boolean.annotate({
-      description: "history was cleared or trimmed past the cursor; output is the screen"
-    }),
-    alternate_screen: Schema.Boolean.annotate({
-      description: "a full-screen program has the alternate screen; output is its whole screen"
-    }),
+    lines_missed: usually(
+      Schema.Boolean.annotate({
+        description: "true: history was cleared or trimmed past the cursor; output is the screen"
+      }),
+      false,
+      "no row was missed"
+    ),
+    alternate_screen: usually(
+      Schema.Boolean.annotate({
+        description: "true: a full-screen program has the alternate screen; output is its whole screen"
+      }),
+      false,
+      "the normal screen"
+    ),
     ...truncationFields
   }),
   run: (input) =>

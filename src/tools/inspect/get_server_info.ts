@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { formatSelector } from "../../domain/socket.ts"
 import { manifest } from "../../manifest/index.ts"
+import { usually } from "../../programs/usual.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { reads } from "../../services/TmuxReads.ts"
 import { defineTool, NoInput } from "../define.ts"
@@ -19,32 +20,40 @@ export const get_server_info = defineTool(manifest.get_server_info, {
     pid: Schema.optionalKey(Schema.Int.annotate({ description: "the tmux server's process ID, when running" })),
     version: Schema.optionalKey(Schema.String.annotate({ description: "the tmux server's version, when running" })),
     start_time: Schema.optionalKey(Schema.Int.annotate({ description: "server start, seconds since the epoch" })),
-    held_runs: Schema.Array(Schema.Struct({
-      pane_id: Schema.String.annotate({ description: "the pane it was typed in" }),
-      run_id: Schema.String.annotate({ description: "pass it to run_shell_command as resume, with pane_id" }),
-      command_prefix: Schema.String.annotate({ description: "the start of the command it runs" }),
-      command_digest: Schema.String.annotate({ description: "sha256 of the command, first 12 hex digits" }),
-      holds_pane: Schema.Boolean.annotate({ description: "its status report has not come: new runs there wait" }),
-      exit_status: Schema.NullOr(Schema.Int).annotate({ description: "its exit status, once reported" })
-    })).annotate({
-      description: "run_shell_command runs not yet collected (timed out, blocked or cancelled), typed by any " +
-        "server on this socket; empty when not running"
-    }),
-    collected_runs: Schema.Array(Schema.Struct({
-      pane_id: Schema.String.annotate({ description: "the pane it ran in" }),
-      run_id: Schema.String.annotate({ description: "the run" }),
-      exit_status: Schema.NullOr(Schema.Int).annotate({
-        description: "its exit status (the shell's when it ended the shell); null when it never reported one"
+    held_runs: usually(
+      Schema.Array(Schema.Struct({
+        pane_id: Schema.String.annotate({ description: "the pane it was typed in" }),
+        run_id: Schema.String.annotate({ description: "pass it to run_shell_command as resume, with pane_id" }),
+        command_prefix: Schema.String.annotate({ description: "the start of the command it runs" }),
+        command_digest: Schema.String.annotate({ description: "sha256 of the command, first 12 hex digits" }),
+        holds_pane: Schema.Boolean.annotate({ description: "its status report has not come: new runs there wait" }),
+        exit_status: Schema.NullOr(Schema.Int).annotate({ description: "its exit status, once reported" })
+      })).annotate({
+        description: "run_shell_command runs not yet collected (timed out, blocked or cancelled), typed by any " +
+          "server on this socket"
       }),
-      ended: Schema.Literals(["reported", "unreported", "shell-exited"]).annotate({
-        description: "reported (its status report came), unreported (interrupted) or shell-exited"
+      [],
+      "none (or the tmux server is not running)"
+    ),
+    collected_runs: usually(
+      Schema.Array(Schema.Struct({
+        pane_id: Schema.String.annotate({ description: "the pane it ran in" }),
+        run_id: Schema.String.annotate({ description: "the run" }),
+        exit_status: Schema.NullOr(Schema.Int).annotate({
+          description: "its exit status (the shell's when it ended the shell); null when it never reported one"
+        }),
+        ended: Schema.Literals(["reported", "unreported", "shell-exited"]).annotate({
+          description: "reported (its status report came), unreported (interrupted) or shell-exited"
+        }),
+        collected_by: Schema.Int.annotate({ description: "the process ID of the server that returned its result" }),
+        collected_at: Schema.String.annotate({ description: "when, as an ISO 8601 time" })
+      })).annotate({
+        description: "the last run_shell_command run collected in each pane: its result already went to an answer " +
+          "(what a resume of it is told)"
       }),
-      collected_by: Schema.Int.annotate({ description: "the process ID of the server that returned its result" }),
-      collected_at: Schema.String.annotate({ description: "when, as an ISO 8601 time" })
-    })).annotate({
-      description: "the last run_shell_command run collected in each pane: its result already went to an answer " +
-        "(what a resume of it is told); empty when not running"
-    })
+      [],
+      "none (or the tmux server is not running)"
+    )
   }),
   run: () =>
     Effect.gen(function*() {

@@ -8,6 +8,7 @@ import { manifest } from "../../manifest/index.ts"
 import { uniqueMarker } from "../../programs/formats.ts"
 import { emptyWhenNoServer, listPaneRows, type PaneInfo } from "../../programs/hierarchy.ts"
 import { optionalSession, sessionTargetFields } from "../../programs/targets.ts"
+import { usually } from "../../programs/usual.ts"
 import { idVariable, intVariable, stringVariable } from "../../programs/variables.ts"
 import type { TmuxError } from "../../services/errors.ts"
 import { matchBudgetMs, maxPatternLength, maxProgramSize, Regex } from "../../services/Regex.ts"
@@ -139,18 +140,30 @@ export const search_panes = defineTool(manifest.search_panes, {
         description: "the row each line starts on, as capture_pane's start and end " +
           "count rows (0 is the top of the screen, negative is history)"
       }),
-      truncated_lines: Schema.Int.annotate({
-        description: "matching lines left out by max_lines_per_pane or the result's size bound (the oldest)"
-      })
+      truncated_lines: usually(
+        Schema.Int.annotate({
+          description: "matching lines left out by max_lines_per_pane or the result's size bound (the oldest)"
+        }),
+        0,
+        "none"
+      )
     })).annotate({ description: "the matching panes, in tmux's order" }),
     panes_searched: Schema.Int.annotate({ description: "panes searched" }),
     panes_matched: Schema.Int.annotate({ description: "panes that matched, including those left out by max_panes" }),
-    truncated_panes: Schema.Int.annotate({
-      description: `matching panes left out by max_panes or to keep the result within ${maxResultChars} characters`
-    }),
-    vanished_panes: Schema.Array(Schema.String).annotate({
-      description: "IDs of panes that closed during the search (not searched)"
-    })
+    truncated_panes: usually(
+      Schema.Int.annotate({
+        description: `matching panes left out by max_panes or to keep the result within ${maxResultChars} characters`
+      }),
+      0,
+      "none"
+    ),
+    vanished_panes: usually(
+      Schema.Array(Schema.String).annotate({
+        description: "IDs of panes that closed during the search (not searched)"
+      }),
+      [],
+      "none"
+    )
   }),
   run: (input) =>
     Effect.gen(function*() {

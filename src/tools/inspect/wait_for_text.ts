@@ -4,8 +4,9 @@ import * as Schema from "effect/Schema"
 import { tailBound } from "../../domain/bounds.ts"
 import { PaneId } from "../../domain/ids.ts"
 import { manifest } from "../../manifest/index.ts"
+import { usually } from "../../programs/usual.ts"
 import { idVariable } from "../../programs/variables.ts"
-import { effectiveTimeout, timeoutField } from "../../programs/waiting.ts"
+import { effectiveTimeout, effectiveTimeoutField, reportedTimeout, timeoutField } from "../../programs/waiting.ts"
 import { waitForText } from "../../programs/waitText.ts"
 import { maxPatternLength, Regex } from "../../services/Regex.ts"
 import { defineTool } from "../define.ts"
@@ -39,18 +40,30 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
   output: Schema.Struct({
     pane_id: idVariable("pane_id"),
     outcome: Schema.Literals(["matched", "any_output", "timeout"]).annotate({ description: "what ended the wait" }),
-    matched_index: Schema.NullOr(Schema.Int).annotate({
-      description: "index in patterns of the pattern that matched, else null"
-    }),
-    matched_line: Schema.NullOr(Schema.String).annotate({ description: "the line that matched, else null" }),
-    new_lines: Schema.Array(Schema.String).annotate({
-      description: "the newest lines written since the call started (at most 20)"
-    }),
-    alternate_screen: Schema.Boolean.annotate({
-      description: "a full-screen program had the alternate screen at some point"
-    }),
+    matched_index: usually(
+      Schema.NullOr(Schema.Int).annotate({ description: "index in patterns of the pattern that matched" }),
+      null,
+      "nothing matched"
+    ),
+    matched_line: usually(
+      Schema.NullOr(Schema.String).annotate({ description: "the line that matched" }),
+      null,
+      "nothing matched"
+    ),
+    new_lines: usually(
+      Schema.Array(Schema.String).annotate({
+        description: "the newest lines written since the call started (at most 20)"
+      }),
+      [],
+      "none was written"
+    ),
+    alternate_screen: usually(
+      Schema.Boolean.annotate({ description: "true: a full-screen program had the alternate screen at some point" }),
+      false,
+      "the normal screen throughout"
+    ),
     elapsed_seconds: Schema.Finite.annotate({ description: "seconds waited" }),
-    effective_timeout: Schema.Finite.annotate({ description: "the timeout used, in seconds, after the ceiling" })
+    effective_timeout: effectiveTimeoutField
   }),
   run: (input) =>
     Effect.gen(function*() {
@@ -71,7 +84,7 @@ export const wait_for_text = defineTool(manifest.wait_for_text, {
         new_lines: [...tailBound(result.newLines, 20, 4000).lines],
         alternate_screen: result.alternateScreenSeen,
         elapsed_seconds: result.elapsedMs / 1000,
-        effective_timeout: timeout
+        ...reportedTimeout(input.timeout, timeout)
       }
     })
 })

@@ -16,7 +16,13 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { manifest } from "../../manifest/index.ts"
 import { Channel } from "../../programs/channel.ts"
-import { effectiveTimeout, timeoutField, withProgress } from "../../programs/waiting.ts"
+import {
+  effectiveTimeout,
+  effectiveTimeoutField,
+  reportedTimeout,
+  timeoutField,
+  withProgress
+} from "../../programs/waiting.ts"
 import type { TmuxError } from "../../services/errors.ts"
 import { TmuxChange } from "../../services/Tmux.ts"
 import { reads } from "../../services/TmuxReads.ts"
@@ -47,7 +53,7 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
     channel: Schema.String.annotate({ description: "the channel" }),
     outcome: Schema.Literals(["signalled", "timeout"]).annotate({ description: "what ended the wait" }),
     elapsed_seconds: Schema.Finite.annotate({ description: "seconds waited" }),
-    effective_timeout: Schema.Finite.annotate({ description: "the timeout used, in seconds, after the ceiling" })
+    effective_timeout: effectiveTimeoutField
   }),
   run: (input) =>
     Effect.gen(function*() {
@@ -73,7 +79,7 @@ export const wait_for_channel = defineTool(manifest.wait_for_channel, {
         channel: input.channel,
         outcome,
         elapsed_seconds: ((yield* Clock.currentTimeMillis) - started) / 1000,
-        effective_timeout: timeout
+        ...reportedTimeout(input.timeout, timeout)
       }
     })
 })
