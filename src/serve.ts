@@ -34,6 +34,7 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
         JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
       afterCall: collectWhenIdle,
       advertised: advertisedSchemas,
+      waitCeiling: facts.config.waitMaxSeconds,
       log
     })
     const stopped = Promise.withResolvers<void>()

@@ -1314,7 +1314,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "number",
      "exclusiveMinimum": 0,
      "maximum": 86400,
-     "description": "seconds (default 30; the server caps it)"
+     "description": "seconds (default 30; at most the server's ceiling)"
     }
    },
    "required": [
@@ -3078,7 +3078,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "number",
      "exclusiveMinimum": 0,
      "maximum": 86400,
-     "description": "seconds (default 30; the server caps it)"
+     "description": "seconds (default 30; at most the server's ceiling)"
     }
    },
    "required": [
@@ -3613,7 +3613,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "type": "number",
      "exclusiveMinimum": 0,
      "maximum": 86400,
-     "description": "seconds (default 30; the server caps it)"
+     "description": "seconds (default 30; at most the server's ceiling)"
     },
     "max_lines": {
      "type": "integer",

@@ -16,7 +16,7 @@ export const defaultTimeout = 30
 /** The optional `timeout` of a waiting tool, in seconds. @category schemas */
 export const timeoutField = Schema.optionalKey(
   Schema.Finite.check(Schema.isGreaterThan(0), Schema.isLessThanOrEqualTo(86_400)).annotate({
-    description: `seconds (default ${defaultTimeout}; the server caps it)`
+    description: `seconds (default ${defaultTimeout}; at most the server's ceiling)`
   })
 )
 

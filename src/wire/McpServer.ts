@@ -27,7 +27,9 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
 import { maxResultChars } from "../domain/bounds.ts"
+import { defaultWaitMaxSeconds } from "../domain/waitCeiling.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
+import { defaultTimeout } from "../programs/waiting.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { leanSchema } from "./leanSchema.ts"
@@ -71,7 +73,8 @@ export type AdvertisedSchemas = Readonly<
 export const toolEntry = (
   definition: ToolDefinition,
   nestedAuthority: ReadonlyArray<string>,
-  built?: AdvertisedSchemas
+  built?: AdvertisedSchemas,
+  waitCeiling: number = defaultWaitMaxSeconds
 ): Tool => {
   const row = definition.row
   const schemas = built?.[row.name]
@@ -79,8 +82,10 @@ export const toolEntry = (
     name: row.name,
     title: row.title,
     description: definition.description,
-    inputSchema: (definition.specialize === undefined ? schemas?.inputSchema : undefined) ??
-      advertisedSchema(definition.input),
+    inputSchema: withCeiling(
+      (definition.specialize === undefined ? schemas?.inputSchema : undefined) ?? advertisedSchema(definition.input),
+      waitCeiling
+    ),
     outputSchema: schemas?.outputSchema ?? advertisedSchema(definition.output) as Tool["outputSchema"],
     annotations: {
       title: row.title,
@@ -93,6 +98,22 @@ export const toolEntry = (
       [capabilityMetaKey]: capabilityRecord(row, nestedAuthority),
       // Claude Code shows a longer result as a file and a preview unless the tool says it may be this long.
       ...(row.output.includes("terminal-content") ? { [maxResultSizeKey]: maxResultChars } : {})
+    }
+  }
+}
+
+/**
+ * A waiting tool's `timeout` says the ceiling this server applies (`LIBTMUX_MCP_WAIT_MAX_SECONDS`,
+ * read at startup), so a model asks for what it can have.
+ */
+const withCeiling = (schema: Tool["inputSchema"], ceiling: number): Tool["inputSchema"] => {
+  const timeout = schema.properties?.timeout
+  if (timeout === undefined || typeof timeout !== "object") return schema
+  return {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      timeout: { ...timeout, description: `seconds (default ${defaultTimeout}; at most ${ceiling} on this server)` }
     }
   }
 }
@@ -126,6 +147,8 @@ export interface ServerOptions {
   readonly capabilities: () => string
   /** Schemas converted at build time; without them tools/list converts each tool's schemas at startup. */
   readonly advertised?: AdvertisedSchemas
+  /** The ceiling of waits, in seconds, that the waiting tools' `timeout` names (default 30). */
+  readonly waitCeiling?: number
   /** Where defects are noted, and the lines a client that asked for log messages is sent. */
   readonly log: ServerLog["Service"]
 }
@@ -165,7 +188,7 @@ export const makeServer = (
   Effect.map(FiberSet.makeRuntime<never>(), (runFork) => {
     const registry = Context.get(context, Registry)
     const tools = registry.selected.map((definition) =>
-      toolEntry(definition, registry.nestedAuthority, options.advertised)
+      toolEntry(definition, registry.nestedAuthority, options.advertised, options.waitCeiling)
     )
     let inflight = 0
     const server = new Server(

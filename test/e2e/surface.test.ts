@@ -110,6 +110,20 @@ describe("tools/list", () => {
     }
   )
 
+  it("names the wait ceiling this server applies in every waiting tool's timeout", async () => {
+    const c = await open({ LIBTMUX_MCP_WAIT_MAX_SECONDS: "12" })
+    const timeouts = (await c.client.listTools()).tools
+      .filter((tool) => tool.inputSchema.properties?.timeout !== undefined)
+      .map((tool) => [tool.name, (tool.inputSchema.properties!.timeout as { description?: string }).description])
+    assert.deepStrictEqual(
+      timeouts.sort(),
+      ["run_shell_command", "wait_for_channel", "wait_for_text"].map((name) => [
+        name,
+        "seconds (default 30; at most 12 on this server)"
+      ])
+    )
+  })
+
   it("offers exactly the named tools when LIBTMUX_TOOLSETS is empty", async () => {
     const c = await open({ LIBTMUX_TOOLSETS: "", LIBTMUX_TOOLS: "list_windows,list_sessions" })
     assert.deepStrictEqual(await names(c), ["list_sessions", "list_windows"])
