@@ -52,6 +52,11 @@ const program = Effect.gen(function*() {
     for (const note of clientConfigNotes(decided, node, packaged)) process.stderr.write(`${note}\n`)
     return void process.stdout.write(`${renderClientConfig(decided, node, bin)}\n`)
   }
+  if (decided.kind === "wait") {
+    // Loads only the watcher: no MCP server, no lease, no tmux server started.
+    const { waitForRun } = yield* Effect.promise(() => import("./wait.ts"))
+    return void (process.exitCode = yield* waitForRun(decided.target))
+  }
   const { serve } = yield* Effect.promise(loadServer)
   return yield* serve(decided.facts, () => {
     serving = true
@@ -88,5 +93,6 @@ export const main = (): void => {
       )
     )
   )
-  if (fiber.pollUnsafe() === undefined) void loadServer().catch(() => undefined)
+  // `wait` never serves: it loads only its watcher.
+  if (fiber.pollUnsafe() === undefined && process.argv[2] !== "wait") void loadServer().catch(() => undefined)
 }
