@@ -55,7 +55,9 @@ const program = Effect.gen(function*() {
   if (decided.kind === "wait") {
     // Loads only the watcher: no MCP server, no lease, no tmux server started.
     const { waitForRun } = yield* Effect.promise(() => import("./wait.ts"))
-    return void (process.exitCode = yield* waitForRun(decided.target))
+    const code = yield* waitForRun(decided.target)
+    // Its line is written (a pipe or a file, synchronously), its tmux clients released or stopped.
+    return void setImmediate(() => process.exit(code))
   }
   const { serve } = yield* Effect.promise(loadServer)
   return yield* serve(decided.facts, () => {

@@ -42,6 +42,12 @@ const reads = new Set(["display-message", "capture-pane", "list-panes", "list-wi
 /** The most a waiting client may print: two heads (a record is a few KiB). */
 const waiterOutputLimit = 1024 * 1024
 
+/**
+ * The watcher's pace: the waiting client sees the end, and a pane's process gone shows in /proc,
+ * so tmux is looked at only when /proc says so (a program at the terminal, the process gone).
+ */
+const pace = { watchPoll: 250, screenEvery: Number.POSITIVE_INFINITY }
+
 /** The failure of the command itself, not an outcome of the run. */
 class WaitFailed extends Error {}
 
@@ -285,7 +291,14 @@ const watch = (target: WaitTarget) =>
       const run = reading.run
       const kernel = yield* kernelProbe(run.tty)
       const woken = Effect.map(Effect.promise(() => waiter.done), (done) => ({ _tag: "Woken" as const, done }))
-      const watched = watchRun(run.panePid, run.tty, kernel, screenOf(run), run.inShell === true ? run : undefined)
+      const watched = watchRun(
+        run.panePid,
+        run.tty,
+        kernel,
+        screenOf(run),
+        run.inShell === true ? run : undefined,
+        pace
+      )
         .pipe(
           Effect.map((event) => ({ _tag: "Watched" as const, event })),
           Effect.catch((error) => Effect.map(goneOr(target, error), (outcome) => ({ _tag: "Gone" as const, outcome })))
