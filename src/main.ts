@@ -10,6 +10,7 @@ import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
 import { reportFailure } from "./failure.ts"
+import { recordEntry } from "./platform/entry.ts"
 import { packaged } from "./platform/packaged.ts"
 import { nodeProblem } from "./startup/NodeCheck.ts"
 import { startup } from "./startup/Startup.ts"
@@ -59,6 +60,7 @@ const program = Effect.gen(function*() {
     // Its line is written (a pipe or a file, synchronously), its tmux clients released or stopped.
     return void setImmediate(() => process.exit(code))
   }
+  recordEntry(process.argv)
   const { serve } = yield* Effect.promise(loadServer)
   return yield* serve(decided.facts, () => {
     serving = true

@@ -5,7 +5,7 @@
  * without it.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { chmodSync, mkdirSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
@@ -30,7 +30,11 @@ interface Waited {
 const startWait = (world: TmuxWorld, args: ReadonlyArray<string>): Promise<Waited> =>
   new Promise((resolve, reject) => {
     const line = [process.execPath, binPath, "wait", ...args].map(shellQuote).join(" ")
-    const child = spawn("sh", ["-c", line], { env: serverEnv(world), cwd: world.dir })
+    const child = spawn("sh", ["-c", line], {
+      env: serverEnv(world),
+      cwd: world.dir,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     children.push(child)
     let stdout = ""
     let stderr = ""
@@ -70,6 +74,40 @@ describe("libtmux-mcp wait", () => {
     // What came after the timed-out answer, as a resume returns it without the watcher.
     assert.deepInclude(await resume(c, pane, runId, 10), { exit_status: 7, output: "finished" })
   })
+
+  it("the watch_command of a timed-out result, run by sh, bash, dash, zsh and fish, waits for the run", async () => {
+    const { world, c, pane } = await h.open()
+    const result = await run(c, pane, "sleep 4; exit 7", { timeout: 1 })
+    assert.isTrue(result.timed_out, JSON.stringify(result))
+    const line = result.watch_command as string
+    assert.match(line, /^'\/[^']+' '\/[^']+' 'wait' '[0-9a-f]{6}' '--pane' '%[0-9]+' '--socket' 'path:\/[^']+' /u)
+    const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
+    const runs = shells.map((shell) =>
+      new Promise<Waited>((resolve, reject) => {
+        // Standard input from /dev/null, as a background runner gives: bash reads ~/.bashrc when it is a socket.
+        const child = spawn(shell, ["-c", line], {
+          env: serverEnv(world),
+          cwd: world.dir,
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+        children.push(child)
+        let stdout = ""
+        let stderr = ""
+        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
+        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
+        child.on("error", reject)
+        child.on("close", (code) => resolve({ code, stdout, stderr }))
+      })
+    )
+    for (const [i, done] of (await Promise.all(runs)).entries()) {
+      assert.deepStrictEqual(
+        done,
+        { code: 0, stdout: `run ${result.run_id} ended: exit status 7\n`, stderr: "" },
+        shells[i]
+      )
+    }
+    assert.deepInclude(await resume(c, pane, result.run_id, 10), { exit_status: 7 })
+  }, 60_000)
 
   it("a run that ended before the watcher starts is answered at once", async () => {
     const { world, c, pane } = await h.open()

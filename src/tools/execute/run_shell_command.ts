@@ -9,6 +9,7 @@ import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
 import { readRecord } from "../../domain/runRecord.ts"
 import { commandProblem, runIdPattern } from "../../domain/shellProtocol.ts"
+import { watchCommandLine } from "../../domain/watchCommand.ts"
 import { manifest } from "../../manifest/index.ts"
 import { kindText, quitKeys, secretRemedy } from "../../programs/keyboardHolder.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
@@ -36,13 +37,28 @@ const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, at
     : `${blocked.by} holds the keyboard (${kindText[blocked.kind]}): answer it or quit it with send_keys ` +
       `(${quitKeys[blocked.kind]}, with enter false), then resume`
 
+/** A timed-out run's `watch_command`, when this process is the libtmux-mcp command and its paths quote alike. */
+const watchCommandOf = (runId: string, paneId: string) =>
+  Effect.gen(function*() {
+    const { entry, tmuxPath } = yield* Config
+    const line = entry === undefined ? undefined : watchCommandLine({
+      entry,
+      tmuxPath,
+      socketPath: (yield* SocketPin).resolvedPath,
+      runId,
+      paneId
+    })
+    return line === undefined ? {} : { watch_command: line }
+  })
+
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
   description: "Run a shell command in a pane's shell at its prompt; return its exit status and output " +
     "(scrolled-off lines too; see output). A subshell (cd, export do not persist) " +
     "unless in_shell; copy mode or a program holding the keyboard is refused (use send_keys). On timeout " +
     "(timed_out, run_id, output so far) it runs on: resume with run_id for its status (not `echo $?`) and newer " +
-    "output. A program waiting for the keyboard returns in ~1 s: blocked_by, run_id. Never type a secret you " +
+    "output; for a run of minutes, give watch_command to your host's background runner instead of resuming in a " +
+    "loop. A program waiting for the keyboard returns in ~1 s: blocked_by, run_id. Never type a secret you " +
     "were not given.",
   input: Schema.Struct({
     pane_id: PaneId,
@@ -101,6 +117,12 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         next_step: Schema.String.annotate({ description: "what to do about it" })
       }).annotate({
         description: "present when a program waits for the keyboard; answer or quit it with send_keys, then resume"
+      })
+    ),
+    watch_command: Schema.optionalKey(
+      Schema.String.annotate({
+        description: "present when timed out: a shell command line that waits until the run ends, blocks or " +
+          "its pane goes, prints one line and exits (libtmux-mcp wait; it types and collects nothing)"
       })
     ),
     run_id: Schema.optionalKey(
@@ -254,6 +276,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           ? { blocked_by: { program: outcome.by, kind: outcome.kind, next_step: nextStep(outcome, attach) } }
           : {}),
         ...(["Finished", "ShellExited", "ShellReplaced"].includes(outcome._tag) ? {} : { run_id: run.id }),
+        ...(outcome._tag === "TimedOut" ? yield* watchCommandOf(run.id, input.pane_id) : {}),
         elapsed_seconds: Math.round(finished - started) / 1000,
         effective_timeout: timeout,
         output: bounded.lines.join("\n"),
