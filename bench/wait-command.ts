@@ -80,9 +80,11 @@ const main = async () => {
   const floorRun = await timedOut(`sleep ${seconds}`, 1)
   const [floorBefore] = ticks(tmuxPid)
   const floorStarted = performance.now()
-  await collect(floorRun)
+  // Nothing asks tmux meanwhile: the run's own minute (collected after).
+  await sleep(seconds * 1000 - 1500)
   const floorWall = performance.now() - floorStarted
   const floorShare = ((ticks(tmuxPid)[0] - floorBefore) * 10) / floorWall
+  await collect(floorRun)
 
   const run = await timedOut(`sleep ${seconds}`, 1)
   const [tmuxBefore] = ticks(tmuxPid)
