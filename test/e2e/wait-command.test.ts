@@ -109,6 +109,19 @@ describe("libtmux-mcp wait", () => {
     assert.deepInclude(await resume(c, pane, result.run_id, 10), { exit_status: 7 })
   }, 60_000)
 
+  it("a resume racing the watcher answers as without it; the watcher sees the end or the collection", async () => {
+    const { world, c, pane } = await h.open()
+    const runId = await timedOut(c, pane, "sleep 3; echo done; exit 2")
+    const waited = startWait(world, [runId, "--pane", pane, "--timeout", "30"])
+    assert.deepInclude(await resume(c, pane, runId, 20), { exit_status: 2, output: "done" })
+    const done = await waited
+    assert.oneOf(done.stdout, [
+      `run ${runId} ended: exit status 2\n`,
+      `run ${runId} was already collected: exit status 2\n`
+    ])
+    assert.strictEqual(done.code, done.stdout.includes("collected") ? 7 : 0)
+  })
+
   it("a run that ended before the watcher starts is answered at once", async () => {
     const { world, c, pane } = await h.open()
     const runId = await timedOut(c, pane, "sleep 2; exit 3")
