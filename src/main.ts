@@ -10,6 +10,7 @@ import { realpathSync } from "node:fs"
 import { clientConfigNotes, renderClientConfig } from "./domain/clientConfig.ts"
 import { helpText } from "./domain/config.ts"
 import { reportFailure } from "./failure.ts"
+import { recordEntry } from "./platform/entry.ts"
 import { packaged } from "./platform/packaged.ts"
 import { nodeProblem } from "./startup/NodeCheck.ts"
 import { startup } from "./startup/Startup.ts"
@@ -52,6 +53,14 @@ const program = Effect.gen(function*() {
     for (const note of clientConfigNotes(decided, node, packaged)) process.stderr.write(`${note}\n`)
     return void process.stdout.write(`${renderClientConfig(decided, node, bin)}\n`)
   }
+  if (decided.kind === "wait") {
+    // Loads only the watcher: no MCP server, no lease, no tmux server started.
+    const { waitForRun } = yield* Effect.promise(() => import("./wait.ts"))
+    const code = yield* waitForRun(decided.target)
+    // Its line is written (a pipe or a file, synchronously), its tmux clients released or stopped.
+    return void setImmediate(() => process.exit(code))
+  }
+  recordEntry(process.argv)
   const { serve } = yield* Effect.promise(loadServer)
   return yield* serve(decided.facts, () => {
     serving = true
@@ -88,5 +97,6 @@ export const main = (): void => {
       )
     )
   )
-  if (fiber.pollUnsafe() === undefined) void loadServer().catch(() => undefined)
+  // `wait` never serves: it loads only its watcher.
+  if (fiber.pollUnsafe() === undefined && process.argv[2] !== "wait") void loadServer().catch(() => undefined)
 }

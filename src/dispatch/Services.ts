@@ -10,6 +10,7 @@ import * as ServerLogLive from "../layers/ServerLogLive.ts"
 import * as ServerPaneLive from "../layers/ServerPaneLive.ts"
 import * as ShellRunsLive from "../layers/ShellRunsLive.ts"
 import * as TmuxLive from "../layers/TmuxLive.ts"
+import { entryWords } from "../platform/entry.ts"
 import type { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
 import type { ServerLog } from "../services/ServerLog.ts"
@@ -38,7 +39,13 @@ export const layer = (
   const base = Layer.mergeAll(
     Layer.succeed(
       Config,
-      Config.of({ config: facts.config, selection: facts.selection, version, tmuxPath: facts.tmuxPath })
+      Config.of({
+        config: facts.config,
+        selection: facts.selection,
+        version,
+        tmuxPath: facts.tmuxPath,
+        ...((entry) => entry === undefined ? {} : { entry })(entryWords())
+      })
     ),
     Layer.succeed(SocketPin, SocketPin.of(facts.pin)),
     RegexLive.layer,

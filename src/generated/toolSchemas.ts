@@ -3741,6 +3741,10 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      ],
      "description": "present when a program waits for the keyboard; answer or quit it with resume and answer or answer_key"
     },
+    "watch_command": {
+     "type": "string",
+     "description": "present when timed out: a shell command line that waits until the run ends, blocks or its pane goes, prints one line and exits (libtmux-mcp wait; it types and collects nothing)"
+    },
     "run_id": {
      "type": "string",
      "description": "present when the run is not finished: pass it as resume to wait for it again"

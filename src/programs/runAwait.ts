@@ -209,7 +209,7 @@ export const awaitRun = <R>(
  * command: an in-shell run whose start mark ran (so all of it parsed and it began), with the
  * shell's prompt not drawn again at the cursor (a `read -p` shows its own prompt there).
  */
-const readsForCommand = (run: Run, capture: Capture): boolean => {
+export const readsForCommand = (run: Run, capture: Capture): boolean => {
   if (run.inShell !== true || parseStartMark(capture.head.mark) === undefined) return false
   const row = capture.rows[capture.head.history + capture.head.cursorY - capture.firstRow] ?? ""
   return !showsPrompt(run.prompt, row, capture.head.cursorX)

@@ -236,15 +236,17 @@ export const watchRun = <R>(
   tty: string,
   kernel: KernelProbe,
   screen: (rows: boolean) => Effect.Effect<RunScreen, ToolError, R>,
-  typed?: { readonly shell: string; readonly image?: string | undefined }
+  typed?: { readonly shell: string; readonly image?: string | undefined },
+  // A watcher beside a waiting client that sees the end (src/wait.ts) looks less often.
+  pace: Pick<typeof timings, "watchPoll" | "screenEvery"> = timings
 ) =>
   Effect.gen(function*() {
-    let nextScreen = (yield* Clock.currentTimeMillis) + timings.screenEvery
+    let nextScreen = (yield* Clock.currentTimeMillis) + pace.screenEvery
     let idleSince: number | undefined
     let replacedSince: number | undefined
     let suspect: { readonly program: string; readonly since: number; rows?: ReadonlyArray<string> } | undefined
     while (true) {
-      yield* Effect.sleep(timings.watchPoll)
+      yield* Effect.sleep(pace.watchPoll)
       const now = yield* Clock.currentTimeMillis
       const shell = yield* kernel.shell(panePid)
       const by = typed === undefined || shell === undefined ? undefined : replacedBy(typed, shell)
@@ -295,13 +297,13 @@ export const watchRun = <R>(
           const decided = verdict._tag === "Blocked" && (!first || verdict.kind === "secret")
           if (decided) return { _tag: "Blocked", by: verdict.program, kind: verdict.kind } as RunEvent
           suspect = { program: facts.program, since: first ? suspect.since : now, rows: seen.rows ?? [] }
-          nextScreen = now + timings.screenEvery
+          nextScreen = now + pace.screenEvery
         }
         continue
       }
       suspect = undefined
       if (now >= nextScreen || shell === undefined) {
-        nextScreen = now + timings.screenEvery
+        nextScreen = now + pace.screenEvery
         const seen = yield* screen(false)
         if (seen.recorded) return { _tag: "Recorded" } as RunEvent
         if (seen.dead) return { _tag: "Exited" } as RunEvent

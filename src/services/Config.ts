@@ -12,4 +12,9 @@ export class Config extends Context.Service<Config, {
   readonly version: string
   /** The tmux binary as an absolute path, for commands typed into panes. */
   readonly tmuxPath: string
+  /**
+   * The words that run this installation (Node and the bin, or the single executable), when this
+   * process is the libtmux-mcp command; absent in a host that embeds the server.
+   */
+  readonly entry?: ReadonlyArray<string>
 }>()("libtmux-mcp/services/Config") {}

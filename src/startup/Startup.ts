@@ -8,10 +8,17 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { accessSync, constants } from "node:fs"
 import { join, resolve } from "node:path"
-import { environmentSource, type Invocation, parseInvocation, type ServerConfig } from "../domain/config.ts"
+import {
+  environmentSource,
+  type Invocation,
+  parseInvocation,
+  type ServerConfig,
+  type WaitRequest
+} from "../domain/config.ts"
 import { realpath, sameFile } from "../domain/files.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, inheritedPath, resolveSocketPath, socketFlags } from "../domain/socket.ts"
+import type { SocketPlace } from "../domain/socketPlace.ts"
 import {
   AdoptionRefused,
   AuditLogUnusable,
@@ -46,6 +53,40 @@ export interface StartupFacts {
 }
 
 type Environment = Readonly<Record<string, string | undefined>>
+
+/**
+ * Where `wait` reaches tmux: the socket as the server would pin it, checked as the server checks it
+ * before it connects. No probe, no lease, no server started. @category models
+ */
+export interface WaitTarget {
+  readonly request: WaitRequest
+  readonly flags: ReadonlyArray<string>
+  readonly resolvedPath: string
+  readonly place: SocketPlace | undefined
+  /** The socket as messages name it. */
+  readonly socket: string
+  readonly environment: Environment
+}
+
+/** The socket of a `wait`, refused as startup refuses it (checkSocketPath). */
+const waitTarget = (request: WaitRequest, env: Environment, uid: number): Effect.Effect<WaitTarget, StartupError> =>
+  Effect.gen(function*() {
+    const resolvedPath = resolveSocketPath(request.socket, {
+      TMUX_TMPDIR: env.TMUX_TMPDIR,
+      TMUX: env.TMUX,
+      uid,
+      realpath
+    })
+    const place = yield* checkSocketPath(request.socket, resolvedPath, env, uid)
+    return {
+      request,
+      flags: socketFlags(request.socket, env.TMUX),
+      resolvedPath,
+      place,
+      socket: formatSelector(request.socket),
+      environment: env
+    }
+  })
 
 /** The absolute path of a binary, searched on the environment's PATH like a shell would. */
 const whichBinary = (bin: string, env: Environment): string => {
@@ -92,12 +133,15 @@ export const startup = (
   uid: number,
   settings: ConfigProvider.ConfigProvider = environmentSource(env)
 ): Effect.Effect<
-  Exclude<Invocation, { readonly kind: "serve" }> | { readonly kind: "facts"; readonly facts: StartupFacts },
+  | Exclude<Invocation, { readonly kind: "serve" | "wait" }>
+  | { readonly kind: "facts"; readonly facts: StartupFacts }
+  | { readonly kind: "wait"; readonly target: WaitTarget },
   StartupError,
   Scope.Scope
 > =>
   Effect.gen(function*() {
     const invocation = yield* parseInvocation(settings, argv)
+    if (invocation.kind === "wait") return { kind: "wait", target: yield* waitTarget(invocation, env, uid) } as const
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
     const flags = yield* configFlags(config, env, uid)

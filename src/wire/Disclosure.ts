@@ -138,7 +138,11 @@ export const instructions = (facts: StartupFacts): string => {
       : []),
     "Tool filtering is not an OS sandbox and does not constrain other MCP tools.",
     ...(enabled(facts, "run_shell_command")
-      ? ["run_shell_command folds typing, waiting and capture into one call: prefer it to send_keys plus polling."]
+      ? [
+        "run_shell_command folds typing, waiting and capture into one call: prefer it to send_keys plus polling.",
+        "For a run of minutes, give a timed_out result's watch_command to your host's background runner (it " +
+        "exits when the run ends or blocks), then resume once, instead of resuming in a loop."
+      ]
       : []),
     ...(enabled(facts, "send_keys_batch") ? ["send_keys_batch folds ordered input into one call."] : []),
     "Target by the IDs the list tools return ($1 session, @2 window, %3 pane); names match exactly, never by prefix.",

@@ -10,6 +10,7 @@ import { runIdPattern } from "../../domain/protocolNames.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
 import { readRecord } from "../../domain/runRecord.ts"
 import { commandProblem } from "../../domain/shellProtocol.ts"
+import { watchCommandLine } from "../../domain/watchCommand.ts"
 import { manifest } from "../../manifest/index.ts"
 import { kindText, quitKeys, secretRemedy } from "../../programs/keyboardHolder.ts"
 import { noNul } from "../../programs/keys.ts"
@@ -52,12 +53,27 @@ const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, at
     : `${blocked.by} holds the keyboard (${kindText[blocked.kind]}): answer it with resume and answer (or ` +
       `answer_key), or quit it with answer_key (${quitKeys[blocked.kind]})`
 
+/** A timed-out run's `watch_command`, when this process is the libtmux-mcp command and its paths quote alike. */
+const watchCommandOf = (runId: string, paneId: string) =>
+  Effect.gen(function*() {
+    const { entry, tmuxPath } = yield* Config
+    const line = entry === undefined ? undefined : watchCommandLine({
+      entry,
+      tmuxPath,
+      socketPath: (yield* SocketPin).resolvedPath,
+      runId,
+      paneId
+    })
+    return line === undefined ? {} : { watch_command: line }
+  })
+
 /** @category tools */
 export const run_shell_command = defineTool(manifest.run_shell_command, {
   description: "Runs it in the pane's shell at its prompt; returns its exit status and output. A subshell " +
     "(cd, export do not persist) unless in_shell; copy mode or a program at the keyboard is refused. On " +
     "timeout (timed_out, run_id, output so far) it runs on: resume with run_id for its status (not `echo $?`) " +
-    "and newer output. A program waiting for the keyboard returns in ~1 s (blocked_by, run_id): answer it by " +
+    "and newer output; for a run of minutes, give watch_command to your host's background runner instead of " +
+    "resuming in a loop. A program waiting for the keyboard returns in ~1 s (blocked_by, run_id): answer it by " +
     "resume with answer. Never type a secret you were not given. Fields appear only when they say something: " +
     "output_from previous_answer (only what is new since the last answer), output_start_lost (the start " +
     "scrolled out of history), truncated_lines/bytes (dropped from the start for max_lines/max_bytes; lines " +
@@ -130,6 +146,12 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       }).annotate({
         description: "present when a program waits for the keyboard; answer or quit it with resume and answer " +
           "or answer_key"
+      })
+    ),
+    watch_command: Schema.optionalKey(
+      Schema.String.annotate({
+        description: "present when timed out: a shell command line that waits until the run ends, blocks or " +
+          "its pane goes, prints one line and exits (libtmux-mcp wait; it types and collects nothing)"
       })
     ),
     run_id: Schema.optionalKey(
@@ -333,6 +355,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           ? { blocked_by: { program: outcome.by, kind: outcome.kind, next_step: nextStep(outcome, attach) } }
           : {}),
         ...(["Finished", "ShellExited", "ShellReplaced"].includes(outcome._tag) ? {} : { run_id: run.id }),
+        ...(outcome._tag === "TimedOut" ? yield* watchCommandOf(run.id, input.pane_id) : {}),
         elapsed_seconds: Math.round(finished - started) / 1000,
         ...reportedTimeout(input.timeout, timeout),
         output: bounded.lines.join("\n"),

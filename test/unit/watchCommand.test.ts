@@ -1,0 +1,43 @@
+import { execFileSync } from "node:child_process"
+import { existsSync } from "node:fs"
+import { assert, describe, it } from "vitest"
+import { watchCommandLine } from "../../src/domain/watchCommand.ts"
+
+const parts = {
+  entry: ["/opt/node 24/bin/node", "/home/o'neil/libtmux mcp/dist/libtmux-mcp.js"],
+  tmuxPath: "/usr/bin/tmux",
+  socketPath: "/run/user/1000/it's here/sock",
+  runId: "3fa9c1",
+  paneId: "%12"
+}
+
+describe("watch_command", () => {
+  it("quotes every word so that sh, bash, dash, zsh and fish read the same words", () => {
+    const line = watchCommandLine(parts)!
+    const expected = [
+      ...parts.entry,
+      "wait",
+      "3fa9c1",
+      "--pane",
+      "%12",
+      "--socket",
+      `path:${parts.socketPath}`,
+      "--tmux-bin",
+      "/usr/bin/tmux"
+    ]
+    for (const shell of ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)) {
+      // printf prints each word the shell parsed on its own line.
+      const words = execFileSync(shell, ["-c", `printf '%s\\n' ${line}`], { encoding: "utf8" })
+      assert.deepStrictEqual(words.split("\n").slice(0, -1), expected, shell)
+    }
+  })
+
+  it("gives no line for a path with a backslash or a control character, a relative path, or a bad ID", () => {
+    assert.isUndefined(watchCommandLine({ ...parts, socketPath: "/tmp/a\\b/sock" }))
+    assert.isUndefined(watchCommandLine({ ...parts, entry: ["/usr/bin/node", "/x/\nbin.js"] }))
+    assert.isUndefined(watchCommandLine({ ...parts, tmuxPath: "tmux" }))
+    assert.isUndefined(watchCommandLine({ ...parts, entry: [] }))
+    assert.isUndefined(watchCommandLine({ ...parts, runId: "3fa9c1; rm" }))
+    assert.isUndefined(watchCommandLine({ ...parts, paneId: "%1 x" }))
+  })
+})
