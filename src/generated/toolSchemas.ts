@@ -3786,7 +3786,15 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "start",
       "previous_answer"
      ],
-     "description": "start: the output from the run's start; previous_answer: only what came after the output the previous answer for this run returned (whole_output, before the run's final answer, gives it all)"
+     "description": "start: the output from the run's start; previous_answer: only what came after the output the previous answer for this run returned (whole_output, before the run's final answer, gives it all); see output_first_line"
+    },
+    "output_first_line": {
+     "type": "string",
+     "enum": [
+      "continues",
+      "repeated"
+     ],
+     "description": "present when output_from is previous_answer and that answer ended within a row (a prompt, a partial line): continues, output's first line is the rest of that row (append it to that answer's last line, no newline between); repeated, cells of that row before where that answer ended were rewritten since (a line redrawn after a carriage return), so its line comes again whole (it replaces that answer's last line)"
     },
     "output_start_lost": {
      "type": "boolean",

@@ -136,8 +136,18 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     }),
     output_from: Schema.Literals(["start", "previous_answer"]).annotate({
       description: "start: the output from the run's start; previous_answer: only what came after the output the " +
-        "previous answer for this run returned (whole_output, before the run's final answer, gives it all)"
+        "previous answer for this run returned (whole_output, before the run's final answer, gives it all); see " +
+        "output_first_line"
     }),
+    output_first_line: Schema.optionalKey(
+      Schema.Literals(["continues", "repeated"]).annotate({
+        description: "present when output_from is previous_answer and that answer ended within a row (a prompt, a " +
+          "partial line): continues, output's first line is the rest of that row (append it to that answer's last " +
+          "line, no newline between); repeated, cells of that row before where that answer ended were rewritten " +
+          "since (a line redrawn after a carriage return), so its line comes again whole (it replaces that " +
+          "answer's last line)"
+      })
+    ),
     output_start_lost: Schema.Boolean.annotate({
       description: "true when the output outgrew the pane's history and its beginning is gone; lines past the " +
         "history are gone uncounted (truncated_lines does not include them)"
@@ -309,6 +319,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         effective_timeout: timeout,
         output: bounded.lines.join("\n"),
         output_from: outcome.output.continued ? "previous_answer" as const : "start" as const,
+        ...(outcome.output.firstLine === undefined ? {} : { output_first_line: outcome.output.firstLine }),
         output_start_lost: outcome.output.startLost,
         ...(outcome.output.screen.length === 0 ? {} : { output_is_screen: outcome.output.screen }),
         output_start_unknown: outcome.output.startUnknown,
