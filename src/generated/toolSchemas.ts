@@ -3794,7 +3794,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "continues",
       "repeated"
      ],
-     "description": "present when output_from is previous_answer and that answer ended within a row (a prompt, a partial line): continues, output's first line is the rest of that row (append it to that answer's last line, no newline between); repeated, cells of that row before where that answer ended were rewritten since (a line redrawn after a carriage return), so its line comes again whole (it replaces that answer's last line)"
+     "description": "present when output_from is previous_answer, that answer ended within a row (a prompt, a partial line) and nothing before output was left out: continues, output's first line is the rest of that row (append it to that answer's last line, no newline between); repeated, cells of that row before where that answer ended were rewritten since (a line redrawn after a carriage return), so its line comes again whole (it replaces that answer's last line)"
     },
     "output_start_lost": {
      "type": "boolean",

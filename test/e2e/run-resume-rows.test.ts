@@ -7,6 +7,7 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { call, structured } from "../support/mcp.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -29,6 +30,18 @@ describe("a resume after an answer that ended within a row", () => {
       output_from: "previous_answer",
       output_first_line: "continues"
     })
+  })
+
+  it("says nothing of the first line when lines before it were left out (max_lines)", async () => {
+    const { world, c, pane } = await open()
+    const first = await run(c, pane, `printf 'abc'; ${gate("go")}; printf 'def\\nl2\\nl3\\n'`, { timeout: 1 })
+    assert.deepInclude(first, { timed_out: true, output: "abc" })
+    release(world, "go")
+    const last = structured(
+      await call(c, "run_shell_command", { pane_id: pane, resume: first.run_id, timeout: 15, max_lines: 1 })
+    )
+    assert.deepInclude(last, { exit_status: 0, output: "l3", output_from: "previous_answer", truncated_lines: 2 })
+    assert.notProperty(last, "output_first_line")
   })
 
   it("counts cells: a prompt of wide characters, and a line that wraps on past the pane's width", async () => {
