@@ -13,6 +13,7 @@ import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import type { Run } from "../services/ShellRuns.ts"
+import { sliceCells } from "./cells.ts"
 import { PaneId } from "./ids.ts"
 import { runIdPattern } from "./protocolNames.ts"
 
@@ -26,15 +27,30 @@ export const describeCommand = (command: string) => ({
 })
 
 /**
- * The row the output an answer returned ended on (absolute), as placed when the typed row was
- * `shift` rows above its recorded place (a trim moves both alike). The next answer starts at this
- * row: a line the answer ended within comes again, whole (a program that moves the cursor back,
- * such as a progress line or a pager's prompt, rewrites it). @category models
+ * Where the output an answer returned ended (absolute row), as placed when the typed row was
+ * `shift` rows above its recorded place (a trim moves both alike). When it ended within a row,
+ * also the cell column, a digest of that row's cells before it, and the row its line begins on: the
+ * next answer starts at the column while those cells are unchanged, and at the line's start when
+ * they were rewritten (a program that moves the cursor back, such as a progress line). Records
+ * written before the column was kept start the next answer at the row, whole. @category models
  */
 export interface ReadPosition {
   readonly row: number
   readonly shift: number
+  /** The cell column the output ended at on `row`; absent when it ended at the row's start. */
+  readonly column?: number
+  /** `rowDigest` of `row`'s cells before `column`, as the answer read them. */
+  readonly before?: string
+  /** The row the line holding `row` begins on (it wraps on into `row`), at the same shift. */
+  readonly lineRow?: number
 }
+
+/**
+ * A short digest of a row's cells before `column`: what tells whether they were rewritten, without
+ * keeping them. Spaces at its end are left out: a cell never written and a blank one look alike.
+ */
+export const rowDigest = (cells: string, column: number): string =>
+  createHash("sha256").update(sliceCells(cells, column).trimEnd()).digest("hex").slice(0, 16)
 
 /** A run as recorded: the run itself, the instance that typed it, and its command's description. */
 export interface RunRecord {
@@ -73,7 +89,14 @@ const RecordJson = Schema.Struct({
   instance: Schema.Int,
   tag: Schema.optionalKey(Schema.String),
   command: Schema.Struct({ prefix: Schema.String, digest: Schema.String }),
-  returned: Schema.optionalKey(Schema.Struct({ row: Schema.Int, shift: Schema.Int }))
+  // Column, digest and line row came later: a record without them is read as before.
+  returned: Schema.optionalKey(Schema.Struct({
+    row: Schema.Int,
+    shift: Schema.Int,
+    column: Schema.optionalKey(Schema.Int),
+    before: Schema.optionalKey(Schema.String),
+    lineRow: Schema.optionalKey(Schema.Int)
+  }))
 })
 
 /** The record's codec: JSON text to a checked record and back (the option holds its base64). */
@@ -103,10 +126,19 @@ export const encodeRecord = (record: RunRecord): string => {
     instance,
     ...(tag === undefined ? {} : { tag }),
     command: { prefix: command.prefix, digest: command.digest },
-    ...(returned === undefined ? {} : { returned: { row: returned.row, shift: returned.shift } })
+    ...(returned === undefined ? {} : { returned: positionJson(returned) })
   })
   return Buffer.from(json).toString("base64")
 }
+
+/** A position's JSON: the fields it has, no others. */
+const positionJson = (position: ReadPosition) => ({
+  row: position.row,
+  shift: position.shift,
+  ...(position.column === undefined ? {} : { column: position.column }),
+  ...(position.before === undefined ? {} : { before: position.before }),
+  ...(position.lineRow === undefined ? {} : { lineRow: position.lineRow })
+})
 
 /** What a record option holds: nothing, a record, or something that does not decode (and why). */
 export type RecordRead =

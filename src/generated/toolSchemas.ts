@@ -3767,7 +3767,15 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "start",
       "previous_answer"
      ],
-     "description": "previous_answer: only what came after the output the previous answer for this run returned (whole_output, before the run's final answer, gives it all); absent: the output from the run's start"
+     "description": "previous_answer: only what came after the output the previous answer for this run returned (whole_output, before the run's final answer, gives it all); see output_first_line; absent: the output from the run's start"
+    },
+    "output_first_line": {
+     "type": "string",
+     "enum": [
+      "continues",
+      "repeated"
+     ],
+     "description": "present when output_from is previous_answer, that answer ended within a row (a prompt, a partial line) and nothing before output was left out: continues, output's first line is the rest of that row (append it to that answer's last line, no newline between); repeated, cells of that row before where that answer ended were rewritten since (a line redrawn after a carriage return), so its line comes again whole (it replaces that answer's last line)"
     },
     "output_start_lost": {
      "type": "boolean",

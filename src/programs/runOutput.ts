@@ -186,6 +186,14 @@ export interface ReadOutput {
    * read): there are more lines before than `droppedLines`.
    */
   readonly partial: boolean
+  /** The end row's cells and the row its line begins on (at or below `start`), when the end row was read. */
+  readonly endRow?: EndRow
+}
+
+/** The row an output ended on, as read. @category models */
+export interface EndRow {
+  readonly cells: string
+  readonly lineRow: number
 }
 
 /** Rows read with the head of the read (so addressed at its history size): the pane's bottom. @category models */
@@ -242,6 +250,13 @@ export const readOutput = (options: {
       top = bottom.firstRow + from
       if (from > 0) above = all[from - 1]
     }
+    // The end row is the last of `rows` once it is read; its line begins after the last row above it that ends a line.
+    const endRow = (): { endRow?: EndRow } => {
+      if (rows.length === 0 || top + rows.length - 1 !== end.row) return {}
+      let first = rows.length - 1
+      while (first > 0 && wraps[first - 1] === true) first--
+      return { endRow: { cells: rows.at(-1)!, lineRow: top + first } }
+    }
     const kept = () =>
       extractOutput(
         rows,
@@ -261,7 +276,8 @@ export const readOutput = (options: {
         droppedLines: 0,
         droppedBytes: 0,
         trimmed: read._tag === "Trimmed",
-        partial: true
+        partial: true,
+        ...endRow()
       }) satisfies ReadOutput
     while (top > start.row && !enough()) {
       const first = Math.max(start.row, top - rowsPerRead)
@@ -282,7 +298,9 @@ export const readOutput = (options: {
       above = over === 1 && pieceWraps[0] === true
       top = first
     }
-    if (top === start.row) return { lines: kept(), droppedLines: 0, droppedBytes: 0, trimmed: false, partial: false }
+    if (top === start.row) {
+      return { lines: kept(), droppedLines: 0, droppedBytes: 0, trimmed: false, partial: false, ...endRow() }
+    }
     if (above === undefined) {
       // The bottom rows alone were enough: whether the row above them wraps on into them is read.
       const read = yield* readRows(paneId, history, [{ first: top - 1, last: top, flags: ["-N", "-J"] }], alternate)
@@ -302,7 +320,7 @@ export const readOutput = (options: {
     // Counted as the rows come: for a run still printing, that is as of the read.
     for (let last = top - 1; last >= start.row; last -= rowsPerCount) {
       if ((yield* Clock.currentTimeMillis) >= options.countUntil) {
-        return { lines, droppedLines, droppedBytes, trimmed: false, partial: true } satisfies ReadOutput
+        return { lines, droppedLines, droppedBytes, trimmed: false, partial: true, ...endRow() } satisfies ReadOutput
       }
       const first = Math.max(start.row, last - rowsPerCount + 1)
       // tmux ends a capture with a newline even where its last row wraps on: the row below is read
@@ -315,7 +333,8 @@ export const readOutput = (options: {
           droppedLines,
           droppedBytes,
           trimmed: read._tag === "Trimmed",
-          partial: true
+          partial: true,
+          ...endRow()
         } satisfies ReadOutput
       }
       history = read.history
@@ -330,5 +349,5 @@ export const readOutput = (options: {
       droppedLines += newlines(text)
       droppedBytes += Buffer.byteLength(text)
     }
-    return { lines, droppedLines, droppedBytes, trimmed: false, partial: false } satisfies ReadOutput
+    return { lines, droppedLines, droppedBytes, trimmed: false, partial: false, ...endRow() } satisfies ReadOutput
   })

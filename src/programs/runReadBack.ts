@@ -14,6 +14,7 @@ import {
   decodeRecord,
   encodeRecord,
   type ReadPosition,
+  rowDigest,
   type RunEnding
 } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
@@ -31,7 +32,7 @@ import {
   headOfRun,
   lookAtBottom
 } from "./runHead.ts"
-import { readOutput, readWindows } from "./runOutput.ts"
+import { type ReadOutput, readOutput, readWindows } from "./runOutput.ts"
 
 /** Rows read above each place the typed row may be (see `startOf`). */
 export const windowMargin = 20
@@ -53,9 +54,19 @@ export interface RunOutput {
   readonly screen: ReadonlyArray<ScreenReason>
   /** `lines` start where the previous answer for the run ended, not where the run's output begins. */
   readonly continued: boolean
+  /**
+   * How the first of `lines` meets the previous answer's last line, when that answer ended within a
+   * row: `continues` (the rest of that row: the two are one line), `repeated` (cells of the row
+   * before where it ended were rewritten since, so its line comes again whole, in place of that
+   * one). Absent when `lines` begin a line of their own.
+   */
+  readonly firstLine?: FirstLine
   /** Where `lines` end, for the next answer to start after (absent when that is not known). */
   readonly through?: ReadPosition
 }
+
+/** How a continued output's first line meets the previous answer's last. @category models */
+export type FirstLine = "continues" | "repeated"
 
 /** How much of a run's output a call returns at most. @category models */
 export interface OutputLimits {
@@ -143,13 +154,12 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       }
     }
     const found = start._tag === "Found" ? start : undefined
-    const returned = limits.whole === true ? undefined : decodeRecord(head.runRecord)?.returned
-    // What the previous answer returned is left out: its end row moved with the typed row.
-    const after = found === undefined || returned === undefined
+    const returned = limits.whole === true || found === undefined
       ? undefined
-      : returned.row - (found.shift - returned.shift)
-    const continued = after !== undefined && after > found!.row
-    const from = continued ? { row: after, column: 0 } : found ?? { row: 0, column: 0 }
+      : decodeRecord(head.runRecord)?.returned
+    const resumed = returned === undefined ? undefined : yield* resumeFrom(run, head, capture, found!, returned)
+    const from = resumed?.from ?? found ?? { row: 0, column: 0 }
+    const continued = resumed !== undefined
     // The rows read with the head are the newest piece: the pane scrolling since cannot move them.
     // With a full-screen program up they are its screen, not the run's rows.
     const read = yield* readOutput({
@@ -164,7 +174,9 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
     const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
     // Behind a full-screen program the output ends where the screen it saved had its cursor.
     const endRow = head.alternate ? yield* savedCursorRow(run.paneId, head.history) : end.row
-    const through = found !== undefined && endRow !== undefined ? { row: endRow, shift: found.shift } : undefined
+    const through = found === undefined || endRow === undefined
+      ? undefined
+      : positionAfter(endRow, found.shift, head.alternate ? undefined : { end, read, from, resumed })
     return {
       lines,
       status,
@@ -176,9 +188,90 @@ export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: C
       countPartial: read.partial,
       screen,
       continued,
+      ...(resumed?.firstLine === undefined ? {} : { firstLine: resumed.firstLine }),
       ...(through === undefined ? {} : { through })
     } satisfies RunOutput
   })
+
+/** Where a resume's output starts, and how its first line meets the previous answer's last. @category models */
+interface Resumed {
+  readonly from: { readonly row: number; readonly column: number }
+  readonly firstLine?: FirstLine
+  /** The row the line at `from` begins on, when it began above `from` (the previous answer's line). */
+  readonly lineRow?: number
+}
+
+/**
+ * Where the output after the previous answer (`returned`) starts, or `undefined` when that answer
+ * ended no later than where the output starts. Its end moved with the typed row (`found.shift`).
+ * An answer that ended within a row is followed from its column while the row's cells before it
+ * are as that answer read them; once they were rewritten (a line redrawn after a carriage return),
+ * from the start of that row's line, and the answer says so. A record without the column starts at
+ * the row, as records written before it did.
+ */
+const resumeFrom = (
+  run: Run,
+  head: Head,
+  capture: Capture | undefined,
+  found: { readonly row: number; readonly column: number; readonly shift: number },
+  returned: ReadPosition
+) =>
+  Effect.gen(function*() {
+    const moved = found.shift - returned.shift
+    const row = returned.row - moved
+    const later = (at: { readonly row: number; readonly column: number }) =>
+      at.row > found.row || (at.row === found.row && at.column > found.column)
+    if (returned.column === undefined || returned.column === 0 || returned.before === undefined) {
+      return row > found.row ? ({ from: { row, column: 0 } } satisfies Resumed) : undefined
+    }
+    const at = { row, column: returned.column }
+    if (!later(at)) return undefined
+    const cells = yield* rowNow(run, head, capture, row)
+    const lineRow = returned.lineRow === undefined ? row : returned.lineRow - moved
+    if (cells !== undefined && rowDigest(cells, at.column) === returned.before) {
+      return { from: at, firstLine: "continues", ...(lineRow < row ? { lineRow } : {}) } satisfies Resumed
+    }
+    // Rewritten (or not read again): the line comes again from its start, or from the output's.
+    const lineStart = { row: lineRow, column: 0 }
+    return { from: later(lineStart) ? lineStart : found, firstLine: "repeated" } satisfies Resumed
+  })
+
+/** The cells of absolute row `row` now: from the rows read with the head when they hold it, else read. */
+const rowNow = (run: Run, head: Head, capture: Capture | undefined, row: number) => {
+  if (
+    capture !== undefined && !head.alternate && row >= capture.firstRow && row < capture.firstRow + capture.rows.length
+  ) {
+    return Effect.succeed<string | undefined>(capture.rows[row - capture.firstRow])
+  }
+  return Effect.map(
+    readWindows(run.paneId, head.history, [{ first: row, last: row }], head.alternate),
+    (windows) => windows?.[0]?.rows[0]
+  )
+}
+
+/**
+ * Where an answer's output ended, for the next one (see `ReadPosition`): the row, and when it ended
+ * within the row the column, a digest of the cells before it and the row its line begins on (the
+ * previous answer's, when this one only went on with that line). Behind a full-screen program
+ * (`within` absent) only the row.
+ */
+const positionAfter = (
+  row: number,
+  shift: number,
+  within?: {
+    readonly end: { readonly row: number; readonly column: number }
+    readonly read: ReadOutput
+    readonly from: { readonly row: number; readonly column: number }
+    readonly resumed: Resumed | undefined
+  }
+): ReadPosition => {
+  const endRow = within?.read.endRow
+  if (within === undefined || endRow === undefined || within.end.column <= 0) return { row, shift }
+  const lineRow = endRow.lineRow === within.from.row && within.resumed?.lineRow !== undefined
+    ? within.resumed.lineRow
+    : endRow.lineRow
+  return { row, shift, column: within.end.column, before: rowDigest(endRow.cells, within.end.column), lineRow }
+}
 
 /** What the read itself shows of the screen: a full-screen program up, a history cleared since the run was typed. */
 const screenReasons = (alternate: boolean, typed: TypedAt | undefined, history: number): Array<ScreenReason> => [

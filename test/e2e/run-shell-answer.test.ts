@@ -210,7 +210,7 @@ describe("an answer and its wait in one call", () => {
     assert.include(textOf(refused), "nothing was typed")
     keys(world, pane, "-l", "bob")
     keys(world, pane, "Enter")
-    assert.deepInclude(await resume(c, pane, asked.run_id, 15), { exit_status: 0, output: "name? bob" })
+    assert.deepInclude(await resume(c, pane, asked.run_id, 15), { exit_status: 0, output: "bob" })
     assert.deepInclude(await run(c, pane, "echo $v"), { output: "bob" })
     assert.deepStrictEqual(leftovers(world, pane), [])
   })

@@ -29,7 +29,13 @@ const Input = Schema.Struct({
   tag: Schema.optionalKey(Schema.String),
   prefix: Schema.String,
   digest: Schema.String,
-  returned: Schema.optionalKey(Schema.Struct({ row: Int, shift: Int }))
+  returned: Schema.optionalKey(Schema.Struct({
+    row: Int,
+    shift: Int,
+    column: Schema.optionalKey(Int),
+    before: Schema.optionalKey(Schema.String),
+    lineRow: Schema.optionalKey(Int)
+  }))
 })
 type Input = typeof Input.Type
 
@@ -56,7 +62,15 @@ const recordOf = (input: Input): RunRecord => ({
   instance: n(input.instance),
   ...(input.tag === undefined ? {} : { tag: input.tag }),
   command: { prefix: input.prefix, digest: input.digest },
-  ...(input.returned === undefined ? {} : { returned: { row: n(input.returned.row), shift: n(input.returned.shift) } })
+  ...(input.returned === undefined ? {} : {
+    returned: {
+      row: n(input.returned.row),
+      shift: n(input.returned.shift),
+      ...(input.returned.column === undefined ? {} : { column: n(input.returned.column) }),
+      ...(input.returned.before === undefined ? {} : { before: input.returned.before }),
+      ...(input.returned.lineRow === undefined ? {} : { lineRow: n(input.returned.lineRow) })
+    }
+  })
 })
 
 /** The record's JSON as stored, changed by `change`, stored again. */

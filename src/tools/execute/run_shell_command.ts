@@ -3,7 +3,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { tailBound } from "../../domain/bounds.ts"
+import { type Bounded, tailBound } from "../../domain/bounds.ts"
 import { PaneId } from "../../domain/ids.ts"
 import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
 import { runIdPattern } from "../../domain/protocolNames.ts"
@@ -19,7 +19,7 @@ import { type EarlierRun } from "../../programs/paneClaim.ts"
 import { type Answer, answerRun } from "../../programs/runAnswer.ts"
 import { resumeRun, type RunOutcome } from "../../programs/runAwait.ts"
 import { headOfRun } from "../../programs/runHead.ts"
-import { collectedElsewhere, markOf, undecodableRecord } from "../../programs/runReadBack.ts"
+import { collectedElsewhere, markOf, type RunOutput, undecodableRecord } from "../../programs/runReadBack.ts"
 import { startRun } from "../../programs/runTyping.ts"
 import { usually } from "../../programs/usual.ts"
 import { idVariable } from "../../programs/variables.ts"
@@ -68,6 +68,16 @@ const watchCommandOf = (runId: string, paneId: string) =>
   })
 
 /** @category tools */
+/**
+ * How the output's first line meets the previous answer's last (see runReadBack.ts `FirstLine`):
+ * only while nothing before it was left out, since otherwise it is not that line.
+ */
+const firstLineField = (output: RunOutput, bounded: Bounded) =>
+  output.firstLine === undefined ||
+    bounded.truncatedLines + bounded.truncatedBytes + output.droppedLines + output.droppedBytes > 0
+    ? {}
+    : { output_first_line: output.firstLine }
+
 export const run_shell_command = defineTool(manifest.run_shell_command, {
   description: "Runs it in the pane's shell at its prompt; returns its exit status and output. A subshell " +
     "(cd, export do not persist) unless in_shell; copy mode or a program at the keyboard is refused. On " +
@@ -171,10 +181,19 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     output_from: usually(
       Schema.Literals(["start", "previous_answer"]).annotate({
         description: "previous_answer: only what came after the output the previous answer for this run " +
-          "returned (whole_output, before the run's final answer, gives it all)"
+          "returned (whole_output, before the run's final answer, gives it all); see output_first_line"
       }),
       "start",
       "the output from the run's start"
+    ),
+    output_first_line: Schema.optionalKey(
+      Schema.Literals(["continues", "repeated"]).annotate({
+        description: "present when output_from is previous_answer, that answer ended within a row (a prompt, a " +
+          "partial line) and nothing before output was left out: continues, output's first line is the rest of " +
+          "that row (append it to that answer's last line, no newline between); repeated, cells of that row " +
+          "before where that answer ended were rewritten since (a line redrawn after a carriage return), so its " +
+          "line comes again whole (it replaces that answer's last line)"
+      })
     ),
     output_start_lost: usually(
       Schema.Boolean.annotate({
@@ -360,6 +379,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         ...reportedTimeout(input.timeout, timeout),
         output: bounded.lines.join("\n"),
         output_from: outcome.output.continued ? "previous_answer" as const : "start" as const,
+        ...firstLineField(outcome.output, bounded),
         output_start_lost: outcome.output.startLost,
         ...(outcome.output.screen.length === 0 ? {} : { output_is_screen: outcome.output.screen }),
         output_start_unknown: outcome.output.startUnknown,
