@@ -3648,7 +3648,8 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
      "description": "a key (C-d) instead"
     },
     "enter": {
-     "type": "boolean"
+     "type": "boolean",
+     "description": "with answer: Enter after it (default true)"
     }
    },
    "required": [

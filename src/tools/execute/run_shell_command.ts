@@ -111,8 +111,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       Schema.String.annotate({ description: "text typed first, then Enter" }).check(noNul)
     ),
     answer_key: Schema.optionalKey(Schema.String.annotate({ description: "a key (C-d) instead" })),
-    // With answer: press Enter after it (default true).
-    enter: Schema.optionalKey(Schema.Boolean)
+    enter: Schema.optionalKey(Schema.Boolean.annotate({ description: "with answer: Enter after it (default true)" }))
   }),
   output: Schema.Struct({
     pane_id: idVariable("pane_id"),
