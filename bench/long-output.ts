@@ -68,8 +68,9 @@ const runWithPings = async (client: Client, label: string, pane: string, command
   const sorted = [...pings].sort((a, b) => a - b)
   const summary = fields === undefined
     ? `error: ${JSON.stringify(result.content).slice(0, 120)}`
-    : `exit ${fields.exit_status}, timed_out ${fields.timed_out}, start lost ${fields.output_start_lost}, ` +
-      `truncated ${fields.truncated_lines} lines`
+    // Fields at their usual value (false, 0) are left out of a result.
+    : `exit ${fields.exit_status}, timed_out ${fields.timed_out ?? false}, ` +
+      `start lost ${fields.output_start_lost ?? false}, truncated ${fields.truncated_lines ?? 0} lines`
   console.log(
     `${label}: answered in ${
       took.toFixed(2)
