@@ -45,6 +45,9 @@ const openCounting = async () => {
   writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
   chmodSync(wrapper, 0o755)
   const opened = await open({ LIBTMUX_TMUX_BIN: wrapper })
+  // A second after it starts, the server sweeps what dead servers left (src/platform/Leftovers.ts):
+  // counts start once its pane pass, the sweep's last tmux client here, has run.
+  await until("the startup sweep's pane pass", () => readFileSync(log, "utf8"), (text) => text.includes("lmcp-sweep-"))
   return { ...opened, invocations: () => readFileSync(log, "utf8").split("\n").length - 1 }
 }
 

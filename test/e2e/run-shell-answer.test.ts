@@ -9,6 +9,7 @@ import { execFile } from "node:child_process"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { absent, call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { rounds } from "../support/rounds.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
@@ -133,7 +134,7 @@ describe("an answer and its wait in one call", () => {
       "read -p 'name? ' n\nread -s -p 'token? ' t\necho\nread -p 'dir? ' d\necho \"installed $n in $d (${#t})\"\n"
     )
     const results: Array<Record<string, unknown>> = []
-    const first = await blocked(c, pane, `bash ${script}`)
+    const first = await blocked(c, pane, `bash ${shellQuote(script)}`)
     results.push(first)
     assert.deepInclude(first.blocked_by, { program: "bash", kind: "prompt" })
     const second = structured(await answer(c, pane, first.run_id, { answer: "ada" }))
@@ -179,18 +180,18 @@ describe("an answer and its wait in one call", () => {
     const slow = await run(c, pane, "sleep 3; echo slept", { timeout: 0.5 })
     assert.isTrue(slow.timed_out)
     // Working, not waiting for the keyboard: nothing typed.
-    const working = await answer(c, pane, slow.run_id, { answer: `touch ${marker}` })
+    const working = await answer(c, pane, slow.run_id, { answer: `touch ${shellQuote(marker)}` })
     assert.strictEqual(tag(working), "PaneNotReady", textOf(working))
     assert.include(textOf(working), "not waiting for the keyboard")
     // Finished (its status report came while nobody waited): nothing typed, and it can still be collected.
     await paneShows(world, pane, "#{@lmcp_claim}", (claim) => claim === "")
-    const ended = await answer(c, pane, slow.run_id, { answer: `touch ${marker}` })
+    const ended = await answer(c, pane, slow.run_id, { answer: `touch ${shellQuote(marker)}` })
     assert.strictEqual(tag(ended), "InputInvalid", textOf(ended))
     assert.include(textOf(ended), "has ended")
     assert.deepInclude(await resume(c, pane, slow.run_id, 10), { exit_status: 0, output: "slept" })
     const other = structured(await call(c, "split_window", { pane_id: pane })).pane_id as string
     const waiting = await blocked(c, pane, "cat")
-    const foreign = await answer(c, other, waiting.run_id, { answer: `touch ${marker}` })
+    const foreign = await answer(c, other, waiting.run_id, { answer: `touch ${shellQuote(marker)}` })
     assert.strictEqual(tag(foreign), "InputInvalid", textOf(foreign))
     assert.include(textOf(foreign), `belongs to pane ${pane}`)
     const both = await answer(c, pane, waiting.run_id, { answer: "x", answer_key: "C-d" })
@@ -220,14 +221,14 @@ describe("an answer and its wait in one call", () => {
     const marker = join(world.dir, "MARKER")
     const pidFile = join(world.dir, "cat.pid")
     for (let round = 0; round < rounds(4, 200); round++) {
-      const waiting = await blocked(c, pane, `sh -c 'echo $$ > ${pidFile}; exec cat'`)
+      const waiting = await blocked(c, pane, `sh -c ${shellQuote(`echo $$ > ${shellQuote(pidFile)}; exec cat`)}`)
       const pid = Number(readFileSync(pidFile, "utf8"))
       // The program ends as the answer is on its way: a process of the test's kills it after a delay
       // spread over the rounds (0 to 150 ms), before, during or after the answer's checks and typing.
       const killer = new Promise((done) =>
         execFile("sh", ["-c", `sleep ${(round % 16) / 100}; kill -TERM ${pid}`], () => done(undefined))
       )
-      const answered = answer(c, pane, waiting.run_id, { answer: `touch ${marker}` })
+      const answered = answer(c, pane, waiting.run_id, { answer: `touch ${shellQuote(marker)}` })
       const [result] = await Promise.all([answered, killer])
       if (result.isError !== true) absent(result.structuredContent, "timed_out")
       else {
