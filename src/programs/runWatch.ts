@@ -243,6 +243,9 @@ export const watchRun = <R>(
   Effect.gen(function*() {
     let nextScreen = (yield* Clock.currentTimeMillis) + pace.screenEvery
     let idleSince: number | undefined
+    // When a look first saw the paste come. The shell idle before then may not have read it yet (starved of
+    // CPU, its input still queued), so it counts as returned only once idle for idleAfter after that look.
+    let typedSeenAt: number | undefined
     let replacedSince: number | undefined
     let suspect: { readonly program: string; readonly since: number; rows?: ReadonlyArray<string> } | undefined
     while (true) {
@@ -262,12 +265,13 @@ export const watchRun = <R>(
       replacedSince = undefined
       if (shell?.reading === true) {
         idleSince ??= now
-        if (now - idleSince >= timings.idleAfter) {
+        if (now - Math.max(idleSince, typedSeenAt ?? idleSince) >= timings.idleAfter) {
           const seen = yield* screen(false)
           if (seen.recorded) return { _tag: "Recorded" } as RunEvent
           // A shell idle before the paste came (its typing client is slow to start) is no run returned.
-          if (seen.typed !== false) return { _tag: "Returned" } as RunEvent
-          idleSince = undefined
+          if (seen.typed === false) idleSince = undefined
+          else if (typedSeenAt !== undefined) return { _tag: "Returned" } as RunEvent
+          else typedSeenAt = now
         }
       } else {
         idleSince = undefined
@@ -307,6 +311,7 @@ export const watchRun = <R>(
         const seen = yield* screen(false)
         if (seen.recorded) return { _tag: "Recorded" } as RunEvent
         if (seen.dead) return { _tag: "Exited" } as RunEvent
+        if (seen.typed !== false) typedSeenAt ??= now
       }
     }
   })

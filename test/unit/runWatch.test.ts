@@ -244,6 +244,24 @@ describe("watchRun", () => {
       assert.deepStrictEqual(yield* Fiber.join(recorded), { _tag: "Recorded" })
     }))
 
+  it.effect("counts the shell idle only from a look that saw the paste: a shell slow to read it did not return", () =>
+    Effect.gen(function*() {
+      // The paste reached tmux before the first look (typed), but the shell, starved of CPU, reads it only at 450
+      // and runs until 1,000, when its report comes: idle at its prompt from the watch's start was no return.
+      const slow = yield* Effect.forkChild(
+        watch(kernel((t) => t < 450 ? reading : t < 1_000 ? job("sh") : reading), (t) => ({ recorded: t >= 1_000 }))
+      )
+      yield* TestClock.adjust(1_600)
+      assert.deepStrictEqual(yield* Fiber.join(slow), { _tag: "Recorded" })
+      // A shell that never reads it after the paste came (an unclosed quote's continuation prompt) did return,
+      // once it was seen idle for idleAfter after the look that saw the paste.
+      const idle = yield* Effect.forkChild(watch(kernel(() => reading)))
+      yield* TestClock.adjust(timings.idleAfter + 2 * timings.watchPoll)
+      assert.isUndefined(idle.pollUnsafe(), "told before idle for idleAfter past the look that saw the paste")
+      yield* TestClock.adjust(timings.idleAfter)
+      assert.deepStrictEqual(yield* Fiber.join(idle), { _tag: "Returned" })
+    }))
+
   it.effect("reports an in-shell run's shell replaced by another program, or by another exec of itself", () =>
     Effect.gen(function*() {
       const typed = { shell: "bash", image: "1 2 2 3" }
