@@ -15,7 +15,10 @@
  * - define a helper's name outside its home module (`helper-shadowed`).
  *
  * The domain (src/domain/**, `domainViolations`) does no I/O: it imports no Node module that reaches
- * files, processes, the network or the terminal, and no platform or layer module (`domain-io`).
+ * files, processes, the network or the terminal, and no platform or layer module (`domain-io`); nor
+ * anything built on it: no service, program, tool, dispatch, startup, wire or generated module
+ * (`domain-depends-upward`). Across src/**, no module imports itself through others (`import-cycle`,
+ * `importCycles`), type-only imports included.
  *
  * Regexes over the text with comments (and, for names, string contents) blanked, so positions and
  * lines still match the source. Pure: the command is check-boundaries.ts.
@@ -268,9 +271,52 @@ const importsOf = (source: string): ReadonlyArray<{ readonly spec: string; reado
 /** Checks one domain file's source: it does no I/O and imports nothing that does. */
 export const domainViolations = (path: string, source: string): ReadonlyArray<Violation> => {
   const code = blank(source, false)
-  return importsOf(source).flatMap(({ spec, index }) =>
-    ioModules.test(spec) || /(^|\/)(platform|layers)\//u.test(spec)
-      ? [{ rule: "domain-io", line: lineAt(code, index), detail: `${path} imports ${spec}` }]
-      : []
-  )
+  return importsOf(source).flatMap(({ spec, index }) => {
+    const rule = ioModules.test(spec) || /(^|\/)(platform|layers)\//u.test(spec)
+      ? "domain-io"
+      : /(^|\/)(services|programs|tools|dispatch|startup|wire|generated)\//u.test(spec)
+      ? "domain-depends-upward"
+      : undefined
+    return rule === undefined ? [] : [{ rule, line: lineAt(code, index), detail: `${path} imports ${spec}` }]
+  })
+}
+
+/**
+ * The import cycles among `files` (path relative to the repository root, to source): each a list of
+ * the paths in one strongly connected part of the relative-import graph (Tarjan's algorithm).
+ */
+export const importCycles = (files: ReadonlyMap<string, string>): ReadonlyArray<ReadonlyArray<string>> => {
+  const edges = new Map<string, ReadonlyArray<string>>()
+  for (const [path, source] of files) {
+    edges.set(
+      path,
+      importsOf(source).filter(({ spec }) => spec.startsWith(".")).map(({ spec }) =>
+        relative(".", resolve(dirname(path), spec))
+      ).filter((target) => files.has(target))
+    )
+  }
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const cycles: Array<ReadonlyArray<string>> = []
+  const visit = (path: string) => {
+    index.set(path, index.size)
+    low.set(path, index.get(path)!)
+    stack.push(path)
+    for (const next of edges.get(path) ?? []) {
+      if (!index.has(next)) {
+        visit(next)
+        low.set(path, Math.min(low.get(path)!, low.get(next)!))
+      } else if (stack.includes(next)) low.set(path, Math.min(low.get(path)!, index.get(next)!))
+    }
+    if (low.get(path) !== index.get(path)) return
+    const part: Array<string> = []
+    for (let top = stack.pop()!;; top = stack.pop()!) {
+      part.push(top)
+      if (top === path) break
+    }
+    if (part.length > 1 || (edges.get(path) ?? []).includes(path)) cycles.push(part.sort())
+  }
+  for (const path of [...files.keys()].sort()) if (!index.has(path)) visit(path)
+  return cycles
 }

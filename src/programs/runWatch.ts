@@ -9,34 +9,14 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
-import { type BlockKind, classify, type TerminalMode } from "../domain/keyboard.ts"
+import { type BlockKind, classify } from "../domain/keyboard.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
 import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
-import type { FrontProcess, ShellProcess } from "../services/PaneProcess.ts"
 import { holderAtReadiness, kindText, quitKeys, screenFacts, secretRemedy } from "./keyboardHolder.ts"
+import type { KernelProbe, PaneLook, RunScreen } from "./runLooks.ts"
 
-/** The tmux-side state readiness needs. @category models */
-export interface PaneLook {
-  readonly pane_pid: number
-  readonly cursor_x: number
-  readonly pane_dead: boolean
-  readonly pane_in_mode: boolean
-  readonly alternate_on: boolean
-  readonly pane_current_command: string
-  /** The pane's terminal: what tells its process in /proc. */
-  readonly pane_tty: string
-}
-
-/** Looks at the pane's processes through the kernel; no tmux invocation. @category models */
-export interface KernelProbe {
-  /** With the pane's terminal, also checks that /proc shows the pane's process (`unseen` otherwise). */
-  shell(panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined>
-  /** The process of the foreground group closest to holding the terminal `tty` (domain/keyboard.ts). */
-  front(panePid: number, group: number, tty: string): Effect.Effect<FrontProcess | undefined>
-  /** The terminal's mode: read only once a holder is suspected. */
-  mode(tty: string): Effect.Effect<TerminalMode | undefined>
-}
+export type { KernelProbe, PaneLook, RunScreen } from "./runLooks.ts"
 
 /** Timings of the loops, in milliseconds. */
 export const timings = {
@@ -201,19 +181,6 @@ export const awaitReady = <S extends PaneLook, R>(
       lookedAfterWait = false
     }
   })
-
-/** What one tmux look at a running run sees; `rows` (the visible screen) only when asked for. @category models */
-export interface RunScreen {
-  readonly recorded: boolean
-  /** `false` while the run's paste has not come (its typed record is not set yet): a slow typing client. */
-  readonly typed?: boolean
-  readonly dead: boolean
-  readonly alternate: boolean
-  readonly program: string
-  readonly cursorX: number
-  readonly cursorY: number
-  readonly rows?: ReadonlyArray<string>
-}
 
 /** Why the watcher stopped watching. @category models */
 export type RunEvent =
