@@ -13,23 +13,26 @@ import { frontFrom, terminalMode } from "../platform/keyboardProc.ts"
 import {
   clockTicks,
   layer as procLayer,
+  liveProcFiles,
   Proc,
-  type ProcFiles,
+  type ProcFiles as AllProcFiles,
   statOf,
   ticksToMs,
   uptimeMsOf
 } from "../platform/Proc.ts"
 import { PaneProcess, type ShellProcess } from "../services/PaneProcess.ts"
 
-/** What `shellFrom` reads. @category models */
-export type ShellFiles = Pick<ProcFiles, "read" | "link" | "device">
+export { liveProcFiles } from "../platform/Proc.ts"
 
-const stat = (pid: number, files: Pick<ProcFiles, "read">) => statOf(files, pid)
+/** What `shellFrom` reads from the system (platform/Proc.ts); tests hand it a made-up /proc. @category models */
+export type ProcFiles = Pick<AllProcFiles, "read" | "link" | "device">
+
+const stat = (pid: number, files: Pick<AllProcFiles, "read">) => statOf(files, pid)
 
 /** Where a process idle at a prompt sleeps (measured: bash, fish poll; zsh, dash read the tty). */
 const promptWaits = ["poll_schedule_timeout", "do_select", "wait_woken", "n_tty_read"]
 
-const waitsIn = (pid: number, waits: ReadonlyArray<string>, files: Pick<ProcFiles, "read">): boolean | undefined => {
+const waitsIn = (pid: number, waits: ReadonlyArray<string>, files: Pick<AllProcFiles, "read">): boolean | undefined => {
   const wchan = files.read(`/proc/${pid}/wchan`)?.trim()
   // Kernels that hide wchan answer "0" for every process.
   if (wchan === undefined || wchan === "0" || wchan === "") return undefined
@@ -51,7 +54,7 @@ const unseen = (reason: string): ShellProcess => ({
  * pane's process (see paneView.ts), and the program it runs is read; where there is no /proc at
  * all (not Linux) there is nothing to check and nothing is said.
  */
-export const shellFrom = (files: ShellFiles, ticks: () => number = clockTicks) =>
+export const shellFrom = (files: ProcFiles, ticks: () => number = clockTicks) =>
 (
   panePid: number,
   tty?: string
@@ -89,7 +92,7 @@ export const shellFrom = (files: ShellFiles, ticks: () => number = clockTicks) =
 }
 
 /** How a zombie `pid` named `comm` ended, from `files` (see PaneProcess.exitOf). */
-export const exitFrom = (pid: number, comm: string, files: Pick<ProcFiles, "read">) => {
+export const exitFrom = (pid: number, comm: string, files: Pick<AllProcFiles, "read"> = liveProcFiles) => {
   const own = statOf(files, pid)
   return own === undefined || own.state !== "Z" || own.comm !== comm || own.waited === undefined
     ? undefined

@@ -206,7 +206,7 @@ export const watchRun = <R>(
   typed?: { readonly shell: string; readonly image?: string | undefined },
   // A watcher beside a waiting client that sees the end (src/wait.ts) looks less often.
   pace: Pick<typeof timings, "watchPoll" | "screenEvery"> = timings
-) =>
+): Effect.Effect<RunEvent, ToolError, R> =>
   Effect.gen(function*() {
     let nextScreen = (yield* Clock.currentTimeMillis) + pace.screenEvery
     let idleSince: number | undefined
@@ -225,19 +225,19 @@ export const watchRun = <R>(
         replacedSince ??= now
         if (shell?.reading !== true && now - replacedSince < timings.blockedAfter) continue
         const seen = yield* screen(false)
-        if (seen.recorded) return { _tag: "Recorded" } as RunEvent
-        if (seen.dead) return { _tag: "Exited" } as RunEvent
-        return { _tag: "Replaced", by } as RunEvent
+        if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
+        if (seen.dead) return { _tag: "Exited" } satisfies RunEvent
+        return { _tag: "Replaced", by } satisfies RunEvent
       }
       replacedSince = undefined
       if (shell?.reading === true) {
         idleSince ??= now
         if (now - Math.max(idleSince, typedSeenAt ?? idleSince) >= timings.idleAfter) {
           const seen = yield* screen(false)
-          if (seen.recorded) return { _tag: "Recorded" } as RunEvent
+          if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
           // A shell idle before the paste came (its typing client is slow to start) is no run returned.
           if (seen.typed === false) idleSince = undefined
-          else if (typedSeenAt !== undefined) return { _tag: "Returned" } as RunEvent
+          else if (typedSeenAt !== undefined) return { _tag: "Returned" } satisfies RunEvent
           else typedSeenAt = now
         }
       } else {
@@ -261,12 +261,12 @@ export const watchRun = <R>(
           const relay = facts.wait === "relays"
           const mode = relay ? undefined : yield* kernel.mode(tty)
           const seen = yield* screen(!relay)
-          if (seen.recorded) return { _tag: "Recorded" } as RunEvent
-          if (seen.dead) return { _tag: "Exited" } as RunEvent
+          if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
+          if (seen.dead) return { _tag: "Exited" } satisfies RunEvent
           const verdict = classify({ ...facts, mode, screen: screenFacts(seen, suspect.rows) })
           // A secret prompt is told at once; the others once they held still long enough.
           const decided = verdict._tag === "Blocked" && (!first || verdict.kind === "secret")
-          if (decided) return { _tag: "Blocked", by: verdict.program, kind: verdict.kind } as RunEvent
+          if (decided) return { _tag: "Blocked", by: verdict.program, kind: verdict.kind } satisfies RunEvent
           suspect = { program: facts.program, since: first ? suspect.since : now, rows: seen.rows ?? [] }
           nextScreen = now + pace.screenEvery
         }
@@ -276,8 +276,8 @@ export const watchRun = <R>(
       if (now >= nextScreen || shell === undefined) {
         nextScreen = now + pace.screenEvery
         const seen = yield* screen(false)
-        if (seen.recorded) return { _tag: "Recorded" } as RunEvent
-        if (seen.dead) return { _tag: "Exited" } as RunEvent
+        if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
+        if (seen.dead) return { _tag: "Exited" } satisfies RunEvent
         if (seen.typed !== false) typedSeenAt ??= now
       }
     }

@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { afterLook, freshPace, gapAfter, type Pace, pacing, tick, tickAfter } from "../../src/domain/pacing.ts"
 import { kernelSignal } from "../../src/layers/PaneActivityLive.ts"
-import type { ShellFiles as ProcFiles } from "../../src/layers/PaneProcessLive.ts"
+import type { ProcFiles } from "../../src/layers/PaneProcessLive.ts"
 
 /** Runs ticks every `every` ms up to `until`, with `signal(now)`; looks see `key(now)`. Returns the look times. */
 const looksOver = (

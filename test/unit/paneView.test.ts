@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "vitest"
 import { replacedBy, runsShell } from "../../src/domain/paneView.ts"
-import { type ShellFiles as ProcFiles, shellFrom } from "../../src/layers/PaneProcessLive.ts"
+import { type ProcFiles, shellFrom } from "../../src/layers/PaneProcessLive.ts"
 
 const pts3 = 34_819 // makedev(136, 3)
 const statLine = (pid: number, comm: string, ttyNr: number) =>
