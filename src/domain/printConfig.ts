@@ -4,7 +4,7 @@
  */
 import * as Result from "effect/Result"
 import { isAbsolute, resolve } from "node:path"
-import { type ClientName, clients, isClient } from "./clientConfig.ts"
+import { type ClientName, clients, isClient } from "./clients.ts"
 import { remoteShellProblem } from "./quote.ts"
 import { parseToolsets } from "./selection.ts"
 import { inheritedPath, parseSocketSelector } from "./socket.ts"

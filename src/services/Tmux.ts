@@ -155,6 +155,12 @@ export type Runner = (
   authority: AuthorityName
 ) => Effect.Effect<string, TmuxError>
 
+/** The runner with no authority to name: the live layer's own, on the pinned socket. @category models */
+export type PinnedRunner = (
+  commands: ReadonlyArray<ReadonlyArray<string>>,
+  options: RunnerOptions
+) => Effect.Effect<string, TmuxError>
+
 /** What `makeAuthorities` wraps. @category models */
 export interface Runners {
   readonly run: Runner
