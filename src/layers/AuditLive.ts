@@ -334,9 +334,9 @@ const makeSink = (
     }).pipe(Effect.mapError((reason) => new AuditUnavailable({ tool: record.tool, reason })))
 
   const service = Audit.of({
-    intent,
-    outcome: (record) => recordLater("tool_call_outcome", record),
-    rejection: (record) => recordLater("tool_call_rejected", record),
+    intent: (record) => Effect.withSpan(intent(record), "Audit.intent"),
+    outcome: (record) => Effect.withSpan(recordLater("tool_call_outcome", record), "Audit.outcome"),
+    rejection: (record) => Effect.withSpan(recordLater("tool_call_rejected", record), "Audit.rejection"),
     status: Effect.sync((): AuditStatus => ({
       destination: destination === undefined ? "stderr" : "file",
       path: destination?.path ?? null,

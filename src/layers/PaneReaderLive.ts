@@ -73,7 +73,8 @@ export const make = Effect.gen(function*() {
       Effect.tapError(() =>
         Effect.sync(() => lastHistory.delete(paneId))
       ),
-      Effect.provideContext(context)
+      Effect.provideContext(context),
+      Effect.withSpan("PaneReader.read", { attributes: { pane_id: paneId } })
     )
   return {
     service: PaneReader.of({ read, pacer: (view) => makePacer({ panePid: view.pid, serverPid: view.serverPid }) }),

@@ -43,7 +43,7 @@ export const make = () => {
             return yield* restore(effect).pipe(Effect.map(Option.some), Effect.ensuring(turn.semaphore.release(1)))
           }).pipe(Effect.ensuring(leave(paneId, turn)))
         })
-      ),
+      ).pipe(Effect.withSpan("ShellRuns.exclusive", { attributes: { pane_id: paneId } })),
     lookup: (runId) =>
       Effect.sync((): RunLookup => {
         const run = pending.get(runId)
