@@ -276,3 +276,52 @@ export const commandsOf = (state: RunState, event: RunEvent): ReadonlyArray<Tmux
   if (moved === undefined) throw new Error(`no ${event._tag} move from a run ${state._tag}`)
   return moved.commands
 }
+
+/** One row of the machine's table: a state, an event, the next state and the commands. @category models */
+export interface TransitionRow {
+  readonly state: RunState["_tag"]
+  readonly event: RunEvent["_tag"]
+  readonly next: RunState["_tag"]
+  readonly commands: ReadonlyArray<TmuxCommand>
+}
+
+/**
+ * Every move of the machine, for a run `<id>` in pane `<pane>` (docs/control-loop.md's table, made by
+ * scripts/docs.ts): each state tried with each event, the moves it has kept.
+ */
+export const transitions = (): ReadonlyArray<TransitionRow> => {
+  const run: RunRef = { id: "<id>", paneId: "<pane>" }
+  const collection: Collection = { status: 0, ended: "reported", collector: "<tag>", at: 0 }
+  const states: ReadonlyArray<RunState> = [
+    { _tag: "Free" },
+    { _tag: "Running", run },
+    { _tag: "Held", run },
+    { _tag: "Stranded", run },
+    { _tag: "Open", run },
+    { _tag: "Released", run },
+    { _tag: "Ended", run, status: 0 },
+    { _tag: "Collected", runId: run.id, status: 0, ended: "reported" }
+  ]
+  const events: ReadonlyArray<RunEvent> = [
+    { _tag: "Typed", run },
+    { _tag: "Withdrawn", run, claimed: false, bufferTag: "<tag>" },
+    { _tag: "Answered" },
+    { _tag: "Answer", program: "<program>", keys: [["send-keys", "-t", run.paneId, "<keys>"]] },
+    { _tag: "Signalled", status: 0 },
+    { _tag: "Interrupted" },
+    { _tag: "KeptOpen" },
+    { _tag: "Released", successor: "<pid>" },
+    { _tag: "Collected", collection },
+    { _tag: "Abandoned", collection: { ...collection, status: null, ended: "unreported" } },
+    { _tag: "PaneLost" },
+    { _tag: "ServerDied" }
+  ]
+  return states.flatMap((state) =>
+    events.flatMap((event) => {
+      const moved = step(state, event)
+      return moved === undefined
+        ? []
+        : [{ state: state._tag, event: event._tag, next: moved.next._tag, commands: moved.commands }]
+    })
+  )
+}
