@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { resolve } from "node:path"
+import { transitions } from "../src/domain/runMachine.ts"
 import { capabilityRecord, manifest, type ToolName, toolNames, toolsets } from "../src/manifest/index.ts"
 import { registeredNames, registry } from "../src/tools/index.ts"
 import { advertisedSchema } from "../src/wire/McpServer.ts"
@@ -188,6 +189,43 @@ const toolIndex = (): string =>
     ])
   ].join("\n")
 
+const machineBegin = "<!-- BEGIN GENERATED: run machine (npm run docs) -->"
+const machineEnd = "<!-- END GENERATED: run machine -->"
+
+/** A command of the machine's table, as typed after `tmux`, its pane target left out. */
+const shown = (command: ReadonlyArray<string>): string =>
+  command.filter((word, index) => word !== "-t" && command[index - 1] !== "-t").join(" ").replaceAll("|", "\\|")
+
+/** The run machine's table (src/domain/runMachine.ts `transitions`), for docs/control-loop.md. */
+export const machineTable = (): string =>
+  [
+    "| state | event | next state | tmux commands (one invocation, in order) |",
+    "|---|---|---|---|",
+    ...transitions().map((row) =>
+      `| ${row.state} | ${row.event} | ${row.next} | ${
+        row.commands.length === 0 ?
+          "none" :
+          row.commands.map((c) => `\`${shown(c)}\``).join("; ")
+      } |`
+    )
+  ].join("\n")
+
+const between = (text: string, open: string, close: string, body: string, what: string): string => {
+  const from = text.indexOf(open)
+  const to = text.indexOf(close)
+  if (from === -1 || to === -1) throw new Error(`${what} lacks the ${open} / ${close} markers`)
+  return `${text.slice(0, from + open.length)}\n${body}\n${text.slice(to)}`
+}
+
+const loopPath = resolve(root, "docs/control-loop.md")
+const loopPage = between(
+  readFileSync(loopPath, "utf8"),
+  machineBegin,
+  machineEnd,
+  machineTable(),
+  "docs/control-loop.md"
+)
+
 const readmePath = resolve(root, "README.md")
 const readme = readFileSync(readmePath, "utf8")
 const start = readme.indexOf(begin)
@@ -196,6 +234,7 @@ if (start === -1 || stop === -1) throw new Error(`README.md lacks the ${begin} /
 const next = `${readme.slice(0, start + begin.length)}\n${inventory()}\n${readme.slice(stop)}`
 const pages = new Map<string, string>([
   [resolve(root, "README.md"), next],
+  [loopPath, loopPage],
   [resolve(root, "docs/tools/README.md"), toolIndex()],
   ...toolNames.map((name) => [resolve(root, `docs/tools/${name}.md`), toolPage(name)] as const)
 ])

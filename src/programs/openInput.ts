@@ -5,7 +5,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
+import { commandsOf } from "../domain/runMachine.ts"
 import { showsPrompt } from "../domain/shellProtocol.ts"
 import type { Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
@@ -42,12 +42,5 @@ export const cancelOpenInput = (run: Run, before: { readonly history: number; re
     }
   }).pipe(Effect.orElseSucceed(() => "moved" as const))
 
-/**
- * A run whose open input C-c did not cancel keeps the pane (its claim and record stay, so no run
- * types into that input): the call's own waiting client is released, and the pane is marked so a
- * later call is refused at once while the input is open (see paneClaim.ts).
- */
-export const keepOpenCommands = (run: Run): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
-  ["wait-for", "-S", protocolNames(run.id).channel],
-  ["set-option", "-p", "-t", run.paneId, paneRunOptions.openInput, run.id]
-]
+/** A run whose open input C-c did not cancel keeps the pane (the machine's `KeptOpen`). */
+export const keepOpenCommands = (run: Run) => commandsOf({ _tag: "Held", run }, { _tag: "KeptOpen" })

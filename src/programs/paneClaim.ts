@@ -8,7 +8,8 @@ import type { PaneId } from "../domain/ids.ts"
 import { type BlockKind } from "../domain/keyboard.ts"
 import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
-import { generationOfOption, paneRunOptions, runIdPattern, runOfOption } from "../domain/protocolNames.ts"
+import { generationOfOption, marks, paneRunOptions, runIdPattern, runOfOption } from "../domain/protocolNames.ts"
+import { commandsOf } from "../domain/runMachine.ts"
 import { recordOf, type RunRecord } from "../domain/runRecord.ts"
 import { parseEndRecord, parseStartMark, showsPrompt } from "../domain/shellProtocol.ts"
 import { PaneNotReady, type ProgramError } from "../services/errors.ts"
@@ -148,12 +149,14 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
       memory = decided.memory
       if (decided.step === "LookAgain") continue
       if (decided.step === "Release") {
-        const released = yield* (yield* PaneCommand).run([
-          ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.successor(claim), String(process.pid)],
-          ["set-option", "-pu", "-t", paneId, paneRunOptions.claim],
-          ["set-option", "-pu", "-t", paneId, paneRunOptions.openInput],
-          ["send-keys", "-t", paneId, "C-c"]
-        ]).pipe(Effect.as(true), Effect.catchIf(isClaimTaken, () => Effect.succeed(false)))
+        const release = { _tag: "Released", successor: String(process.pid) } as const
+        const released = yield* (yield* PaneCommand).run(
+          commandsOf({ _tag: "Held", run: { id: claim, paneId } }, release)
+        ).pipe(
+          Effect.as(true),
+          // Another caller released it first, or released and collected it since the look.
+          Effect.catchIf((error) => isClaimTaken(error) || isCollected(error), () => Effect.succeed(false))
+        )
         if (released) abandoned = claim
         continue
       }
@@ -220,6 +223,11 @@ export const isClaimTaken = (error: ProgramError): boolean => {
   return option !== undefined && (option === paneRunOptions.claim || runOfOption("successor", option) !== undefined ||
     generationOfOption(option) !== undefined)
 }
+
+/** Whether a list's collection guard refused: the run's record is gone (another call collected it). */
+export const isCollected = (error: ProgramError): boolean =>
+  error._tag === "TmuxCommandFailed" && error.refusal._tag === "InvalidOption" &&
+  error.refusal.option === marks.collected
 
 /** Whether it was the generation that was taken: the claim just before it is then this run's. */
 export const isGenerationTaken = (error: ProgramError): boolean =>

@@ -6,7 +6,8 @@
  * the one seen. Otherwise nothing is typed and the call says why.
  */
 import * as Effect from "effect/Effect"
-import { marks, paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
+import { marks, paneRunOptions } from "../domain/protocolNames.ts"
+import { answerGuard, commandsOf } from "../domain/runMachine.ts"
 import { parseEndRecord } from "../domain/shellProtocol.ts"
 import { type TmuxRefusal } from "../domain/tmuxRefusals.ts"
 import { ArgumentProblem, PaneNotReady, type TmuxCommandFailed } from "../services/errors.ts"
@@ -15,6 +16,8 @@ import { PaneCommand } from "../services/Tmux.ts"
 import { holderAtReadiness, screenFacts } from "./keyboardHolder.ts"
 import { sendCommands } from "./keys.ts"
 import { orPaneNotFound, readAndCapture } from "./pane.ts"
+
+export { answerGuard }
 import { runFields } from "./paneClaim.ts"
 import { headOfRun, kernelProbe } from "./runHead.ts"
 
@@ -23,28 +26,7 @@ export type Answer =
   | { readonly _tag: "Text"; readonly text: string; readonly enter: boolean }
   | { readonly _tag: "Key"; readonly key: string }
 
-/** The prefix of the name the guard expands to when the pane is no longer as the answer saw it. */
 const answerRefusedMark = marks.answerRefused
-
-/**
- * The guard's view, in plain variables only (the grammar admits no other): the claim, a mode,
- * synchronize-panes, the program in front, then the run's end record (empty until it ends).
- */
-const answerSeen = (run: Run) =>
-  `#{${paneRunOptions.claim}}:#{pane_in_mode}:#{synchronize-panes}:#{pane_current_command}:` +
-  `#{${protocolNames(run.id).end}}`
-
-/** The guard command: a harmless unset while the pane is as seen, an invalid option name otherwise. */
-export const answerGuard = (run: Run, program: string) =>
-  [
-    "set-option",
-    "-pu",
-    "-t",
-    run.paneId,
-    `#{?#{==:${answerSeen(run)},${run.id}:0:0:${program}:},${paneRunOptions.viewOk},${answerRefusedMark}:${
-      answerSeen(run)
-    }}`
-  ] as const
 
 /**
  * Why the guard refused, from the option tmux found invalid (`ended` when the claim or the end
@@ -143,7 +125,8 @@ export const answerRun = (run: Run, answer: Answer) =>
     const keys = answer._tag === "Text"
       ? sendCommands(run.paneId, { keys: answer.text, literal: true, enter: answer.enter })
       : [["send-keys", "-t", run.paneId, answer.key] as const]
-    yield* (yield* PaneCommand).run([answerGuard(run, look.pane_current_command), ...keys]).pipe(
+    const answered = { _tag: "Answer", program: look.pane_current_command, keys } as const
+    yield* (yield* PaneCommand).run(commandsOf({ _tag: "Held", run }, answered)).pipe(
       orPaneNotFound(run.paneId),
       Effect.catchIf(
         (error) =>

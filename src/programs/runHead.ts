@@ -1,12 +1,12 @@
 /**
  * What run_shell_command reads of a run in tmux: the head of every read (the run's records and the
- * pane's position), the bottom rows read with it, and the commands that collect or abandon a run.
+ * pane's position), the bottom rows read with it. The commands that collect or abandon a run are the
+ * run machine's (domain/runMachine.ts).
  */
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { marks, paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
-import { type CollectedMark, encodeMark } from "../domain/runRecord.ts"
-import { keepPaneCommands, parseEndRecord } from "../domain/shellProtocol.ts"
+import { parseEndRecord } from "../domain/shellProtocol.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run } from "../services/ShellRuns.ts"
 import { PaneCommand, type PrintFormat } from "../services/Tmux.ts"
@@ -97,70 +97,6 @@ export const readCommands = (
   ["capture-pane", "-p", "-N", "-t", run.paneId, "-S", String(from), "-E", "-"],
   ["display-message", "-p", "-t", run.paneId, separator(run.id)],
   ["capture-pane", "-p", "-J", "-t", run.paneId, "-S", String(from), "-E", "-"]
-]
-
-/** What the collection's guard expands to when the run's record is gone: another call collected it. */
-export const collectedMark = marks.collected
-
-/** A user option nothing sets: what a guarded unset unsets when its condition does not hold. */
-const noOption = paneRunOptions.none
-
-/** What a collection leaves in its mark besides the run's ID. @category models */
-export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">
-
-/**
- * Collecting a run, in an invocation of its own once its result is in hand (read by the server):
- * a guard that refuses, so that tmux drops the rest of the list, when the run's record is gone
- * (another call collected it: one collector per run), then the pane's mark of it (replacing the
- * previous run's), its templates and records, and the pane's last run only while it is this one.
- * Its channel needs nothing: the trailer's signal wakes every waiter, including waiting clients
- * killed at a timeout, which tmux keeps as waiters. A run whose trailer never ran also gets what
- * the trailer would have restored.
- */
-export const collectCommands = (
-  run: Run,
-  collection: Collection
-): ReadonlyArray<readonly ["set-option", ...Array<string>]> => {
-  const names = protocolNames(run.id)
-  const record = paneRunOptions.record(run.id)
-  const unset = (
-    option: string
-  ): readonly ["set-option", ...Array<string>] => ["set-option", "-pu", "-t", run.paneId, option]
-  return [
-    unset(`#{?${record},${noOption},${collectedMark}}`),
-    ["set-option", "-p", "-t", run.paneId, paneRunOptions.collected, encodeMark({ runId: run.id, ...collection })],
-    ...[
-      names.template,
-      names.markTemplate,
-      names.end,
-      names.start,
-      names.typed,
-      record,
-      paneRunOptions.successor(run.id)
-    ].map(unset),
-    unset(`#{?#{==:#{${paneRunOptions.last}},${run.id}},${paneRunOptions.last},${noOption}}`),
-    ...(collection.ended === "reported" || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore)
-  ]
-}
-
-/**
- * Closing a run whose trailer never ran: the killed waiting client of this call is still a waiter
- * of the channel; one signal releases it (and, with a waiter there, latches nothing). The pane's
- * claim is released while it is this run's; then the run is collected.
- */
-export const abandonCommands = (
-  run: Run,
-  collection: Collection
-): ReadonlyArray<readonly ["set-option" | "wait-for", ...Array<string>]> => [
-  ["wait-for", "-S", protocolNames(run.id).channel],
-  [
-    "set-option",
-    "-pu",
-    "-t",
-    run.paneId,
-    `#{?#{==:#{${paneRunOptions.claim}},${run.id}},${paneRunOptions.claim},${noOption}}`
-  ],
-  ...collectCommands(run, collection)
 ]
 
 export const lines = (text: string | undefined): Array<string> => {

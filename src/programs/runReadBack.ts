@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
 import { paneRunOptions } from "../domain/protocolNames.ts"
+import { commandsOf, type RunState } from "../domain/runMachine.ts"
 import {
   type CollectedMark,
   decodeMark,
@@ -23,15 +24,8 @@ import { ArgumentProblem, RunCollected } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound } from "./pane.ts"
-import {
-  abandonCommands,
-  type Capture,
-  collectCommands,
-  collectedMark,
-  type Head,
-  headOfRun,
-  lookAtBottom
-} from "./runHead.ts"
+import { isCollected } from "./paneClaim.ts"
+import { type Capture, type Head, headOfRun, lookAtBottom } from "./runHead.ts"
 import { type ReadOutput, readOutput, readWindows } from "./runOutput.ts"
 
 /** Rows read above each place the typed row may be (see `startOf`). */
@@ -321,23 +315,23 @@ export const outputSoFar = (run: Run, limits: OutputLimits) =>
 
 /**
  * Collects a run whose result is in hand (its status, and how it ended), leaving the pane's mark
- * of it; `abandon` for a run whose trailer never ran (see `abandonCommands`). `false` when another
- * call collected it first (the guard refused: see `collectCommands`). A collection that fails
+ * of it; `abandon` for a run whose trailer never ran (the machine's `Abandoned`). `false` when another
+ * call collected it first (the guard refused: see domain/runMachine.ts). A collection that fails
  * otherwise (tmux did not answer) leaves the run recorded: a later call answers it again.
  */
 export const collectRun = (run: Run, status: number | null, ended: RunEnding = "reported", abandon = false) =>
   Effect.gen(function*() {
     const collection = { status, ended, collector: thisTag, at: yield* Clock.currentTimeMillis }
-    const collected = yield* (yield* PaneCommand).run(
-      abandon ? abandonCommands(run, collection) : collectCommands(run, collection)
-    ).pipe(
+    // Abandoned from where it holds the pane; collected from its end, or, with no status, its released claim.
+    const found: RunState = abandon
+      ? { _tag: "Stranded", run }
+      : status === null
+      ? { _tag: "Released", run }
+      : { _tag: "Ended", run, status }
+    const commands = commandsOf(found, { _tag: abandon ? "Abandoned" : "Collected", collection })
+    const collected = yield* (yield* PaneCommand).run(commands).pipe(
       Effect.as(true),
-      Effect.catchIf(
-        (error) =>
-          error._tag === "TmuxCommandFailed" && error.refusal._tag === "InvalidOption" &&
-          error.refusal.option === collectedMark,
-        () => Effect.succeed(false)
-      ),
+      Effect.catchIf(isCollected, () => Effect.succeed(false)),
       Effect.orElseSucceed(() => true)
     )
     yield* (yield* ShellRuns).collect(run)

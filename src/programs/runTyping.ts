@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
+import { commandsOf } from "../domain/runMachine.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
 import {
   hasErrexit,
@@ -110,12 +111,8 @@ export const startRun = (request: NewRun) =>
  */
 const withdrawTyping = (id: string, paneId: PaneId, claimed: boolean) =>
   Effect.gen(function*() {
-    const names = protocolNames(id)
-    yield* (yield* PaneCommand).run([
-      ...[names.template, names.markTemplate, paneRunOptions.record(id), ...(claimed ? [paneRunOptions.claim] : [])]
-        .map((option) => ["set-option", "-pu", "-t", paneId, option] as const),
-      ["delete-buffer", "-b", pasteBufferName(thisTag, id)]
-    ]).pipe(Effect.ignore)
+    const withdrawn = { _tag: "Withdrawn", run: { id, paneId }, claimed, bufferTag: thisTag } as const
+    yield* (yield* PaneCommand).run(commandsOf({ _tag: "Free" }, withdrawn)).pipe(Effect.ignore)
   })
 
 const typeRun = (

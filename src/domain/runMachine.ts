@@ -1,0 +1,327 @@
+/**
+ * A pane's run, as one state machine: its states (a tagged union), the events that move it, and one
+ * pure `step` that gives the next state and the tmux commands that carry the move out. The programs
+ * run what `step` yields (programs/runHead.ts, runReadBack.ts, runTyping.ts, paneClaim.ts,
+ * openInput.ts, runAnswer.ts); the property test drives the same `step` against a fake tmux with
+ * tmux 3.3a's `wait-for` (test/unit/runMachine.property.test.ts); docs/control-loop.md shows it as
+ * a table made from `transitions` (scripts/docs.ts).
+ *
+ * The state lives in tmux, on the pane (docs/control-loop.md, "Where a run's truth is kept"), not in a
+ * server's memory: a program names the state it found there, and tmux's own guards (a `-o` set, a
+ * format that expands to an invalid option name) refuse a command list whose state has moved since.
+ * Some moves are made by others than this server: the typing list (`Typed`), the trailer in the shell
+ * (`Signalled`), a C-c (`Interrupted`), tmux itself (`PaneLost`, `ServerDied`); they yield no command.
+ */
+import * as Schema from "effect/Schema"
+import { marks, paneRunOptions, pasteBufferName, protocolNames } from "./protocolNames.ts"
+import { type CollectedMark, encodeMark } from "./runRecord.ts"
+import { keepPaneCommands } from "./shellProtocol.ts"
+
+/** What the machine needs of a run: its ID, its pane, and the pane's `remain-on-exit` it replaced. */
+export const RunRef = Schema.Struct({
+  id: Schema.String,
+  paneId: Schema.String,
+  remainOnExit: Schema.optionalKey(Schema.String)
+})
+export type RunRef = typeof RunRef.Type
+
+const Ending = Schema.Literals(["reported", "unreported", "shell-exited"])
+
+/**
+ * A pane's run state:
+ * - `Free`: no run holds the pane;
+ * - `Running`: typed, its program runs, a call waits for it;
+ * - `Held`: typed, answered unfinished (timed out, blocked, cancelled): no call waits, `resume` may;
+ * - `Stranded`: its trailer can never run (C-c in the pane, its shell exited or replaced);
+ * - `Open`: back at an open input C-c did not cancel: the run keeps the pane, a later call is refused;
+ * - `Released`: a caller gave up its claim (see domain/paneTurn.ts); its record waits to be reported;
+ * - `Ended`: its trailer ran (status recorded, claim released), not collected yet;
+ * - `Collected`: its options are gone and the pane's mark says how it ended.
+ * @category models
+ */
+export const RunState = Schema.Union([
+  Schema.TaggedStruct("Free", {}),
+  Schema.TaggedStruct("Running", { run: RunRef }),
+  Schema.TaggedStruct("Held", { run: RunRef }),
+  Schema.TaggedStruct("Stranded", { run: RunRef }),
+  Schema.TaggedStruct("Open", { run: RunRef }),
+  Schema.TaggedStruct("Released", { run: RunRef }),
+  Schema.TaggedStruct("Ended", { run: RunRef, status: Schema.Number }),
+  Schema.TaggedStruct("Collected", { runId: Schema.String, status: Schema.NullOr(Schema.Number), ended: Ending })
+])
+export type RunState = typeof RunState.Type
+
+/** What the collection leaves in the pane's mark besides the run's ID. */
+const Collection = Schema.Struct({
+  status: Schema.NullOr(Schema.Number),
+  ended: Ending,
+  collector: Schema.String,
+  at: Schema.Number
+})
+export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">
+
+/**
+ * What moves a run:
+ * - `Typed`: the typing list reached its paste (claim, record, generation taken);
+ * - `Withdrawn`: a typing list refused before its paste: what it set goes, the claim too when `claimed`;
+ * - `Answered`: the call answered the run unfinished; `Answer`: text typed into its blocked program;
+ * - `Signalled`: the trailer ran (end record, claim released, channel signalled);
+ * - `Interrupted`: C-c in the pane: the rest of the typed line, the trailer included, never runs;
+ * - `KeptOpen`: C-c did not cancel the open input the run left: the run keeps the pane;
+ * - `Released`: a waiting caller saw the run could no longer report and took its successor option;
+ * - `Collected` / `Abandoned`: its result in hand, its options removed (abandoned: its trailer never
+ *   ran, so its channel's killed waiter is released and its claim given up);
+ * - `PaneLost` / `ServerDied`: tmux dropped the pane or exited, options and all.
+ * @category models
+ */
+export const RunEvent = Schema.Union([
+  Schema.TaggedStruct("Typed", { run: RunRef }),
+  Schema.TaggedStruct("Withdrawn", { run: RunRef, claimed: Schema.Boolean, bufferTag: Schema.String }),
+  Schema.TaggedStruct("Answered", {}),
+  Schema.TaggedStruct("Answer", {
+    program: Schema.String,
+    keys: Schema.Array(Schema.Array(Schema.String))
+  }),
+  Schema.TaggedStruct("Signalled", { status: Schema.Number }),
+  Schema.TaggedStruct("Interrupted", {}),
+  Schema.TaggedStruct("KeptOpen", {}),
+  Schema.TaggedStruct("Released", { successor: Schema.String }),
+  Schema.TaggedStruct("Collected", { collection: Collection }),
+  Schema.TaggedStruct("Abandoned", { collection: Collection }),
+  Schema.TaggedStruct("PaneLost", {}),
+  Schema.TaggedStruct("ServerDied", {})
+])
+export type RunEvent = typeof RunEvent.Type
+
+/** One tmux command the machine yields, as an argv after `tmux`: the run authority's own (services/TmuxGrammar.ts). */
+export type TmuxCommand =
+  | readonly ["set-option" | "wait-for" | "delete-buffer", ...Array<string>]
+  | readonly ["send-keys", "-t", string, ...Array<string>]
+
+/** A move: the next state and the commands that carry it out (none when others carry it). */
+export interface Transition {
+  readonly next: RunState
+  readonly commands: ReadonlyArray<TmuxCommand>
+}
+
+/** A user option nothing sets: what a guarded unset unsets when its condition does not hold. */
+const noOption = paneRunOptions.none
+
+const unset = (paneId: string, option: string): TmuxCommand => ["set-option", "-pu", "-t", paneId, option]
+
+/** Unsets `option` only while it holds `runId`. */
+const unsetWhile = (paneId: string, option: string, runId: string): TmuxCommand =>
+  unset(paneId, `#{?#{==:#{${option}},${runId}},${option},${noOption}}`)
+
+/**
+ * Collecting a run, in an invocation of its own once its result is in hand: a guard that refuses (so
+ * tmux drops the rest of the list) when the run's record is gone (another call collected it: one
+ * collector per run), then the pane's mark of it, its templates and records, and the pane's last run
+ * only while it is this one. Its channel needs nothing: the trailer's signal woke every waiter,
+ * killed ones included. A run whose trailer never ran also gets what the trailer would have restored.
+ */
+const collect = (run: RunRef, collection: Collection): ReadonlyArray<TmuxCommand> => {
+  const names = protocolNames(run.id)
+  const record = paneRunOptions.record(run.id)
+  return [
+    recordGuard(run),
+    ["set-option", "-p", "-t", run.paneId, paneRunOptions.collected, encodeMark({ runId: run.id, ...collection })],
+    ...[
+      names.template,
+      names.markTemplate,
+      names.end,
+      names.start,
+      names.typed,
+      record,
+      paneRunOptions.successor(run.id)
+    ].map((option) => unset(run.paneId, option)),
+    unsetWhile(run.paneId, paneRunOptions.last, run.id),
+    ...(collection.ended === "reported" || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore)
+  ]
+}
+
+/**
+ * Closing a run whose trailer never ran: the killed waiting client of the call is still a waiter of
+ * the channel; one signal releases it (and, with a waiter there, keeps nothing). The pane's claim is
+ * released while it is this run's; then the run is collected.
+ */
+const abandon = (run: RunRef, collection: Collection): ReadonlyArray<TmuxCommand> => [
+  ["wait-for", "-S", protocolNames(run.id).channel],
+  unsetWhile(run.paneId, paneRunOptions.claim, run.id),
+  ...collect(run, collection)
+]
+
+/** What a refused typing list set before the refusal (the next attempt sets it again), and its paste buffer. */
+const withdraw = (run: RunRef, claimed: boolean, bufferTag: string): ReadonlyArray<TmuxCommand> => {
+  const names = protocolNames(run.id)
+  return [
+    ...[names.template, names.markTemplate, paneRunOptions.record(run.id), ...(claimed ? [paneRunOptions.claim] : [])]
+      .map((option) => unset(run.paneId, option)),
+    ["delete-buffer", "-b", pasteBufferName(bufferTag, run.id)]
+  ]
+}
+
+/**
+ * A run whose open input C-c did not cancel keeps the pane (its claim and record stay, so no run
+ * types into that input): the call's own waiting client is released, and the pane is marked so a
+ * later call is refused at once while the input is open (see programs/paneClaim.ts).
+ */
+const keepOpen = (run: RunRef): ReadonlyArray<TmuxCommand> => [
+  ["wait-for", "-S", protocolNames(run.id).channel],
+  ["set-option", "-p", "-t", run.paneId, paneRunOptions.openInput, run.id]
+]
+
+/** Refuses (tmux drops the rest of the list) when the run's record is gone: another call collected it. */
+const recordGuard = (run: RunRef): TmuxCommand =>
+  unset(run.paneId, `#{?${paneRunOptions.record(run.id)},${noOption},${marks.collected}}`)
+
+/**
+ * Giving up the claim of a run that can no longer report: only the caller that takes the run's
+ * successor option (`-o`: tmux refuses the second) releases it, and only while the run is recorded
+ * (a caller that looked before another released and collected it would otherwise release the next
+ * run's claim, and its C-c reach that run); C-c clears what was left typed.
+ */
+const release = (run: RunRef, successor: string): ReadonlyArray<TmuxCommand> => [
+  recordGuard(run),
+  ["set-option", "-p", "-o", "-t", run.paneId, paneRunOptions.successor(run.id), successor],
+  unset(run.paneId, paneRunOptions.claim),
+  unset(run.paneId, paneRunOptions.openInput),
+  ["send-keys", "-t", run.paneId, "C-c"]
+]
+
+/** The guard's view, in plain variables only: the claim, a mode, synchronize-panes, the program, the end. */
+const answerSeen = (run: RunRef) =>
+  `#{${paneRunOptions.claim}}:#{pane_in_mode}:#{synchronize-panes}:#{pane_current_command}:` +
+  `#{${protocolNames(run.id).end}}`
+
+/**
+ * The answer's guard: a harmless unset while the pane is as seen (the run's claim, no mode, no
+ * synchronize-panes, `program` in front, no end record), an invalid option name otherwise.
+ */
+export const answerGuard = (run: RunRef, program: string): TmuxCommand =>
+  unset(
+    run.paneId,
+    `#{?#{==:${answerSeen(run)},${run.id}:0:0:${program}:},${paneRunOptions.viewOk},${marks.answerRefused}:${
+      answerSeen(run)
+    }}`
+  )
+
+const holding = ["Running", "Held", "Stranded", "Open"] as const
+type Holding = Extract<RunState, { readonly _tag: (typeof holding)[number] }>
+const holds = (state: RunState): state is Holding => (holding as ReadonlyArray<string>).includes(state._tag)
+
+const collected = (run: RunRef, collection: Collection): RunState => ({
+  _tag: "Collected",
+  runId: run.id,
+  status: collection.status,
+  ended: collection.ended
+})
+
+/**
+ * The next state and the commands that carry the move out, or `undefined` when `event` cannot happen
+ * in `state` (a program that asks for such a move has the wrong state: it runs nothing).
+ */
+export const step = (state: RunState, event: RunEvent): Transition | undefined => {
+  const to = (next: RunState, commands: ReadonlyArray<TmuxCommand> = []): Transition => ({ next, commands })
+  switch (event._tag) {
+    case "ServerDied":
+      return to({ _tag: "Free" })
+    case "PaneLost":
+      return state._tag === "Free" ? undefined : to({ _tag: "Free" })
+    case "Typed":
+      return state._tag === "Free" || state._tag === "Collected" ? to({ _tag: "Running", run: event.run }) : undefined
+    case "Withdrawn":
+      return state._tag === "Free" || state._tag === "Collected"
+        ? to(state, withdraw(event.run, event.claimed, event.bufferTag))
+        : undefined
+  }
+  if (state._tag === "Free" || state._tag === "Collected") return undefined
+  const run = state.run
+  switch (event._tag) {
+    case "Answered":
+      return state._tag === "Running" ? to({ _tag: "Held", run }) : undefined
+    case "Answer":
+      return state._tag === "Held" && event.keys.every((key) => typesInto(run, key))
+        ? to({ _tag: "Running", run }, [answerGuard(run, event.program), ...(event.keys as ReadonlyArray<TmuxCommand>)])
+        : undefined
+    case "Signalled":
+      return state._tag === "Running" || state._tag === "Held"
+        ? to({ _tag: "Ended", run, status: event.status })
+        : undefined
+    case "Interrupted":
+      return state._tag === "Running" || state._tag === "Held" ? to({ _tag: "Stranded", run }) : undefined
+    case "KeptOpen":
+      return holds(state) ? to({ _tag: "Open", run }, keepOpen(run)) : undefined
+    case "Released":
+      return holds(state) ? to({ _tag: "Released", run }, release(run, event.successor)) : undefined
+    case "Collected":
+      return state._tag === "Ended" || state._tag === "Released"
+        ? to(collected(run, event.collection), collect(run, event.collection))
+        : undefined
+    case "Abandoned":
+      return holds(state) ? to(collected(run, event.collection), abandon(run, event.collection)) : undefined
+  }
+}
+
+/** An answer's keys go to the run's pane and nowhere else. */
+const typesInto = (run: RunRef, key: ReadonlyArray<string>): boolean =>
+  key[0] === "send-keys" && key[1] === "-t" && key[2] === run.paneId
+
+/**
+ * The commands of a move a program makes from the state it found on the pane. A move the machine does
+ * not have is a defect of the program, not of the pane: it dies.
+ */
+export const commandsOf = (state: RunState, event: RunEvent): ReadonlyArray<TmuxCommand> => {
+  const moved = step(state, event)
+  if (moved === undefined) throw new Error(`no ${event._tag} move from a run ${state._tag}`)
+  return moved.commands
+}
+
+/** One row of the machine's table: a state, an event, the next state and the commands. @category models */
+export interface TransitionRow {
+  readonly state: RunState["_tag"]
+  readonly event: RunEvent["_tag"]
+  readonly next: RunState["_tag"]
+  readonly commands: ReadonlyArray<TmuxCommand>
+}
+
+/**
+ * Every move of the machine, for a run `<id>` in pane `<pane>` (docs/control-loop.md's table, made by
+ * scripts/docs.ts): each state tried with each event, the moves it has kept.
+ */
+export const transitions = (): ReadonlyArray<TransitionRow> => {
+  const run: RunRef = { id: "<id>", paneId: "<pane>" }
+  const collection: Collection = { status: 0, ended: "reported", collector: "<tag>", at: 0 }
+  const states: ReadonlyArray<RunState> = [
+    { _tag: "Free" },
+    { _tag: "Running", run },
+    { _tag: "Held", run },
+    { _tag: "Stranded", run },
+    { _tag: "Open", run },
+    { _tag: "Released", run },
+    { _tag: "Ended", run, status: 0 },
+    { _tag: "Collected", runId: run.id, status: 0, ended: "reported" }
+  ]
+  const events: ReadonlyArray<RunEvent> = [
+    { _tag: "Typed", run },
+    { _tag: "Withdrawn", run, claimed: false, bufferTag: "<tag>" },
+    { _tag: "Answered" },
+    { _tag: "Answer", program: "<program>", keys: [["send-keys", "-t", run.paneId, "<keys>"]] },
+    { _tag: "Signalled", status: 0 },
+    { _tag: "Interrupted" },
+    { _tag: "KeptOpen" },
+    { _tag: "Released", successor: "<pid>" },
+    { _tag: "Collected", collection },
+    { _tag: "Abandoned", collection: { ...collection, status: null, ended: "unreported" } },
+    { _tag: "PaneLost" },
+    { _tag: "ServerDied" }
+  ]
+  return states.flatMap((state) =>
+    events.flatMap((event) => {
+      const moved = step(state, event)
+      return moved === undefined
+        ? []
+        : [{ state: state._tag, event: event._tag, next: moved.next._tag, commands: moved.commands }]
+    })
+  )
+}
