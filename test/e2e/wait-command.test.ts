@@ -4,12 +4,12 @@
  * it ended in one line and an exit code; it changes nothing, so a resume afterwards answers as
  * without it.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
-import { binPath, serverEnv } from "../support/mcp.ts"
+import { binPath, commandToExit, type Exited, serverEnv } from "../support/mcp.ts"
 import { stillPending, until } from "../support/poll.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
@@ -20,29 +20,17 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL")
 })
 
-interface Waited {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
+/** Runs a command line through `shell -c` in the world, as a host's background runner would; resolves at its exit. */
+const throughShell = (world: TmuxWorld, line: string, shell = "sh"): Promise<Exited> =>
+  commandToExit(shell, ["-c", line], {
+    env: serverEnv(world),
+    cwd: world.dir,
+    started: (child) => children.push(child)
+  })
 
 /** Starts `libtmux-mcp wait` through `sh -c` in the world; resolves once it exits. */
-const startWait = (world: TmuxWorld, args: ReadonlyArray<string>): Promise<Waited> =>
-  new Promise((resolve, reject) => {
-    const line = [process.execPath, binPath, "wait", ...args].map(shellQuote).join(" ")
-    const child = spawn("sh", ["-c", line], {
-      env: serverEnv(world),
-      cwd: world.dir,
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    children.push(child)
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-  })
+const startWait = (world: TmuxWorld, args: ReadonlyArray<string>): Promise<Exited> =>
+  throughShell(world, [process.execPath, binPath, "wait", ...args].map(shellQuote).join(" "))
 
 /** The pane's options that name runs, as `show -p` lists them. */
 const runOptions = (world: TmuxWorld, pane: string) =>
@@ -82,23 +70,8 @@ describe("libtmux-mcp wait", () => {
     const line = result.watch_command as string
     assert.match(line, /^'\/[^']+' '\/[^']+' 'wait' '[0-9a-f]{6}' '--pane' '%[0-9]+' '--socket' 'path:\/[^']+' /u)
     const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
-    const runs = shells.map((shell) =>
-      new Promise<Waited>((resolve, reject) => {
-        // Standard input from /dev/null, as a background runner gives: bash reads ~/.bashrc when it is a socket.
-        const child = spawn(shell, ["-c", line], {
-          env: serverEnv(world),
-          cwd: world.dir,
-          stdio: ["ignore", "pipe", "pipe"]
-        })
-        children.push(child)
-        let stdout = ""
-        let stderr = ""
-        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
-        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-        child.on("error", reject)
-        child.on("close", (code) => resolve({ code, stdout, stderr }))
-      })
-    )
+    // Standard input from /dev/null, as a background runner gives: bash reads ~/.bashrc when it is a socket.
+    const runs = shells.map((shell) => throughShell(world, line, shell))
     for (const [i, done] of (await Promise.all(runs)).entries()) {
       assert.deepStrictEqual(
         done,
