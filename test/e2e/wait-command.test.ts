@@ -220,7 +220,7 @@ describe("libtmux-mcp wait", () => {
     const done = await startWait(world, ["--help"])
     assert.strictEqual(done.code, 0)
     assert.include(done.stdout, "Usage: libtmux-mcp wait RUN_ID --pane %N")
-    for (const code of [0, 1, 3, 4, 5, 6, 7, 8, 9]) assert.match(done.stdout, new RegExp(`\\n  ${code} +\\S`, "u"))
+    for (const code of [0, 1, 3, 4, 5, 6, 7, 8, 9, 255]) assert.match(done.stdout, new RegExp(`\\n  ${code} +\\S`, "u"))
   })
 })
 
