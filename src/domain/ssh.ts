@@ -87,7 +87,8 @@ export const parseWatchSsh = (
     )
   }
   if (config !== undefined) {
-    const bad = wordProblem(config) ?? (config.startsWith("/") || config.startsWith("~/") ? undefined : "it is relative")
+    const bad = wordProblem(config) ??
+      (config.startsWith("/") || config.startsWith("~/") ? undefined : "it is relative")
     if (bad !== undefined) {
       return Result.fail(
         settingInvalid(

@@ -186,7 +186,8 @@ describe("the server on another host over ssh", () => {
     90_000
   )
 
-  const watchTitle = "a timed-out run's watch_command, run here through sh -c, waits there through ssh until the run ends"
+  const watchTitle =
+    "a timed-out run's watch_command, run here through sh -c, waits there through ssh until the run ends"
   it.skipIf(skip)(
     skip ? `${watchTitle} (skipped: no /usr/sbin/sshd; install openssh-server to run it)` : watchTitle,
     async () => {

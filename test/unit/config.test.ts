@@ -111,7 +111,7 @@ describe("values", () => {
     assert.include(error({ LIBTMUX_SUPPRESS_HISTORY: "true" }), "use 1")
   })
 
-  it("takes [user@]host[:port] for LIBTMUX_WATCH_SSH, with an absolute ssh config, and refuses what a shell or ssh reads as more", () => {
+  it("takes [user@]host[:port] for LIBTMUX_WATCH_SSH with an absolute ssh config; refuses what reads as more", () => {
     assert.isUndefined(serve({}).watchSsh)
     assert.deepStrictEqual(
       serve({}, ["--watch-ssh", "me@build-box:2222", "--watch-ssh-config=/home/me/my ssh/config"]).watchSsh,
@@ -125,7 +125,8 @@ describe("values", () => {
     const grammar = "use [user@]host[:port] (letters, digits, . _ -; port 1-65535)"
     assert.include(
       error({ LIBTMUX_WATCH_SSH: "-oProxyCommand=touch x" }),
-      `LIBTMUX_WATCH_SSH "-oProxyCommand=touch x" is not valid: it starts with -, which ssh would read as an option; ${grammar}`
+      `LIBTMUX_WATCH_SSH "-oProxyCommand=touch x" is not valid: it starts with -, which ssh would read as an ` +
+        `option; ${grammar}`
     )
     assert.include(error({ LIBTMUX_WATCH_SSH: "box\\x" }), "a backslash")
     assert.include(error({ LIBTMUX_WATCH_SSH: "box\nx" }), "a control character")
