@@ -10,7 +10,7 @@ import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { binPath, commandToExit, type Exited, serverEnv } from "../support/mcp.ts"
-import { stillPending, until } from "../support/poll.ts"
+import { holdsFor, stillPending, until } from "../support/poll.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -64,11 +64,17 @@ describe("libtmux-mcp wait", () => {
   })
 
   it("the watch_command of a timed-out result, run by sh, bash, dash, zsh and fish, waits for the run", async () => {
-    const { world, c, pane } = await h.open()
+    // Spaces and quotes in the socket's path (in the folder the world's disposal empties).
+    const socketName = `it's a "quoted" sock`
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      mkdirSync(join(world.dir, `tmux-${process.getuid?.() ?? 0}`), { recursive: true, mode: 0o700 })
+      Object.assign(env, { LIBTMUX_SOCKET: `path:${join(world.dir, `tmux-${process.getuid?.() ?? 0}`, socketName)}` })
+    })
     const result = await run(c, pane, "sleep 4; exit 7", { timeout: 1 })
     assert.isTrue(result.timed_out, JSON.stringify(result))
     const line = result.watch_command as string
-    assert.match(line, /^'\/[^']+' '\/[^']+' 'wait' '[0-9a-f]{6}' '--pane' '%[0-9]+' '--socket' 'path:\/[^']+' /u)
+    assert.match(line, /^'\/[^']+' '\/[^']+' 'wait' '[0-9a-f]{6}' '--pane' '%[0-9]+' '--socket' 'path:\/.+' /u)
+    assert.include(line, `/it'"'"'s a "quoted" sock' `)
     const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
     // Standard input from /dev/null, as a background runner gives: bash reads ~/.bashrc when it is a socket.
     const runs = shells.map((shell) => throughShell(world, line, shell))
@@ -93,6 +99,39 @@ describe("libtmux-mcp wait", () => {
       `run ${runId} was already collected: exit status 2\n`
     ])
     assert.strictEqual(done.code, done.stdout.includes("collected") ? 7 : 0)
+  })
+
+  it("the watcher changes nothing: the pane's options, history and screen stay as they were", async () => {
+    const { world, c, pane } = await h.open()
+    const state = () =>
+      [
+        world.tmux("libtmux-mcp", "show-options", "-p", "-t", pane),
+        world.tmux("libtmux-mcp", "capture-pane", "-p", "-e", "-S", "-", "-E", "-", "-t", pane),
+        world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{cursor_x},#{cursor_y},#{history_size},#{pane_mode}")
+      ].join("\n--\n")
+    let last = ""
+    const atRest = () =>
+      until("the pane at rest", () => {
+        const now = state()
+        const same = now === last
+        last = now
+        return same ? now : undefined
+      }, (now) => now !== undefined, { intervalMs: 150 })
+    // While the run goes on: a watcher that waits until its --timeout.
+    const runId = await timedOut(c, pane, "sleep 6; echo finished; exit 3")
+    const running = await atRest()
+    const timed = startWait(world, [runId, "--pane", pane, "--timeout", "1"])
+    await holdsFor(timed, "the pane unchanged while the watcher waits", () => state() === running)
+    assert.strictEqual((await timed).code, 5)
+    // Once the run ended: a watcher answered at once.
+    await until("the run's end record", () => ended(world, pane, runId), (value) => value !== "", {
+      timeoutMs: 30_000
+    })
+    const done = await atRest()
+    const answered = startWait(world, [runId, "--pane", pane, "--timeout", "20"])
+    await holdsFor(answered, "the pane unchanged while the watcher reads the ended run", () => state() === done)
+    assert.strictEqual((await answered).code, 0)
+    assert.deepInclude(await resume(c, pane, runId, 10), { exit_status: 3, output: "finished" })
   })
 
   it("a run that ended before the watcher starts is answered at once", async () => {
