@@ -116,7 +116,8 @@ describe("libtmux-mcp wait", () => {
         const same = now === last
         last = now
         return same ? now : undefined
-      }, (now) => now !== undefined, { intervalMs: 150 })
+      }, (now) =>
+        now !== undefined, { intervalMs: 150 })
     // While the run goes on: a watcher that waits until its --timeout.
     const runId = await timedOut(c, pane, "sleep 6; echo finished; exit 3")
     const running = await atRest()
