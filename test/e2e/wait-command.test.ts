@@ -5,8 +5,9 @@
  * without it.
  */
 import type { ChildProcess } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterEach, assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { binPath, commandToExit, type Exited, serverEnv } from "../support/mcp.ts"
@@ -21,9 +22,14 @@ afterEach(() => {
 })
 
 /** Runs a command line through `shell -c` in the world, as a host's background runner would; resolves at its exit. */
-const throughShell = (world: TmuxWorld, line: string, shell = "sh"): Promise<Exited> =>
+const throughShell = (
+  world: TmuxWorld,
+  line: string,
+  shell = "sh",
+  env: Readonly<Record<string, string>> = {}
+): Promise<Exited> =>
   commandToExit(shell, ["-c", line], {
-    env: serverEnv(world),
+    env: { ...serverEnv(world), ...env },
     cwd: world.dir,
     started: (child) => children.push(child)
   })
@@ -87,6 +93,17 @@ describe("libtmux-mcp wait", () => {
     }
     assert.deepInclude(await resume(c, pane, result.run_id, 10), { exit_status: 7 })
   }, 60_000)
+
+  it("the recipe docs/waiting-from-a-host.md gives any harness runs the watch_command as written", async () => {
+    const page = readFileSync(fileURLToPath(new URL("../../docs/waiting-from-a-host.md", import.meta.url)), "utf8")
+    const recipe = /- Any harness[^\n]*\n(?:[^\n]*\n)*?\s*```sh\n\s*([^\n]+)\n\s*```/u.exec(page)?.[1]
+    assert.strictEqual(recipe, `sh -c "$watch_command" </dev/null`)
+    const { world, c, pane } = await h.open()
+    const result = await run(c, pane, "sleep 3; exit 7", { timeout: 1 })
+    assert.isTrue(result.timed_out, JSON.stringify(result))
+    const done = await throughShell(world, recipe!, "sh", { watch_command: result.watch_command as string })
+    assert.deepStrictEqual(done, { code: 0, stdout: `run ${result.run_id} ended: exit status 7\n`, stderr: "" })
+  })
 
   it("a resume racing the watcher answers as without it; the watcher sees the end or the collection", async () => {
     const { world, c, pane } = await h.open()
