@@ -45,9 +45,11 @@ const waiterOutputLimit = 1024 * 1024
 
 /**
  * The watcher's pace: the waiting client sees the end, and a pane's process gone shows in /proc,
- * so tmux is looked at only when /proc says so (a program at the terminal, the process gone).
+ * so tmux is looked at only when /proc says so (a program at the terminal, the process gone). The
+ * polls tell only what stops a run without its end (C-c, an exit, a program at the keyboard), which a
+ * host's background runner hears a second later: a poll a second keeps a minute's wait under 1% of a core.
  */
-const pace = { watchPoll: 250, screenEvery: Number.POSITIVE_INFINITY }
+const pace = { watchPoll: 1_000, screenEvery: Number.POSITIVE_INFINITY }
 
 /** The failure of the command itself, not an outcome of the run. */
 class WaitFailed extends Error {}
