@@ -58,7 +58,7 @@ export type RunOutcome =
   | { readonly _tag: "ShellReplaced"; readonly program: string; readonly output: RunOutput }
 
 /** The output with what this run's watchers saw before (a pager since quit) among its screen reasons. */
-const withSeen = (run: Run, output: RunOutput): RunOutput => ({
+export const withSeen = (run: Run, output: RunOutput): RunOutput => ({
   ...output,
   screen: [...new Set([...(run.screenSeen ?? []), ...output.screen])]
 })
