@@ -64,24 +64,6 @@ export const keepPaneCommands = (paneId: string) => ({
 })
 
 /**
- * The template values the server stores before typing: what the trailer and the mark run.
- * `restorePane`: the run kept its pane for an `exit` (see `keepPaneCommands`), and its trailer,
- * which proves the shell lives, restores it.
- */
-export const templates = (runId: string, paneId: string, restorePane = false) => {
-  const names = protocolNames(runId)
-  const position = "#{history_size} #{cursor_y} #{cursor_x}"
-  const restore = restorePane ? keepPaneCommands(paneId).restore.map((command) => `; ${command.join(" ")} `) : []
-  return {
-    // The pane's claim released (see domain/runRecord.ts), the signal, then the record, whose
-    // quoted value the status the trailer appends completes: all in one list.
-    end: `set -put${paneId} ${paneRunOptions.claim} ${restore.join("")}; wait-for -S ${names.channel} ; ` +
-      `set -pFt${paneId} ${names.end} '${position} `,
-    mark: `set -pFt${paneId} ${names.start} "${position}"`
-  }
-}
-
-/**
  * The command that records where the cursor was as the run is typed: run in the invocation that
  * types, right before the paste, so nothing can move the cursor in between.
  */

@@ -12,6 +12,7 @@ import type { PaneId } from "../domain/ids.ts"
 import { thisTag } from "../domain/instance.ts"
 import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
+import { templates } from "../domain/runTemplates.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
 import {
   hasErrexit,
@@ -21,7 +22,6 @@ import {
   needsStartMark,
   parseEndRecord,
   shellKind,
-  templates,
   terminalLineLimit,
   trailerLine,
   typedRecord,
