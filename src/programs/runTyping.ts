@@ -12,8 +12,8 @@ import type { PaneId } from "../domain/ids.ts"
 import { thisTag } from "../domain/instance.ts"
 import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
-import { templates } from "../domain/runTemplates.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
+import { templates } from "../domain/runTemplates.ts"
 import {
   hasErrexit,
   hasVerbose,

@@ -230,7 +230,9 @@ describe("a run's record in tmux", () => {
         wrapper,
         [
           "#!/bin/sh",
-          `case "$*" in *paste-buffer*"wait-for lmcp_"*) tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;; esac`,
+          `case "$*" in *paste-buffer*"wait-for lmcp_"*)`,
+          `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
+          "esac",
           `exec tmux "$@"`,
           ""
         ].join("\n")
