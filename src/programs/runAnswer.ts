@@ -8,7 +8,7 @@
 import * as Effect from "effect/Effect"
 import { marks, paneRunOptions } from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
-import { parseEndRecord } from "../domain/shellProtocol.ts"
+import { parseEndRecord } from "../domain/runPositions.ts"
 import { type TmuxRefusal } from "../domain/tmuxRefusals.ts"
 import { ArgumentProblem, PaneNotReady, type TmuxCommandFailed } from "../services/errors.ts"
 import { type Run } from "../services/ShellRuns.ts"

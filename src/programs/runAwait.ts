@@ -10,8 +10,9 @@ import { tailBound } from "../domain/bounds.ts"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
+import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import { readRecord } from "../domain/runRecord.ts"
-import { parseEndRecord, parseStartMark, parseTypedRecord, showsPrompt } from "../domain/shellProtocol.ts"
+import { showsPrompt } from "../domain/shellProtocol.ts"
 import {
   PaneGone,
   PaneNotReady,

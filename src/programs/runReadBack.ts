@@ -9,6 +9,7 @@ import { thisTag } from "../domain/instance.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
 import { paneRunOptions } from "../domain/protocolNames.ts"
 import { commandsOf, type RunState } from "../domain/runMachine.ts"
+import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import {
   type CollectedMark,
   decodeMark,
@@ -19,7 +20,6 @@ import {
   type RunEnding
 } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
-import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
 import { ArgumentProblem, RunCollected } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"

@@ -12,6 +12,7 @@ import type { PaneId } from "../domain/ids.ts"
 import { thisTag } from "../domain/instance.ts"
 import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
+import { parseEndRecord, typedRecord } from "../domain/runPositions.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
 import { templates } from "../domain/runTemplates.ts"
 import {
@@ -20,11 +21,9 @@ import {
   keepPaneCommands,
   lineTooLong,
   needsStartMark,
-  parseEndRecord,
   shellKind,
   terminalLineLimit,
   trailerLine,
-  typedRecord,
   typedText
 } from "../domain/shellProtocol.ts"
 import { inheritedPath } from "../domain/socket.ts"

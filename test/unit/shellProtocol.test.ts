@@ -7,16 +7,15 @@ import { prop } from "@effect/vitest"
 import * as Schema from "effect/Schema"
 import { assert, describe, it } from "vitest"
 import { runIdPattern } from "../../src/domain/protocolNames.ts"
+import { extractOutput, parseEndRecord } from "../../src/domain/runPositions.ts"
 import { findEchoEnd } from "../../src/domain/runStart.ts"
 import { templates } from "../../src/domain/runTemplates.ts"
 import {
   commandProblem,
-  extractOutput,
   hasErrexit,
   hasVerbose,
   lineTooLong,
   needsStartMark,
-  parseEndRecord,
   shellFlagsOf,
   shellKind,
   showsPrompt,
