@@ -14,6 +14,12 @@
  *   its business: each literalizes or fixes what it is given.
  * - define a helper's name outside its home module (`helper-shadowed`).
  *
+ * The domain (src/domain/**, `domainViolations`) does no I/O: it imports no Node module that reaches
+ * files, processes, the network or the terminal, and no platform or layer module (`domain-io`); nor
+ * anything built on it: no service, program, tool, dispatch, startup, wire or generated module
+ * (`domain-depends-upward`). Across src/**, no module imports itself through others (`import-cycle`,
+ * `importCycles`), type-only imports included.
+ *
  * Regexes over the text with comments (and, for names, string contents) blanked, so positions and
  * lines still match the source. Pure: the command is check-boundaries.ts.
  */
@@ -31,6 +37,16 @@ export const literalizers: Readonly<Record<string, string>> = {
   headFormat: "src/programs/runHead.ts",
   separator: "src/programs/runHead.ts"
 }
+
+/** Platform modules a program may import: they read this machine once and grant nothing (no tmux, no process). */
+const programReads = /(^|\/)platform\/(thisInstance|files)(\.ts)?$/u
+
+/** Node modules that do I/O (files, processes, threads, network, terminal, the OS). */
+const ioModules = new RegExp(
+  "^(node:)?(fs|fs/promises|child_process|worker_threads|cluster|net|tls|http|https|http2|dgram|dns|os|readline|" +
+    "tty|process|inspector|v8|vm)$",
+  "u"
+)
 
 /** One broken rule at one place. */
 export interface Violation {
@@ -164,6 +180,7 @@ export const violations = (path: string, source: string): ReadonlyArray<Violatio
 
   for (const match of code.matchAll(/\bfrom\s+(["'])([^"']+)\1|\bimport\s*\(\s*(["'])([^"']+)\3/gu)) {
     const spec = match[2] ?? match[4] ?? ""
+    if (programReads.test(spec)) continue
     if (/(^|\/)platform\/TmuxExec(\.ts)?$/u.test(spec)) {
       report("raw-runner", match.index, `imports the raw runner ${spec}`)
     } else if (/(^|\/)(layers|platform|startup|wire)\//u.test(spec)) {
@@ -240,4 +257,66 @@ export const violations = (path: string, source: string): ReadonlyArray<Violatio
     check(elements.at(-1) ?? "", match.index, `the format of ${match[2]}`)
   }
   return found.sort((a, b) => a.line - b.line)
+}
+
+/** The import specifiers of a source (static and dynamic), with the index of each. */
+const importsOf = (source: string): ReadonlyArray<{ readonly spec: string; readonly index: number }> =>
+  [
+    ...blank(source, false).matchAll(
+      /\bfrom\s+(["'])([^"']+)\1|\bimport\s*\(\s*(["'])([^"']+)\3|^import\s+(["'])([^"']+)\5/gmu
+    )
+  ]
+    .map((match) => ({ spec: match[2] ?? match[4] ?? match[6] ?? "", index: match.index }))
+
+/** Checks one domain file's source: it does no I/O and imports nothing that does. */
+export const domainViolations = (path: string, source: string): ReadonlyArray<Violation> => {
+  const code = blank(source, false)
+  return importsOf(source).flatMap(({ spec, index }) => {
+    const rule = ioModules.test(spec) || /(^|\/)(platform|layers)\//u.test(spec)
+      ? "domain-io"
+      : /(^|\/)(services|programs|tools|dispatch|startup|wire|generated)\//u.test(spec)
+      ? "domain-depends-upward"
+      : undefined
+    return rule === undefined ? [] : [{ rule, line: lineAt(code, index), detail: `${path} imports ${spec}` }]
+  })
+}
+
+/**
+ * The import cycles among `files` (path relative to the repository root, to source): each a list of
+ * the paths in one strongly connected part of the relative-import graph (Tarjan's algorithm).
+ */
+export const importCycles = (files: ReadonlyMap<string, string>): ReadonlyArray<ReadonlyArray<string>> => {
+  const edges = new Map<string, ReadonlyArray<string>>()
+  for (const [path, source] of files) {
+    edges.set(
+      path,
+      importsOf(source).filter(({ spec }) => spec.startsWith(".")).map(({ spec }) =>
+        relative(".", resolve(dirname(path), spec))
+      ).filter((target) => files.has(target))
+    )
+  }
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: Array<string> = []
+  const cycles: Array<ReadonlyArray<string>> = []
+  const visit = (path: string) => {
+    index.set(path, index.size)
+    low.set(path, index.get(path)!)
+    stack.push(path)
+    for (const next of edges.get(path) ?? []) {
+      if (!index.has(next)) {
+        visit(next)
+        low.set(path, Math.min(low.get(path)!, low.get(next)!))
+      } else if (stack.includes(next)) low.set(path, Math.min(low.get(path)!, index.get(next)!))
+    }
+    if (low.get(path) !== index.get(path)) return
+    const part: Array<string> = []
+    for (let top = stack.pop()!;; top = stack.pop()!) {
+      part.push(top)
+      if (top === path) break
+    }
+    if (part.length > 1 || (edges.get(path) ?? []).includes(path)) cycles.push(part.sort())
+  }
+  for (const path of [...files.keys()].sort()) if (!index.has(path)) visit(path)
+  return cycles
 }

@@ -72,6 +72,16 @@ export class Registry extends Context.Service<Registry, {
 
 const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
 
+/** What a call's span is annotated with: the tool, and the pane and run its arguments name. */
+const spanAttributes = (name: string, args: unknown): Record<string, string> => {
+  const given = typeof args === "object" && args !== null ? args as Record<string, unknown> : {}
+  return {
+    tool: name,
+    ...(typeof given.pane_id === "string" ? { pane_id: given.pane_id } : {}),
+    ...(typeof given.run_id === "string" ? { run_id: given.run_id } : {})
+  }
+}
+
 /** The tmux IDs a result names: where the call acted. */
 const targetsOf = (structured: Readonly<Record<string, unknown>> | undefined): ReadonlyArray<string> => {
   if (structured === undefined) return []
@@ -340,30 +350,30 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return { ok: false, tag: "Defect", message: `internal error in ${name}; see the server's stderr` } as const
       })
 
-    const call = (name: string, args: unknown, meta: CallMeta = {}) =>
-      Effect.gen(function*() {
-        const definition = definitions.get(name)
-        if (definition === undefined) {
-          yield* rejected(name, args, meta)
-          return yield* new ToolNotSelected({ name, known: isToolName(name) })
+    const call = Effect.fn("Registry.call")(function*(name: string, args: unknown, meta: CallMeta = {}) {
+      yield* Effect.annotateCurrentSpan(spanAttributes(name, args))
+      const definition = definitions.get(name)
+      if (definition === undefined) {
+        yield* rejected(name, args, meta)
+        return yield* new ToolNotSelected({ name, known: isToolName(name) })
+      }
+      const progress = meta.progress
+      const reporter = progress === undefined
+        ? { progress: () => Effect.void }
+        : {
+          progress: (done: number, total: number, message: string) =>
+            Effect.promise(() => progress(done, total, message).catch(() => undefined))
         }
-        const progress = meta.progress
-        const reporter = progress === undefined
-          ? { progress: () => Effect.void }
-          : {
-            progress: (done: number, total: number, message: string) =>
-              Effect.promise(() => progress(done, total, message).catch(() => undefined))
-          }
-        const { exit, error } = yield* audited(definition, args, meta, (effect) =>
-          effect.pipe(
-            provideFor(definition),
-            Effect.provideService(Progress, reporter),
-            Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) })
-          ))
-        if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
-        if (error !== undefined) return { _tag: "Failure", error } as const
-        return yield* Effect.failCause(exit.cause as Cause.Cause<never>)
-      })
+      const { exit, error } = yield* audited(definition, args, meta, (effect) =>
+        effect.pipe(
+          provideFor(definition),
+          Effect.provideService(Progress, reporter),
+          Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) })
+        ))
+      if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
+      if (error !== undefined) return { _tag: "Failure", error } as const
+      return yield* Effect.failCause(exit.cause as Cause.Cause<never>)
+    })
 
     return Registry.of({ selected, nestedAuthority: selection.batchOperations, call })
   })

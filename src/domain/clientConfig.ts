@@ -4,28 +4,14 @@
  * publication.
  */
 import * as Result from "effect/Result"
+import { clients } from "./clients.ts"
 import { nodeFloor } from "./nodeFloor.ts"
 import type { PrintConfig } from "./printConfig.ts"
 import { remoteShellQuote, shellQuote } from "./quote.ts"
 import { defaultSocket, parseSocketSelector, socketFlags } from "./socket.ts"
+import { sshArgs, type SshReach } from "./ssh.ts"
 
-/** The clients `--print-config` knows, with where their configuration lives (said on stderr). */
-export const clients = {
-  "claude-code": "run this command; for every project, put --scope user right after `claude mcp add` " +
-    "(after -- it would reach the server as an argument)",
-  "claude-desktop": "merge into claude_desktop_config.json (Linux: ~/.config/Claude/claude_desktop_config.json; " +
-    "macOS: ~/Library/Application Support/Claude/claude_desktop_config.json; " +
-    "Windows: %APPDATA%\\Claude\\claude_desktop_config.json)",
-  "codex": "merge into ~/.codex/config.toml",
-  "gemini": "merge into ~/.gemini/settings.json (or .gemini/settings.json in a project)",
-  "cursor": "merge into ~/.cursor/mcp.json (or .cursor/mcp.json in a project)",
-  "vscode": "merge into .vscode/mcp.json (or the user mcp.json: MCP: Open User Configuration)"
-} as const
-/** @category models */
-export type ClientName = keyof typeof clients
-
-/** Whether a string names a known client. */
-export const isClient = (name: string): name is ClientName => Object.hasOwn(clients, name)
+export { type ClientName, clients, isClient } from "./clients.ts"
 
 const tomlString = (value: string): string => JSON.stringify(value)
 
@@ -98,10 +84,7 @@ export const watchCommand = (host: SshHost, socket: string | undefined): string 
 }
 
 /** A host the entry starts the server on through ssh. @category models */
-export interface SshHost {
-  readonly destination: string
-  readonly port: number | undefined
-  readonly sshConfig: string | undefined
+export interface SshHost extends SshReach {
   readonly command: ReadonlyArray<string>
 }
 
@@ -123,20 +106,7 @@ export const sshCommand = (
     .join(" ")
   return {
     command: "ssh",
-    args: [
-      "-T",
-      "-o",
-      "BatchMode=yes",
-      "-o",
-      "ServerAliveInterval=15",
-      "-o",
-      "ServerAliveCountMax=3",
-      ...(host.sshConfig === undefined ? [] : ["-F", host.sshConfig]),
-      ...(host.port === undefined ? [] : ["-p", String(host.port)]),
-      "--",
-      host.destination,
-      remote
-    ]
+    args: [...sshArgs(host), remote]
   }
 }
 

@@ -5,9 +5,8 @@
  * tag, so a later instance can tell the leftovers of a dead one: dead when its pid is gone or
  * belongs to a process started at another time (the pid was reused). A tag from another pid
  * namespace, or one written where /proc could not be read, is never judged dead: its pid means
- * something else here.
+ * something else here. Pure: this process's tag, and the reads behind a `ProcView`, are platform/Proc.ts's.
  */
-import { readFileSync, readlinkSync } from "node:fs"
 
 /** An instance's identity. @category models */
 export interface Instance {
@@ -40,40 +39,3 @@ export const judgeInstance = (instance: Instance, here: ProcView): "dead" | "ali
   const started = here.startedOf(instance.pid)
   return started === undefined || started !== instance.started ? "dead" : "alive"
 }
-
-const read = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, "utf8")
-  } catch {
-    return undefined
-  }
-}
-
-/** Field 22 of /proc/<pid>/stat (after the parenthesized command name, which may hold anything). */
-const startedOf = (pid: number): number | undefined => {
-  const text = read(`/proc/${pid}/stat`)
-  if (text === undefined) return undefined
-  const started = Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[19])
-  return Number.isSafeInteger(started) ? started : undefined
-}
-
-const namespaceOf = (pid: number | "self"): string => {
-  try {
-    return /\[([0-9]+)\]/u.exec(readlinkSync(`/proc/${pid}/ns/pid`))?.[1] ?? ""
-  } catch {
-    return ""
-  }
-}
-
-/** /proc as this process sees it. */
-export const procView: ProcView = { namespace: namespaceOf("self"), startedOf }
-
-/** This process, as its leftovers name it. */
-export const thisInstance: Instance = {
-  pid: process.pid,
-  started: startedOf(process.pid) ?? 0,
-  namespace: procView.namespace
-}
-
-/** This process's tag. */
-export const thisTag = formatTag(thisInstance)

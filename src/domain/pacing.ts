@@ -19,8 +19,12 @@ export const pacing = {
   firstGapMs: 20,
   /** How far apart looks may be while they find nothing new. */
   maxGapMs: 160,
-  /** The longest time without a look, whatever the signal says. */
-  refreshMs: 2_000
+  /**
+   * The longest time without a look, whatever the signal says (a change the server's reads do not show:
+   * a resize's reflow, a history cleared). Each look is a tmux client, a process start: 2 s cost an idle
+   * wait about 0.5% of a core more than 5 s.
+   */
+  refreshMs: 5_000
 }
 
 /** Where a loop's pacing stands. @category models */

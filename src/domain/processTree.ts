@@ -5,7 +5,7 @@
  * the process tree is what still says where this server runs. Pure over a reader, so tests feed it
  * a made-up /proc; elsewhere than Linux the live reader finds nothing and nothing is found.
  */
-import { readFileSync, statSync } from "node:fs"
+import { parseProcStat } from "./procStat.ts"
 
 /** The two fields of /proc/<pid>/stat this needs. @category models */
 export interface ProcessStat {
@@ -15,7 +15,7 @@ export interface ProcessStat {
   readonly ttyNr: number
 }
 
-/** What the search reads from the system; the live one is `procReader`. @category models */
+/** What the search reads from the system; the live one is platform/Proc.ts's `processReader`. @category models */
 export interface ProcessReader {
   /** The text of /proc/<pid>/stat, or `undefined` when it cannot be read. */
   readonly stat: (pid: number) => string | undefined
@@ -32,13 +32,10 @@ export interface PaneProcessRow {
 
 /** Parses /proc/<pid>/stat, or `undefined` when the text is not one. */
 export const parseStat = (text: string): ProcessStat | undefined => {
-  // The command name (field 2) is in parentheses and may itself hold spaces or parentheses.
-  const close = text.lastIndexOf(")")
-  if (close === -1) return undefined
-  const fields = text.slice(close + 2).split(" ")
-  const ppid = Number(fields[1])
-  const ttyNr = Number(fields[4])
-  return Number.isInteger(ppid) && Number.isInteger(ttyNr) ? { ppid, ttyNr } : undefined
+  const stat = parseProcStat(text)
+  return stat !== undefined && Number.isInteger(stat.ppid) && Number.isInteger(stat.ttyNr)
+    ? { ppid: stat.ppid, ttyNr: stat.ttyNr }
+    : undefined
 }
 
 // Deeper than any real process tree; stops a malformed reader from looping.
@@ -80,24 +77,4 @@ export const panesContaining = (
     ancestors.has(pane.pane_pid) ||
     (terminal !== undefined && pane.pane_tty !== "" && reader.device(pane.pane_tty) === terminal)
   ).map((pane) => pane.pane_id)
-}
-
-/** The live reader: /proc and stat(2). @category constructors */
-export const procReader: ProcessReader = {
-  stat: (pid) => {
-    try {
-      // /proc reads never block on a disk: read them synchronously.
-      return readFileSync(`/proc/${pid}/stat`, "utf8")
-    } catch {
-      return undefined
-    }
-  },
-  device: (path) => {
-    try {
-      const stats = statSync(path)
-      return stats.isCharacterDevice() ? stats.rdev : undefined
-    } catch {
-      return undefined
-    }
-  }
 }

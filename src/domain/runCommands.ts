@@ -5,9 +5,18 @@
  * no longer in the state the move was made from.
  */
 import { marks, paneRunOptions, pasteBufferName, protocolNames } from "./protocolNames.ts"
-import type { Collection, RunRef } from "./runMachine.ts"
-import { encodeMark } from "./runRecord.ts"
+import { type CollectedMark, encodeMark } from "./runRecord.ts"
 import { keepPaneCommands } from "./shellProtocol.ts"
+
+/** What the lists need of a run: its ID, its pane, and the pane's `remain-on-exit` it replaced. @category models */
+export interface RunRef {
+  readonly id: string
+  readonly paneId: string
+  readonly remainOnExit?: string
+}
+
+/** What a collection leaves in the pane's mark besides the run's ID. @category models */
+export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">
 
 /** One tmux command the machine yields, as an argv after `tmux`: the run authority's own (services/TmuxGrammar.ts). */
 export type TmuxCommand =

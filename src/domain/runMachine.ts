@@ -13,8 +13,16 @@
  * (`Signalled`), a C-c (`Interrupted`), tmux itself (`PaneLost`, `ServerDied`); they yield no command.
  */
 import * as Schema from "effect/Schema"
-import { abandon, answerGuard, collect, keepOpen, release, type TmuxCommand, withdraw } from "./runCommands.ts"
-import type { CollectedMark } from "./runRecord.ts"
+import {
+  abandon,
+  answerGuard,
+  collect,
+  type Collection,
+  keepOpen,
+  release,
+  type TmuxCommand,
+  withdraw
+} from "./runCommands.ts"
 
 /** What the machine needs of a run: its ID, its pane, and the pane's `remain-on-exit` it replaced. */
 export const RunRef = Schema.Struct({
@@ -57,7 +65,6 @@ const Collection = Schema.Struct({
   collector: Schema.String,
   at: Schema.Number
 })
-export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">
 
 /**
  * What moves a run:

@@ -34,7 +34,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { auditLine } from "../domain/auditLine.ts"
-import { thisTag } from "../domain/instance.ts"
 import { recordPair } from "../domain/quote.ts"
 import {
   auditFileAtPath,
@@ -44,6 +43,7 @@ import {
   openFallbackAuditFile
 } from "../platform/AuditFile.ts"
 import { type FdIo, lineWriter, nodeIo, type Written } from "../platform/AuditWrite.ts"
+import { layer as procLayer, Proc } from "../platform/Proc.ts"
 import { Audit, type AuditStatus, AuditUnavailable } from "../services/Audit.ts"
 import { ServerLog } from "../services/ServerLog.ts"
 
@@ -85,7 +85,8 @@ const makeSink = (
   io: FdIo,
   clock: Clock.Clock,
   log: ServerLog["Service"],
-  queue: Queue.Queue<Job>
+  queue: Queue.Queue<Job>,
+  thisTag: string
 ) => {
   // Times come from the Clock, so a host's (or a test's) clock stamps the records.
   const millis = () => clock.currentTimeMillisUnsafe()
@@ -333,9 +334,9 @@ const makeSink = (
     }).pipe(Effect.mapError((reason) => new AuditUnavailable({ tool: record.tool, reason })))
 
   const service = Audit.of({
-    intent,
-    outcome: (record) => recordLater("tool_call_outcome", record),
-    rejection: (record) => recordLater("tool_call_rejected", record),
+    intent: (record) => Effect.withSpan(intent(record), "Audit.intent"),
+    outcome: (record) => Effect.withSpan(recordLater("tool_call_outcome", record), "Audit.outcome"),
+    rejection: (record) => Effect.withSpan(recordLater("tool_call_rejected", record), "Audit.rejection"),
     status: Effect.sync((): AuditStatus => ({
       destination: destination === undefined ? "stderr" : "file",
       path: destination?.path ?? null,
@@ -356,15 +357,16 @@ export const layer = (target: AuditTarget, uid: number, io: FdIo = nodeIo): Laye
     Effect.gen(function*() {
       const clock = yield* Effect.clockWith(Effect.succeed)
       const log = yield* ServerLog
+      const { tag } = yield* Proc
       // Node's stderr handle puts a pipe into non-blocking mode; without it a full pipe would block the process.
       if (target.kind === "stderr") void process.stderr
       const queue = yield* Queue.unbounded<Job>()
       const sink = yield* Effect.acquireRelease(
-        Effect.sync(() => makeSink(target, uid, io, clock, log, queue)),
+        Effect.sync(() => makeSink(target, uid, io, clock, log, queue, tag)),
         (sink) => sink.close
       )
       // Interrupted as the scope closes, before the file is closed.
       yield* Effect.forkScoped(sink.writerLoop)
       return sink.service
     })
-  )
+  ).pipe(Layer.provide(procLayer))

@@ -11,8 +11,10 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { afterLook, freshPace, type Pace, tick, tickAfter } from "../domain/pacing.ts"
+import { liveProcFiles, type ProcFiles as AllProcFiles, statOf } from "../platform/Proc.ts"
 import type { Pacer } from "../services/PaneReader.ts"
-import { liveProcFiles, type ProcFiles } from "./PaneProcessLive.ts"
+
+type ProcFiles = Pick<AllProcFiles, "read">
 
 /** The pane a pacer watches: its process, and the tmux server's when known. @category models */
 export interface PacedPane {
@@ -26,10 +28,8 @@ const readCount = (files: ProcFiles, serverPid: number): string | undefined =>
 
 /** The parent of a process, from /proc/<pid>/stat (whose name field may hold spaces and parentheses). */
 const parentOf = (files: ProcFiles, pid: number): number | undefined => {
-  const text = files.read(`/proc/${pid}/stat`)
-  if (text === undefined) return undefined
-  const parent = Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1])
-  return Number.isInteger(parent) ? parent : undefined
+  const parent = statOf(files, pid)?.ppid
+  return parent !== undefined && Number.isInteger(parent) ? parent : undefined
 }
 
 /**

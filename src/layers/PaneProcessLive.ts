@@ -8,81 +8,31 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { readFileSync, readlinkSync, statSync } from "node:fs"
 import { programName, unseenReason } from "../domain/paneView.ts"
-import { frontFrom, liveProcReads, terminalMode } from "../platform/keyboardProc.ts"
+import { frontFrom, terminalMode } from "../platform/keyboardProc.ts"
+import {
+  clockTicks,
+  layer as procLayer,
+  liveProcFiles,
+  Proc,
+  type ProcFiles as AllProcFiles,
+  statOf,
+  ticksToMs,
+  uptimeMsOf
+} from "../platform/Proc.ts"
 import { PaneProcess, type ShellProcess } from "../services/PaneProcess.ts"
 
-// /proc reads never block on a disk: read them synchronously, without a threadpool round trip.
-const read = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, "utf8")
-  } catch {
-    return undefined
-  }
-}
+export { liveProcFiles } from "../platform/Proc.ts"
 
-/** What `shell` reads from the system; tests hand it a made-up /proc. @category models */
-export interface ProcFiles {
-  /** A file's text, or `undefined`. */
-  readonly read: (path: string) => string | undefined
-  /** A symbolic link's target, or `undefined`. */
-  readonly link: (path: string) => string | undefined
-  /** A device file's device number (rdev), or `undefined`. */
-  readonly device: (path: string) => number | undefined
-}
+/** What `shellFrom` reads from the system (platform/Proc.ts); tests hand it a made-up /proc. @category models */
+export type ProcFiles = Pick<AllProcFiles, "read" | "link" | "device">
 
-const orUndefined = <A>(f: () => A): A | undefined => {
-  try {
-    return f()
-  } catch {
-    return undefined
-  }
-}
-
-/** The live system. @category layers */
-export const liveProcFiles: ProcFiles = {
-  read,
-  link: (path) => orUndefined(() => readlinkSync(path)),
-  device: (path) => orUndefined(() => statSync(path).rdev)
-}
-
-interface Stat {
-  readonly comm: string
-  readonly state: string
-  readonly pgrp: number
-  /** The controlling terminal's device number (0 for none). */
-  readonly ttyNr: number
-  readonly tpgid: number
-  /** Start time, in clock ticks after boot. */
-  readonly started: number
-  /** Fields 48-51 (arg_start, arg_end, env_start, env_end), or `undefined` when hidden (zeros). */
-  readonly image: string | undefined
-}
-
-const stat = (pid: number, files: ProcFiles = liveProcFiles): Stat | undefined => {
-  const text = files.read(`/proc/${pid}/stat`)
-  if (text === undefined) return undefined
-  // The command name is in parentheses and may itself hold spaces or parentheses.
-  const close = text.lastIndexOf(")")
-  const fields = text.slice(close + 2).split(" ")
-  return {
-    comm: text.slice(text.indexOf("(") + 1, close),
-    state: fields[0] ?? "",
-    pgrp: Number(fields[2]),
-    ttyNr: Number(fields[4]),
-    tpgid: Number(fields[5]),
-    started: Number(fields[19]),
-    image: fields.length >= 49 && fields.slice(45, 49).some((field) => field !== "0")
-      ? fields.slice(45, 49).join(" ")
-      : undefined
-  }
-}
+const stat = (pid: number, files: Pick<AllProcFiles, "read">) => statOf(files, pid)
 
 /** Where a process idle at a prompt sleeps (measured: bash, fish poll; zsh, dash read the tty). */
 const promptWaits = ["poll_schedule_timeout", "do_select", "wait_woken", "n_tty_read"]
 
-const waitsIn = (pid: number, waits: ReadonlyArray<string>, files: ProcFiles = liveProcFiles): boolean | undefined => {
+const waitsIn = (pid: number, waits: ReadonlyArray<string>, files: Pick<AllProcFiles, "read">): boolean | undefined => {
   const wchan = files.read(`/proc/${pid}/wchan`)?.trim()
   // Kernels that hide wchan answer "0" for every process.
   if (wchan === undefined || wchan === "0" || wchan === "") return undefined
@@ -104,9 +54,14 @@ const unseen = (reason: string): ShellProcess => ({
  * pane's process (see paneView.ts), and the program it runs is read; where there is no /proc at
  * all (not Linux) there is nothing to check and nothing is said.
  */
-export const shellFrom = (files: ProcFiles) => (panePid: number, tty?: string): ShellProcess | undefined => {
+export const shellFrom = (files: ProcFiles, ticks: () => number = clockTicks) =>
+(
+  panePid: number,
+  tty?: string
+): ShellProcess | undefined => {
   const own = stat(panePid, files)
-  const checked = tty !== undefined && tty !== "" && (own !== undefined || files.read("/proc/self/stat") !== undefined)
+  const checked = tty !== undefined && tty !== "" &&
+    (own !== undefined || files.read("/proc/self/stat") !== undefined)
   if (checked) {
     const reason = unseenReason({
       pid: panePid,
@@ -121,9 +76,8 @@ export const shellFrom = (files: ProcFiles) => (panePid: number, tty?: string): 
   const inForeground = own.tpgid === own.pgrp
   const reading = own.state === "S" && inForeground && (waitsIn(panePid, promptWaits, files) ?? true)
   const leader = inForeground ? own : stat(own.tpgid, files)
-  // USER_HZ is 100 on every Linux architecture.
-  const uptime = Number((files.read("/proc/uptime") ?? "").split(" ")[0])
-  const ageMs = Number.isFinite(uptime) ? Math.max(0, uptime * 1000 - own.started * 10) : undefined
+  const uptimeMs = uptimeMsOf(files)
+  const ageMs = uptimeMs === undefined ? undefined : Math.max(0, uptimeMs - ticksToMs(own.started, ticks()))
   const exe = checked ? files.link(`/proc/${panePid}/exe`) : undefined
   return {
     comm: own.comm,
@@ -137,34 +91,13 @@ export const shellFrom = (files: ProcFiles) => (panePid: number, tty?: string): 
   }
 }
 
-const liveShell = shellFrom(liveProcFiles)
-const shell = (panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined> =>
-  Effect.sync(() => liveShell(panePid, tty))
-
-const liveFront = frontFrom(liveProcReads, process.arch)
-const front = (panePid: number, group: number, tty: string) => Effect.sync(() => liveFront(panePid, group, tty))
-
-const environment = (pid: number, name: string): Effect.Effect<string | undefined> =>
-  Effect.sync(() => {
-    const entry = (read(`/proc/${pid}/environ`) ?? "").split("\u0000").find((item) => item.startsWith(`${name}=`))
-    return entry?.slice(name.length + 1)
-  })
-
 /** How a zombie `pid` named `comm` ended, from `files` (see PaneProcess.exitOf). */
-export const exitFrom = (pid: number, comm: string, files: ProcFiles = liveProcFiles) => {
-  const text = files.read(`/proc/${pid}/stat`)
-  if (text === undefined) return undefined
-  const close = text.lastIndexOf(")")
-  const fields = text.slice(close + 2).split(" ")
-  // Field 3 is the state; field 52 the wait status (counted from field 3 at index 0).
-  const waited = Number(fields[49])
-  if (fields[0] !== "Z" || text.slice(text.indexOf("(") + 1, close) !== comm || !Number.isInteger(waited)) {
-    return undefined
-  }
-  return decodeWaitStatus(waited)
+export const exitFrom = (pid: number, comm: string, files: Pick<AllProcFiles, "read"> = liveProcFiles) => {
+  const own = statOf(files, pid)
+  return own === undefined || own.state !== "Z" || own.comm !== comm || own.waited === undefined
+    ? undefined
+    : decodeWaitStatus(own.waited)
 }
-
-const exitOf = (pid: number, comm: string) => Effect.sync(() => exitFrom(pid, comm))
 
 /** A wait status as waitpid(2) gives it: an exit status, or the signal that ended the process. */
 export const decodeWaitStatus = (
@@ -174,8 +107,26 @@ export const decodeWaitStatus = (
   return signal === 0 ? { status: (waited >> 8) & 0xff, signal: null } : { status: null, signal }
 }
 
-/** The live reader. @category layers */
-export const layer: Layer.Layer<PaneProcess> = Layer.succeed(
+/** The live reader, over /proc (platform/Proc.ts). @category layers */
+export const layer: Layer.Layer<PaneProcess> = Layer.effect(
   PaneProcess,
-  PaneProcess.of({ shell, front, terminalMode, environment, exitOf })
-)
+  Effect.gen(function*() {
+    const { files, ticksPerSecond } = yield* Proc
+    const shell = shellFrom(files, ticksPerSecond)
+    const front = frontFrom(files, process.arch)
+    // shell and front are read by the readiness and watch polls (every 10 to 100 ms): no spans there.
+    return PaneProcess.of({
+      shell: (panePid, tty) => Effect.sync(() => shell(panePid, tty)),
+      front: (panePid, group, tty) => Effect.sync(() => front(panePid, group, tty)),
+      terminalMode: (tty) => Effect.withSpan(terminalMode(tty), "PaneProcess.terminalMode"),
+      environment: (pid, name) =>
+        Effect.sync(() => {
+          const entry = (files.read(`/proc/${pid}/environ`) ?? "").split("\u0000").find((item) =>
+            item.startsWith(`${name}=`)
+          )
+          return entry?.slice(name.length + 1)
+        }).pipe(Effect.withSpan("PaneProcess.environment")),
+      exitOf: (pid, comm) => Effect.sync(() => exitFrom(pid, comm, files)).pipe(Effect.withSpan("PaneProcess.exitOf"))
+    })
+  })
+).pipe(Layer.provide(procLayer))

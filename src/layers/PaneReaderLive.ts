@@ -22,44 +22,68 @@ const viewFields = {
   pid: "int"
 } as const satisfies Fields
 
+/** How many panes' history sizes are remembered, most recently read first. */
+const historyMemory = 1_000
+
+/**
+ * The live reader, and how many panes it remembers a history size for. A read that fails (the pane
+ * is gone) forgets its pane.
+ * @category constructors
+ */
+export const make = Effect.gen(function*() {
+  const context = yield* Effect.context<TmuxObserve | SocketPin | ServerPane>()
+  // The history size last seen per pane: a range read then usually needs one invocation, not two.
+  const lastHistory = new Map<string, number>()
+  const remember = (paneId: PaneId, history: number) => {
+    lastHistory.delete(paneId)
+    lastHistory.set(paneId, history)
+    if (lastHistory.size > historyMemory) lastHistory.delete(lastHistory.keys().next().value!)
+  }
+  const read = (paneId: PaneId, from?: number) =>
+    Effect.gen(function*() {
+      let guess = lastHistory.get(paneId) ?? 0
+      for (let attempt = 0;; attempt++) {
+        const start = from === undefined ? undefined : relativeRow(from, guess)
+        const { state, captured } = yield* Effect.flatMap(reads, (tmux) =>
+          tmux.paneAndCapture(paneId, viewFields, ["-S", start === undefined ? "0" : String(start), "-E", "-"])).pipe(
+            orPaneNotFound(paneId)
+          )
+        const history = state.history_size
+        remember(paneId, history)
+        const wanted = from === undefined ? undefined : relativeRow(from, history)
+        if (start !== wanted && attempt < 3) {
+          guess = history
+          continue
+        }
+        const rows = capturedRows(captured)
+        const firstRow = history + (start ?? 0)
+        const skip = from === undefined ? state.cursor_y : 0
+        return {
+          pid: state.pane_pid,
+          dead: state.pane_dead,
+          alternate: state.alternate_on,
+          historySize: history,
+          cursorY: state.cursor_y,
+          serverPid: state.pid,
+          firstRow: firstRow + skip,
+          rows: rows.slice(skip)
+        } satisfies PaneView
+      }
+    }).pipe(
+      Effect.tapError(() =>
+        Effect.sync(() => lastHistory.delete(paneId))
+      ),
+      Effect.provideContext(context),
+      Effect.withSpan("PaneReader.read", { attributes: { pane_id: paneId } })
+    )
+  return {
+    service: PaneReader.of({ read, pacer: (view) => makePacer({ panePid: view.pid, serverPid: view.serverPid }) }),
+    panes: () => lastHistory.size
+  }
+})
+
 /** The live reader. @category layers */
 export const layer: Layer.Layer<PaneReader, never, TmuxObserve | SocketPin | ServerPane> = Layer.effect(
   PaneReader,
-  Effect.gen(function*() {
-    const context = yield* Effect.context<TmuxObserve | SocketPin | ServerPane>()
-    // The history size last seen per pane: a range read then usually needs one invocation, not two.
-    const lastHistory = new Map<string, number>()
-    const read = (paneId: PaneId, from?: number) =>
-      Effect.gen(function*() {
-        let guess = lastHistory.get(paneId) ?? 0
-        for (let attempt = 0;; attempt++) {
-          const start = from === undefined ? undefined : relativeRow(from, guess)
-          const { state, captured } = yield* Effect.flatMap(reads, (tmux) =>
-            tmux.paneAndCapture(paneId, viewFields, ["-S", start === undefined ? "0" : String(start), "-E", "-"])).pipe(
-              orPaneNotFound(paneId)
-            )
-          const history = state.history_size
-          lastHistory.set(paneId, history)
-          const wanted = from === undefined ? undefined : relativeRow(from, history)
-          if (start !== wanted && attempt < 3) {
-            guess = history
-            continue
-          }
-          const rows = capturedRows(captured)
-          const firstRow = history + (start ?? 0)
-          const skip = from === undefined ? state.cursor_y : 0
-          return {
-            pid: state.pane_pid,
-            dead: state.pane_dead,
-            alternate: state.alternate_on,
-            historySize: history,
-            cursorY: state.cursor_y,
-            serverPid: state.pid,
-            firstRow: firstRow + skip,
-            rows: rows.slice(skip)
-          } satisfies PaneView
-        }
-      }).pipe(Effect.provideContext(context))
-    return PaneReader.of({ read, pacer: (view) => makePacer({ panePid: view.pid, serverPid: view.serverPid }) })
-  })
+  Effect.map(make, (reader) => reader.service)
 )

@@ -14,7 +14,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Semaphore from "effect/Semaphore"
-import { type PaneProcessRow, panesContaining, type ProcessReader, procReader } from "../domain/processTree.ts"
+import { type PaneProcessRow, panesContaining, type ProcessReader } from "../domain/processTree.ts"
+import { processReader } from "../platform/Proc.ts"
 import { type PaneFromEnvironment, ServerPane } from "../services/ServerPane.ts"
 import { TmuxObserve } from "../services/Tmux.ts"
 import { formatOf, parseRows } from "../services/TmuxReads.ts"
@@ -65,5 +66,5 @@ export const layer = (
 export const liveLookup = (serverAtStartup: boolean): Lookup => ({
   serverAtStartup,
   pid: process.pid,
-  reader: procReader
+  reader: processReader
 })

@@ -12,27 +12,38 @@ import { type HeldView, type Run, type RunLookup, ShellRuns } from "../services/
 /** How many collected run IDs are remembered, to tell "already collected" from "unknown". */
 const collectedMemory = 1_000
 
-/** A fresh registry. @category layers */
-export const layer: Layer.Layer<ShellRuns> = Layer.sync(ShellRuns, () => {
-  const turns = new Map<string, Semaphore.Semaphore>()
+/**
+ * A fresh registry, and how many panes it keeps a turn for. A pane's turn is kept only while a call
+ * holds or waits for it: a pane that is gone leaves nothing behind.
+ * @category constructors
+ */
+export const make = () => {
+  const turns = new Map<string, { readonly semaphore: Semaphore.Semaphore; users: number }>()
   const pending = new Map<string, Run>()
   const collected = new Map<string, PaneId>()
   const views = new Map<string, HeldView>()
-  const turn = (paneId: PaneId) => {
-    let semaphore = turns.get(paneId)
-    if (semaphore === undefined) turns.set(paneId, semaphore = Semaphore.makeUnsafe(1))
-    return semaphore
+  const enter = (paneId: PaneId) => {
+    let turn = turns.get(paneId)
+    if (turn === undefined) turns.set(paneId, turn = { semaphore: Semaphore.makeUnsafe(1), users: 0 })
+    turn.users++
+    return turn
   }
-  return ShellRuns.of({
+  const leave = (paneId: PaneId, turn: { users: number }) =>
+    Effect.sync(() => {
+      if (--turn.users === 0 && turns.get(paneId) === turn) turns.delete(paneId)
+    })
+  const service = ShellRuns.of({
     exclusive: (paneId, timeoutMs, effect) =>
       Effect.uninterruptibleMask((restore) =>
         Effect.gen(function*() {
-          const semaphore = turn(paneId)
-          const got = yield* restore(Effect.timeoutOption(semaphore.take(1), Math.max(0, timeoutMs)))
-          if (Option.isNone(got)) return Option.none()
-          return yield* restore(effect).pipe(Effect.map(Option.some), Effect.ensuring(semaphore.release(1)))
+          const turn = enter(paneId)
+          return yield* Effect.gen(function*() {
+            const got = yield* restore(Effect.timeoutOption(turn.semaphore.take(1), Math.max(0, timeoutMs)))
+            if (Option.isNone(got)) return Option.none()
+            return yield* restore(effect).pipe(Effect.map(Option.some), Effect.ensuring(turn.semaphore.release(1)))
+          }).pipe(Effect.ensuring(leave(paneId, turn)))
         })
-      ),
+      ).pipe(Effect.withSpan("ShellRuns.exclusive", { attributes: { pane_id: paneId } })),
     lookup: (runId) =>
       Effect.sync((): RunLookup => {
         const run = pending.get(runId)
@@ -60,4 +71,8 @@ export const layer: Layer.Layer<ShellRuns> = Layer.sync(ShellRuns, () => {
         return view
       })
   })
-})
+  return { service, turns: () => turns.size }
+}
+
+/** A fresh registry. @category layers */
+export const layer: Layer.Layer<ShellRuns> = Layer.sync(ShellRuns, () => make().service)

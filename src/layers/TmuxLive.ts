@@ -6,10 +6,10 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { procView } from "../domain/instance.ts"
 import { formatSelector } from "../domain/socket.ts"
 import { withCreationLock } from "../platform/Lease.ts"
 import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
+import { layer as procLayer, Proc } from "../platform/Proc.ts"
 import { isMinimalConfig, probeServer, provenanceOption } from "../platform/Provenance.ts"
 import { guardPlace } from "../platform/SocketGuard.ts"
 import { buildArgv, execTmux, makePool, poolSize } from "../platform/TmuxExec.ts"
@@ -20,15 +20,10 @@ import {
   type Created,
   type InvocationOptions,
   makeAuthorities,
+  type PinnedRunner as Runner,
   type RunnerOptions,
   type SpawnOptions
 } from "../services/Tmux.ts"
-
-/** Runs commands in one tmux invocation on the pinned socket. */
-type Runner = (
-  commands: ReadonlyArray<ReadonlyArray<string>>,
-  options: RunnerOptions
-) => Effect.Effect<string, TmuxError>
 
 /**
  * The spawn that may start the server: probe and start under the creation lock. A server this call
@@ -75,6 +70,7 @@ const sweepDelayMs = 1000
 export const layer = (bin: string): Layer.Layer<Authorities, never, SocketPin> =>
   Layer.effectContext(Effect.gen(function*() {
     const pin = yield* SocketPin
+    const proc = yield* Proc
     const socket = formatSelector(pin.selector)
     // A burst queues here instead of piling onto the tmux server; blocking wait-for clients skip the queue.
     const pooled = yield* makePool(poolSize())
@@ -97,9 +93,9 @@ export const layer = (bin: string): Layer.Layer<Authorities, never, SocketPin> =
     // between its load and its paste leaves its buffer: ours go at close, dead instances' too.
     const raw = (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
       exec(pin.flags, commands, options)
-    yield* Effect.addFinalizer(() => removeBuffers(raw, procView, false))
+    yield* Effect.addFinalizer(() => removeBuffers(raw, proc, false))
     // Dead instances' leftovers, once, a moment after startup (not in the way of the first calls).
-    yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, procView, pin.flags)))
+    yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, proc, pin.flags)))
     return makeAuthorities({
       run: pinned([]),
       spawn,
@@ -109,4 +105,4 @@ export const layer = (bin: string): Layer.Layer<Authorities, never, SocketPin> =
         Effect.andThen(guardPlace(pin.place, "connect"), probeServer(bin, pin.flags, socket, pin.environment))
       )
     })
-  }))
+  })).pipe(Layer.provide(procLayer))

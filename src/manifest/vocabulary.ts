@@ -12,8 +12,6 @@ export type Toolset = typeof toolsets[number]
 
 /** Whether a tool can start a process or deliver client-controlled input to one. */
 export const processReaches = ["none", "configured-process", "pane-input", "pane-command"] as const
-/** @category models */
-export type ProcessReach = typeof processReaches[number]
 
 /** What a tool's own tmux commands do to tmux state. */
 export const tmuxEffects = ["observe", "change", "delete"] as const
@@ -58,8 +56,6 @@ export const openers = {
   "pane-command": "Run a shell command in a pane with your user's permissions.",
   "teardown": "Delete tmux state; accepts no command payload."
 } as const
-/** @category models */
-export type OpenerKey = keyof typeof openers
 
 /** The mandatory extra description lines of the two setters that need them. */
 export const mandatoryLines = {

@@ -19,8 +19,8 @@ import { createHash, randomBytes } from "node:crypto"
 import { linkSync, lstatSync, mkdirSync, renameSync, unlinkSync } from "node:fs"
 import { createConnection, createServer, type Server } from "node:net"
 import { join } from "node:path"
-import { realpath } from "../domain/files.ts"
 import type { LeaseState } from "../services/SocketPin.ts"
+import { realpath } from "./files.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
 

@@ -10,17 +10,14 @@
  * A dead instance's run that was typed keeps its record: any instance answers `resume` for it.
  */
 import * as Effect from "effect/Effect"
-import { readdirSync, readFileSync } from "node:fs"
-import { judgeInstance, parseTag, type ProcView, thisTag } from "../domain/instance.ts"
+import { judgeInstance, parseTag } from "../domain/instance.ts"
 import { bufferTag, marks, paneRunOptions, protocolNames, runOfChannel, runOfOption } from "../domain/protocolNames.ts"
 import { decodeRecord } from "../domain/runRecord.ts"
-import type { TmuxError } from "../services/errors.ts"
+import type { PinnedRunner as Runner } from "../services/Tmux.ts"
+import { type Proc, ticksToMs, uptimeMsOf } from "./Proc.ts"
 
-/** Runs commands in one tmux invocation on the pinned socket. */
-type Runner = (
-  commands: ReadonlyArray<ReadonlyArray<string>>,
-  options: { readonly timeoutMs?: number }
-) => Effect.Effect<string, TmuxError>
+/** What a sweep reads of /proc. */
+type Here = Proc["Service"]
 
 /** How long each invocation of a sweep may take: startup and shutdown stay prompt. */
 const sweepTimeoutMs = 1000
@@ -29,14 +26,14 @@ const sweepTimeoutMs = 1000
 export const orphanAfterMs = 3000
 
 /** Whose a tagged name or record is, as far as a sweep may act: its own, a dead instance's, or hands off. */
-const removable = (tag: string | undefined, here: ProcView, ownOnly: boolean): boolean => {
-  if (tag === thisTag) return true
+const removable = (tag: string | undefined, here: Here, ownOnly: boolean): boolean => {
+  if (tag === here.tag) return true
   const instance = tag === undefined || ownOnly ? undefined : parseTag(tag)
-  return instance !== undefined && instance.started !== 0 && judgeInstance(instance, here) === "dead"
+  return instance !== undefined && instance.started !== 0 && judgeInstance(instance, here.view) === "dead"
 }
 
 /** The paste buffers of this instance (and, unless `ownOnly`, of dead ones). */
-export const removeBuffers = (run: Runner, here: ProcView, ownOnly: boolean): Effect.Effect<void> =>
+export const removeBuffers = (run: Runner, here: Here, ownOnly: boolean): Effect.Effect<void> =>
   run([["list-buffers", "-F", "#{buffer_name}"]], { timeoutMs: sweepTimeoutMs }).pipe(
     Effect.map((stdout) => stdout.split("\n").filter((name) => removable(bufferTag(name), here, ownOnly))),
     Effect.flatMap((names) =>
@@ -57,7 +54,7 @@ const unquote = (value: string): string => value.replace(/^"(.*)"$/u, "$1")
 export const untypedLeftovers = (
   paneId: string,
   shown: ReadonlyArray<string>,
-  here: ProcView
+  here: Here
 ): ReadonlyArray<ReadonlyArray<string>> => {
   const options = new Map(shown.map((line) => {
     const space = line.indexOf(" ")
@@ -84,12 +81,12 @@ export const untypedLeftovers = (
  * Every pane's untyped leftovers: three invocations at most, whatever the number of panes. The
  * runs the panes record, or `undefined` when they could not be read.
  */
-const removeUntyped = (run: Runner, here: ProcView): Effect.Effect<ReadonlySet<string> | undefined> =>
+const removeUntyped = (run: Runner, here: Here): Effect.Effect<ReadonlySet<string> | undefined> =>
   Effect.gen(function*() {
     const panes = (yield* run([["list-panes", "-a", "-F", "#{pane_id}"]], { timeoutMs: sweepTimeoutMs }))
       .split("\n").filter((pane) => /^%[0-9]+$/u.test(pane))
     if (panes.length === 0) return new Set<string>()
-    const marker = marks.sweep(thisTag)
+    const marker = marks.sweep(here.tag)
     const stdout = yield* run(
       panes.flatMap((pane) => [["display-message", "-p", `${marker} ${pane}`], ["show-options", "-p", "-t", pane]]),
       { timeoutMs: sweepTimeoutMs }
@@ -109,50 +106,36 @@ const removeUntyped = (run: Runner, here: ProcView): Effect.Effect<ReadonlySet<s
   }).pipe(Effect.orElseSucceed(() => undefined))
 
 /** The channels of run waiters on this socket (`flags`) older than `orphanAfterMs`, from /proc. */
-export const waitingChannels = (flags: ReadonlyArray<string>): ReadonlySet<string> => {
+export const waitingChannels = (flags: ReadonlyArray<string>, here: Here): ReadonlySet<string> => {
   const channels = new Set<string>()
   if (flags.length === 0) return channels
-  const uptimeMs = Number((read("/proc/uptime") ?? "").split(" ")[0]) * 1000
-  let pids: Array<string>
-  try {
-    pids = readdirSync("/proc").filter((entry) => /^[0-9]+$/u.test(entry))
-  } catch {
-    return channels
-  }
-  for (const pid of pids) {
-    const argv = (read(`/proc/${pid}/cmdline`) ?? "").split("\0")
+  const uptimeMs = uptimeMsOf(here.files)
+  if (uptimeMs === undefined) return channels
+  for (const pid of here.files.list("/proc").filter((entry) => /^[0-9]+$/u.test(entry))) {
+    const argv = (here.files.read(`/proc/${pid}/cmdline`) ?? "").split("\0")
     const at = argv.indexOf("wait-for")
     const channel = at === -1 ? undefined : argv[at + 1]
     if (channel === undefined || runOfChannel(channel) === undefined) continue
     if (argv.slice(2, 2 + flags.length).join("\0") !== flags.join("\0")) continue
-    const stat = read(`/proc/${pid}/stat`) ?? ""
-    const started = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]) * 10
-    if (Number.isFinite(uptimeMs) && Number.isFinite(started) && uptimeMs - started >= orphanAfterMs) {
+    const started = ticksToMs(here.stat(Number(pid))?.started ?? Number.NaN, here.ticksPerSecond())
+    if (Number.isFinite(started) && uptimeMs - started >= orphanAfterMs) {
       channels.add(channel)
     }
   }
   return channels
 }
 
-const read = (path: string): string | undefined => {
-  try {
-    return readFileSync(path, "utf8")
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * The sweep at startup: dead instances' buffers and untyped runs, and waiters whose run no pane
  * records. Best effort: no server, a slow one or one that goes away end it quietly.
  */
-export const sweepLeftovers = (run: Runner, here: ProcView, flags: ReadonlyArray<string>): Effect.Effect<void> =>
+export const sweepLeftovers = (run: Runner, here: Here, flags: ReadonlyArray<string>): Effect.Effect<void> =>
   Effect.gen(function*() {
     yield* removeBuffers(run, here, false)
     const recorded = yield* removeUntyped(run, here)
     // Without the panes' records, no waiter can be told an orphan.
     if (recorded === undefined) return
-    const orphaned = [...waitingChannels(flags)].filter((channel) => !recorded.has(runOfChannel(channel)!))
+    const orphaned = [...waitingChannels(flags, here)].filter((channel) => !recorded.has(runOfChannel(channel)!))
     if (orphaned.length > 0) {
       yield* run(orphaned.map((channel) => ["wait-for", "-S", channel]), { timeoutMs: sweepTimeoutMs })
     }

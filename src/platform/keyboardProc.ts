@@ -9,7 +9,6 @@
  */
 import * as Effect from "effect/Effect"
 import { execFile } from "node:child_process"
-import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from "node:fs"
 import {
   callShape,
   mayWaitOnTerminal,
@@ -23,53 +22,14 @@ import {
 } from "../domain/keyboard.ts"
 import { shellKind } from "../domain/shellProtocol.ts"
 import type { FrontProcess } from "../services/PaneProcess.ts"
+import { type ProcFiles, statOf } from "./Proc.ts"
 
-/** What the reads need of the system; tests hand them a made-up /proc. @category models */
-export interface ProcReads {
-  readonly read: (path: string) => string | undefined
-  readonly link: (path: string) => string | undefined
-  readonly list: (path: string) => ReadonlyArray<string>
-  /** `length` bytes of a file from `position`, or `undefined`. */
-  readonly readAt: (path: string, position: number, length: number) => Uint8Array | undefined
-}
-
-const attempt = <A>(f: () => A): A | undefined => {
-  try {
-    return f()
-  } catch {
-    return undefined
-  }
-}
-
-/** The live system. @category layers */
-export const liveProcReads: ProcReads = {
-  // /proc reads never block on a disk: read them synchronously.
-  read: (path) => attempt(() => readFileSync(path, "utf8")),
-  link: (path) => attempt(() => readlinkSync(path)),
-  list: (path) => attempt(() => readdirSync(path)) ?? [],
-  readAt: (path, position, length) =>
-    attempt(() => {
-      const fd = openSync(path, "r")
-      try {
-        const buffer = new Uint8Array(length)
-        return buffer.subarray(0, readSync(fd, buffer, 0, length, position))
-      } finally {
-        closeSync(fd)
-      }
-    })
-}
+/** What the reads need of the system (platform/Proc.ts); tests hand them a made-up /proc. @category models */
+export type ProcReads = Pick<ProcFiles, "read" | "link" | "list" | "readAt">
 
 // Bounds: a process tree, and a descriptor set, larger than any a terminal job has.
 const maxProcesses = 256
 const maxPolled = 1024
-
-const statOf = (files: ProcReads, pid: number) => {
-  const text = files.read(`/proc/${pid}/stat`)
-  if (text === undefined) return undefined
-  const close = text.lastIndexOf(")")
-  const fields = text.slice(close + 2).split(" ")
-  return { comm: text.slice(text.indexOf("(") + 1, close), state: fields[0] ?? "", pgrp: Number(fields[2]) }
-}
 
 const childrenOf = (files: ProcReads, pid: number): Array<number> =>
   files.list(`/proc/${pid}/task`).flatMap((task) =>

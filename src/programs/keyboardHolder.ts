@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import { sliceCells } from "../domain/cells.ts"
 import { type BlockKind, classify, type ScreenFacts } from "../domain/keyboard.ts"
-import type { KernelProbe, PaneLook, RunScreen } from "./runWatch.ts"
+import type { KernelProbe, PaneLook, RunScreen } from "./runLooks.ts"
 
 /** What each kind tells the agent. */
 export const kindText: Record<BlockKind, string> = {

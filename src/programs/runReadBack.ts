@@ -5,7 +5,6 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
-import { thisTag } from "../domain/instance.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
 import { paneRunOptions } from "../domain/protocolNames.ts"
 import { commandsOf, type RunState } from "../domain/runMachine.ts"
@@ -20,6 +19,7 @@ import {
   type RunEnding
 } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
+import { thisTag } from "../platform/thisInstance.ts"
 import { ArgumentProblem, RunCollected } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"

@@ -7,9 +7,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
-import { sameFile } from "../domain/files.ts"
 import type { PaneId } from "../domain/ids.ts"
-import { thisTag } from "../domain/instance.ts"
 import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
 import { parseEndRecord, typedRecord } from "../domain/runPositions.ts"
@@ -28,6 +26,8 @@ import {
 } from "../domain/shellProtocol.ts"
 import { inheritedPath } from "../domain/socket.ts"
 import { staleChange, typingGuard } from "../domain/typingGuard.ts"
+import { sameFile } from "../platform/files.ts"
+import { thisTag } from "../platform/thisInstance.ts"
 import { Config } from "../services/Config.ts"
 import {
   ArgumentProblem,

@@ -9,34 +9,14 @@
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
-import { type BlockKind, classify, type TerminalMode } from "../domain/keyboard.ts"
+import { type BlockKind, classify } from "../domain/keyboard.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
 import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
-import type { FrontProcess, ShellProcess } from "../services/PaneProcess.ts"
 import { holderAtReadiness, kindText, quitKeys, screenFacts, secretRemedy } from "./keyboardHolder.ts"
+import type { KernelProbe, PaneLook, RunScreen } from "./runLooks.ts"
 
-/** The tmux-side state readiness needs. @category models */
-export interface PaneLook {
-  readonly pane_pid: number
-  readonly cursor_x: number
-  readonly pane_dead: boolean
-  readonly pane_in_mode: boolean
-  readonly alternate_on: boolean
-  readonly pane_current_command: string
-  /** The pane's terminal: what tells its process in /proc. */
-  readonly pane_tty: string
-}
-
-/** Looks at the pane's processes through the kernel; no tmux invocation. @category models */
-export interface KernelProbe {
-  /** With the pane's terminal, also checks that /proc shows the pane's process (`unseen` otherwise). */
-  shell(panePid: number, tty?: string): Effect.Effect<ShellProcess | undefined>
-  /** The process of the foreground group closest to holding the terminal `tty` (domain/keyboard.ts). */
-  front(panePid: number, group: number, tty: string): Effect.Effect<FrontProcess | undefined>
-  /** The terminal's mode: read only once a holder is suspected. */
-  mode(tty: string): Effect.Effect<TerminalMode | undefined>
-}
+export type { KernelProbe, PaneLook, RunScreen } from "./runLooks.ts"
 
 /** Timings of the loops, in milliseconds. */
 export const timings = {
@@ -202,19 +182,6 @@ export const awaitReady = <S extends PaneLook, R>(
     }
   })
 
-/** What one tmux look at a running run sees; `rows` (the visible screen) only when asked for. @category models */
-export interface RunScreen {
-  readonly recorded: boolean
-  /** `false` while the run's paste has not come (its typed record is not set yet): a slow typing client. */
-  readonly typed?: boolean
-  readonly dead: boolean
-  readonly alternate: boolean
-  readonly program: string
-  readonly cursorX: number
-  readonly cursorY: number
-  readonly rows?: ReadonlyArray<string>
-}
-
 /** Why the watcher stopped watching. @category models */
 export type RunEvent =
   | { readonly _tag: "Recorded" }
@@ -239,7 +206,7 @@ export const watchRun = <R>(
   typed?: { readonly shell: string; readonly image?: string | undefined },
   // A watcher beside a waiting client that sees the end (src/wait.ts) looks less often.
   pace: Pick<typeof timings, "watchPoll" | "screenEvery"> = timings
-) =>
+): Effect.Effect<RunEvent, ToolError, R> =>
   Effect.gen(function*() {
     let nextScreen = (yield* Clock.currentTimeMillis) + pace.screenEvery
     let idleSince: number | undefined
@@ -258,19 +225,19 @@ export const watchRun = <R>(
         replacedSince ??= now
         if (shell?.reading !== true && now - replacedSince < timings.blockedAfter) continue
         const seen = yield* screen(false)
-        if (seen.recorded) return { _tag: "Recorded" } as RunEvent
-        if (seen.dead) return { _tag: "Exited" } as RunEvent
-        return { _tag: "Replaced", by } as RunEvent
+        if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
+        if (seen.dead) return { _tag: "Exited" } satisfies RunEvent
+        return { _tag: "Replaced", by } satisfies RunEvent
       }
       replacedSince = undefined
       if (shell?.reading === true) {
         idleSince ??= now
         if (now - Math.max(idleSince, typedSeenAt ?? idleSince) >= timings.idleAfter) {
           const seen = yield* screen(false)
-          if (seen.recorded) return { _tag: "Recorded" } as RunEvent
+          if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
           // A shell idle before the paste came (its typing client is slow to start) is no run returned.
           if (seen.typed === false) idleSince = undefined
-          else if (typedSeenAt !== undefined) return { _tag: "Returned" } as RunEvent
+          else if (typedSeenAt !== undefined) return { _tag: "Returned" } satisfies RunEvent
           else typedSeenAt = now
         }
       } else {
@@ -294,12 +261,12 @@ export const watchRun = <R>(
           const relay = facts.wait === "relays"
           const mode = relay ? undefined : yield* kernel.mode(tty)
           const seen = yield* screen(!relay)
-          if (seen.recorded) return { _tag: "Recorded" } as RunEvent
-          if (seen.dead) return { _tag: "Exited" } as RunEvent
+          if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
+          if (seen.dead) return { _tag: "Exited" } satisfies RunEvent
           const verdict = classify({ ...facts, mode, screen: screenFacts(seen, suspect.rows) })
           // A secret prompt is told at once; the others once they held still long enough.
           const decided = verdict._tag === "Blocked" && (!first || verdict.kind === "secret")
-          if (decided) return { _tag: "Blocked", by: verdict.program, kind: verdict.kind } as RunEvent
+          if (decided) return { _tag: "Blocked", by: verdict.program, kind: verdict.kind } satisfies RunEvent
           suspect = { program: facts.program, since: first ? suspect.since : now, rows: seen.rows ?? [] }
           nextScreen = now + pace.screenEvery
         }
@@ -309,8 +276,8 @@ export const watchRun = <R>(
       if (now >= nextScreen || shell === undefined) {
         nextScreen = now + pace.screenEvery
         const seen = yield* screen(false)
-        if (seen.recorded) return { _tag: "Recorded" } as RunEvent
-        if (seen.dead) return { _tag: "Exited" } as RunEvent
+        if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
+        if (seen.dead) return { _tag: "Exited" } satisfies RunEvent
         if (seen.typed !== false) typedSeenAt ??= now
       }
     }

@@ -55,5 +55,3 @@ const idSchemas = {
 
 /** An output integer field named after a tmux variable, described. @category schemas */
 export const intVariable = (name: Variable) => Schema.Int.annotate({ description: variableDescriptions[name] })
-/** An output boolean field named after a tmux variable, described. @category schemas */
-export const boolVariable = (name: Variable) => Schema.Boolean.annotate({ description: variableDescriptions[name] })

@@ -7,48 +7,9 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { PaneId } from "../domain/ids.ts"
-import type { ScreenReason } from "../domain/keyboard.ts"
+import type { Run } from "../domain/runRecord.ts"
 
-/** A run that was typed and is not yet collected. @category models */
-export interface Run {
-  readonly id: string
-  readonly paneId: PaneId
-  readonly panePid: number
-  /** The pane's terminal (`/dev/pts/N`). */
-  readonly tty: string
-  readonly shell: string
-  /**
-   * The absolute row (history size + cursor row) of the prompt at readiness: the echo starts at or
-   * below it. -1 when the run typed without a look (domain/typingGuard.ts): its typed record says.
-   */
-  readonly promptRow: number
-  /** The last typed line, whose echo ends where the output begins. */
-  readonly trailer: string
-  /** Whether a start mark records where the output begins (shells without a line editor). */
-  readonly markStart: boolean
-  /** The cells before the cursor on the prompt row at readiness. */
-  readonly prompt: string
-  /** The first word typed, the protocol's opening: what any run's echo shows after the prompt. */
-  readonly typedStart: string
-  /** Rows from the typed row that hold the echo at most. */
-  readonly echoRows: number
-  /** The pane's height when typed. */
-  readonly screenRows: number
-  /** What a watcher of this run saw draw on the screen (a pager, a full-screen program), for every later result. */
-  readonly screenSeen?: ReadonlyArray<ScreenReason>
-  /** The command runs in the shell itself (in_shell, and always in fish): an `exit` ends the shell. */
-  readonly inShell?: boolean
-  /**
-   * For an in-shell run, the shell's image when it was typed (ShellProcess.image): another one
-   * under the same pid says the command replaced the shell (`exec`).
-   */
-  readonly image?: string
-  /**
-   * The pane's `remain-on-exit` before the run set it on to keep the pane for an `exit`; absent
-   * when the run set nothing (not in the shell, or it was on already).
-   */
-  readonly remainOnExit?: string
-}
+export type { Run } from "../domain/runRecord.ts"
 
 /**
  * What this process saw of a pane when its last run there finished: enough for the next run to type

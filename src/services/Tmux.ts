@@ -155,6 +155,12 @@ export type Runner = (
   authority: AuthorityName
 ) => Effect.Effect<string, TmuxError>
 
+/** The runner with no authority to name: the live layer's own, on the pinned socket. @category models */
+export type PinnedRunner = (
+  commands: ReadonlyArray<ReadonlyArray<string>>,
+  options: RunnerOptions
+) => Effect.Effect<string, TmuxError>
+
 /** What `makeAuthorities` wraps. @category models */
 export interface Runners {
   readonly run: Runner
@@ -205,7 +211,11 @@ export const makeAuthorities = (runners: Runners): Context.Context<Authorities> 
   ): Effect.Effect<A, TmuxError> => {
     const refused = callRefusal(authority, commands, options)
     // The types already forbid most of this; the check keeps the ceiling if a cast or a value slips through.
-    return refused === undefined ? Effect.suspend(effect) : Effect.die(new Error(refused))
+    if (refused !== undefined) return Effect.die(new Error(refused))
+    // One span per tmux invocation, named by the authority that asked, with the commands it ran.
+    return Effect.withSpan(Effect.suspend(effect), `${authority}.run`, {
+      attributes: { commands: commands.map((argv) => argv[0]).join(" ") }
+    })
   }
   const over = <A extends AuthorityName>(authority: A, run: Runner = runners.run): Authority<A> => ({
     run: (commands, options) => {

@@ -6,8 +6,8 @@
 import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
 import { type TmuxRefusal, tmuxRefusal } from "../domain/tmuxRefusals.ts"
-import type { AuditUnavailable } from "./Audit.ts"
-import type { PatternInvalid, PatternTooCostly } from "./Regex.ts"
+import { AuditUnavailable } from "./Audit.ts"
+import { PatternInvalid, PatternTooCostly } from "./Regex.ts"
 
 interface Missing {
   readonly target: string
@@ -363,31 +363,39 @@ export class CursorInvalid extends Schema.TaggedError<CursorInvalid>()("CursorIn
   }
 }
 
+/**
+ * Every failure a tool program may end in, as one Schema union: a tool's failure schema (toolkit.ts)
+ * and `ToolError` are both this.
+ * @category schemas
+ */
+export const ToolFailure = Schema.Union([
+  InputInvalid,
+  ServerNotRunning,
+  SessionNotFound,
+  WindowNotFound,
+  PaneNotFound,
+  SessionExists,
+  SelfKillRefused,
+  SelfInputRefused,
+  TmuxCommandFailed,
+  TmuxNotFound,
+  TmuxTimedOut,
+  TmuxOutputTooLarge,
+  SocketUnsafe,
+  PaneNotReady,
+  PaneGone,
+  RunIncomplete,
+  RunUnreported,
+  RunWaitFailed,
+  RunCollected,
+  CursorInvalid,
+  PatternInvalid,
+  PatternTooCostly,
+  AuditUnavailable
+])
+
 /** Every failure a tool program may end in. @category errors */
-export type ToolError =
-  | InputInvalid
-  | ServerNotRunning
-  | SessionNotFound
-  | WindowNotFound
-  | PaneNotFound
-  | SessionExists
-  | SelfKillRefused
-  | SelfInputRefused
-  | TmuxCommandFailed
-  | TmuxNotFound
-  | TmuxTimedOut
-  | TmuxOutputTooLarge
-  | SocketUnsafe
-  | PaneNotReady
-  | PaneGone
-  | RunIncomplete
-  | RunUnreported
-  | RunWaitFailed
-  | RunCollected
-  | CursorInvalid
-  | PatternInvalid
-  | PatternTooCostly
-  | AuditUnavailable
+export type ToolError = typeof ToolFailure.Type
 
 /** Failures of running tmux itself, shared by every authority service. @category errors */
 export type TmuxError =

@@ -15,7 +15,6 @@ import {
   type ServerConfig,
   type WaitRequest
 } from "../domain/config.ts"
-import { realpath, sameFile } from "../domain/files.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, inheritedPath, resolveSocketPath, socketFlags } from "../domain/socket.ts"
 import type { SocketPlace } from "../domain/socketPlace.ts"
@@ -32,6 +31,7 @@ import {
 import type { AuditTarget } from "../layers/AuditLive.ts"
 import { toolNames } from "../manifest/index.ts"
 import { fallbackAuditFolder, openAuditFile } from "../platform/AuditFile.ts"
+import { realpath, sameFile } from "../platform/files.ts"
 import { takeLease } from "../platform/Lease.ts"
 import { probeServer } from "../platform/Provenance.ts"
 import type { PaneFromEnvironment } from "../services/ServerPane.ts"

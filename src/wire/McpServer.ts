@@ -28,6 +28,7 @@ import type * as Scope from "effect/Scope"
 import { type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
 import { maxResultChars } from "../domain/bounds.ts"
 import { defaultWaitMaxSeconds } from "../domain/waitCeiling.ts"
+import type { AdvertisedSchemas } from "../generated/toolSchemas.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import { defaultTimeout } from "../programs/waiting.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
@@ -62,9 +63,7 @@ export const advertisedSchema = (schema: Schema.Top): Tool["inputSchema"] => {
 }
 
 /** Advertised schemas converted at build time, by tool name (scripts/tool-list.ts). @category models */
-export type AdvertisedSchemas = Readonly<
-  Record<string, { readonly inputSchema: Tool["inputSchema"]; readonly outputSchema: Tool["outputSchema"] }>
->
+export type { AdvertisedSchemas } from "../generated/toolSchemas.ts"
 
 /**
  * The `tools/list` entry of a definition; the batch's record also names what it may call. Schemas

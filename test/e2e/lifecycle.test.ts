@@ -7,12 +7,14 @@ import { spawn, spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
-import { formatTag, procView } from "../../src/domain/instance.ts"
+import { formatTag } from "../../src/domain/instance.ts"
+import { liveProc } from "../../src/platform/Proc.ts"
 import { harness } from "../support/harness.ts"
 import { binPath, call, runToExit, serverEnv } from "../support/mcp.ts"
 
 /** A live process's instance tag (domain/instance.ts): how a server names its paste buffers. */
-const tagOf = (pid: number) => formatTag({ pid, started: procView.startedOf(pid) ?? 0, namespace: procView.namespace })
+const { view } = liveProc()
+const tagOf = (pid: number) => formatTag({ pid, started: view.startedOf(pid) ?? 0, namespace: view.namespace })
 
 const h = harness("lifecycle")
 

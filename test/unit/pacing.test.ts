@@ -29,8 +29,9 @@ const looksOver = (
 
 describe("pacing", () => {
   it("looks at the first tick, then only when the signal says something changed or a refresh is due", () => {
-    const looks = looksOver(5_000, 20, (now) => now === 1_000 || now === 1_020)
-    assert.deepStrictEqual(looks, [0, 1_000, 1_020, 3_020, 5_020].filter((at) => at <= 5_000))
+    const looks = looksOver(12_000, 20, (now) => now === 1_000 || now === 1_020)
+    const refreshes = [1, 2].map((n) => 1_020 + n * pacing.refreshMs)
+    assert.deepStrictEqual(looks, [0, 1_000, 1_020, ...refreshes].filter((at) => at <= 12_000))
   })
 
   it("spaces out looks that find nothing new when the signal cannot tell, up to the longest gap", () => {
