@@ -7,8 +7,8 @@
  */
 import * as Effect from "effect/Effect"
 import { marks, paneRunOptions } from "../domain/protocolNames.ts"
-import { answerGuard, commandsOf } from "../domain/runMachine.ts"
-import { parseEndRecord } from "../domain/shellProtocol.ts"
+import { commandsOf } from "../domain/runMachine.ts"
+import { parseEndRecord } from "../domain/runPositions.ts"
 import { type TmuxRefusal } from "../domain/tmuxRefusals.ts"
 import { ArgumentProblem, PaneNotReady, type TmuxCommandFailed } from "../services/errors.ts"
 import { type Run } from "../services/ShellRuns.ts"
@@ -16,8 +16,6 @@ import { PaneCommand } from "../services/Tmux.ts"
 import { holderAtReadiness, screenFacts } from "./keyboardHolder.ts"
 import { sendCommands } from "./keys.ts"
 import { orPaneNotFound, readAndCapture } from "./pane.ts"
-
-export { answerGuard }
 import { runFields } from "./paneClaim.ts"
 import { headOfRun, kernelProbe } from "./runHead.ts"
 

@@ -10,8 +10,9 @@ import { tailBound } from "../domain/bounds.ts"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
+import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import { readRecord } from "../domain/runRecord.ts"
-import { parseEndRecord, parseStartMark, parseTypedRecord, showsPrompt } from "../domain/shellProtocol.ts"
+import { showsPrompt } from "../domain/shellProtocol.ts"
 import {
   PaneGone,
   PaneNotReady,
@@ -58,7 +59,7 @@ export type RunOutcome =
   | { readonly _tag: "ShellReplaced"; readonly program: string; readonly output: RunOutput }
 
 /** The output with what this run's watchers saw before (a pager since quit) among its screen reasons. */
-const withSeen = (run: Run, output: RunOutput): RunOutput => ({
+export const withSeen = (run: Run, output: RunOutput): RunOutput => ({
   ...output,
   screen: [...new Set([...(run.screenSeen ?? []), ...output.screen])]
 })

@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { marks, paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
-import { parseEndRecord } from "../domain/shellProtocol.ts"
+import { parseEndRecord } from "../domain/runPositions.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run } from "../services/ShellRuns.ts"
 import { PaneCommand, type PrintFormat } from "../services/Tmux.ts"

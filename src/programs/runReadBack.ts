@@ -8,6 +8,7 @@ import type { PaneId } from "../domain/ids.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
 import { paneRunOptions } from "../domain/protocolNames.ts"
 import { commandsOf, type RunState } from "../domain/runMachine.ts"
+import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import {
   type CollectedMark,
   decodeMark,
@@ -18,7 +19,6 @@ import {
   type RunEnding
 } from "../domain/runRecord.ts"
 import { candidateShifts, placeStart, trimChunk, trimsPossible, type TypedAt } from "../domain/runStart.ts"
-import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/shellProtocol.ts"
 import { thisTag } from "../platform/thisInstance.ts"
 import { ArgumentProblem, RunCollected } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"

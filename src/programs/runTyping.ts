@@ -10,7 +10,9 @@ import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
+import { parseEndRecord, typedRecord } from "../domain/runPositions.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
+import { templates } from "../domain/runTemplates.ts"
 import {
   hasErrexit,
   hasVerbose,
@@ -18,10 +20,8 @@ import {
   lineTooLong,
   needsStartMark,
   shellKind,
-  templates,
   terminalLineLimit,
   trailerLine,
-  typedRecord,
   typedText
 } from "../domain/shellProtocol.ts"
 import { inheritedPath } from "../domain/socket.ts"
@@ -44,10 +44,10 @@ import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
 import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
-import { awaitRun } from "./runAwait.ts"
+import { awaitRun, type RunOutcome, withSeen } from "./runAwait.ts"
 import { heldBasis, lookedBasis } from "./runBasis.ts"
-import { readCommands } from "./runHead.ts"
-import { collectRun, type OutputLimits } from "./runReadBack.ts"
+import { headOfRun, readCommands } from "./runHead.ts"
+import { collectedElsewhere, collectFinished, collectRun, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
 export const newRunId = (): string => randomBytes(runIdBytes).toString("hex")
@@ -256,7 +256,7 @@ const typeRun = (
             })
           })
       ),
-      Effect.catchIf(lostWait, (error) => afterLostWait(run, generation + 1, error))
+      Effect.catchIf(lostWait, (error) => afterLostWait(run, generation + 1, error, limits))
     )
     if (outcome === undefined) return undefined
     // The next run on this pane may type from this view when /proc says the shell is back at its prompt.
@@ -303,13 +303,30 @@ export const pasteReached = (run: Run, generation: number) =>
   }).pipe(Effect.orElseSucceed(() => true))
 
 /**
- * The invocation that types a run failed on its own account. The pane says whether the paste was
- * reached (`pasteReached`). Typed (or not known), the run is held for `resume`; not typed, the
- * failure stands.
+ * The invocation that types a run failed on its own account (its client timed out, printed too much,
+ * or failed): a failure of the wait, which says nothing of the run. The pane says whether the paste
+ * was reached (`pasteReached`): not typed, the failure stands. Typed, where the run is now decides the
+ * answer: ended, it is collected now and answered with its status and output; collected by another
+ * call meanwhile, the answer says where its output went (`RunCollected`: it cannot be resumed);
+ * still running (or not known), it is held for `resume`.
  */
-const afterLostWait = (run: Run, generation: number, error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge) =>
+const afterLostWait = (
+  run: Run,
+  generation: number,
+  error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge,
+  limits: OutputLimits
+) =>
   Effect.gen(function*() {
     if (!(yield* pasteReached(run, generation))) return yield* error
+    const head = yield* Effect.option(headOfRun(run.paneId, run.id))
+    if (head._tag === "Some" && head.value.runRecord === "") {
+      yield* (yield* ShellRuns).collect(run)
+      return yield* collectedElsewhere(run, head.value.collected)
+    }
+    if (head._tag === "Some" && parseEndRecord(head.value.record) !== undefined) {
+      const output = yield* collectFinished(run, limits, true)
+      return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
+    }
     yield* (yield* ShellRuns).hold(run)
     return yield* new RunWaitFailed({ pane: run.paneId, runId: run.id, cause: error.message })
   })

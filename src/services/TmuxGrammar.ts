@@ -11,7 +11,14 @@
  * `display-message`) must be literal: text, `##`, `#[` and `#{name}` only, never `#(…)` (which runs
  * a shell command on the host) or a modifier that expands a value again.
  */
-import { isGuardMark, pasteBufferPattern, pasteBufferPrefix, protocolOptionPattern } from "../domain/protocolNames.ts"
+import {
+  isGuardMark,
+  pasteBufferPattern,
+  pasteBufferPrefix,
+  protocolOptionPattern,
+  runOfOption
+} from "../domain/protocolNames.ts"
+import { templateCommands } from "../domain/runTemplates.ts"
 
 /** How one value (of a flag, or a positional argument) is checked. @category models */
 export interface Check {
@@ -142,6 +149,36 @@ const typeKeys: Form = { switches: "l", required: "t", values: { t: target }, ar
 const loadBuffer: Form = { required: "b", values: { b: checks.buffer }, args: [checks.stdin] }
 const pasteBuffer: Form = { switches: "dp", required: "bt", values: { b: checks.buffer, t: target } }
 const waitFor: Form = { switches: "S", args: [checks.channel] }
+
+/**
+ * The commands a run's template may hold (domain/runTemplates.ts): the protocol's options unset or set
+ * on its pane, its channel signalled; nothing that waits, and nothing that reaches the host.
+ */
+export const templateForms: Readonly<Record<string, Form>> = {
+  "set-option": {
+    switches: "puF",
+    required: "pt",
+    values: { t: target },
+    options: { "remain-on-exit": checks.nothing, "remain-on-exit-format": checks.nothing },
+    userOptions: protocolOptionPattern
+  },
+  "wait-for": { switches: "S", required: "S", args: [checks.channel] }
+}
+
+/** A template's value: read back into commands, each admitted by `templateForms`. */
+const templateValue: Check = {
+  what: "a run template of the protocol's own commands",
+  test: (value) => {
+    const commands = templateCommands(value)
+    return commands !== undefined && commands.every((command) => refusalIn(templateForms, command) === undefined)
+  }
+}
+
+/** The check of a user option's value: a template's is read as a command list, any other is text. */
+const userValue = (name: string): Check =>
+  runOfOption("template", name) !== undefined || runOfOption("markTemplate", name) !== undefined
+    ? templateValue
+    : checks.text
 
 /** The grammar of each authority service, by the service's name. @category models */
 export const grammar = {
@@ -275,7 +312,7 @@ const optionRefusal = (form: Form, parsed: Parsed): string | undefined => {
   const check = form.options !== undefined && Object.hasOwn(form.options, name)
     ? form.options[name]
     : name.startsWith("@") && form.userOptions?.test(name) === true
-    ? checks.text
+    ? userValue(name)
     : undefined
   if (check === undefined) {
     // A check the run protocol's lists make (domain/typingGuard.ts, a run's collection): unset a user
@@ -348,11 +385,14 @@ const admitsPipe = (form: Form): boolean => {
 
 /**
  * Whether a grammar admits anything that runs a command on the host: a host command, a copy-mode
- * command that pipes, or a tmux option other than a user option (`@…`) or an inert one.
+ * command that pipes, a tmux option other than a user option (`@…`) or an inert one, or a run template
+ * that could hold one.
  */
 export const reachesHost = (forms: Readonly<Record<string, Form>>): boolean =>
   Object.entries(forms).some(([name, form]) =>
     hostCommands.includes(name) || admitsPipe(form) ||
+    // A form that stores the protocol's options stores its templates, which the trailer runs.
+    (forms !== templateForms && form.userOptions !== undefined && reachesHost(templateForms)) ||
     Object.entries(form.options ?? {}).some(([option, check]) =>
       !option.startsWith("@") && !inertOptions.includes(option) && check !== checks.nothing
     )

@@ -224,6 +224,30 @@ describe("a run's record in tmux", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
+  it("a typing client that fails once the run ended: the answer carries the run's status and output", async () => {
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      // The invocation that types and waits runs whole, then fails as a lost read would: its output
+      // dropped, tmux's exit status 1. The run ended and is recorded; nothing collected it.
+      const wrapper = join(world.dir, "failing-tmux")
+      writeFileSync(
+        wrapper,
+        [
+          "#!/bin/sh",
+          `case "$*" in *paste-buffer*"wait-for lmcp_"*)`,
+          `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
+          "esac",
+          `exec tmux "$@"`,
+          ""
+        ].join("\n")
+      )
+      chmodSync(wrapper, 0o755)
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+    })
+    const answer = await call(c, "run_shell_command", { pane_id: pane, command: "echo read; (exit 7)", timeout: 20 })
+    assert.deepInclude(structured(answer), { exit_status: 7, output: "read" }, textOf(answer))
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
   it("two servers on one socket never type into the same shell at once", async () => {
     const { world, c, pane } = await h.open()
     const other = await h.connect(world, shellEnv(world, "/bin/bash"))

@@ -3,8 +3,9 @@
  * variables only, nothing that runs), and its refusal read back as what changed.
  */
 import { assert, describe, it } from "vitest"
+import { answerGuard } from "../../src/domain/runCommands.ts"
 import { tmuxRefusal } from "../../src/domain/tmuxRefusals.ts"
-import { answerGuard, answerRefusal } from "../../src/programs/runAnswer.ts"
+import { answerRefusal } from "../../src/programs/runAnswer.ts"
 import type { Run } from "../../src/services/ShellRuns.ts"
 import { refusal } from "../../src/services/TmuxGrammar.ts"
 

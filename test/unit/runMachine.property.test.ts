@@ -487,7 +487,7 @@ describe("the run machine over generated interleavings, against tmux 3.3a's wait
   ) {
     it.effect(`catches ${name}`, () =>
       Effect.gen(function*() {
-        assert.strictEqual(yield* checkProperty(Crowded, holds(machine), 500), "Falsified")
+        assert.strictEqual(yield* checkProperty(Crowded, holds(machine), 2000), "Falsified")
       }))
   }
 })

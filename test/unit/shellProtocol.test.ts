@@ -7,19 +7,18 @@ import { prop } from "@effect/vitest"
 import * as Schema from "effect/Schema"
 import { assert, describe, it } from "vitest"
 import { runIdPattern } from "../../src/domain/protocolNames.ts"
+import { extractOutput, parseEndRecord } from "../../src/domain/runPositions.ts"
 import { findEchoEnd } from "../../src/domain/runStart.ts"
+import { templates } from "../../src/domain/runTemplates.ts"
 import {
   commandProblem,
-  extractOutput,
   hasErrexit,
   hasVerbose,
   lineTooLong,
   needsStartMark,
-  parseEndRecord,
   shellFlagsOf,
   shellKind,
   showsPrompt,
-  templates,
   trailerLine,
   typedText
 } from "../../src/domain/shellProtocol.ts"
@@ -91,7 +90,7 @@ describe("typedText", () => {
     for (const text of [typed, end]) assert.notMatch(text, /set -s|set-option -s|@x/u)
     // The status completes the record's quoted value: the record comes last, after the signal.
     assert.include(typed, `#{@la1b2c3}$?'"`)
-    assert.isTrue(end.endsWith(`set -pFt%4 @lmcp_end_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x} `), end)
+    assert.isTrue(end.endsWith(`set-option -pF -t %4 @lmcp_end_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x} `), end)
   })
 
   it("runs the protocol's own commands with their standard error, so xtrace's, in /dev/null", () => {
@@ -109,10 +108,10 @@ describe("typedText", () => {
     const { end, mark } = templates("a1b2c3", "%4")
     assert.strictEqual(
       end,
-      `set -put%4 @lmcp_claim ; wait-for -S lmcp_a1b2c3 ; ` +
-        `set -pFt%4 @lmcp_end_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x} `
+      `set-option -pu -t %4 @lmcp_claim ; wait-for -S lmcp_a1b2c3 ; ` +
+        `set-option -pF -t %4 @lmcp_end_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x} `
     )
-    assert.strictEqual(mark, `set -pFt%4 @lmcp_start_a1b2c3 "#{history_size} #{cursor_y} #{cursor_x}"`)
+    assert.strictEqual(mark, `set-option -pF -t %4 @lmcp_start_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x}'`)
   })
 
   it("runs an in-shell command in a brace group whose trailer leaves the shell's option letters on the pane", () => {
@@ -157,8 +156,8 @@ describe("typedText", () => {
 
   it("restores the pane's remain-on-exit in the trailer of a run that kept the pane", () => {
     const { end } = templates("a1b2c3", "%4", true)
-    assert.include(end, "; set-option -pu -t %4 remain-on-exit ; set-option -pu -t %4 remain-on-exit-format ;")
-    assert.include(end, "remain-on-exit-format ; wait-for -S lmcp_a1b2c3 ; set -pFt%4 @lmcp_end_a1b2c3 ")
+    assert.include(end, " ; set-option -pu -t %4 remain-on-exit ; set-option -pu -t %4 remain-on-exit-format ;")
+    assert.include(end, "remain-on-exit-format ; wait-for -S lmcp_a1b2c3 ; set-option -pF -t %4 @lmcp_end_a1b2c3 ")
   })
 
   it("knows the shells it can drive", () => {

@@ -1,0 +1,126 @@
+/**
+ * The tmux command lists that carry the run machine's moves out (domain/runMachine.ts, whose `step` is
+ * their only caller besides its table): collecting, abandoning, withdrawing, keeping open, releasing a
+ * run and answering it. Each is one invocation; a guard first makes tmux drop the rest when the pane is
+ * no longer in the state the move was made from.
+ */
+import { marks, paneRunOptions, pasteBufferName, protocolNames } from "./protocolNames.ts"
+import { type CollectedMark, encodeMark } from "./runRecord.ts"
+import { keepPaneCommands } from "./shellProtocol.ts"
+
+/** What the lists need of a run: its ID, its pane, and the pane's `remain-on-exit` it replaced. @category models */
+export interface RunRef {
+  readonly id: string
+  readonly paneId: string
+  readonly remainOnExit?: string
+}
+
+/** What a collection leaves in the pane's mark besides the run's ID. @category models */
+export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">
+
+/** One tmux command the machine yields, as an argv after `tmux`: the run authority's own (services/TmuxGrammar.ts). */
+export type TmuxCommand =
+  | readonly ["set-option" | "wait-for" | "delete-buffer", ...Array<string>]
+  | readonly ["send-keys", "-t", string, ...Array<string>]
+
+/** A user option nothing sets: what a guarded unset unsets when its condition does not hold. */
+const noOption = paneRunOptions.none
+
+const unset = (paneId: string, option: string): TmuxCommand => ["set-option", "-pu", "-t", paneId, option]
+
+/** Unsets `option` only while it holds `runId`. */
+const unsetWhile = (paneId: string, option: string, runId: string): TmuxCommand =>
+  unset(paneId, `#{?#{==:#{${option}},${runId}},${option},${noOption}}`)
+
+/**
+ * Collecting a run, in an invocation of its own once its result is in hand: a guard that refuses (so
+ * tmux drops the rest of the list) when the run's record is gone (another call collected it: one
+ * collector per run), then the pane's mark of it, its templates and records, and the pane's last run
+ * only while it is this one. Its channel needs nothing: the trailer's signal woke every waiter,
+ * killed ones included. A run whose trailer never ran also gets what the trailer would have restored.
+ */
+export const collect = (run: RunRef, collection: Collection): ReadonlyArray<TmuxCommand> => {
+  const names = protocolNames(run.id)
+  const record = paneRunOptions.record(run.id)
+  return [
+    recordGuard(run),
+    ["set-option", "-p", "-t", run.paneId, paneRunOptions.collected, encodeMark({ runId: run.id, ...collection })],
+    ...[
+      names.template,
+      names.markTemplate,
+      names.end,
+      names.start,
+      names.typed,
+      record,
+      paneRunOptions.successor(run.id)
+    ].map((option) => unset(run.paneId, option)),
+    unsetWhile(run.paneId, paneRunOptions.last, run.id),
+    ...(collection.ended === "reported" || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore)
+  ]
+}
+
+/**
+ * Closing a run whose trailer never ran: the killed waiting client of the call is still a waiter of
+ * the channel; one signal releases it (and, with a waiter there, keeps nothing). The pane's claim is
+ * released while it is this run's; then the run is collected.
+ */
+export const abandon = (run: RunRef, collection: Collection): ReadonlyArray<TmuxCommand> => [
+  ["wait-for", "-S", protocolNames(run.id).channel],
+  unsetWhile(run.paneId, paneRunOptions.claim, run.id),
+  ...collect(run, collection)
+]
+
+/** What a refused typing list set before the refusal (the next attempt sets it again), and its paste buffer. */
+export const withdraw = (run: RunRef, claimed: boolean, bufferTag: string): ReadonlyArray<TmuxCommand> => {
+  const names = protocolNames(run.id)
+  return [
+    ...[names.template, names.markTemplate, paneRunOptions.record(run.id), ...(claimed ? [paneRunOptions.claim] : [])]
+      .map((option) => unset(run.paneId, option)),
+    ["delete-buffer", "-b", pasteBufferName(bufferTag, run.id)]
+  ]
+}
+
+/**
+ * A run whose open input C-c did not cancel keeps the pane (its claim and record stay, so no run
+ * types into that input): the call's own waiting client is released, and the pane is marked so a
+ * later call is refused at once while the input is open (see programs/paneClaim.ts).
+ */
+export const keepOpen = (run: RunRef): ReadonlyArray<TmuxCommand> => [
+  ["wait-for", "-S", protocolNames(run.id).channel],
+  ["set-option", "-p", "-t", run.paneId, paneRunOptions.openInput, run.id]
+]
+
+/** Refuses (tmux drops the rest of the list) when the run's record is gone: another call collected it. */
+const recordGuard = (run: RunRef): TmuxCommand =>
+  unset(run.paneId, `#{?${paneRunOptions.record(run.id)},${noOption},${marks.collected}}`)
+
+/**
+ * Giving up the claim of a run that can no longer report: only the caller that takes the run's
+ * successor option (`-o`: tmux refuses the second) releases it, and only while the run is recorded
+ * (a caller that looked before another released and collected it would otherwise release the next
+ * run's claim, and its C-c reach that run); C-c clears what was left typed.
+ */
+export const release = (run: RunRef, successor: string): ReadonlyArray<TmuxCommand> => [
+  recordGuard(run),
+  ["set-option", "-p", "-o", "-t", run.paneId, paneRunOptions.successor(run.id), successor],
+  unset(run.paneId, paneRunOptions.claim),
+  unset(run.paneId, paneRunOptions.openInput),
+  ["send-keys", "-t", run.paneId, "C-c"]
+]
+
+/** The guard's view, in plain variables only: the claim, a mode, synchronize-panes, the program, the end. */
+const answerSeen = (run: RunRef) =>
+  `#{${paneRunOptions.claim}}:#{pane_in_mode}:#{synchronize-panes}:#{pane_current_command}:` +
+  `#{${protocolNames(run.id).end}}`
+
+/**
+ * The answer's guard: a harmless unset while the pane is as seen (the run's claim, no mode, no
+ * synchronize-panes, `program` in front, no end record), an invalid option name otherwise.
+ */
+export const answerGuard = (run: RunRef, program: string): TmuxCommand =>
+  unset(
+    run.paneId,
+    `#{?#{==:${answerSeen(run)},${run.id}:0:0:${program}:},${paneRunOptions.viewOk},${marks.answerRefused}:${
+      answerSeen(run)
+    }}`
+  )
