@@ -76,7 +76,7 @@ export const defaultEntryName = (host: RemoteHost | undefined): string =>
  * to the remote host is read by its login shell: every common one must read it as the same word
  * once quoted (no backslash, no control characters); a local one only has no control characters.
  */
-const pathWord = (flag: string, raw: string, remote = true): Result.Result<string, StartupError> => {
+export const pathWord = (flag: string, raw: string, remote = true): Result.Result<string, StartupError> => {
   const problem = raw === ""
     ? "it is empty"
     : raw.startsWith("-")
@@ -94,6 +94,26 @@ const pathWord = (flag: string, raw: string, remote = true): Result.Result<strin
   )
 }
 
+/** `[user@]host[:port]` as `--ssh` takes it; `setting` names the flag in the error. */
+export const parseSshDestination = (
+  setting: string,
+  raw: string
+): Result.Result<{ readonly destination: string; readonly port: number | undefined }, StartupError> => {
+  const match = sshTarget.exec(raw)
+  const port = match?.[3] === undefined ? undefined : Number(match[3])
+  if (match === null || (port !== undefined && (port < 1 || port > 65_535))) {
+    return Result.fail(
+      settingInvalid(
+        setting,
+        `${setting} ${
+          JSON.stringify(raw)
+        } is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`
+      )
+    )
+  }
+  return Result.succeed({ destination: match[1] === undefined ? match[2]! : `${match[1]}@${match[2]}`, port })
+}
+
 const parseRemote = (
   flags: Partial<Record<PrintConfigFlag, string>>,
   cwd: string
@@ -106,18 +126,7 @@ const parseRemote = (
         ? undefined
         : yield* Result.fail(settingInvalid(stray, `${stray} goes with --ssh [user@]host[:port]`))
     }
-    const match = sshTarget.exec(raw)
-    const port = match?.[3] === undefined ? undefined : Number(match[3])
-    if (match === null || (port !== undefined && (port < 1 || port > 65_535))) {
-      return yield* Result.fail(
-        settingInvalid(
-          "--ssh",
-          `--ssh ${
-            JSON.stringify(raw)
-          } is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`
-        )
-      )
-    }
+    const target = yield* parseSshDestination("--ssh", raw)
     const sshConfig = flags["--ssh-config"] === undefined
       ? undefined
       : yield* pathWord("--ssh-config", flags["--ssh-config"], false)
@@ -138,8 +147,7 @@ const parseRemote = (
       )
     }
     return {
-      destination: match[1] === undefined ? match[2]! : `${match[1]}@${match[2]}`,
-      port,
+      ...target,
       // ssh reads a relative -F against the folder it starts in, which the client chooses.
       sshConfig: sshConfig === undefined || isAbsolute(sshConfig) || sshConfig.startsWith("~")
         ? sshConfig

@@ -12,6 +12,7 @@ import type { AuditStatus } from "../services/Audit.ts"
 import type { StartupFacts } from "../startup/Startup.ts"
 import { reachesHostCommands } from "../tools/define.ts"
 import { version } from "../version.ts"
+import { hubLine } from "./hostParameter.ts"
 
 /** The server instructions' byte budget (UTF-8). */
 
@@ -126,7 +127,8 @@ const callerLine = (facts: StartupFacts): string | undefined => {
 export const instructions = (facts: StartupFacts): string => {
   const { selection } = facts
   const lines = [
-    `These tools operate on tmux socket ${
+    ...(facts.config.hosts === undefined ? [] : [hubLine(facts.config.hosts)]),
+    `${facts.config.hosts === undefined ? "These" : "On local, these"} tools operate on tmux socket ${
       formatSelector(facts.pin.selector)
     } (${facts.pin.resolvedPath}) and no other tmux server.`,
     `Tell the user, when you start work, that they can watch with: ${attachCommand(facts)}`,

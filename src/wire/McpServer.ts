@@ -27,12 +27,15 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
 import { maxResultChars } from "../domain/bounds.ts"
+import type { HostTable } from "../domain/hosts.ts"
 import { defaultWaitMaxSeconds } from "../domain/waitCeiling.ts"
 import type { AdvertisedSchemas } from "../generated/toolSchemas.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import { defaultTimeout } from "../programs/waiting.ts"
+import { hubCallMetaKey } from "../services/Hosts.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
+import { withHostParameter } from "./hostParameter.ts"
 import { leanSchema } from "./leanSchema.ts"
 import { UnreadCall } from "./StdioLines.ts"
 
@@ -150,6 +153,8 @@ export interface ServerOptions {
   readonly waitCeiling?: number
   /** Where defects are noted, and the lines a client that asked for log messages is sent. */
   readonly log: ServerLog["Service"]
+  /** A hub's hosts: every tool then takes `host`. */
+  readonly hosts?: HostTable | undefined
 }
 
 /**
@@ -186,9 +191,11 @@ export const makeServer = (
 ): Effect.Effect<Server, never, Scope.Scope> =>
   Effect.map(FiberSet.makeRuntime<never>(), (runFork) => {
     const registry = Context.get(context, Registry)
-    const tools = registry.selected.map((definition) =>
+    const entries = registry.selected.map((definition) =>
       toolEntry(definition, registry.nestedAuthority, options.advertised, options.waitCeiling)
     )
+    const hosts = options.hosts
+    const tools = hosts === undefined ? entries : entries.map((entry) => withHostParameter(hosts, entry))
     let inflight = 0
     const server = new Server(
       { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
@@ -236,7 +243,10 @@ export const makeServer = (
         registry.call(request.params.name, args, {
           requestId: extra.requestId,
           clientId: clientIdOf(server),
-          progress: progressOf(request.params._meta?.progressToken, extra)
+          progress: progressOf(request.params._meta?.progressToken, extra),
+          ...((hubCall) => typeof hubCall === "string" ? { hubCall: hubCall.slice(0, 64) } : {})(
+            request.params._meta?.[hubCallMetaKey]
+          )
         }),
         { signal: extra.signal }
       )
@@ -254,7 +264,8 @@ export const makeServer = (
         return {
           isError: true,
           content: [{ type: "text", text: outcome.error.message }],
-          _meta: { [errorMetaKey]: outcome.error._tag }
+          // A host's error keeps the host's own tag.
+          _meta: { [errorMetaKey]: outcome.error._tag === "HostCallFailed" ? outcome.error.tag : outcome.error._tag }
         }
       }
       const notSelected = Cause.findErrorOption(exit.cause)
