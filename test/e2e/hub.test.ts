@@ -130,6 +130,7 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
     assert.notInclude(byName.get("list_sessions")!.inputSchema.required ?? [], "host")
     const { instructions } = { instructions: hub!.client.getInstructions() ?? "" }
     assert.include(instructions, "Hosts: local, alpha, beta, down")
+    assert.isAtMost(Buffer.byteLength(instructions), 2048)
   })
 
   it(
@@ -227,4 +228,27 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
     )
     assert.strictEqual(joined.length, forwarded.length)
   })
+
+  it("fails a call in flight with HostLost when its session dies, and the next call starts a new one", async () => {
+    const session = await ok("create_session", { host: "beta", session_name: "lost" })
+    const inFlight = run("run_shell_command", {
+      host: "beta",
+      pane_id: session.pane_id,
+      command: "sleep 25",
+      timeout: 20
+    })
+    // The hub's ssh client for beta: the one whose command names that host's alias.
+    const sshOfBeta = () =>
+      execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).split("\n")
+        .filter((line) => line.includes("ssh -T") && / -- beta /u.test(line))
+        .map((line) => Number(line.trim().split(" ")[0]))
+    const [pid] = await until("the hub's ssh session to beta", sshOfBeta, (pids) => pids.length === 1)
+    process.kill(pid!, "SIGKILL")
+    const lost = await inFlight
+    assert.isTrue(lost.isError)
+    assert.strictEqual((lost._meta as Record<string, unknown>)["com.git-pull.libtmux-mcp/error"], "HostLost")
+    assert.include(textOf(lost), "may or may not have acted there")
+    const again = await ok("list_sessions", { host: "beta" })
+    assert.include((again.sessions as Array<{ session_name: string }>).map((item) => item.session_name), "lost")
+  }, 60_000)
 })
