@@ -120,7 +120,7 @@ export const parseHostTable = (flags: HostFlags, cwdResolve: (path: string) => s
       if (entries.some((entry) => entry.name === name)) {
         return yield* Result.fail(settingInvalid("--host", `--host ${name} is declared twice; give each host once`))
       }
-      entries.push({ name, ...yield* parseSshDestination(`--host ${name}=`, raw.slice(eq + 1)) })
+      entries.push({ name, ...yield* parseSshDestination("--host", raw.slice(eq + 1), raw) })
     }
     const names = entries.map((entry) => entry.name)
     const node = yield* perHost("--remote-node", flags.remoteNode, names)

@@ -97,7 +97,8 @@ export const pathWord = (flag: string, raw: string, remote = true): Result.Resul
 /** `[user@]host[:port]` as `--ssh` takes it; `setting` names the flag in the error. */
 export const parseSshDestination = (
   setting: string,
-  raw: string
+  raw: string,
+  shown: string = raw
 ): Result.Result<{ readonly destination: string; readonly port: number | undefined }, StartupError> => {
   const match = sshTarget.exec(raw)
   const port = match?.[3] === undefined ? undefined : Number(match[3])
@@ -106,7 +107,7 @@ export const parseSshDestination = (
       settingInvalid(
         setting,
         `${setting} ${
-          JSON.stringify(raw)
+          JSON.stringify(shown)
         } is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`
       )
     )
