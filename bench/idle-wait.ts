@@ -9,29 +9,13 @@
  *   capture-pane clients run one after another.
  * Usage: node bench/idle-wait.ts (LIBTMUX_BENCH_IDLE_RUNS=n for fewer rounds while developing).
  */
-import { execFile } from "node:child_process"
-import { readFileSync } from "node:fs"
-import { benchWorld } from "./world.ts"
+import { benchWorld, quantile, sleep, ticks } from "./world.ts"
 
 const rounds = Number(process.env.LIBTMUX_BENCH_IDLE_RUNS ?? 10)
 const idleMs = Number(process.env.LIBTMUX_BENCH_IDLE_MS ?? 10_000)
 const world = benchWorld(["set -g history-limit 5000"])
 
-const quantile = (values: ReadonlyArray<number>, q: number): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
-}
-const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms))
-const tmux = (...args: ReadonlyArray<string>) =>
-  new Promise<string>((done, fail) =>
-    execFile("tmux", ["-S", world.socket, ...args], { env: world.env }, (error, out) => error ? fail(error) : done(out))
-  )
-/** Processor time in clock ticks (USER_HZ, 100 a second): [own user + system, reaped children's]. */
-const ticks = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  const [user, system, childUser, childSystem] = [11, 12, 13, 14].map((i) => Number(fields[i]))
-  return [user! + system!, childUser! + childSystem!] as const
-}
+const { tmux } = world
 /** Shares of one core over `work`: the server itself, its tmux clients, the tmux server, and their sum. */
 const coreShare = async (serverPid: number, tmuxPid: number, work: () => Promise<unknown>) => {
   const [server, clients] = ticks(serverPid)
@@ -54,12 +38,7 @@ const typeLine = async (pane: string, line: string) => {
 }
 
 const main = async () => {
-  const { client, transport } = await world.start()
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })
-    if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`)
-    return result.structuredContent as Record<string, any>
-  }
+  const { client, transport, call } = await world.start()
   const pane = (await call("create_session", { session_name: "idle", width: 120, height: 40 })).pane_id as string
   await call("run_shell_command", { pane_id: pane, command: "true" })
   const serverPid = transport.pid!

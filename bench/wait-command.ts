@@ -8,31 +8,17 @@
  *   median and p90 over 20 runs (target <= 100 ms median).
  * Usage: node bench/wait-command.ts (LIBTMUX_BENCH_WAIT_SECONDS and LIBTMUX_BENCH_WAIT_RUNS for less while developing).
  */
-import { execFile, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { benchWorld } from "./world.ts"
+import { benchWorld, quantile, sleep, ticks } from "./world.ts"
 
 const seconds = Number(process.env.LIBTMUX_BENCH_WAIT_SECONDS ?? 60)
 const rounds = Number(process.env.LIBTMUX_BENCH_WAIT_RUNS ?? 20)
 const bin = process.env.LIBTMUX_BENCH_BIN ?? join(resolve(import.meta.dirname, ".."), "dist/libtmux-mcp.js")
 const world = benchWorld()
 
-const quantile = (values: ReadonlyArray<number>, q: number): number => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
-}
-const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms))
-const tmux = (...args: ReadonlyArray<string>) =>
-  new Promise<string>((done, fail) =>
-    execFile("tmux", ["-S", world.socket, ...args], { env: world.env }, (error, out) => error ? fail(error) : done(out))
-  )
-/** Clock ticks (USER_HZ, 100 a second) of `pid`: [own user + system, reaped children's]. */
-const ticks = (pid: number | "self") => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  const [user, system, childUser, childSystem] = [11, 12, 13, 14].map((i) => Number(fields[i]))
-  return [user! + system!, childUser! + childSystem!] as const
-}
+const { tmux } = world
 
 /** Runs `wait` as a child of this process; resolves at its exit with the time it exited. */
 const waitFor = (runId: string, pane: string) =>
@@ -53,12 +39,7 @@ const waitFor = (runId: string, pane: string) =>
   })
 
 const main = async () => {
-  const { client } = await world.start()
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })
-    if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`)
-    return result.structuredContent as Record<string, any>
-  }
+  const { client, call } = await world.start()
   const pane = (await call("create_session", { session_name: "wait", width: 120, height: 40 })).pane_id as string
   await call("run_shell_command", { pane_id: pane, command: "true" })
   const tmuxPid = Number((await tmux("display-message", "-p", "#{pid}")).trim())

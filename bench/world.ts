@@ -5,10 +5,26 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs"
+import { execFile, execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+
+/** The `q` quantile of `values` (the median at 0.5). */
+export const quantile = (values: ReadonlyArray<number>, q: number): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN
+}
+
+/** A pause of `ms`. */
+export const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms))
+
+/** Processor time in clock ticks (USER_HZ, 100 a second) of `pid`: [own user + system, reaped children's]. */
+export const ticks = (pid: number | "self") => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  const [user, system, childUser, childSystem] = [11, 12, 13, 14].map((i) => Number(fields[i]))
+  return [user! + system!, childUser! + childSystem!] as const
+}
 
 /**
  * Runs a benchmark's `main`, then removes its dedicated tmux server (on `env`'s TMUX_TMPDIR) and
@@ -43,7 +59,15 @@ export const benchWorld = (configLines: ReadonlyArray<string> = []) => {
   return {
     env,
     socket,
-    /** The built server (or LIBTMUX_BENCH_BIN) connected through the SDK's client. */
+    /** A tmux command on the world's socket; its stdout. */
+    tmux: (...args: ReadonlyArray<string>) =>
+      new Promise<string>((done, fail) =>
+        execFile("tmux", ["-S", socket, ...args], { env }, (error, out) => error ? fail(error) : done(out))
+      ),
+    /**
+     * The built server (or LIBTMUX_BENCH_BIN) connected through the SDK's client, and `call`: a tool
+     * call's structured result, a failure thrown.
+     */
     start: async () => {
       const transport = new StdioClientTransport({
         command: process.execPath,
@@ -53,7 +77,12 @@ export const benchWorld = (configLines: ReadonlyArray<string> = []) => {
       })
       const client = new Client({ name: "bench", version: "0" })
       await client.connect(transport)
-      return { client, transport }
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })
+        if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`)
+        return result.structuredContent as Record<string, any>
+      }
+      return { client, transport, call }
     },
     /** Removes the tmux server and the folder. */
     dispose: () => {

@@ -427,7 +427,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           const tag = result._meta?.[errorMetaTag]
           return yield* new HostCallFailed({ host, tag: typeof tag === "string" ? tag : "Unknown", text })
         }
-        return (result.structuredContent ?? {}) as Record<string, unknown>
+        // Security: a command line the host composed is never passed on for the agent's machine to run
+        // (a watch_command is built from the hub's own host table, which this version does not do yet).
+        const { watch_command: _composed, ...answer } = (result.structuredContent ?? {}) as Record<string, unknown>
+        return answer
       })
 
     /** A hub's result: with its host, and get_server_info's with every host's state. */

@@ -9,6 +9,7 @@ import { nodeFloor } from "./nodeFloor.ts"
 import type { PrintConfig } from "./printConfig.ts"
 import { remoteShellQuote, shellQuote } from "./quote.ts"
 import { defaultSocket, parseSocketSelector, socketFlags } from "./socket.ts"
+import { sshArgs, type SshReach } from "./ssh.ts"
 
 export { type ClientName, clients, isClient } from "./clients.ts"
 
@@ -83,10 +84,7 @@ export const watchCommand = (host: SshHost, socket: string | undefined): string 
 }
 
 /** A host the entry starts the server on through ssh. @category models */
-export interface SshHost {
-  readonly destination: string
-  readonly port: number | undefined
-  readonly sshConfig: string | undefined
+export interface SshHost extends SshReach {
   readonly command: ReadonlyArray<string>
 }
 
@@ -108,20 +106,7 @@ export const sshCommand = (
     .join(" ")
   return {
     command: "ssh",
-    args: [
-      "-T",
-      "-o",
-      "BatchMode=yes",
-      "-o",
-      "ServerAliveInterval=15",
-      "-o",
-      "ServerAliveCountMax=3",
-      ...(host.sshConfig === undefined ? [] : ["-F", host.sshConfig]),
-      ...(host.port === undefined ? [] : ["-p", String(host.port)]),
-      "--",
-      host.destination,
-      remote
-    ]
+    args: [...sshArgs(host), remote]
   }
 }
 

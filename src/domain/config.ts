@@ -16,6 +16,7 @@ import { type PrintConfig, type PrintConfigFlag, printConfigFlags, printConfigIn
 import { runIdPattern } from "./protocolNames.ts"
 import type { SelectionInput } from "./selection.ts"
 import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
+import { parseWatchSsh, type SshReach } from "./ssh.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
 import { unknownVariableWarnings } from "./unknownVariables.ts"
 import { parseWaitMax } from "./waitCeiling.ts"
@@ -43,6 +44,8 @@ export interface ServerConfig {
   readonly adopt: "adopt" | "refuse"
   /** Whether another instance may share the socket. */
   readonly lease: "shared" | "exclusive"
+  /** How the agent's machine reaches this one by ssh, for `watch_command`; undefined when it runs here. */
+  readonly watchSsh: SshReach | undefined
   /** The hosts this server is a hub for (`--host`); undefined: this machine only, as without a hub. */
   readonly hosts?: HostTable | undefined
   /** The selection settings as given, passed on to each host's server so that it offers the same tools. */
@@ -117,6 +120,17 @@ export const settings = [
     variable: "LIBTMUX_LEASE",
     flag: "--lease",
     help: "shared (default) or exclusive: whether a second instance on the same socket may start"
+  },
+  {
+    variable: "LIBTMUX_WATCH_SSH",
+    flag: "--watch-ssh",
+    help: "[user@]host[:port]: how the agent's machine reaches this one by ssh; watch_command then runs " +
+      "wait through ssh (--print-config --ssh sets it)"
+  },
+  {
+    variable: "LIBTMUX_WATCH_SSH_CONFIG",
+    flag: "--watch-ssh-config",
+    help: "absolute path of the agent machine's ssh client configuration file (ssh -F), with --watch-ssh"
   },
   {
     variable: "LIBTMUX_HOSTS",
@@ -335,6 +349,8 @@ const serverSettings = Config.all({
   auditLog: setting("LIBTMUX_AUDIT_LOG", parseAuditLog),
   adopt: setting("LIBTMUX_ADOPT", (raw) => oneOf("LIBTMUX_ADOPT", raw, ["adopt", "refuse"] as const)),
   lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, ["shared", "exclusive"] as const)),
+  watchSsh: textOf("LIBTMUX_WATCH_SSH"),
+  watchSshConfig: textOf("LIBTMUX_WATCH_SSH_CONFIG"),
   hosts: textOf("LIBTMUX_HOSTS")
 })
 
@@ -405,6 +421,7 @@ export const parseInvocation = (
         auditLog: yield* read.auditLog,
         adopt: yield* read.adopt,
         lease: yield* read.lease,
+        watchSsh: yield* parseWatchSsh(read.watchSsh, read.watchSshConfig),
         ...(hosts === undefined ? {} : { hosts, selectionGiven })
       }
       return { kind: "serve", config } as const

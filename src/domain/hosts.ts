@@ -4,7 +4,8 @@
  * error names the valid form.
  */
 import * as Result from "effect/Result"
-import { parseSshDestination, pathWord } from "./printConfig.ts"
+import { pathWord } from "./printConfig.ts"
+import { parseSshTarget } from "./ssh.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
 
 /** The name that stands for this machine. */
@@ -43,6 +44,19 @@ export interface HostFlags {
 }
 
 const hostName = /^[a-z][a-z0-9_-]{0,31}$/u
+
+/** A host's destination as `--ssh` takes it; the error quotes the flag's value whole. */
+const parseSshDestination = (raw: string, shown: string) => {
+  const target = parseSshTarget(raw)
+  return target !== undefined ? Result.succeed(target) : Result.fail(
+    settingInvalid(
+      "--host",
+      `--host ${
+        JSON.stringify(shown)
+      } is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`
+    )
+  )
+}
 
 /** The names a call may give, `local` first when it is a host. */
 export const hostNames = (table: HostTable): ReadonlyArray<string> => [
@@ -120,7 +134,7 @@ export const parseHostTable = (flags: HostFlags, cwdResolve: (path: string) => s
       if (entries.some((entry) => entry.name === name)) {
         return yield* Result.fail(settingInvalid("--host", `--host ${name} is declared twice; give each host once`))
       }
-      entries.push({ name, ...yield* parseSshDestination("--host", raw.slice(eq + 1), raw) })
+      entries.push({ name, ...yield* parseSshDestination(raw.slice(eq + 1), raw) })
     }
     const names = entries.map((entry) => entry.name)
     const node = yield* perHost("--remote-node", flags.remoteNode, names)

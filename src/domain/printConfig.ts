@@ -8,6 +8,7 @@ import { type ClientName, clients, isClient } from "./clients.ts"
 import { remoteShellProblem } from "./quote.ts"
 import { parseToolsets } from "./selection.ts"
 import { inheritedPath, parseSocketSelector } from "./socket.ts"
+import { parseSshTarget, parseWatchSsh } from "./ssh.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
 import { parseWaitMax } from "./waitCeiling.ts"
 
@@ -58,9 +59,6 @@ export interface PrintConfig {
   readonly waitMaxSeconds: number
 }
 
-// A user and host as ssh and a remote shell take them, with nothing a shell or ssh would read as more.
-const sshTarget = /^(?:([A-Za-z0-9._][A-Za-z0-9._-]*)@)?([A-Za-z0-9._][A-Za-z0-9._-]*)(?::(\d{1,5}))?$/u
-
 // Claude Code takes letters, digits, - and _; a TOML bare key the same; JSON keys anything.
 const entryNameShape = /^[A-Za-z0-9_-]{1,64}$/u
 
@@ -94,27 +92,6 @@ export const pathWord = (flag: string, raw: string, remote = true): Result.Resul
   )
 }
 
-/** `[user@]host[:port]` as `--ssh` takes it; `setting` names the flag in the error. */
-export const parseSshDestination = (
-  setting: string,
-  raw: string,
-  shown: string = raw
-): Result.Result<{ readonly destination: string; readonly port: number | undefined }, StartupError> => {
-  const match = sshTarget.exec(raw)
-  const port = match?.[3] === undefined ? undefined : Number(match[3])
-  if (match === null || (port !== undefined && (port < 1 || port > 65_535))) {
-    return Result.fail(
-      settingInvalid(
-        setting,
-        `${setting} ${
-          JSON.stringify(shown)
-        } is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`
-      )
-    )
-  }
-  return Result.succeed({ destination: match[1] === undefined ? match[2]! : `${match[1]}@${match[2]}`, port })
-}
-
 const parseRemote = (
   flags: Partial<Record<PrintConfigFlag, string>>,
   cwd: string
@@ -127,7 +104,17 @@ const parseRemote = (
         ? undefined
         : yield* Result.fail(settingInvalid(stray, `${stray} goes with --ssh [user@]host[:port]`))
     }
-    const target = yield* parseSshDestination("--ssh", raw)
+    const target = parseSshTarget(raw)
+    if (target === undefined) {
+      return yield* Result.fail(
+        settingInvalid(
+          "--ssh",
+          `--ssh ${
+            JSON.stringify(raw)
+          } is not valid; use [user@]host[:port] (letters, digits, . _ -; a host alias from your ssh config works too)`
+        )
+      )
+    }
     const sshConfig = flags["--ssh-config"] === undefined
       ? undefined
       : yield* pathWord("--ssh-config", flags["--ssh-config"], false)
@@ -189,6 +176,12 @@ export const printConfigInvocation = (
       Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)
     )
     const host = yield* parseRemote(flags, cwd)
+    if (host !== undefined) {
+      // The remote server cannot see how this machine reaches it: its watch_command needs to be told.
+      env.LIBTMUX_WATCH_SSH ??= flags["--ssh"]!
+      if (host.sshConfig !== undefined) env.LIBTMUX_WATCH_SSH_CONFIG ??= host.sshConfig
+    }
+    yield* parseWatchSsh(env.LIBTMUX_WATCH_SSH, env.LIBTMUX_WATCH_SSH_CONFIG)
     if (host !== undefined) {
       // Security: the settings travel inside the remote command, which the host's login shell reads.
       for (const [variable, value] of Object.entries(env)) {

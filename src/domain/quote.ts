@@ -23,10 +23,11 @@ export const remoteShellProblem = (word: string): string | undefined =>
 
 /**
  * Single-quotes a word so that sh, bash, zsh, dash and fish all read it as the same one word: a
- * quote inside becomes `'\''` (end the quotes, a backslash-escaped quote, quote again), which each
- * of them reads alike outside quotes. Only for words `remoteShellProblem` accepts.
+ * quote inside becomes `'"'"'` (end the quotes, a double-quoted quote, quote again), which each of
+ * them reads alike. Only for words `remoteShellProblem` accepts; the result holds no backslash, so
+ * it can be quoted again as one word (a command line that ssh hands to the remote shell).
  */
-export const remoteShellQuote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`
+export const remoteShellQuote = (word: string): string => `'${word.replaceAll("'", `'"'"'`)}'`
 
 /** A `key=value` pair; a value with spaces, quotes or control characters is JSON-quoted. */
 export const recordPair = (key: string, value: string | number | boolean): string => {

@@ -5,6 +5,7 @@
  */
 import type { BlockKind } from "./keyboard.ts"
 import type { RunEnding } from "./runRecord.ts"
+import { sshLostCode } from "./ssh.ts"
 
 /** How a wait ended. @category models */
 export type WaitOutcome =
@@ -83,5 +84,6 @@ export const waitCodeLines: ReadonlyArray<readonly [number, string]> = [
   [waitExitCodes.Unknown, "no such run on the pane (no record, no mark of its collection)"],
   [waitExitCodes.Collected, "another call already collected the run (its status, where the pane's mark holds it)"],
   [waitExitCodes.PaneGone, "the pane is gone (closed, respawned, or its process exited)"],
-  [waitExitCodes.ServerGone, "the tmux server on the socket is gone"]
+  [waitExitCodes.ServerGone, "the tmux server on the socket is gone"],
+  [sshLostCode, "(a watch_command through ssh) ssh lost the link or could not connect: run the same command again"]
 ]

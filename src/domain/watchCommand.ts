@@ -4,10 +4,15 @@
  * what this server knows for sure: the absolute paths of its entry and tmux, the socket's resolved
  * path, and pattern-checked IDs. Security: a word holding a backslash or a control character is
  * refused (no line then), so one quoting serves sh, bash, zsh, dash and fish (domain/quote.ts).
+ * On a host the agent reaches by ssh (`LIBTMUX_WATCH_SSH`, which `--print-config --ssh` passes),
+ * this server cannot know the agent's ssh command: it is told, and the line is that ssh command
+ * with the `wait` line as its remote command, quoted once for the remote shell and again for the
+ * agent's (the inner quoting holds no backslash, so the outer one serves every shell too).
  */
 import { isPaneId } from "./ids.ts"
 import { runIdPattern } from "./protocolNames.ts"
 import { remoteShellProblem, remoteShellQuote } from "./quote.ts"
+import { sshArgs, type SshReach } from "./ssh.ts"
 
 /** What the line is made of. @category models */
 export interface WatchParts {
@@ -17,6 +22,8 @@ export interface WatchParts {
   readonly socketPath: string
   readonly runId: string
   readonly paneId: string
+  /** How the agent's machine reaches this one, when it runs this server through ssh. */
+  readonly ssh?: SshReach | undefined
 }
 
 /** The command line, or `undefined` when a part cannot be quoted alike for every common shell. */
@@ -35,7 +42,8 @@ export const watchCommandLine = (parts: WatchParts): string | undefined => {
     "--tmux-bin",
     parts.tmuxPath
   ]
-  return words.some((word) => remoteShellProblem(word) !== undefined)
-    ? undefined
-    : words.map(remoteShellQuote).join(" ")
+  const quoted = (all: ReadonlyArray<string>) =>
+    all.some((word) => remoteShellProblem(word) !== undefined) ? undefined : all.map(remoteShellQuote).join(" ")
+  const here = quoted(words)
+  return here === undefined || parts.ssh === undefined ? here : quoted(["ssh", ...sshArgs(parts.ssh), here])
 }

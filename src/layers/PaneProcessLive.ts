@@ -114,18 +114,19 @@ export const layer: Layer.Layer<PaneProcess> = Layer.effect(
     const { files, ticksPerSecond } = yield* Proc
     const shell = shellFrom(files, ticksPerSecond)
     const front = frontFrom(files, process.arch)
+    // shell and front are read by the readiness and watch polls (every 10 to 100 ms): no spans there.
     return PaneProcess.of({
       shell: (panePid, tty) => Effect.sync(() => shell(panePid, tty)),
       front: (panePid, group, tty) => Effect.sync(() => front(panePid, group, tty)),
-      terminalMode,
+      terminalMode: (tty) => Effect.withSpan(terminalMode(tty), "PaneProcess.terminalMode"),
       environment: (pid, name) =>
         Effect.sync(() => {
           const entry = (files.read(`/proc/${pid}/environ`) ?? "").split("\u0000").find((item) =>
             item.startsWith(`${name}=`)
           )
           return entry?.slice(name.length + 1)
-        }),
-      exitOf: (pid, comm) => Effect.sync(() => exitFrom(pid, comm, files))
+        }).pipe(Effect.withSpan("PaneProcess.environment")),
+      exitOf: (pid, comm) => Effect.sync(() => exitFrom(pid, comm, files)).pipe(Effect.withSpan("PaneProcess.exitOf"))
     })
   })
 ).pipe(Layer.provide(procLayer))

@@ -173,6 +173,6 @@ export const layer: Layer.Layer<Regex> = Layer.effect(
         }
         return matcher
       })
-    return Regex.of({ compile })
+    return Regex.of({ compile: (...args) => Effect.withSpan(compile(...args), "Regex.compile") })
   })
 )

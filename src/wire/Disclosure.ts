@@ -143,7 +143,10 @@ export const instructions = (facts: StartupFacts): string => {
       ? [
         "run_shell_command folds typing, waiting and capture into one call: prefer it to send_keys plus polling.",
         "For a run of minutes, give a timed_out result's watch_command to your host's background runner (it " +
-        "exits when the run ends or blocks), then resume once, instead of resuming in a loop."
+        "exits when the run ends or blocks), then resume once, instead of resuming in a loop.",
+        ...(facts.config.watchSsh === undefined
+          ? []
+          : ["Here watch_command runs through ssh: its exit code 255 means the link was lost; run it again."])
       ]
       : []),
     ...(enabled(facts, "send_keys_batch") ? ["send_keys_batch folds ordered input into one call."] : []),

@@ -36,7 +36,7 @@ describe("--print-config --ssh", () => {
     assert.deepStrictEqual(args.slice(7, 13), ["-F", "/tmp/ssh config", "-p", "2222", "--", "me@box"])
     assert.strictEqual(
       args[13],
-      "env 'LIBTMUX_TOOLSETS=inspect' 'LIBTMUX_SOCKET=path:/tmp/a b' 'node' '/opt/it'\\''s/libtmux-mcp.js'"
+      `env 'LIBTMUX_TOOLSETS=inspect' 'LIBTMUX_SOCKET=path:/tmp/a b' 'node' '/opt/it'"'"'s/libtmux-mcp.js'`
     )
   })
 
@@ -96,6 +96,21 @@ describe("--print-config --ssh", () => {
       assert.isTrue(Result.isFailure(result), argv.join(" "))
       if (Result.isFailure(result)) assert.include(result.failure.message, words)
     }
+  })
+
+  it("tells the remote server how this machine reaches it, for its watch_command, unless told otherwise", () => {
+    const envOf = (...argv: Array<string>) => {
+      const result = invoke("--print-config", "cursor", ...argv)
+      return Result.isSuccess(result) && result.success.kind === "print-config" ? result.success.env : undefined
+    }
+    assert.deepStrictEqual(envOf("--ssh", "me@box:2222", "--ssh-config", "/home/me/my ssh/config"), {
+      LIBTMUX_WATCH_SSH: "me@box:2222",
+      LIBTMUX_WATCH_SSH_CONFIG: "/home/me/my ssh/config"
+    })
+    assert.deepStrictEqual(envOf("--ssh", "box", "--watch-ssh", "jump-alias"), { LIBTMUX_WATCH_SSH: "jump-alias" })
+    assert.deepStrictEqual(envOf(), {})
+    const refused = invoke("--print-config", "cursor", "--ssh", "box", "--watch-ssh", "-oProxyCommand=x")
+    assert.isTrue(Result.isFailure(refused) && refused.failure.message.includes("starts with -"))
   })
 
   it("refuses remote words and settings with a backslash or a control character, naming what is valid", () => {

@@ -160,6 +160,8 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
         timeout: 1
       })
       assert.isTrue(started.timed_out)
+      // The host composed a watch_command for a shell there: the hub passes no host's command line on.
+      assert.notProperty(started, "watch_command")
       const other = await ok("create_session", { host: "alpha", session_name: "second" })
       const resumed = await ok("run_shell_command", { host: "alpha", pane_id: alpha.pane_id, resume: started.run_id })
       assert.strictEqual((resumed.output as string).trim(), "got-late")

@@ -42,17 +42,20 @@ const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =
 describe("a run's record in tmux", () => {
   it("a timed-out run is listed while held; once finished it blocks nothing: the next command reports it", async () => {
     const { world, c, pane } = await h.open()
-    const timed = await run(c, pane, "sleep 1; echo first", { timeout: 0.3 })
+    // The run ends once the test says so (a loaded machine can answer a 0.3 s timeout a second late).
+    const command = `while [ ! -e ${shellQuote(join(world.dir, "go"))} ]; do sleep 0.05; done; echo first`
+    const timed = await run(c, pane, command, { timeout: 0.3 })
     assert.isTrue(timed.timed_out)
     const listed = structured(await call(c, "get_server_info")).held_runs ?? []
     assert.deepInclude(listed, {
       pane_id: pane,
       run_id: timed.run_id,
-      command_prefix: "sleep 1; echo first",
-      command_digest: createHash("sha256").update("sleep 1; echo first").digest("hex").slice(0, 12),
+      command_prefix: command.slice(0, 24),
+      command_digest: createHash("sha256").update(command).digest("hex").slice(0, 12),
       holds_pane: true,
       exit_status: null
     })
+    writeFileSync(join(world.dir, "go"), "")
     assert.deepInclude(await finished(c), { holds_pane: false, exit_status: 0 })
     const next = await run(c, pane, "echo after", { timeout: 10 })
     assert.deepInclude(next, { output: "after", exit_status: 0 })

@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "no
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
-import { binPath, runToExit, structured } from "../support/mcp.ts"
+import { binPath, commandToExit, runToExit, structured } from "../support/mcp.ts"
 import { processesNaming, until } from "../support/poll.ts"
 import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
@@ -90,53 +90,60 @@ const connectThrough = async (entry: { readonly command: string; readonly args: 
 const call = async (client: Client, name: string, args: Record<string, unknown>) =>
   structured(await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 }) as never)
 
+/** Starts the sshd and prints the entry that serves the remote socket there, through ssh. */
+const printRemoteEntry = async () => {
+  const host = await startSshd()
+  remote = host
+  const home = join(host.world.dir, "home")
+  mkdirSync(home)
+  // The remote panes get a HOME of their own, so no shell touches the account's files.
+  const tmuxConfig = join(host.world.dir, "host.conf")
+  writeFileSync(
+    tmuxConfig,
+    "set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment " +
+      `-g HOME "${home}"\nset-environment -g HISTFILE /dev/null\n`
+  )
+  const printed = await runToExit(host.world, {}, [
+    "--print-config",
+    "cursor",
+    "--ssh",
+    "testhost",
+    "--ssh-config",
+    host.sshConfig,
+    "--remote-node",
+    process.execPath,
+    "--remote-bin",
+    realpathSync(binPath),
+    "--socket",
+    `path:${host.socket}`,
+    "--tmux-config",
+    tmuxConfig,
+    "--toolsets",
+    "inspect,execute"
+  ])
+  return { printed, host }
+}
+
 describe("the server on another host over ssh", () => {
   const title = "serves through the printed ssh command, survives a dropped connection, and is found again"
   it.skipIf(skip)(
     skip ? `${title} (skipped: no /usr/sbin/sshd; install openssh-server to run it)` : title,
     async () => {
-      remote = await startSshd()
-      const home = join(remote.world.dir, "home")
-      mkdirSync(home)
-      // The remote panes get a HOME of their own, so no shell touches the account's files.
-      const tmuxConfig = join(remote.world.dir, "remote.conf")
-      writeFileSync(
-        tmuxConfig,
-        "set -s exit-empty on\nset -g default-shell /bin/bash\nset-environment " +
-          `-g HOME "${home}"\nset-environment -g HISTFILE /dev/null\n`
-      )
-      const printed = await runToExit(remote.world, {}, [
-        "--print-config",
-        "cursor",
-        "--ssh",
-        "testhost",
-        "--ssh-config",
-        remote.sshConfig,
-        "--remote-node",
-        process.execPath,
-        "--remote-bin",
-        realpathSync(binPath),
-        "--socket",
-        `path:${remote.socket}`,
-        "--tmux-config",
-        tmuxConfig,
-        "--toolsets",
-        "inspect,execute"
-      ])
+      const { printed, host } = await printRemoteEntry()
       assert.strictEqual(printed.code, 0, printed.stderr)
       assert.include(
         printed.stderr,
-        `to watch there once the agent has a session: ssh -t -F ${shellQuote(remote.sshConfig)} testhost tmux -N -S `
+        `to watch there once the agent has a session: ssh -t -F ${shellQuote(host.sshConfig)} testhost tmux -N -S `
       )
       // The printed check of the remote Node runs as printed, and answers with that Node's version.
       const check = /to check the remote Node: (.*)$/mu.exec(printed.stderr)?.[1] ?? ""
       assert.strictEqual(execFileSync("sh", ["-c", check], { encoding: "utf8" }).trim(), process.version)
       const entry = JSON.parse(printed.stdout).mcpServers["libtmux-mcp-testhost"]
       assert.strictEqual(entry.command, "ssh")
-      assert.includeMembers(entry.args, ["-T", "BatchMode=yes", "-F", remote.sshConfig])
+      assert.includeMembers(entry.args, ["-T", "BatchMode=yes", "-F", host.sshConfig])
 
       const first = await connectThrough(entry)
-      const socket = remote.socket
+      const socket = host.socket
       assert.include((await first.client.listTools()).tools.map((tool) => tool.name), "run_shell_command")
       const pane = (await call(first.client, "create_session", { session_name: "remote" })).pane_id as string
       const ran = await call(first.client, "run_shell_command", {
@@ -164,7 +171,7 @@ describe("the server on another host over ssh", () => {
       if (first.transport.pid !== null) process.kill(first.transport.pid, "SIGKILL")
       await until("the remote server to exit with its connection", serverPids, (pids) => pids.length === 0)
       assert.include(
-        execFileSync("tmux", ["-S", remote.socket, "list-sessions", "-F", "#{session_name}"], { encoding: "utf8" }),
+        execFileSync("tmux", ["-S", host.socket, "list-sessions", "-F", "#{session_name}"], { encoding: "utf8" }),
         "remote"
       )
 
@@ -176,6 +183,52 @@ describe("the server on another host over ssh", () => {
       )
     },
     // An sshd, three ssh connections and a remote server start: slow on a loaded machine.
+    90_000
+  )
+
+  const watchTitle =
+    "a timed-out run's watch_command, run here through sh -c, waits there through ssh until the run ends"
+  it.skipIf(skip)(
+    skip ? `${watchTitle} (skipped: no /usr/sbin/sshd; install openssh-server to run it)` : watchTitle,
+    async () => {
+      const { printed, host } = await printRemoteEntry()
+      assert.strictEqual(printed.code, 0, printed.stderr)
+      const entry = JSON.parse(printed.stdout).mcpServers["libtmux-mcp-testhost"]
+      // The remote server is told how this machine reaches it: it cannot see this ssh command.
+      assert.include(entry.args.at(-1), `'LIBTMUX_WATCH_SSH=testhost' 'LIBTMUX_WATCH_SSH_CONFIG=`)
+      const { client } = await connectThrough(entry)
+      const pane = (await call(client, "create_session", { session_name: "remote" })).pane_id as string
+      const ran = await call(client, "run_shell_command", { pane_id: pane, command: "sleep 3; exit 7", timeout: 1 })
+      assert.isTrue(ran.timed_out, JSON.stringify(ran))
+      const runId = ran.run_id as string
+      const line = ran.watch_command as string
+      assert.match(line, /^'ssh' '-T' '-o' 'BatchMode=yes' .* '--' 'testhost' '/u)
+      const endRecord = () => {
+        try {
+          return execFileSync("tmux", ["-S", host.socket, "show", "-pv", "-t", pane, `@lmcp_end_${runId}`], {
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "ignore"]
+          }).trim()
+        } catch {
+          return ""
+        }
+      }
+      // As a host's background runner runs it: sh -c, standard input from /dev/null, on this machine.
+      const waited = await commandToExit("sh", ["-c", line], {
+        env: { PATH: process.env.PATH ?? "" },
+        cwd: host.world.dir
+      }).then((done) => ({ ...done, endedFirst: endRecord() !== "" }))
+      assert.deepStrictEqual(waited, {
+        code: 0,
+        stdout: `run ${runId} ended: exit status 7\n`,
+        stderr: "",
+        endedFirst: true
+      })
+      assert.deepInclude(
+        await call(client, "run_shell_command", { pane_id: pane, resume: runId, timeout: 10 }),
+        { exit_status: 7 }
+      )
+    },
     90_000
   )
 })

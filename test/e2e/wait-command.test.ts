@@ -4,13 +4,14 @@
  * it ended in one line and an exit code; it changes nothing, so a resume afterwards answers as
  * without it.
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync } from "node:fs"
+import type { ChildProcess } from "node:child_process"
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterEach, assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
-import { binPath, serverEnv } from "../support/mcp.ts"
-import { stillPending, until } from "../support/poll.ts"
+import { binPath, commandToExit, type Exited, serverEnv } from "../support/mcp.ts"
+import { holdsFor, stillPending, until } from "../support/poll.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -20,29 +21,22 @@ afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL")
 })
 
-interface Waited {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
+/** Runs a command line through `shell -c` in the world, as a host's background runner would; resolves at its exit. */
+const throughShell = (
+  world: TmuxWorld,
+  line: string,
+  shell = "sh",
+  env: Readonly<Record<string, string>> = {}
+): Promise<Exited> =>
+  commandToExit(shell, ["-c", line], {
+    env: { ...serverEnv(world), ...env },
+    cwd: world.dir,
+    started: (child) => children.push(child)
+  })
 
 /** Starts `libtmux-mcp wait` through `sh -c` in the world; resolves once it exits. */
-const startWait = (world: TmuxWorld, args: ReadonlyArray<string>): Promise<Waited> =>
-  new Promise((resolve, reject) => {
-    const line = [process.execPath, binPath, "wait", ...args].map(shellQuote).join(" ")
-    const child = spawn("sh", ["-c", line], {
-      env: serverEnv(world),
-      cwd: world.dir,
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    children.push(child)
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-  })
+const startWait = (world: TmuxWorld, args: ReadonlyArray<string>): Promise<Exited> =>
+  throughShell(world, [process.execPath, binPath, "wait", ...args].map(shellQuote).join(" "))
 
 /** The pane's options that name runs, as `show -p` lists them. */
 const runOptions = (world: TmuxWorld, pane: string) =>
@@ -76,29 +70,20 @@ describe("libtmux-mcp wait", () => {
   })
 
   it("the watch_command of a timed-out result, run by sh, bash, dash, zsh and fish, waits for the run", async () => {
-    const { world, c, pane } = await h.open()
+    // Spaces and quotes in the socket's path (in the folder the world's disposal empties).
+    const socketName = `it's a "quoted" sock`
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      mkdirSync(join(world.dir, `tmux-${process.getuid?.() ?? 0}`), { recursive: true, mode: 0o700 })
+      Object.assign(env, { LIBTMUX_SOCKET: `path:${join(world.dir, `tmux-${process.getuid?.() ?? 0}`, socketName)}` })
+    })
     const result = await run(c, pane, "sleep 4; exit 7", { timeout: 1 })
     assert.isTrue(result.timed_out, JSON.stringify(result))
     const line = result.watch_command as string
-    assert.match(line, /^'\/[^']+' '\/[^']+' 'wait' '[0-9a-f]{6}' '--pane' '%[0-9]+' '--socket' 'path:\/[^']+' /u)
+    assert.match(line, /^'\/[^']+' '\/[^']+' 'wait' '[0-9a-f]{6}' '--pane' '%[0-9]+' '--socket' 'path:\/.+' /u)
+    assert.include(line, `/it'"'"'s a "quoted" sock' `)
     const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
-    const runs = shells.map((shell) =>
-      new Promise<Waited>((resolve, reject) => {
-        // Standard input from /dev/null, as a background runner gives: bash reads ~/.bashrc when it is a socket.
-        const child = spawn(shell, ["-c", line], {
-          env: serverEnv(world),
-          cwd: world.dir,
-          stdio: ["ignore", "pipe", "pipe"]
-        })
-        children.push(child)
-        let stdout = ""
-        let stderr = ""
-        child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
-        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-        child.on("error", reject)
-        child.on("close", (code) => resolve({ code, stdout, stderr }))
-      })
-    )
+    // Standard input from /dev/null, as a background runner gives: bash reads ~/.bashrc when it is a socket.
+    const runs = shells.map((shell) => throughShell(world, line, shell))
     for (const [i, done] of (await Promise.all(runs)).entries()) {
       assert.deepStrictEqual(
         done,
@@ -108,6 +93,17 @@ describe("libtmux-mcp wait", () => {
     }
     assert.deepInclude(await resume(c, pane, result.run_id, 10), { exit_status: 7 })
   }, 60_000)
+
+  it("the recipe docs/waiting-from-a-host.md gives any harness runs the watch_command as written", async () => {
+    const page = readFileSync(fileURLToPath(new URL("../../docs/waiting-from-a-host.md", import.meta.url)), "utf8")
+    const recipe = /- Any harness[^\n]*\n(?:[^\n]*\n)*?\s*```sh\n\s*([^\n]+)\n\s*```/u.exec(page)?.[1]
+    assert.strictEqual(recipe, `sh -c "$watch_command" </dev/null`)
+    const { world, c, pane } = await h.open()
+    const result = await run(c, pane, "sleep 3; exit 7", { timeout: 1 })
+    assert.isTrue(result.timed_out, JSON.stringify(result))
+    const done = await throughShell(world, recipe!, "sh", { watch_command: result.watch_command as string })
+    assert.deepStrictEqual(done, { code: 0, stdout: `run ${result.run_id} ended: exit status 7\n`, stderr: "" })
+  })
 
   it("a resume racing the watcher answers as without it; the watcher sees the end or the collection", async () => {
     const { world, c, pane } = await h.open()
@@ -120,6 +116,40 @@ describe("libtmux-mcp wait", () => {
       `run ${runId} was already collected: exit status 2\n`
     ])
     assert.strictEqual(done.code, done.stdout.includes("collected") ? 7 : 0)
+  })
+
+  it("the watcher changes nothing: the pane's options, history and screen stay as they were", async () => {
+    const { world, c, pane } = await h.open()
+    const state = () =>
+      [
+        world.tmux("libtmux-mcp", "show-options", "-p", "-t", pane),
+        world.tmux("libtmux-mcp", "capture-pane", "-p", "-e", "-S", "-", "-E", "-", "-t", pane),
+        world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{cursor_x},#{cursor_y},#{history_size},#{pane_mode}")
+      ].join("\n--\n")
+    let last = ""
+    const atRest = () =>
+      until("the pane at rest", () => {
+        const now = state()
+        const same = now === last
+        last = now
+        return same ? now : undefined
+      }, (now) =>
+        now !== undefined, { intervalMs: 150 })
+    // While the run goes on: a watcher that waits until its --timeout.
+    const runId = await timedOut(c, pane, "sleep 6; echo finished; exit 3")
+    const running = await atRest()
+    const timed = startWait(world, [runId, "--pane", pane, "--timeout", "1"])
+    await holdsFor(timed, "the pane unchanged while the watcher waits", () => state() === running)
+    assert.strictEqual((await timed).code, 5)
+    // Once the run ended: a watcher answered at once.
+    await until("the run's end record", () => ended(world, pane, runId), (value) => value !== "", {
+      timeoutMs: 30_000
+    })
+    const done = await atRest()
+    const answered = startWait(world, [runId, "--pane", pane, "--timeout", "20"])
+    await holdsFor(answered, "the pane unchanged while the watcher reads the ended run", () => state() === done)
+    assert.strictEqual((await answered).code, 0)
+    assert.deepInclude(await resume(c, pane, runId, 10), { exit_status: 3, output: "finished" })
   })
 
   it("a run that ended before the watcher starts is answered at once", async () => {
@@ -247,7 +277,7 @@ describe("libtmux-mcp wait", () => {
     const done = await startWait(world, ["--help"])
     assert.strictEqual(done.code, 0)
     assert.include(done.stdout, "Usage: libtmux-mcp wait RUN_ID --pane %N")
-    for (const code of [0, 1, 3, 4, 5, 6, 7, 8, 9]) assert.match(done.stdout, new RegExp(`\\n  ${code} +\\S`, "u"))
+    for (const code of [0, 1, 3, 4, 5, 6, 7, 8, 9, 255]) assert.match(done.stdout, new RegExp(`\\n  ${code} +\\S`, "u"))
   })
 })
 

@@ -15,5 +15,6 @@ export const testConfig = (overrides: Partial<ServerConfig> = {}): ServerConfig 
   auditLog: undefined,
   adopt: "adopt",
   lease: "shared",
+  watchSsh: undefined,
   ...overrides
 })

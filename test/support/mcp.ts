@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { TmuxWorld } from "./tmux.ts"
@@ -82,23 +82,51 @@ export const textOf = (result: CallToolResult): string => {
   return first !== undefined && first.type === "text" ? first.text : ""
 }
 
+/** How a process ended, and what it printed. @category models */
+export interface Exited {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/**
+ * Runs a command until it exits; `stdin` is written to it, or it reads /dev/null (as a host's
+ * background runner gives). `started` sees the child, for a test that ends it if it outlives the test.
+ */
+export const commandToExit = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: {
+    readonly env: Readonly<Record<string, string>>
+    readonly cwd: string
+    readonly stdin?: string
+    readonly started?: (child: ChildProcess) => void
+  }
+): Promise<Exited> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command, [...args], {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"]
+    })
+    options.started?.(child)
+    let stdout = ""
+    let stderr = ""
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
+    child.on("error", reject)
+    child.on("close", (code) => resolve({ code, stdout, stderr }))
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin)
+  })
+
 /** Runs the server to completion with no client (for startup errors); resolves with its exit and output. */
 export const runToExit = (
   world: TmuxWorld,
   overrides: Readonly<Record<string, string | undefined>> = {},
   args: ReadonlyArray<string> = [],
   stdin = ""
-): Promise<{ code: number | null; stdout: string; stderr: string }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [binPath, ...args], { env: serverEnv(world, overrides), cwd: world.dir })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")))
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(stdin)
-  })
+): Promise<Exited> =>
+  commandToExit(process.execPath, [binPath, ...args], { env: serverEnv(world, overrides), cwd: world.dir, stdin })
 
 /** A successful result's structured content; fails the test on an error result. */
 export const structured = (result: CallToolResult): { readonly [key: string]: any } => {

@@ -111,6 +111,38 @@ describe("values", () => {
     assert.include(error({ LIBTMUX_SUPPRESS_HISTORY: "true" }), "use 1")
   })
 
+  it("takes [user@]host[:port] for LIBTMUX_WATCH_SSH with an absolute ssh config; refuses what reads as more", () => {
+    assert.isUndefined(serve({}).watchSsh)
+    assert.deepStrictEqual(
+      serve({}, ["--watch-ssh", "me@build-box:2222", "--watch-ssh-config=/home/me/my ssh/config"]).watchSsh,
+      { destination: "me@build-box", port: 2222, sshConfig: "/home/me/my ssh/config" }
+    )
+    assert.deepStrictEqual(serve({ LIBTMUX_WATCH_SSH: "box" }).watchSsh, {
+      destination: "box",
+      port: undefined,
+      sshConfig: undefined
+    })
+    const grammar = "use [user@]host[:port] (letters, digits, . _ -; port 1-65535)"
+    assert.include(
+      error({ LIBTMUX_WATCH_SSH: "-oProxyCommand=touch x" }),
+      `LIBTMUX_WATCH_SSH "-oProxyCommand=touch x" is not valid: it starts with -, which ssh would read as an ` +
+        `option; ${grammar}`
+    )
+    assert.include(error({ LIBTMUX_WATCH_SSH: "box\\x" }), "a backslash")
+    assert.include(error({ LIBTMUX_WATCH_SSH: "box\nx" }), "a control character")
+    for (const bad of ["box;reboot", "me@", "box:0", "box:70000", "a b", ""]) {
+      assert.include(error({ LIBTMUX_WATCH_SSH: bad }), grammar, bad)
+    }
+    assert.include(error({ LIBTMUX_WATCH_SSH_CONFIG: "/x" }), "goes with LIBTMUX_WATCH_SSH")
+    for (const bad of ["relative/config", "-F", "/a\\b", "/a\tb"]) {
+      assert.include(
+        error({ LIBTMUX_WATCH_SSH: "box", LIBTMUX_WATCH_SSH_CONFIG: bad }),
+        "give the absolute path of the agent machine's ssh client configuration file",
+        bad
+      )
+    }
+  })
+
   it("marks any given socket as explicit, even the default's own name", () => {
     assert.isTrue(serve({ LIBTMUX_SOCKET: "libtmux-mcp" }).socketExplicit)
   })

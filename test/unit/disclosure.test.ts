@@ -51,6 +51,8 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
   ...overrides
 })
 
+const watchSsh = { destination: "me@build-box", port: 2222, sshConfig: "/home/me/.ssh/config" }
+
 const callers: ReadonlyArray<StartupFacts["caller"]> = [
   { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
   { paneId: "%123456", socketPath: longPath, onPinnedSocket: true },
@@ -68,6 +70,8 @@ describe("instructions", () => {
           const shared = facts(chosen, { caller })
           const text = instructions({
             ...shared,
+            // Reached by ssh: the longest instructions say what ssh's exit code 255 means.
+            config: { ...shared.config, watchSsh },
             pin: { ...shared.pin, lease: { state: "shared", holder: "pid 4294967295 (libtmux-mcp 0.1.0)" } }
           })
           assert.isAtMost(
@@ -87,6 +91,13 @@ describe("instructions", () => {
     assert.include(text, "Enabled toolsets: inspect, execute.")
     assert.include(text, "not an OS sandbox and does not constrain other MCP tools")
     assert.include(text, "with the user's permissions")
+  })
+
+  it("say what ssh's 255 means when watch_command runs through ssh, and only then", () => {
+    const through = facts(["execute"])
+    const line = "Here watch_command runs through ssh: its exit code 255 means the link was lost; run it again."
+    assert.include(instructions({ ...through, config: { ...through.config, watchSsh } }), line)
+    assert.notInclude(instructions(through), "255")
   })
 
   it("only mention execution when an enabled tool can start a process or deliver input", () => {

@@ -32,6 +32,37 @@ describe("watch_command", () => {
     }
   })
 
+  it("through ssh: the agent's shell reads the ssh command, and the remote shell the wait command, alike", () => {
+    const ssh = { destination: "me@build-box", port: 2222, sshConfig: "/home/o'neil/my ssh/config" }
+    const line = watchCommandLine({ ...parts, socketPath: "/run/it's \"here\" $HOME/sock", ssh })!
+    const inner = watchCommandLine({ ...parts, socketPath: "/run/it's \"here\" $HOME/sock" })!
+    const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
+    const words = (shell: string, text: string) =>
+      execFileSync(shell, ["-c", `printf '%s\\n' ${text}`], { encoding: "utf8" }).split("\n").slice(0, -1)
+    for (const local of shells) {
+      const sshWords = words(local, line)
+      assert.deepStrictEqual(sshWords.slice(0, -1), [
+        "ssh",
+        "-T",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "ServerAliveInterval=15",
+        "-o",
+        "ServerAliveCountMax=3",
+        "-F",
+        ssh.sshConfig,
+        "-p",
+        "2222",
+        "--",
+        "me@build-box"
+      ], local)
+      // ssh hands its last word to the remote login shell, whichever it is.
+      for (const remote of shells) assert.deepStrictEqual(words(remote, sshWords.at(-1)!), words("/bin/sh", inner))
+    }
+    assert.include(words("/bin/sh", inner), "path:/run/it's \"here\" $HOME/sock")
+  })
+
   it("gives no line for a path with a backslash or a control character, a relative path, or a bad ID", () => {
     assert.isUndefined(watchCommandLine({ ...parts, socketPath: "/tmp/a\\b/sock" }))
     assert.isUndefined(watchCommandLine({ ...parts, entry: ["/usr/bin/node", "/x/\nbin.js"] }))

@@ -56,13 +56,14 @@ const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, at
 /** A timed-out run's `watch_command`, when this process is the libtmux-mcp command and its paths quote alike. */
 const watchCommandOf = (runId: string, paneId: string) =>
   Effect.gen(function*() {
-    const { entry, tmuxPath } = yield* Config
+    const { config, entry, tmuxPath } = yield* Config
     const line = entry === undefined ? undefined : watchCommandLine({
       entry,
       tmuxPath,
       socketPath: (yield* SocketPin).resolvedPath,
       runId,
-      paneId
+      paneId,
+      ssh: config.watchSsh
     })
     return line === undefined ? {} : { watch_command: line }
   })
