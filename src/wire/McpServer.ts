@@ -52,6 +52,8 @@ export const capabilitiesResource = {
 /** The `_meta` key with which a tool declares how many characters its result may take (Claude Code reads it). */
 export const maxResultSizeKey = "anthropic/maxResultSizeChars"
 
+const hubCallShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u
+
 /** The `_meta` key carrying a failed call's error tag. */
 export const errorMetaKey = "com.git-pull.libtmux-mcp/error"
 
@@ -244,7 +246,8 @@ export const makeServer = (
           requestId: extra.requestId,
           clientId: clientIdOf(server),
           progress: progressOf(request.params._meta?.progressToken, extra),
-          ...((hubCall) => typeof hubCall === "string" ? { hubCall: hubCall.slice(0, 64) } : {})(
+          // A hub's call ID (a UUID) joins the two audit records; anything else is not written down.
+          ...((hubCall) => typeof hubCall === "string" && hubCallShape.test(hubCall) ? { hubCall } : {})(
             request.params._meta?.[hubCallMetaKey]
           )
         }),
