@@ -128,10 +128,13 @@ export const instructions = (facts: StartupFacts): string => {
   const { selection } = facts
   const lines = [
     ...(facts.config.hosts === undefined ? [] : [hubLine(facts.config.hosts)]),
-    `${facts.config.hosts === undefined ? "These" : "On local, these"} tools operate on tmux socket ${
-      formatSelector(facts.pin.selector)
-    } (${facts.pin.resolvedPath}) and no other tmux server.`,
-    `Tell the user, when you start work, that they can watch with: ${attachCommand(facts)}`,
+    // With --no-local no call reaches this machine's tmux: its socket and attach command say nothing.
+    ...(facts.config.hosts?.local === false ? [] : [
+      `${facts.config.hosts === undefined ? "These" : "On local, these"} tools operate on tmux socket ${
+        formatSelector(facts.pin.selector)
+      } (${facts.pin.resolvedPath}) and no other tmux server.`,
+      `Tell the user, when you start work, that they can watch with: ${attachCommand(facts)}`
+    ]),
     selection.toolsets.length > 0
       ? `Enabled toolsets: ${selection.toolsets.join(", ")}.`
       : `No toolsets enabled; individual tools only.`,
