@@ -35,7 +35,8 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
       afterCall: collectWhenIdle,
       advertised: advertisedSchemas,
       waitCeiling: facts.config.waitMaxSeconds,
-      log
+      log,
+      hosts: facts.config.hosts
     })
     const stopped = Promise.withResolvers<void>()
     let stopping = false

@@ -13,7 +13,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaIssue from "effect/SchemaIssue"
+import { randomUUID } from "node:crypto"
 import { boundProblem, brokenBound } from "../domain/argumentBounds.ts"
+import { hostNames, localHost } from "../domain/hosts.ts"
 import { isPaneId } from "../domain/ids.ts"
 import {
   type Acceptance,
@@ -27,12 +29,14 @@ import { refuseOwnInput } from "../programs/guard.ts"
 import { withoutUsual } from "../programs/usual.ts"
 import { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
-import { InputInvalid, type ToolError } from "../services/errors.ts"
+import { HostCallFailed, InputInvalid, type ToolError } from "../services/errors.ts"
+import { Hosts } from "../services/Hosts.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { Progress } from "../services/Progress.ts"
 import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
 import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
+import { hostRequired } from "../wire/hostParameter.ts"
 
 /** A call to a tool outside the effective selection. Acts on nothing. @category errors */
 export class ToolNotSelected extends Schema.TaggedError<ToolNotSelected>()("ToolNotSelected", {
@@ -59,6 +63,8 @@ export interface CallMeta {
   readonly clientId?: string | undefined
   /** Where a waiting tool reports progress; absent when the client asked for none. */
   readonly progress?: ((progress: number, total: number, message: string) => Promise<void>) | undefined
+  /** The call ID a hub forwarding this call sent, so that the two audit records join. */
+  readonly hubCall?: string | undefined
 }
 
 /** The selected tools and the way to call them. @category services */
@@ -71,6 +77,22 @@ export class Registry extends Context.Service<Registry, {
 }>()("libtmux-mcp/dispatch/Registry") {}
 
 const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
+
+/** The `_meta` key of a failed call's error tag (the MCP wire's `errorMetaKey`). */
+const errorMetaTag = "com.git-pull.libtmux-mcp/error"
+
+/** What a call does with its decoded arguments: the tool's program here, or forwarding to a host. */
+/** Where a hub's call goes. */
+interface Route {
+  readonly host: string
+  readonly args: unknown
+  readonly refusal?: ToolError
+}
+
+type Act = (
+  definition: ToolDefinition,
+  decoded: Exit.Exit<unknown, InputInvalid>
+) => Effect.Effect<Record<string, unknown>, ToolError, ToolServices>
 
 /** What a call's span is annotated with: the tool, and the pane and run its arguments name. */
 const spanAttributes = (name: string, args: unknown): Record<string, string> => {
@@ -182,7 +204,9 @@ export const provideAllowed = (row: ManifestRow, services: Context.Context<ToolS
 export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> = Layer.effect(
   Registry,
   Effect.gen(function*() {
-    const { selection } = yield* Config
+    const { config, selection } = yield* Config
+    // Only a hub has hosts (Services.ts provides them with the host table).
+    const hubHosts = yield* Effect.serviceOption(Hosts)
     const audit = yield* Audit
     const secret = yield* ProcessSecret
     const services = yield* Effect.context<ToolServices>()
@@ -264,7 +288,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       run: (
         effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>
       ) => Effect.Effect<Record<string, unknown>, ToolError, R>,
-      parent?: string
+      parent?: string,
+      where?: { readonly host: string; readonly act?: Act; readonly hubCall?: string }
     ) =>
       // Uninterruptible around the steps, so a cancelled call still gets its outcome record.
       Effect.uninterruptibleMask((restore) =>
@@ -281,6 +306,9 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
             process_reach: row.reach,
             client_id: meta.clientId,
             request_id: meta.requestId,
+            ...(where === undefined ? {} : { host: where.host }),
+            ...(where?.hubCall === undefined ? {} : { hub_call: where.hubCall }),
+            ...(meta.hubCall === undefined ? {} : { hub_call: meta.hubCall }),
             targets,
             arguments: summary
           })))
@@ -290,7 +318,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
               error: Option.getOrUndefined(Cause.findErrorOption(intent.cause))
             }
           }
-          const exit = yield* Effect.exit(restore(run(execute(definition, decoded))))
+          const exit = yield* Effect.exit(restore(run((where?.act ?? execute)(definition, decoded))))
           const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
           yield* audit.outcome({
             call: intent.value,
@@ -350,6 +378,67 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return { ok: false, tag: "Defect", message: `internal error in ${name}; see the server's stderr` } as const
       })
 
+    const table = config.hosts
+    if (table !== undefined && Option.isNone(hubHosts)) {
+      return yield* Effect.die(new Error("a host table was configured without the Hosts service"))
+    }
+    const hosts = Option.getOrUndefined(hubHosts)!
+    const names = table === undefined ? [] : hostNames(table)
+
+    /** Where a hub's call goes, and its arguments without `host`; a refusal when `host` is wrong or missing. */
+    const routeOf = (definition: ToolDefinition, args: unknown): Route => {
+      const given = typeof args === "object" && args !== null && !Array.isArray(args)
+        ? args as Record<string, unknown>
+        : undefined
+      const { host, ...rest } = given ?? {}
+      const refuse = (detail: string) => ({
+        host: typeof host === "string" ? host : table!.defaultHost,
+        args: given === undefined ? args : rest,
+        refusal: new InputInvalid({ tool: definition.row.name, detail }) as ToolError
+      })
+      if (host === undefined && hostRequired(table!, definition.row.name)) {
+        return refuse(`host is required: ${definition.row.name} acts on one machine; valid hosts: ${names.join(", ")}`)
+      }
+      if (host !== undefined && (typeof host !== "string" || !names.includes(host))) {
+        return refuse(
+          `host ${JSON.stringify(host)} is not one of this server's hosts; valid hosts: ${names.join(", ")}`
+        )
+      }
+      return { host: (host as string | undefined) ?? table!.defaultHost, args: given === undefined ? args : rest }
+    }
+
+    /** Sends the decoded call to the host's server; its answer, or its error named with the host. */
+    const forward = (
+      host: string,
+      hubCall: string,
+      progress: CallMeta["progress"]
+    ): Act =>
+    (_definition, decoded) =>
+      Effect.gen(function*() {
+        const input = (yield* decoded) as Record<string, unknown>
+        const result = yield* hosts.call(host, _definition.row.name, input, {
+          // The call's time: the longest wait this server allows, and room for the rest (connect included).
+          timeoutMs: (config.waitMaxSeconds + 30) * 1000,
+          callId: hubCall,
+          progress
+        })
+        const text = result.content.map((part) => part.type === "text" ? part.text : "").join("\n")
+        if (result.isError === true) {
+          const tag = result._meta?.[errorMetaTag]
+          return yield* new HostCallFailed({ host, tag: typeof tag === "string" ? tag : "Unknown", text })
+        }
+        // Security: a command line the host composed is never passed on for the agent's machine to run
+        // (a watch_command is built from the hub's own host table, which this version does not do yet).
+        const { watch_command: _composed, ...answer } = (result.structuredContent ?? {}) as Record<string, unknown>
+        return answer
+      })
+
+    /** A hub's result: with its host, and get_server_info's with every host's state. */
+    const withHost = (definition: ToolDefinition, host: string, structured: Record<string, unknown>) =>
+      definition.row.name === "get_server_info"
+        ? Effect.map(hosts.states, (states) => ({ ...structured, host, hosts: states }))
+        : Effect.succeed({ ...structured, host })
+
     const call = Effect.fn("Registry.call")(function*(name: string, args: unknown, meta: CallMeta = {}) {
       yield* Effect.annotateCurrentSpan(spanAttributes(name, args))
       const definition = definitions.get(name)
@@ -364,13 +453,29 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           progress: (done: number, total: number, message: string) =>
             Effect.promise(() => progress(done, total, message).catch(() => undefined))
         }
-      const { exit, error } = yield* audited(definition, args, meta, (effect) =>
+      const local = (effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>) =>
         effect.pipe(
           provideFor(definition),
           Effect.provideService(Progress, reporter),
           Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) })
-        ))
-      if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
+        )
+      const route: Route | undefined = table === undefined ? undefined : routeOf(definition, args)
+      const { exit, error } = route === undefined
+        ? yield* audited(definition, args, meta, local)
+        : yield* audited(definition, route.args, meta, local, undefined, {
+          host: route.host,
+          ...(route.refusal !== undefined
+            ? { act: () => Effect.fail(route.refusal!) }
+            : route.host === localHost
+            ? {}
+            : ((hubCall) => ({ hubCall, act: forward(route.host, hubCall, progress) }))(randomUUID()))
+        })
+      if (Exit.isSuccess(exit)) {
+        return {
+          _tag: "Success",
+          structured: route === undefined ? exit.value : yield* withHost(definition, route.host, exit.value)
+        } as const
+      }
       if (error !== undefined) return { _tag: "Failure", error } as const
       return yield* Effect.failCause(exit.cause as Cause.Cause<never>)
     })

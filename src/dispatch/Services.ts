@@ -1,6 +1,7 @@
 /**
  * Composition: the live services a registry needs, built from what startup decided.
  */
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as AuditLive from "../layers/AuditLive.ts"
 import * as PaneProcessLive from "../layers/PaneProcessLive.ts"
@@ -57,7 +58,18 @@ export const layer = (
     facts.caller,
     ServerPaneLive.liveLookup(facts.pin.serverStateAtStartup === "existing")
   ).pipe(Layer.provideMerge(tmux))
+  // A hub's hosts; their SDK client and ssh transport are loaded only for a hub.
+  const table = facts.config.hosts
+  const hosts = table === undefined
+    ? Layer.empty
+    : Layer.unwrap(
+      Effect.map(
+        Effect.promise(() => import("../layers/HostsLive.ts")),
+        (live) => live.layer(table, facts.config.selectionGiven)
+      )
+    )
   return Registry.layer.pipe(
+    Layer.provide(hosts),
     Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(caller))),
     Layer.provideMerge(replacements.audit ?? AuditLive.layer(facts.audit, process.getuid?.() ?? 0)),
     Layer.provideMerge(replacements.log ?? ServerLogLive.layer)

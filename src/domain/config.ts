@@ -8,7 +8,9 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Result from "effect/Result"
+import { resolve } from "node:path"
 import { clients } from "./clientConfig.ts"
+import { type HostTable, parseHostTable } from "./hosts.ts"
 import { isPaneId, type PaneId } from "./ids.ts"
 import { type PrintConfig, type PrintConfigFlag, printConfigFlags, printConfigInvocation } from "./printConfig.ts"
 import { runIdPattern } from "./protocolNames.ts"
@@ -44,6 +46,10 @@ export interface ServerConfig {
   readonly lease: "shared" | "exclusive"
   /** How the agent's machine reaches this one by ssh, for `watch_command`; undefined when it runs here. */
   readonly watchSsh: SshReach | undefined
+  /** The hosts this server is a hub for (`--host`); undefined: this machine only, as without a hub. */
+  readonly hosts?: HostTable | undefined
+  /** The selection settings as given, passed on to each host's server so that it offers the same tools. */
+  readonly selectionGiven?: Readonly<Record<string, string>> | undefined
 }
 
 /** What the command line asked for. @category models */
@@ -125,6 +131,12 @@ export const settings = [
     variable: "LIBTMUX_WATCH_SSH_CONFIG",
     flag: "--watch-ssh-config",
     help: "absolute path of the agent machine's ssh client configuration file (ssh -F), with --watch-ssh"
+  },
+  {
+    variable: "LIBTMUX_HOSTS",
+    flag: "--host",
+    help: "NAME=[user@]host[:port], repeatable (the variable: a comma list): be a hub forwarding calls over " +
+      "ssh -T to this server on each host"
   }
 ] as const
 
@@ -139,7 +151,13 @@ interface Cli {
   readonly version: boolean
   readonly printConfig: string | undefined
   readonly entry: Partial<Record<PrintConfigFlag, string>>
+  readonly noLocal: boolean
+  readonly remoteNode: ReadonlyArray<string>
+  readonly remoteBin: ReadonlyArray<string>
 }
+
+/** Entry flags that also shape a hub's hosts (each repeatable there, as `[NAME=]PATH`). */
+const hubFlags: ReadonlyArray<string> = ["--ssh-config", "--remote-node", "--remote-bin"]
 
 /** Reads flags; a flag's value follows it or an `=`. */
 const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError> => {
@@ -148,12 +166,16 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
   let version = false
   let printConfig: string | undefined
   const entry: Partial<Record<PrintConfigFlag, string>> = {}
+  let noLocal = false
+  const remoteNode: Array<string> = []
+  const remoteBin: Array<string> = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     const eq = arg.indexOf("=")
     const flag = eq === -1 ? arg : arg.slice(0, eq)
     if (arg === "--help" || arg === "-h") help = true
     else if (arg === "--version" || arg === "-V" || arg === "-v") version = true
+    else if (arg === "--no-local") noLocal = true
     else if (flag === "--print-config") {
       if (eq === -1 && i + 1 >= argv.length) {
         return Result.fail(
@@ -163,7 +185,10 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
       printConfig = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
     } else if ((printConfigFlags as ReadonlyArray<string>).includes(flag)) {
       if (eq === -1 && i + 1 >= argv.length) return Result.fail(settingInvalid(flag, `${flag} needs a value`))
-      entry[flag as PrintConfigFlag] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
+      const value = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
+      entry[flag as PrintConfigFlag] = value
+      if (flag === "--remote-node") remoteNode.push(value)
+      if (flag === "--remote-bin") remoteBin.push(value)
     } else {
       const setting = settings.find((candidate) => candidate.flag === flag)
       if (setting === undefined) {
@@ -172,23 +197,27 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
             arg,
             `unknown argument ${JSON.stringify(arg)}; valid flags: ${flagNames.join(", ")}, --print-config (with ${
               printConfigFlags.join(", ")
-            }), --help, --version`
+            }), --no-local, --help, --version`
           )
         )
       }
       if (eq === -1 && i + 1 >= argv.length) {
         return Result.fail(settingInvalid(flag, `${flag} needs a value (${setting.help})`))
       }
-      values[setting.variable] = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
+      const value = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
+      // --host repeats: its variable is the comma list.
+      const before = values[setting.variable]
+      values[setting.variable] = setting.flag === "--host" && before !== undefined ? `${before},${value}` : value
     }
   }
-  if (printConfig === undefined && Object.keys(entry).length > 0) {
-    const flag = Object.keys(entry)[0]!
+  const entryOnly = Object.keys(entry).filter((flag) => !hubFlags.includes(flag))
+  if (printConfig === undefined && entryOnly.length > 0) {
+    const flag = entryOnly[0]!
     return Result.fail(
       settingInvalid(flag, `${flag} goes with --print-config: it shapes the client entry printed, not this server`)
     )
   }
-  return Result.succeed({ values, help, version, printConfig, entry })
+  return Result.succeed({ values, help, version, printConfig, entry, noLocal, remoteNode, remoteBin })
 }
 
 /** An absolute path tmux and the filesystem can take (no NUL byte). */
@@ -321,7 +350,8 @@ const serverSettings = Config.all({
   adopt: setting("LIBTMUX_ADOPT", (raw) => oneOf("LIBTMUX_ADOPT", raw, ["adopt", "refuse"] as const)),
   lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, ["shared", "exclusive"] as const)),
   watchSsh: textOf("LIBTMUX_WATCH_SSH"),
-  watchSshConfig: textOf("LIBTMUX_WATCH_SSH_CONFIG")
+  watchSshConfig: textOf("LIBTMUX_WATCH_SSH_CONFIG"),
+  hosts: textOf("LIBTMUX_HOSTS")
 })
 
 /**
@@ -369,6 +399,17 @@ export const parseInvocation = (
         ))
       }
       const tmuxBin = yield* read.tmuxBin
+      const hosts = yield* parseHostTable({
+        hosts: read.hosts === undefined || read.hosts === "" ? [] : read.hosts.split(","),
+        noLocal: cli.noLocal,
+        remoteNode: cli.remoteNode,
+        remoteBin: cli.remoteBin,
+        sshConfig: cli.entry["--ssh-config"]
+      }, (path) => resolve(cwd, path))
+      const selectionGiven: Record<string, string> = {}
+      if (read.toolsets !== undefined) selectionGiven.LIBTMUX_TOOLSETS = read.toolsets
+      if (read.tools !== undefined) selectionGiven.LIBTMUX_TOOLS = read.tools
+      if (read.excludeTools !== undefined) selectionGiven.LIBTMUX_EXCLUDE_TOOLS = read.excludeTools
       const config: ServerConfig = {
         socket,
         socketExplicit: read.socketGiven !== undefined,
@@ -380,7 +421,8 @@ export const parseInvocation = (
         auditLog: yield* read.auditLog,
         adopt: yield* read.adopt,
         lease: yield* read.lease,
-        watchSsh: yield* parseWatchSsh(read.watchSsh, read.watchSshConfig)
+        watchSsh: yield* parseWatchSsh(read.watchSsh, read.watchSshConfig),
+        ...(hosts === undefined ? {} : { hosts, selectionGiven })
       }
       return { kind: "serve", config } as const
     }))
@@ -463,6 +505,10 @@ export const helpText = (version: string): string =>
     `  ${
       "  --remote-binary".padEnd(20)
     } <path>: the single executable on the host (npm run build:binary), run without Node`,
+    `  ${"--no-local".padEnd(20)} with --host: this machine is not a host (the first --host is the default)`,
+    `  ${"--remote-node".padEnd(20)} [NAME=]PATH with --host: Node on the hosts (or on host NAME)`,
+    `  ${"--remote-bin".padEnd(20)} [NAME=]PATH with --host: this package's bin on the hosts (or on host NAME)`,
+    `  ${"--ssh-config".padEnd(20)} <file> with --host: the ssh client configuration file (ssh -F)`,
     `  ${"--help".padEnd(20)} print this help`,
     `  ${"--version, -V, -v".padEnd(20)} print the version`,
     "",

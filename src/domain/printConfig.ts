@@ -74,7 +74,7 @@ export const defaultEntryName = (host: RemoteHost | undefined): string =>
  * to the remote host is read by its login shell: every common one must read it as the same word
  * once quoted (no backslash, no control characters); a local one only has no control characters.
  */
-const pathWord = (flag: string, raw: string, remote = true): Result.Result<string, StartupError> => {
+export const pathWord = (flag: string, raw: string, remote = true): Result.Result<string, StartupError> => {
   const problem = raw === ""
     ? "it is empty"
     : raw.startsWith("-")

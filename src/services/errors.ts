@@ -363,6 +363,62 @@ export class CursorInvalid extends Schema.TaggedError<CursorInvalid>()("CursorIn
   }
 }
 
+/** A call named a host that was not declared at startup. @category errors */
+export class HostUnknown extends Schema.TaggedError<HostUnknown>()("HostUnknown", {
+  host: Schema.String,
+  known: Schema.Array(Schema.String)
+}) {
+  override get message() {
+    return `host ${JSON.stringify(this.host)} is not one of this server's hosts; valid hosts: ${this.known.join(", ")}`
+  }
+}
+
+/** The host's server could not be reached (ssh failed, or did not connect in time); nothing ran. @category errors */
+export class HostUnreachable extends Schema.TaggedError<HostUnreachable>()("HostUnreachable", {
+  host: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `host ${this.host} is unreachable: ${this.detail}; nothing was run there. Check that ` +
+      `ssh reaches it (ssh -T with BatchMode: a key or agent, no password prompt) and that libtmux-mcp runs ` +
+      "there; other hosts keep serving"
+  }
+}
+
+/** The session to the host ended while the call was in flight: whether it acted there is not known. @category errors */
+export class HostLost extends Schema.TaggedError<HostLost>()("HostLost", {
+  host: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `the session to host ${this.host} ended during the call (${this.detail}); it may or may not have ` +
+      "acted there: look (list_sessions, capture_pane) before repeating it; the next call reconnects"
+  }
+}
+
+/** The host's server does not offer the tool (older, or another selection). @category errors */
+export class HostToolMissing extends Schema.TaggedError<HostToolMissing>()("HostToolMissing", {
+  host: Schema.String,
+  tool: Schema.String,
+  version: Schema.String
+}) {
+  override get message() {
+    return `host ${this.host} (libtmux-mcp ${this.version}) does not offer ${this.tool}: its server is older or ` +
+      "selects other tools; update it there or call another tool"
+  }
+}
+
+/** The host's server answered the call with an error; its own text and tag, named with the host. @category errors */
+export class HostCallFailed extends Schema.TaggedError<HostCallFailed>()("HostCallFailed", {
+  host: Schema.String,
+  tag: Schema.String,
+  text: Schema.String
+}) {
+  override get message() {
+    return `on host ${this.host}: ${this.text}`
+  }
+}
+
 /**
  * Every failure a tool program may end in, as one Schema union: a tool's failure schema (toolkit.ts)
  * and `ToolError` are both this.
@@ -391,7 +447,12 @@ export const ToolFailure = Schema.Union([
   CursorInvalid,
   PatternInvalid,
   PatternTooCostly,
-  AuditUnavailable
+  AuditUnavailable,
+  HostUnknown,
+  HostUnreachable,
+  HostLost,
+  HostToolMissing,
+  HostCallFailed
 ])
 
 /** Every failure a tool program may end in. @category errors */

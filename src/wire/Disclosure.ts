@@ -12,6 +12,7 @@ import type { AuditStatus } from "../services/Audit.ts"
 import type { StartupFacts } from "../startup/Startup.ts"
 import { reachesHostCommands } from "../tools/define.ts"
 import { version } from "../version.ts"
+import { hubLine } from "./hostParameter.ts"
 
 /** The server instructions' byte budget (UTF-8). */
 
@@ -126,10 +127,14 @@ const callerLine = (facts: StartupFacts): string | undefined => {
 export const instructions = (facts: StartupFacts): string => {
   const { selection } = facts
   const lines = [
-    `These tools operate on tmux socket ${
-      formatSelector(facts.pin.selector)
-    } (${facts.pin.resolvedPath}) and no other tmux server.`,
-    `Tell the user, when you start work, that they can watch with: ${attachCommand(facts)}`,
+    ...(facts.config.hosts === undefined ? [] : [hubLine(facts.config.hosts)]),
+    // With --no-local no call reaches this machine's tmux: its socket and attach command say nothing.
+    ...(facts.config.hosts?.local === false ? [] : [
+      `${facts.config.hosts === undefined ? "These" : "On local, these"} tools operate on tmux socket ${
+        formatSelector(facts.pin.selector)
+      } (${facts.pin.resolvedPath}) and no other tmux server.`,
+      `Tell the user, when you start work, that they can watch with: ${attachCommand(facts)}`
+    ]),
     selection.toolsets.length > 0
       ? `Enabled toolsets: ${selection.toolsets.join(", ")}.`
       : `No toolsets enabled; individual tools only.`,

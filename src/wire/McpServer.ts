@@ -27,12 +27,15 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
 import { maxResultChars } from "../domain/bounds.ts"
+import type { HostTable } from "../domain/hosts.ts"
 import { defaultWaitMaxSeconds } from "../domain/waitCeiling.ts"
 import type { AdvertisedSchemas } from "../generated/toolSchemas.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import { defaultTimeout } from "../programs/waiting.ts"
+import { hubCallMetaKey } from "../services/Hosts.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
+import { withHostParameter } from "./hostParameter.ts"
 import { leanSchema } from "./leanSchema.ts"
 import { UnreadCall } from "./StdioLines.ts"
 
@@ -48,6 +51,8 @@ export const capabilitiesResource = {
 
 /** The `_meta` key with which a tool declares how many characters its result may take (Claude Code reads it). */
 export const maxResultSizeKey = "anthropic/maxResultSizeChars"
+
+const hubCallShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u
 
 /** The `_meta` key carrying a failed call's error tag. */
 export const errorMetaKey = "com.git-pull.libtmux-mcp/error"
@@ -150,6 +155,8 @@ export interface ServerOptions {
   readonly waitCeiling?: number
   /** Where defects are noted, and the lines a client that asked for log messages is sent. */
   readonly log: ServerLog["Service"]
+  /** A hub's hosts: every tool then takes `host`. */
+  readonly hosts?: HostTable | undefined
 }
 
 /**
@@ -186,9 +193,11 @@ export const makeServer = (
 ): Effect.Effect<Server, never, Scope.Scope> =>
   Effect.map(FiberSet.makeRuntime<never>(), (runFork) => {
     const registry = Context.get(context, Registry)
-    const tools = registry.selected.map((definition) =>
+    const entries = registry.selected.map((definition) =>
       toolEntry(definition, registry.nestedAuthority, options.advertised, options.waitCeiling)
     )
+    const hosts = options.hosts
+    const tools = hosts === undefined ? entries : entries.map((entry) => withHostParameter(hosts, entry))
     let inflight = 0
     const server = new Server(
       { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
@@ -236,7 +245,11 @@ export const makeServer = (
         registry.call(request.params.name, args, {
           requestId: extra.requestId,
           clientId: clientIdOf(server),
-          progress: progressOf(request.params._meta?.progressToken, extra)
+          progress: progressOf(request.params._meta?.progressToken, extra),
+          // A hub's call ID (a UUID) joins the two audit records; anything else is not written down.
+          ...((hubCall) => typeof hubCall === "string" && hubCallShape.test(hubCall) ? { hubCall } : {})(
+            request.params._meta?.[hubCallMetaKey]
+          )
         }),
         { signal: extra.signal }
       )
@@ -254,7 +267,8 @@ export const makeServer = (
         return {
           isError: true,
           content: [{ type: "text", text: outcome.error.message }],
-          _meta: { [errorMetaKey]: outcome.error._tag }
+          // A host's error keeps the host's own tag.
+          _meta: { [errorMetaKey]: outcome.error._tag === "HostCallFailed" ? outcome.error.tag : outcome.error._tag }
         }
       }
       const notSelected = Cause.findErrorOption(exit.cause)

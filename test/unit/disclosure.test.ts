@@ -100,6 +100,25 @@ describe("instructions", () => {
     assert.notInclude(instructions(through), "255")
   })
 
+  it("name a hub's hosts and default; leave out this machine's socket when it is not a host", () => {
+    const base = facts(["inspect", "execute"])
+    const remotes = [{ name: "build", destination: "build", port: undefined, command: ["libtmux-mcp"] }]
+    const hub = (local: boolean) =>
+      instructions({
+        ...base,
+        config: {
+          ...base.config,
+          hosts: { remotes, local, defaultHost: local ? "local" : "build", sshConfig: undefined }
+        }
+      })
+    assert.include(hub(true), "Hosts: local, build (local is this machine); every tool takes host (absent: local")
+    assert.include(hub(true), "On local, these tools operate on tmux socket")
+    assert.include(hub(false), "Hosts: build; every tool takes host (absent: build)")
+    assert.notInclude(hub(false), "tmux socket")
+    assert.notInclude(hub(false), "watch with")
+    assert.notInclude(instructions(base), "Hosts:")
+  })
+
   it("only mention execution when an enabled tool can start a process or deliver input", () => {
     assert.notInclude(instructions(facts(["inspect"])), "user's permissions")
   })

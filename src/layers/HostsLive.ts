@@ -1,0 +1,239 @@
+/**
+ * The hub's hosts, live: per host one MCP session through the SDK's own `Client` over
+ * `StdioClientTransport`, running `ssh -T ... DESTINATION <the server there>`. A session starts at
+ * the host's first call (a host that is down costs only its own calls), is kept, and is closed with
+ * the layer's scope. A session that ends fails its calls in flight with HostLost; the next call
+ * starts a new one.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { type CallToolResult, ErrorCode, McpError, type Progress } from "@modelcontextprotocol/sdk/types.js"
+import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { sshCommand } from "../domain/clientConfig.ts"
+import type { HostTable, RemoteHostEntry } from "../domain/hosts.ts"
+import { HostCallFailed, HostLost, HostToolMissing, HostUnknown, HostUnreachable } from "../services/errors.ts"
+import { type ForwardOptions, Hosts, type HostState, hubCallMetaKey } from "../services/Hosts.ts"
+import { version } from "../version.ts"
+
+/** A connected host: its session and what its initialize answer and tools/list said. */
+interface Session {
+  readonly client: Client
+  readonly version: string
+  readonly instructions: string | undefined
+  readonly tools: ReadonlySet<string>
+}
+
+type Slot =
+  | { readonly state: "idle"; readonly lastError?: string }
+  | { readonly state: "connecting"; readonly ready: Promise<Session> }
+  | { readonly state: "connected"; readonly session: Session }
+  | { readonly state: "unreachable"; readonly error: string }
+
+/** The last line ssh or the host's server wrote on stderr: the reason a connect failed, in their words. */
+const lastLine = (text: string): string | undefined =>
+  text.split("\n").map((line) => line.trim()).filter((line) => line !== "").at(-1)
+
+/**
+ * The host is this same server, which encodes its results with the schemas it advertises; the
+ * hub's own client checks them against the hub's. (The bundle carries no JSON Schema compiler.)
+ */
+const passThrough: jsonSchemaValidator = {
+  getValidator: <T>(): JsonSchemaValidator<T> => (input) => ({ valid: true, data: input as T, errorMessage: undefined })
+}
+
+/** The environment ssh runs with: this process's (its agent socket, its HOME for ~/.ssh), strings only. */
+const sshEnvironment = (): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => typeof entry[1] === "string")
+  )
+
+/** The ssh command line for one host, as `--print-config --ssh` builds it. */
+export const hostCommand = (
+  table: HostTable,
+  host: RemoteHostEntry,
+  env: Readonly<Record<string, string>>
+): { readonly command: string; readonly args: Array<string> } =>
+  sshCommand(
+    { destination: host.destination, port: host.port, sshConfig: table.sshConfig, command: host.command },
+    env
+  )
+
+/** The hosts of `table`; `env` goes into each host's remote command (the hub's selection settings). */
+export const layer = (
+  table: HostTable | undefined,
+  env: Readonly<Record<string, string>> = {}
+): Layer.Layer<Hosts> =>
+  Layer.effect(
+    Hosts,
+    Effect.gen(function*() {
+      const remotes = table?.remotes ?? []
+      const slots = new Map<string, Slot>(remotes.map((host) => [host.name, { state: "idle" }]))
+      const names = remotes.map((host) => host.name)
+      const known = [...(table?.local === true ? ["local"] : []), ...names]
+
+      const open = async (host: RemoteHostEntry): Promise<Session> => {
+        const ssh = hostCommand(table!, host, env)
+        const transport = new StdioClientTransport({
+          command: ssh.command,
+          args: ssh.args,
+          env: sshEnvironment(),
+          stderr: "pipe"
+        })
+        let stderr = ""
+        transport.stderr?.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)))
+        const client = new Client({ name: "libtmux-mcp-hub", version }, { jsonSchemaValidator: passThrough })
+        try {
+          await client.connect(transport)
+          const listed = await client.listTools()
+          const session: Session = {
+            client,
+            version: client.getServerVersion()?.version ?? "unknown",
+            instructions: client.getInstructions()?.split("\n")[0],
+            tools: new Set(listed.tools.map((tool) => tool.name))
+          }
+          client.onclose = () => {
+            const slot = slots.get(host.name)
+            if (slot?.state === "connected" && slot.session === session) {
+              slots.set(host.name, {
+                state: "idle",
+                lastError: `the session ended${((line) => line === undefined ? "" : `: ${line}`)(lastLine(stderr))}`
+              })
+            }
+          }
+          return session
+        } catch (error) {
+          await client.close().catch(() => undefined)
+          // ssh's own words say why (refused, no route, permission denied, command not found).
+          const reason = error instanceof Error ? error.message : String(error)
+          const said = lastLine(stderr)
+          throw new Error(said === undefined || said.startsWith("libtmux-mcp ready") ? reason : `${said} (${reason})`)
+        }
+      }
+
+      /** The host's session: the kept one, the one being started, or a new one. */
+      const sessionOf = (host: RemoteHostEntry): Promise<Session> => {
+        const slot = slots.get(host.name)!
+        if (slot.state === "connected") return Promise.resolve(slot.session)
+        if (slot.state === "connecting") return slot.ready
+        const ready = open(host).then(
+          (session) => {
+            slots.set(host.name, { state: "connected", session })
+            return session
+          },
+          (error: Error) => {
+            slots.set(host.name, { state: "unreachable", error: error.message })
+            throw error
+          }
+        )
+        slots.set(host.name, { state: "connecting", ready })
+        return ready
+      }
+
+      const connect = (host: RemoteHostEntry, timeoutMs: number) =>
+        Effect.tryPromise({
+          try: () => sessionOf(host),
+          catch: (error) =>
+            new HostUnreachable({ host: host.name, detail: error instanceof Error ? error.message : String(error) })
+        }).pipe(
+          Effect.timeoutOrElse({
+            duration: timeoutMs,
+            orElse: () =>
+              Effect.fail(
+                new HostUnreachable({
+                  host: host.name,
+                  detail: `ssh did not connect within the call's ${Math.round(timeoutMs / 100) / 10} s`
+                })
+              )
+          })
+        )
+
+      const call = (
+        name: string,
+        tool: string,
+        args: Readonly<Record<string, unknown>>,
+        options: ForwardOptions
+      ) =>
+        Effect.gen(function*() {
+          const host = remotes.find((candidate) => candidate.name === name)
+          if (host === undefined) return yield* new HostUnknown({ host: name, known })
+          const started = yield* Clock.currentTimeMillis
+          const session = yield* connect(host, options.timeoutMs)
+          if (!session.tools.has(tool)) {
+            return yield* new HostToolMissing({ host: name, tool, version: session.version })
+          }
+          const remaining = Math.max(1, options.timeoutMs - ((yield* Clock.currentTimeMillis) - started))
+          const progress = options.progress
+          return yield* Effect.tryPromise({
+            try: (signal) =>
+              session.client.callTool(
+                { name: tool, arguments: { ...args }, _meta: { [hubCallMetaKey]: options.callId } },
+                undefined,
+                {
+                  signal,
+                  timeout: remaining,
+                  ...(progress === undefined ?
+                    {} :
+                    {
+                      onprogress: (update: Progress) =>
+                        void progress(update.progress, update.total ?? 0, update.message ?? "").catch(() => undefined)
+                    })
+                }
+              ) as Promise<CallToolResult>,
+            catch: (error): HostLost | HostCallFailed =>
+              error instanceof McpError && error.code === ErrorCode.ConnectionClosed
+                ? new HostLost({ host: name, detail: "the ssh session closed" })
+                : error instanceof McpError && error.code === ErrorCode.RequestTimeout
+                ? new HostLost({ host: name, detail: `no answer within ${Math.round(remaining / 1000)} s` })
+                : new HostCallFailed({
+                  host: name,
+                  tag: error instanceof McpError ? `JsonRpc${error.code}` : "Unknown",
+                  text: error instanceof Error ? error.message : String(error)
+                })
+          })
+        })
+
+      const states = Effect.sync((): ReadonlyArray<HostState> => [
+        ...(table?.local === true ? [{ host: "local", state: "local" } as const] : []),
+        ...remotes.map((host): HostState => {
+          const slot = slots.get(host.name)!
+          switch (slot.state) {
+            case "connected":
+              return {
+                host: host.name,
+                state: "connected",
+                version: slot.session.version,
+                ...(slot.session.instructions === undefined ? {} : { instructions: slot.session.instructions }),
+                tools: slot.session.tools.size
+              }
+            case "unreachable":
+              return { host: host.name, state: "unreachable", last_error: slot.error }
+            case "idle":
+              return {
+                host: host.name,
+                state: "not_connected",
+                ...(slot.lastError === undefined ? {} : { last_error: slot.lastError })
+              }
+            default:
+              return { host: host.name, state: "not_connected" }
+          }
+        })
+      ])
+
+      // Closing a session ends ssh's stdin: the host's server sees its client go and exits; tmux stays.
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() =>
+          Promise.all([...slots.values()].map((slot) =>
+            slot.state === "connected"
+              ? slot.session.client.close().catch(() => undefined)
+              : slot.state === "connecting"
+              ? slot.ready.then((session) => session.client.close(), () => undefined).catch(() => undefined)
+              : undefined
+          ))
+        )
+      )
+      return Hosts.of({ names, call, states })
+    })
+  )

@@ -1,0 +1,48 @@
+/**
+ * The hosts of a hub: one kept MCP session per declared host, to this same server running there,
+ * over `ssh -T`. Started at a host's first call, closed at shutdown.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type { HostCallFailed, HostLost, HostToolMissing, HostUnknown, HostUnreachable } from "./errors.ts"
+
+/** What is known of one host, for get_server_info. @category models */
+export type HostState =
+  | { readonly host: string; readonly state: "local" }
+  | { readonly host: string; readonly state: "not_connected"; readonly last_error?: string }
+  | {
+    readonly host: string
+    readonly state: "connected"
+    readonly version: string
+    /** The first line of the host server's instructions (it names the socket there). */
+    readonly instructions?: string
+    readonly tools: number
+  }
+  | { readonly host: string; readonly state: "unreachable"; readonly last_error: string }
+
+/** How a forwarded call is made. @category models */
+export interface ForwardOptions {
+  /** The time the call has left, connect included, in milliseconds. */
+  readonly timeoutMs: number
+  /** The hub's call ID, which the host's audit records. */
+  readonly callId: string
+  readonly progress?: ((progress: number, total: number, message: string) => Promise<void>) | undefined
+}
+
+/** The hub's hosts. @category services */
+export class Hosts extends Context.Service<Hosts, {
+  /** The remote hosts' names; empty without a hub. */
+  readonly names: ReadonlyArray<string>
+  /** Forwards one call to the host's server; interrupting it cancels the call there. */
+  call(
+    host: string,
+    tool: string,
+    args: Readonly<Record<string, unknown>>,
+    options: ForwardOptions
+  ): Effect.Effect<CallToolResult, HostUnknown | HostUnreachable | HostLost | HostToolMissing | HostCallFailed>
+  readonly states: Effect.Effect<ReadonlyArray<HostState>>
+}>()("libtmux-mcp/services/Hosts") {}
+
+/** The `_meta` key carrying the hub's call ID to the host's audit. */
+export const hubCallMetaKey = "com.git-pull.libtmux-mcp/hub-call"

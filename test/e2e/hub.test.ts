@@ -1,0 +1,256 @@
+/**
+ * One server as a hub for two hosts: two real OpenSSH servers on loopback ports, each with its own
+ * HOME and tmux folder, stand for two machines running this same server; the hub (with `local`)
+ * forwards calls to them over kept `ssh -T` sessions. Sessions and runs on both, a run resumed on its
+ * host, a pane ID of one host refused by the other, an undeclared host refused, a host on a closed
+ * port unreachable while the others keep serving, and the two audit records joined by a call ID.
+ * One shared setup; everything is ended at the end.
+ */
+import { type ChildProcess, execFileSync } from "node:child_process"
+import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { join } from "node:path"
+import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { binPath, call, connect, type Connected, structured, textOf } from "../support/mcp.ts"
+import { processesNaming, until } from "../support/poll.ts"
+import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
+import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+
+// CI installs openssh-server: there the test must run.
+const skip = !sshdAvailable && process.env.CI !== "true"
+
+interface Machine {
+  readonly name: string
+  readonly world: TmuxWorld
+  readonly daemon: ChildProcess
+  readonly sshConfig: string
+}
+
+const machines: Array<Machine> = []
+const worlds: Array<TmuxWorld> = []
+let hub: Connected | undefined
+let closedPort = 0
+
+/** A port nothing listens on: taken, then released. */
+const closedLoopbackPort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+    server.on("error", reject)
+  })
+
+const timeout = { timeout: 60_000 }
+const run = (name: string, args: Record<string, unknown>) => call(hub!, name, args, timeout)
+const ok = async (name: string, args: Record<string, unknown>) => structured(await run(name, args))
+
+beforeAll(async () => {
+  if (skip) return
+  const local = makeWorld("hub")
+  worlds.push(local)
+  for (const name of ["alpha", "beta"]) {
+    const world = makeWorld(`hub-${name}`)
+    worlds.push(world)
+    const { sshConfig, daemon } = await startSshdIn(world)
+    machines.push({ name, world, daemon, sshConfig })
+  }
+  // One ssh configuration for the hub, each host by its own alias.
+  const sshConfig = join(local.dir, "ssh_config")
+  writeFileSync(
+    sshConfig,
+    machines.map((machine) => readFileSync(machine.sshConfig, "utf8").replace("Host testhost", `Host ${machine.name}`))
+      .join("\n")
+  )
+  // Each host's server through a wrapper of its own (a per-host --remote-bin): its audit goes to a file there.
+  const wrappers = machines.map((machine) => {
+    const path = join(machine.world.dir, "serve.sh")
+    writeFileSync(
+      path,
+      `#!/bin/sh\nLIBTMUX_AUDIT_LOG="${join(machine.world.dir, "audit.log")}" exec "${process.execPath}" "${
+        realpathSync(binPath)
+      }" "$@"\n`
+    )
+    chmodSync(path, 0o755)
+    return `${machine.name}=${path}`
+  })
+  closedPort = await closedLoopbackPort()
+  hub = await connect(local, {}, [
+    "--host",
+    "alpha=alpha",
+    "--host",
+    "beta=beta",
+    "--host",
+    `down=127.0.0.1:${closedPort}`,
+    "--ssh-config",
+    sshConfig,
+    "--remote-node",
+    "/bin/sh",
+    ...wrappers.flatMap((wrapper) => ["--remote-bin", wrapper]),
+    "--toolsets",
+    "inspect,execute,teardown"
+  ])
+}, 90_000)
+
+afterAll(async () => {
+  await hub?.close().catch(() => undefined)
+  for (const machine of machines) {
+    try {
+      execFileSync("tmux", ["-S", join(machine.world.socketDir, "libtmux-mcp"), "kill-server"], { stdio: "ignore" })
+    } catch {
+      // Already gone.
+    }
+  }
+  for (const machine of machines) await stopSshd(machine.daemon)
+  // The remote shells and servers write into their folders as they exit: let them go first.
+  for (const machine of machines) {
+    await until(
+      `${machine.name}'s processes to exit`,
+      () => processesNaming(machine.world.dir),
+      (pids) => pids.length === 0
+    )
+  }
+  for (const world of worlds) world.dispose()
+}, 60_000)
+
+describe.skipIf(skip)("a hub of two hosts over ssh", () => {
+  it("advertises host on every tool: an enum of the declared names, required on execute and teardown", async () => {
+    const { tools } = await hub!.client.listTools()
+    const byName = new Map(tools.map((tool) => [tool.name, tool]))
+    for (const tool of tools) {
+      assert.deepStrictEqual(
+        (tool.inputSchema.properties?.host as { enum?: Array<string> } | undefined)?.enum,
+        ["local", "alpha", "beta", "down"],
+        tool.name
+      )
+    }
+    assert.include(byName.get("run_shell_command")!.inputSchema.required ?? [], "host")
+    assert.include(byName.get("kill_session")!.inputSchema.required ?? [], "host")
+    assert.notInclude(byName.get("list_sessions")!.inputSchema.required ?? [], "host")
+    const { instructions } = { instructions: hub!.client.getInstructions() ?? "" }
+    assert.include(instructions, "Hosts: local, alpha, beta, down")
+    assert.isAtMost(Buffer.byteLength(instructions), 2048)
+  })
+
+  it(
+    "creates sessions and runs on both hosts in parallel, resumes a run on its host, keeps pane IDs per host",
+    async () => {
+      const [alpha, beta] = await Promise.all([
+        ok("create_session", { host: "alpha", session_name: "work" }),
+        ok("create_session", { host: "beta", session_name: "work" })
+      ])
+      assert.strictEqual(alpha.host, "alpha")
+      assert.strictEqual(beta.host, "beta")
+      const [onAlpha, onBeta] = await Promise.all([
+        ok("run_shell_command", { host: "alpha", pane_id: alpha.pane_id, command: "echo \"$TMUX_TMPDIR\"" }),
+        ok("run_shell_command", { host: "beta", pane_id: beta.pane_id, command: "echo \"$TMUX_TMPDIR\"; exit 4" })
+      ])
+      assert.strictEqual((onAlpha.output as string).trim(), machines[0]!.world.dir)
+      assert.strictEqual(onAlpha.exit_status ?? 0, 0)
+      assert.strictEqual((onBeta.output as string).trim(), machines[1]!.world.dir)
+      assert.strictEqual(onBeta.exit_status, 4)
+      assert.strictEqual(onBeta.host, "beta")
+
+      // A run that outlasts its call, resumed on its host.
+      const started = await ok("run_shell_command", {
+        host: "alpha",
+        pane_id: alpha.pane_id,
+        command: "sleep 2; echo got-late",
+        timeout: 1
+      })
+      assert.isTrue(started.timed_out)
+      // The host composed a watch_command for a shell there: the hub passes no host's command line on.
+      assert.notProperty(started, "watch_command")
+      const other = await ok("create_session", { host: "alpha", session_name: "second" })
+      const resumed = await ok("run_shell_command", { host: "alpha", pane_id: alpha.pane_id, resume: started.run_id })
+      assert.strictEqual((resumed.output as string).trim(), "got-late")
+      assert.strictEqual(resumed.host, "alpha")
+
+      // alpha's second session's pane does not exist on beta: beta's own error, named with its host.
+      assert.notStrictEqual(other.pane_id, beta.pane_id)
+      const refused = await run("capture_pane", { host: "beta", pane_id: other.pane_id })
+      assert.isTrue(refused.isError)
+      assert.isTrue(textOf(refused).startsWith(`on host beta: pane ${other.pane_id} not found`), textOf(refused))
+      assert.strictEqual(
+        (refused._meta as Record<string, unknown>)["com.git-pull.libtmux-mcp/error"],
+        "PaneNotFound"
+      )
+
+      // Local stays this machine, and the default.
+      const localSessions = await ok("list_sessions", {})
+      assert.strictEqual(localSessions.host, "local")
+      assert.notInclude(
+        (localSessions.sessions as Array<{ session_name: string }>).map((session) => session.session_name),
+        "work"
+      )
+    },
+    90_000
+  )
+
+  it("refuses an undeclared host and a missing host on an execute tool; acts on nothing", async () => {
+    const undeclared = await run("list_sessions", { host: "gamma" })
+    assert.isTrue(undeclared.isError)
+    assert.include(textOf(undeclared), "host \"gamma\" is not one of this server's hosts; valid hosts: local, alpha")
+    const missing = await run("create_session", { session_name: "nowhere" })
+    assert.isTrue(missing.isError)
+    assert.include(textOf(missing), "host is required")
+  })
+
+  it("answers HostUnreachable for a closed port while the other hosts keep serving", async () => {
+    const down = await run("list_sessions", { host: "down" })
+    assert.isTrue(down.isError)
+    assert.strictEqual((down._meta as Record<string, unknown>)["com.git-pull.libtmux-mcp/error"], "HostUnreachable")
+    assert.match(textOf(down), /^host down is unreachable: .*refused/u)
+    const alive = await ok("list_sessions", { host: "beta" })
+    assert.include((alive.sessions as Array<{ session_name: string }>).map((session) => session.session_name), "work")
+    const info = await ok("get_server_info", {})
+    const states = info.hosts as Array<{ host: string; state: string; version?: string; last_error?: string }>
+    assert.deepStrictEqual(states.map((state) => [state.host, state.state]), [
+      ["local", "local"],
+      ["alpha", "connected"],
+      ["beta", "connected"],
+      ["down", "unreachable"]
+    ])
+    assert.match(states[3]!.last_error ?? "", /refused/u)
+  })
+
+  it("writes the hub's audit line before forwarding, and the host's audit records the same call ID", async () => {
+    await ok("list_sessions", { host: "alpha" })
+    const hubLines = hub!.stderr().split("\n").filter((line) => line.includes("\"tool_call_intent\""))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    const forwarded = hubLines.filter((line) => line.host === "alpha" && typeof line.hub_call === "string")
+    assert.isAbove(forwarded.length, 0)
+    const hostLines = readFileSync(join(machines[0]!.world.dir, "audit.log"), "utf8").trim().split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    const joined = hostLines.filter((line) => line.event === "tool_call_intent" && line.hub_call !== undefined)
+    assert.includeMembers(
+      forwarded.map((line) => line.hub_call),
+      joined.map((line) => line.hub_call)
+    )
+    assert.strictEqual(joined.length, forwarded.length)
+  })
+
+  it("fails a call in flight with HostLost when its session dies, and the next call starts a new one", async () => {
+    const session = await ok("create_session", { host: "beta", session_name: "lost" })
+    const inFlight = run("run_shell_command", {
+      host: "beta",
+      pane_id: session.pane_id,
+      command: "sleep 25",
+      timeout: 20
+    })
+    // The hub's ssh client for beta: the one whose command names that host's alias.
+    const sshOfBeta = () =>
+      execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).split("\n")
+        .filter((line) => line.includes("ssh -T") && / -- beta /u.test(line))
+        .map((line) => Number(line.trim().split(" ")[0]))
+    const [pid] = await until("the hub's ssh session to beta", sshOfBeta, (pids) => pids.length === 1)
+    process.kill(pid!, "SIGKILL")
+    const lost = await inFlight
+    assert.isTrue(lost.isError)
+    assert.strictEqual((lost._meta as Record<string, unknown>)["com.git-pull.libtmux-mcp/error"], "HostLost")
+    assert.include(textOf(lost), "may or may not have acted there")
+    const again = await ok("list_sessions", { host: "beta" })
+    assert.include((again.sessions as Array<{ session_name: string }>).map((item) => item.session_name), "lost")
+  }, 60_000)
+})
