@@ -24,6 +24,7 @@ import {
   toolNameOf,
   unreadSummary
 } from "../domain/redact.ts"
+import { hostWatchCommandLine } from "../domain/watchCommand.ts"
 import { type ManifestRow, rowFor, type SinkKind, typesIntoPane } from "../manifest/index.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
 import { withoutUsual } from "../programs/usual.ts"
@@ -427,10 +428,17 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           const tag = result._meta?.[errorMetaTag]
           return yield* new HostCallFailed({ host, tag: typeof tag === "string" ? tag : "Unknown", text })
         }
-        // Security: a command line the host composed is never passed on for the agent's machine to run
-        // (a watch_command is built from the hub's own host table, which this version does not do yet).
-        const { watch_command: _composed, ...answer } = (result.structuredContent ?? {}) as Record<string, unknown>
-        return answer
+        // Security: a command line the host composed is never passed on for the agent's machine to run;
+        // a watch_command is built from the hub's own host table.
+        const { watch_command: composed, ...answer } = (result.structuredContent ?? {}) as Record<string, unknown>
+        const remote = table?.remotes.find((entry) => entry.name === host)
+        const watch = composed === undefined || remote === undefined ? undefined : hostWatchCommandLine({
+          ssh: { destination: remote.destination, port: remote.port, sshConfig: table!.sshConfig },
+          entry: remote.command,
+          runId: String(answer.run_id),
+          paneId: String(answer.pane_id)
+        })
+        return watch === undefined ? answer : { ...answer, watch_command: watch }
       })
 
     /** A hub's result: with its host, and get_server_info's with every host's state. */

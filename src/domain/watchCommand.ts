@@ -42,8 +42,31 @@ export const watchCommandLine = (parts: WatchParts): string | undefined => {
     "--tmux-bin",
     parts.tmuxPath
   ]
-  const quoted = (all: ReadonlyArray<string>) =>
-    all.some((word) => remoteShellProblem(word) !== undefined) ? undefined : all.map(remoteShellQuote).join(" ")
-  const here = quoted(words)
-  return here === undefined || parts.ssh === undefined ? here : quoted(["ssh", ...sshArgs(parts.ssh), here])
+  return parts.ssh === undefined ? quoted(words) : throughSsh(parts.ssh, words)
 }
+
+/** The words quoted for every common shell, or `undefined` when one cannot be. */
+const quoted = (all: ReadonlyArray<string>) =>
+  all.some((word) => remoteShellProblem(word) !== undefined) ? undefined : all.map(remoteShellQuote).join(" ")
+
+/** `words` run on the host `ssh` reaches: quoted for the host's shell, then as one word for the agent's. */
+const throughSsh = (ssh: SshReach, words: ReadonlyArray<string>) => {
+  const remote = quoted(words)
+  return remote === undefined ? undefined : quoted(["ssh", ...sshArgs(ssh), remote])
+}
+
+/**
+ * A hub's `watch_command` for a run on one of its hosts, built from the hub's own host table (how
+ * ssh reaches the host, the words that start the server there) and pattern-checked IDs. Security:
+ * never from a line the host composed, which the agent's machine would run. Run through ssh as
+ * the host's server is, `wait` takes the same socket and tmux by default (LIBTMUX_SOCKET, PATH).
+ */
+export const hostWatchCommandLine = (parts: {
+  readonly ssh: SshReach
+  readonly entry: ReadonlyArray<string>
+  readonly runId: string
+  readonly paneId: string
+}): string | undefined =>
+  !runIdPattern.test(parts.runId) || !isPaneId(parts.paneId) || parts.entry.length === 0
+    ? undefined
+    : throughSsh(parts.ssh, [...parts.entry, "wait", parts.runId, "--pane", parts.paneId])

@@ -11,7 +11,7 @@ import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { binPath, call, connect, type Connected, structured, textOf } from "../support/mcp.ts"
+import { binPath, call, commandToExit, connect, type Connected, structured, textOf } from "../support/mcp.ts"
 import { processesNaming, until } from "../support/poll.ts"
 import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
@@ -160,8 +160,17 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
         timeout: 1
       })
       assert.isTrue(started.timed_out)
-      // The host composed a watch_command for a shell there: the hub passes no host's command line on.
-      assert.notProperty(started, "watch_command")
+      // The hub's own watch_command: ssh to the host as its table says, `wait` there (no line the host composed,
+      // which names its socket and its Node), run here through sh until the run ends.
+      const watch = started.watch_command as string
+      assert.match(watch, /^'ssh' '-T' .* '--' 'alpha' /u)
+      assert.notInclude(watch, "--socket")
+      const watched = await commandToExit("sh", ["-c", watch], {
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+        cwd: machines[0]!.world.dir
+      })
+      assert.strictEqual(watched.code, 0, watched.stderr)
+      assert.include(watched.stdout, `${started.run_id as string} ended: exit status 0`)
       const other = await ok("create_session", { host: "alpha", session_name: "second" })
       const resumed = await ok("run_shell_command", { host: "alpha", pane_id: alpha.pane_id, resume: started.run_id })
       assert.strictEqual((resumed.output as string).trim(), "got-late")

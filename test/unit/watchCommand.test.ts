@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
-import { watchCommandLine } from "../../src/domain/watchCommand.ts"
+import { hostWatchCommandLine, watchCommandLine } from "../../src/domain/watchCommand.ts"
 
 const parts = {
   entry: ["/opt/node 24/bin/node", "/home/o'neil/libtmux mcp/dist/libtmux-mcp.js"],
@@ -71,4 +71,31 @@ describe("watch_command", () => {
     assert.isUndefined(watchCommandLine({ ...parts, runId: "3fa9c1; rm" }))
     assert.isUndefined(watchCommandLine({ ...parts, paneId: "%1 x" }))
   })
+
+  it("a hub's line for a run on a host: its own ssh to the host and the host's server words, then wait", () => {
+    const ssh = { destination: "build", port: undefined, sshConfig: "/home/o'neil/my ssh/config" }
+    const line = hostWatchCommandLine({ ssh, entry: ["/opt/node", "/srv/it's/libtmux-mcp.js"], ...ids })!
+    const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
+    const words = (shell: string, text: string) =>
+      execFileSync(shell, ["-c", `printf '%s\\n' ${text}`], { encoding: "utf8" }).split("\n").slice(0, -1)
+    for (const local of shells) {
+      const sshWords = words(local, line)
+      assert.deepStrictEqual(sshWords.slice(-3, -1), ["--", "build"], local)
+      for (const remote of shells) {
+        assert.deepStrictEqual(words(remote, sshWords.at(-1)!), [
+          "/opt/node",
+          "/srv/it's/libtmux-mcp.js",
+          "wait",
+          "3fa9c1",
+          "--pane",
+          "%12"
+        ])
+      }
+    }
+    assert.isUndefined(hostWatchCommandLine({ ssh, entry: ["libtmux-mcp"], ...ids, runId: "3fa9c1; rm" }))
+    assert.isUndefined(hostWatchCommandLine({ ssh, entry: ["/x/\nbin.js"], ...ids }))
+    assert.isUndefined(hostWatchCommandLine({ ssh, entry: [], ...ids }))
+  })
 })
+
+const ids = { runId: "3fa9c1", paneId: "%12" }
