@@ -240,6 +240,40 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
     assert.strictEqual(joined.length, forwarded.length)
   })
 
+  it("passes a call's progress back and its cancellation on: the host's call ends when the agent's does", async () => {
+    const pane = (await ok("list_panes", { host: "alpha" })).panes[0].pane_id as string
+    const reports: Array<number> = []
+    const cancel = new AbortController()
+    const waited = hub!.client.callTool(
+      { name: "wait_for_text", arguments: { host: "alpha", pane_id: pane, patterns: ["never-printed"], timeout: 60 } },
+      undefined,
+      {
+        signal: cancel.signal,
+        timeout: 90_000,
+        onprogress: (progress) => {
+          reports.push(progress.progress)
+          if (reports.length === 2) cancel.abort()
+        }
+      }
+    ).then(() => "answered", () => "cancelled")
+    assert.strictEqual(await waited, "cancelled")
+    assert.strictEqual(reports.length, 2)
+    // The host's own audit: the call the hub forwarded (joined by its hub_call) ends long before its 60 s.
+    const hubCall = hub!.stderr().split("\n").filter((line) => line.includes("\"tool_call_intent\""))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.tool === "wait_for_text" && line.host === "alpha").at(-1)?.hub_call
+    assert.isString(hubCall)
+    await until("the host's wait_for_text to end", () => {
+      const lines = readFileSync(join(machines[0]!.world.dir, "audit.log"), "utf8").trim().split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+      const intent = lines.find((line) => line.event === "tool_call_intent" && line.hub_call === hubCall)
+      return intent !== undefined &&
+        lines.some((line) =>
+          line.event === "tool_call_outcome" && line.instance === intent.instance && line.call === intent.call
+        )
+    })
+  })
+
   it("fails a call in flight with HostLost when its session dies, and the next call starts a new one", async () => {
     const session = await ok("create_session", { host: "beta", session_name: "lost" })
     const inFlight = run("run_shell_command", {
