@@ -119,6 +119,19 @@ describe("instructions", () => {
     assert.notInclude(instructions(base), "Hosts:")
   })
 
+  it("list a hub's hosts in the capabilities document as its table declares them, and nothing without hosts", () => {
+    const base = facts(["inspect"])
+    const remotes = [{ name: "build", destination: "me@build", port: 2222, command: ["libtmux-mcp"] }]
+    const hosts = { remotes, local: true, defaultHost: "local", sshConfig: undefined }
+    const document = capabilitiesDocument({ ...base, config: { ...base.config, hosts } })
+    assert.deepInclude(document.hosts!, {
+      default_host: "local",
+      local: true,
+      remote: [{ name: "build", destination: "me@build", port: 2222 }]
+    })
+    assert.notProperty(capabilitiesDocument(base), "hosts")
+  })
+
   it("only mention execution when an enabled tool can start a process or deliver input", () => {
     assert.notInclude(instructions(facts(["inspect"])), "user's permissions")
   })
