@@ -282,11 +282,15 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
       command: "sleep 25",
       timeout: 20
     })
-    // The hub's ssh client for beta: the one whose command names that host's alias.
+    // Awaited below; a failure before then must not leave its rejection unhandled.
+    inFlight.catch(() => undefined)
+    // The hub's ssh client for beta: the hub's child whose command names that host's alias.
+    const hubPid = hub!.pid?.()
     const sshOfBeta = () =>
-      execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).split("\n")
-        .filter((line) => line.includes("ssh -T") && / -- beta /u.test(line))
-        .map((line) => Number(line.trim().split(" ")[0]))
+      execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).split("\n")
+        .map((line) => line.trim().split(/\s+/u))
+        .filter(([, ppid, ...args]) => Number(ppid) === hubPid && args[0] === "ssh" && args.includes("beta"))
+        .map(([pid]) => Number(pid))
     const [pid] = await until("the hub's ssh session to beta", sshOfBeta, (pids) => pids.length === 1)
     process.kill(pid!, "SIGKILL")
     const lost = await inFlight
