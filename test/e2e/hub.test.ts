@@ -8,12 +8,11 @@
  */
 import { type ChildProcess, execFileSync } from "node:child_process"
 import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { binPath, call, commandToExit, connect, type Connected, structured, textOf } from "../support/mcp.ts"
 import { processesNaming, until } from "../support/poll.ts"
-import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
+import { freePort, sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 // CI installs openssh-server: there the test must run.
@@ -30,17 +29,6 @@ const machines: Array<Machine> = []
 const worlds: Array<TmuxWorld> = []
 let hub: Connected | undefined
 let closedPort = 0
-
-/** A port nothing listens on: taken, then released. */
-const closedLoopbackPort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-    server.on("error", reject)
-  })
 
 const timeout = { timeout: 60_000 }
 const run = (name: string, args: Record<string, unknown>) => call(hub!, name, args, timeout)
@@ -75,7 +63,7 @@ beforeAll(async () => {
     chmodSync(path, 0o755)
     return `${machine.name}=${path}`
   })
-  closedPort = await closedLoopbackPort()
+  closedPort = await freePort()
   hub = await connect(local, {}, [
     "--host",
     "alpha=alpha",

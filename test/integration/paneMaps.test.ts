@@ -14,6 +14,7 @@ import { ServerPane } from "../../src/services/ServerPane.ts"
 import { SocketPin } from "../../src/services/SocketPin.ts"
 import { makeAuthorities } from "../../src/services/Tmux.ts"
 import { FS, RS } from "../../src/services/TmuxReads.ts"
+import { fakeSocketPin } from "../support/fakeTmux.ts"
 
 const pane = (id: string) => Schema.decodeSync(PaneId)(id)
 
@@ -45,18 +46,7 @@ describe("per-pane memory", () => {
         spawn: (commands) => Effect.succeed(commands.map(answer).join("")),
         create: () => Effect.die("no spawn here")
       }).pipe(
-        Context.add(SocketPin, {
-          selector: { form: "name", name: "libtmux-mcp" },
-          flags: ["-L", "libtmux-mcp"],
-          resolvedPath: "/tmp/tmux-0/libtmux-mcp",
-          place: undefined,
-          serverStateAtStartup: "absent",
-          provenanceAtStartup: "none",
-          provenanceRecord: undefined,
-          lease: { state: "held" },
-          configFlags: [],
-          environment: {}
-        }),
+        Context.add(SocketPin, fakeSocketPin),
         Context.add(ServerPane, { panes: Effect.succeed([]), oneAtATime: (effect) => effect })
       )
       const reader = yield* PaneReaderLive.make.pipe(Effect.provideContext(context))

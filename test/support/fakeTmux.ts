@@ -23,6 +23,21 @@ import type { AuthorityName } from "../../src/services/TmuxGrammar.ts"
 import { testConfig } from "./config.ts"
 
 /** One recorded tmux command and the authority that issued it. */
+
+/** The pinned socket of the fake tmux: a default name, held, with no server at startup. */
+export const fakeSocketPin: Context.Service.Shape<typeof SocketPin> = {
+  selector: { form: "name", name: "libtmux-mcp" },
+  flags: ["-L", "libtmux-mcp"],
+  resolvedPath: "/tmp/tmux-0/libtmux-mcp",
+  place: undefined,
+  serverStateAtStartup: "absent",
+  provenanceAtStartup: "none",
+  provenanceRecord: undefined,
+  lease: { state: "held" },
+  configFlags: [],
+  environment: {}
+}
+
 export interface Recorded {
   readonly authority: AuthorityName
   readonly command: string
@@ -160,18 +175,7 @@ export const makeFake = () => {
     create: (commands) =>
       Effect.map(record("TmuxSpawn", commands), (stdout) => ({ stdout, startedServer: false, provenance: "unknown" }))
   }).pipe(
-    Context.add(SocketPin, {
-      selector: { form: "name", name: "libtmux-mcp" },
-      flags: ["-L", "libtmux-mcp"],
-      resolvedPath: "/tmp/tmux-0/libtmux-mcp",
-      place: undefined,
-      serverStateAtStartup: "absent",
-      provenanceAtStartup: "none",
-      provenanceRecord: undefined,
-      lease: { state: "held" },
-      configFlags: [],
-      environment: {}
-    }),
+    Context.add(SocketPin, fakeSocketPin),
     Context.add(ServerPane, { panes: Effect.succeed([]), oneAtATime: (effect) => effect }),
     Context.add(Audit, {
       intent: () => Effect.succeed(0),

@@ -16,7 +16,8 @@ const sshd = "/usr/sbin/sshd"
 /** Whether an sshd, ssh and ssh-keygen are installed here. */
 export const sshdAvailable = existsSync(sshd) && existsSync("/usr/bin/ssh") && existsSync("/usr/bin/ssh-keygen")
 
-const freePort = () =>
+/** A loopback port nothing listens on: taken, then released. */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = createServer()
     server.listen(0, "127.0.0.1", () => {
