@@ -2,8 +2,9 @@
  * Startup configuration parsing: variables, flags (a flag beats its variable), ranges and errors.
  */
 import * as Result from "effect/Result"
+import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
-import type { Invocation, ServerConfig } from "../../src/domain/config.ts"
+import { type Invocation, type ServerConfig, settings } from "../../src/domain/config.ts"
 import { invoke } from "../support/invocation.ts"
 
 const serve = (env: Record<string, string>, argv: ReadonlyArray<string> = []): ServerConfig => {
@@ -18,6 +19,16 @@ const error = (env: Record<string, string>, argv: ReadonlyArray<string> = []): s
   assert.isTrue(Result.isFailure(result))
   return Result.isFailure(result) ? result.failure.message : ""
 }
+
+describe("the README's configuration table", () => {
+  it("has one row per setting, with its variable and flag, and no other", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
+    const rows = [...readme.matchAll(/^\| `(LIBTMUX_[A-Z_]+)` \| `(--[a-z-]+)` \|/gmu)].map((
+      [, name, flag]
+    ) => [name, flag])
+    assert.deepStrictEqual(rows, settings.map((setting) => [setting.variable, setting.flag]))
+  })
+})
 
 describe("defaults", () => {
   it("pins name:libtmux-mcp with the minimal configuration, a 30 s ceiling and history suppression on", () => {
