@@ -21,6 +21,25 @@ import { LineTransport } from "./wire/StdioLines.ts"
 /** How long the stop path may take before the process exits anyway. */
 const stopWithinMs = 1000
 
+/**
+ * A server a hub started (LIBTMUX_LINK_TIMEOUT, which the hub pings within) takes a silence that
+ * long for a partition, which tells it nothing else: it stops as on EOF, so its runs stay held in
+ * tmux for `resume` instead of being collected into a channel nobody reads. After a pause (the
+ * process was stopped), messages that waited in the pipe are read before the silence is judged.
+ */
+const exitWhenSilent = (seconds: number, exit: () => void) => {
+  let heard = performance.now()
+  process.stdin.on("data", () => void (heard = performance.now()))
+  const arm = (waitMs: number): void =>
+    void setTimeout(() =>
+      setImmediate(() => {
+        const left = seconds * 1000 - (performance.now() - heard)
+        if (left <= 0) exit()
+        else arm(left)
+      }), waitMs).unref()
+  arm(seconds * 1000)
+}
+
 /** Serves until stopped; `onServing` runs once the server answers on stdin. */
 export const serve = (facts: StartupFacts, onServing: () => void) =>
   Effect.gen(function*() {
@@ -50,6 +69,13 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
     }
     process.stdin.on("end", stop)
     process.stdin.on("close", stop)
+    const idleSeconds = facts.config.hosts === undefined ? facts.config.linkTimeoutSeconds : undefined
+    if (idleSeconds !== undefined) {
+      exitWhenSilent(idleSeconds, () => {
+        log.line("warning", `libtmux-mcp: no message from the hub for ${idleSeconds} s; exiting as on EOF`)
+        stop()
+      })
+    }
     process.on("SIGINT", stop)
     process.on("SIGTERM", stop)
     yield* connect(

@@ -65,7 +65,7 @@ export const layer = (
     : Layer.unwrap(
       Effect.map(
         Effect.promise(() => import("../layers/HostsLive.ts")),
-        (live) => live.layer(table, facts.config.selectionGiven)
+        (live) => live.layer(table, facts.config.selectionGiven, facts.config.linkTimeoutSeconds)
       )
     )
   return Registry.layer.pipe(

@@ -9,7 +9,7 @@ import { nodeFloor } from "./nodeFloor.ts"
 import type { PrintConfig } from "./printConfig.ts"
 import { remoteShellQuote, shellQuote } from "./quote.ts"
 import { defaultSocket, parseSocketSelector, socketFlags } from "./socket.ts"
-import { sshArgs, type SshReach } from "./ssh.ts"
+import { sshArgs, type SshLink, type SshReach } from "./ssh.ts"
 
 export { type ClientName, clients, isClient } from "./clients.ts"
 
@@ -96,7 +96,8 @@ export interface SshHost extends SshReach {
  */
 export const sshCommand = (
   host: SshHost,
-  env: Readonly<Record<string, string>>
+  env: Readonly<Record<string, string>>,
+  link?: SshLink
 ): { readonly command: string; readonly args: Array<string> } => {
   // ssh hands the remote command to the host's login shell, whatever it is: every word is quoted so
   // that sh, bash, zsh, dash and fish read the same words (the values were checked by
@@ -106,7 +107,7 @@ export const sshCommand = (
     .join(" ")
   return {
     command: "ssh",
-    args: [...sshArgs(host), remote]
+    args: [...sshArgs(host, link), remote]
   }
 }
 

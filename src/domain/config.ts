@@ -48,6 +48,11 @@ export interface ServerConfig {
   readonly watchSsh: SshReach | undefined
   /** The hosts this server is a hub for (`--host`); undefined: this machine only, as without a hub. */
   readonly hosts?: HostTable | undefined
+  /**
+   * LIBTMUX_LINK_TIMEOUT: on a hub, how long a host's link may stay silent (undefined: the default);
+   * on any other server, how long without a message from its client before it exits (undefined: never).
+   */
+  readonly linkTimeoutSeconds?: number | undefined
   /** The selection settings as given, passed on to each host's server so that it offers the same tools. */
   readonly selectionGiven?: Readonly<Record<string, string>> | undefined
 }
@@ -137,6 +142,13 @@ export const settings = [
     flag: "--host",
     help: "NAME=[user@]host[:port], repeatable (the variable: a comma list): be a hub forwarding calls over " +
       "ssh -T to this server on each host"
+  },
+  {
+    variable: "LIBTMUX_LINK_TIMEOUT",
+    flag: "--link-timeout",
+    help: "seconds (3-3600, default 45 on a hub) a link to a host may stay silent before it counts as dead: a " +
+      "hub's ssh keep-alives and pings run every third of it, and it passes it to each host's server, which " +
+      "then exits as on EOF after that long without a message from the hub (its runs are kept for resume)"
   }
 ] as const
 
@@ -280,6 +292,16 @@ const parseAuditLog = (raw: string | undefined): Result.Result<string | undefine
       )
     )
 
+const parseLinkTimeout = (raw: string | undefined): Result.Result<number | undefined, StartupError> =>
+  raw === undefined || (/^[0-9]{1,4}$/u.test(raw) && Number(raw) >= 3 && Number(raw) <= 3600)
+    ? Result.succeed(raw === undefined ? undefined : Number(raw))
+    : Result.fail(
+      settingInvalid(
+        "LIBTMUX_LINK_TIMEOUT",
+        `LIBTMUX_LINK_TIMEOUT ${JSON.stringify(raw.slice(0, 40))} is not valid; use whole seconds from 3 to 3600`
+      )
+    )
+
 /**
  * The predecessor's variables (MIGRATION.md), each with its replacement. Setting one, even empty,
  * stops startup: ignoring it would run on another socket or surface than the one asked for.
@@ -351,7 +373,8 @@ const serverSettings = Config.all({
   lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, ["shared", "exclusive"] as const)),
   watchSsh: textOf("LIBTMUX_WATCH_SSH"),
   watchSshConfig: textOf("LIBTMUX_WATCH_SSH_CONFIG"),
-  hosts: textOf("LIBTMUX_HOSTS")
+  hosts: textOf("LIBTMUX_HOSTS"),
+  linkTimeout: setting("LIBTMUX_LINK_TIMEOUT", parseLinkTimeout)
 })
 
 /**
@@ -422,6 +445,7 @@ export const parseInvocation = (
         adopt: yield* read.adopt,
         lease: yield* read.lease,
         watchSsh: yield* parseWatchSsh(read.watchSsh, read.watchSshConfig),
+        linkTimeoutSeconds: yield* read.linkTimeout,
         ...(hosts === undefined ? {} : { hosts, selectionGiven })
       }
       return { kind: "serve", config } as const

@@ -29,6 +29,12 @@ export interface SshReach {
   readonly sshConfig: string | undefined
 }
 
+/** A hub's timing of its links (domain/hostLink.ts): keep-alives, and how long a connect may take. @category models */
+export interface SshLink {
+  readonly aliveSeconds: number
+  readonly connectSeconds: number
+}
+
 /** The exit code ssh gives when it cannot reach the host or the link is lost. */
 export const sshLostCode = 255
 
@@ -36,14 +42,15 @@ export const sshLostCode = 255
  * ssh's arguments up to the remote command: no TTY, batch mode (a password prompt would hang a
  * client or a background runner), keep-alives (a dead link ends ssh with 255 instead of hanging).
  */
-export const sshArgs = (host: SshReach): Array<string> => [
+export const sshArgs = (host: SshReach, link?: SshLink): Array<string> => [
   "-T",
   "-o",
   "BatchMode=yes",
   "-o",
-  "ServerAliveInterval=15",
+  `ServerAliveInterval=${link?.aliveSeconds ?? 15}`,
   "-o",
   "ServerAliveCountMax=3",
+  ...(link === undefined ? [] : ["-o", `ConnectTimeout=${link.connectSeconds}`]),
   ...(host.sshConfig === undefined ? [] : ["-F", host.sshConfig]),
   ...(host.port === undefined ? [] : ["-p", String(host.port)]),
   "--",

@@ -1,9 +1,13 @@
 /**
  * The hub's hosts, live: per host one MCP session through the SDK's own `Client` over
  * `StdioClientTransport`, running `ssh -T ... DESTINATION <the server there>`. A session starts at
- * the host's first call (a host that is down costs only its own calls), is kept, and is closed with
- * the layer's scope. A session that ends fails its calls in flight with HostLost; the next call
- * starts a new one.
+ * the host's first call (a host that is down costs only its own calls), is kept, pinged every third
+ * of the link timeout (so the host's server, which exits after that long without a message, knows
+ * the hub is there), and is closed with the layer's scope. Each host has its own slot: a host that
+ * drops or hangs never holds another's calls. A session that ends fails its calls in flight: a read
+ * is sent once more on a new session, any other call answers OutcomeUnknown and is never resent.
+ * A connect that fails leaves the host alone for a back-off pause, during which its calls fail at
+ * once with the last error.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -13,8 +17,17 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { sshCommand } from "../domain/clientConfig.ts"
+import { backOffMs, defaultLinkTimeoutSeconds, keepAliveSeconds, runIdInProgress } from "../domain/hostLink.ts"
 import type { HostTable, RemoteHostEntry } from "../domain/hosts.ts"
-import { HostCallFailed, HostLost, HostToolMissing, HostUnknown, HostUnreachable } from "../services/errors.ts"
+import type { SshLink } from "../domain/ssh.ts"
+import {
+  HostCallFailed,
+  HostLost,
+  HostToolMissing,
+  HostUnknown,
+  HostUnreachable,
+  OutcomeUnknown
+} from "../services/errors.ts"
 import { type ForwardOptions, Hosts, type HostState, hubCallMetaKey } from "../services/Hosts.ts"
 import { version } from "../version.ts"
 
@@ -30,7 +43,19 @@ type Slot =
   | { readonly state: "idle"; readonly lastError?: string }
   | { readonly state: "connecting"; readonly ready: Promise<Session> }
   | { readonly state: "connected"; readonly session: Session }
-  | { readonly state: "unreachable"; readonly error: string }
+  | { readonly state: "unreachable"; readonly error: string; readonly failures: number; readonly nextTryAt: number }
+
+/** A call's session went (closed, or no answer in time) before it answered. */
+class Dropped {
+  readonly _tag = "Dropped"
+  readonly detail: string
+  /** Closed (the call can be sent again on a new session), or no answer within its time (it cannot). */
+  readonly closed: boolean
+  constructor(detail: string, closed: boolean) {
+    this.detail = detail
+    this.closed = closed
+  }
+}
 
 /** The last line ssh or the host's server wrote on stderr: the reason a connect failed, in their words. */
 const lastLine = (text: string): string | undefined =>
@@ -50,32 +75,45 @@ const sshEnvironment = (): Record<string, string> =>
     Object.entries(process.env).filter((entry): entry is [string, string] => typeof entry[1] === "string")
   )
 
-/** The ssh command line for one host, as `--print-config --ssh` builds it. */
+/** The ssh command line for one host, as `--print-config --ssh` builds it, with the hub's link timing. */
 export const hostCommand = (
   table: HostTable,
   host: RemoteHostEntry,
-  env: Readonly<Record<string, string>>
+  env: Readonly<Record<string, string>>,
+  link?: SshLink
 ): { readonly command: string; readonly args: Array<string> } =>
   sshCommand(
     { destination: host.destination, port: host.port, sshConfig: table.sshConfig, command: host.command },
-    env
+    env,
+    link
   )
 
-/** The hosts of `table`; `env` goes into each host's remote command (the hub's selection settings). */
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
+
+/**
+ * The hosts of `table`; `env` goes into each host's remote command (the hub's selection settings),
+ * with the link timeout, which the host's server keeps as its idle limit.
+ */
 export const layer = (
   table: HostTable | undefined,
-  env: Readonly<Record<string, string>> = {}
+  env: Readonly<Record<string, string>> = {},
+  linkTimeoutSeconds: number = defaultLinkTimeoutSeconds
 ): Layer.Layer<Hosts> =>
   Layer.effect(
     Hosts,
     Effect.gen(function*() {
+      const clock = yield* Clock.Clock
+      const now = () => clock.currentTimeMillisUnsafe()
       const remotes = table?.remotes ?? []
       const slots = new Map<string, Slot>(remotes.map((host) => [host.name, { state: "idle" }]))
       const names = remotes.map((host) => host.name)
       const known = [...(table?.local === true ? ["local"] : []), ...names]
+      const aliveMs = keepAliveSeconds(linkTimeoutSeconds) * 1000
+      const link: SshLink = { aliveSeconds: keepAliveSeconds(linkTimeoutSeconds), connectSeconds: linkTimeoutSeconds }
+      const remoteEnv = { ...env, LIBTMUX_LINK_TIMEOUT: String(linkTimeoutSeconds) }
 
       const open = async (host: RemoteHostEntry): Promise<Session> => {
-        const ssh = hostCommand(table!, host, env)
+        const ssh = hostCommand(table!, host, remoteEnv, link)
         const transport = new StdioClientTransport({
           command: ssh.command,
           args: ssh.args,
@@ -94,7 +132,12 @@ export const layer = (
             instructions: client.getInstructions()?.split("\n")[0],
             tools: new Set(listed.tools.map((tool) => tool.name))
           }
+          // The host's server counts silence as a partition: a quiet link is pinged. A ping that gets no
+          // answer changes nothing here: the calls keep their own deadlines, ssh's keep-alives end a dead link.
+          const pinger = setInterval(() => void client.ping({ timeout: aliveMs }).catch(() => undefined), aliveMs)
+          pinger.unref()
           client.onclose = () => {
+            clearInterval(pinger)
             const slot = slots.get(host.name)
             if (slot?.state === "connected" && slot.session === session) {
               slots.set(host.name, {
@@ -113,18 +156,33 @@ export const layer = (
         }
       }
 
-      /** The host's session: the kept one, the one being started, or a new one. */
+      /** The host's session: the kept one, the one being started, or a new one; none during a back-off. */
       const sessionOf = (host: RemoteHostEntry): Promise<Session> => {
         const slot = slots.get(host.name)!
         if (slot.state === "connected") return Promise.resolve(slot.session)
         if (slot.state === "connecting") return slot.ready
+        if (slot.state === "unreachable" && now() < slot.nextTryAt) {
+          return Promise.reject(
+            new Error(
+              `${slot.error}; not tried again until ${new Date(slot.nextTryAt).toISOString()} (in ${
+                seconds(slot.nextTryAt - now())
+              }, after ${slot.failures} failed connect${slot.failures === 1 ? "" : "s"} in a row)`
+            )
+          )
+        }
+        const failures = slot.state === "unreachable" ? slot.failures : 0
         const ready = open(host).then(
           (session) => {
             slots.set(host.name, { state: "connected", session })
             return session
           },
           (error: Error) => {
-            slots.set(host.name, { state: "unreachable", error: error.message })
+            slots.set(host.name, {
+              state: "unreachable",
+              error: error.message,
+              failures: failures + 1,
+              nextTryAt: now() + backOffMs(failures + 1)
+            })
             throw error
           }
         )
@@ -139,16 +197,67 @@ export const layer = (
             new HostUnreachable({ host: host.name, detail: error instanceof Error ? error.message : String(error) })
         }).pipe(
           Effect.timeoutOrElse({
-            duration: timeoutMs,
+            duration: Math.max(1, timeoutMs),
             orElse: () =>
               Effect.fail(
                 new HostUnreachable({
                   host: host.name,
-                  detail: `ssh did not connect within the call's ${Math.round(timeoutMs / 100) / 10} s`
+                  detail: `ssh did not connect within the call's ${seconds(timeoutMs)}`
                 })
               )
           })
         )
+
+      /** One sending of the call, on the host's session (started if need be), within the call's deadline. */
+      const send = (
+        host: RemoteHostEntry,
+        tool: string,
+        args: Readonly<Record<string, unknown>>,
+        options: ForwardOptions,
+        deadline: number,
+        seen: { runId: string | undefined }
+      ) =>
+        Effect.gen(function*() {
+          const session = yield* connect(host, deadline - now())
+          if (!session.tools.has(tool)) {
+            return yield* new HostToolMissing({ host: host.name, tool, version: session.version })
+          }
+          const remaining = Math.max(1, deadline - now())
+          const progress = options.progress
+          return yield* Effect.tryPromise({
+            try: (signal) =>
+              session.client.callTool(
+                { name: tool, arguments: { ...args }, _meta: { [hubCallMetaKey]: options.callId } },
+                undefined,
+                {
+                  signal,
+                  timeout: remaining,
+                  onprogress: (update: Progress) => {
+                    // A run names its ID in its first report: a call lost after it can point at the run.
+                    seen.runId ??= runIdInProgress(update.message ?? "")
+                    if (progress !== undefined) {
+                      void progress(update.progress, update.total ?? 0, update.message ?? "").catch(() => undefined)
+                    }
+                  }
+                }
+              ) as Promise<CallToolResult>,
+            catch: (error): Dropped | HostCallFailed =>
+              error instanceof McpError && error.code === ErrorCode.ConnectionClosed
+                ? new Dropped("its ssh session closed", true)
+                : error instanceof McpError && error.code === ErrorCode.RequestTimeout
+                ? new Dropped(`no answer within ${seconds(remaining)}`, false)
+                : error instanceof Error && error.message === "Not connected"
+                ? new Dropped("its ssh session had closed", true)
+                : new HostCallFailed({
+                  host: host.name,
+                  tag: error instanceof McpError ? `JsonRpc${error.code}` : "Unknown",
+                  text: error instanceof Error ? error.message : String(error)
+                })
+          })
+        })
+
+      const isDropped = (error: unknown): error is Dropped => error instanceof Dropped
+      type Failure = HostUnreachable | HostToolMissing | HostCallFailed | HostLost | OutcomeUnknown
 
       const call = (
         name: string,
@@ -159,40 +268,27 @@ export const layer = (
         Effect.gen(function*() {
           const host = remotes.find((candidate) => candidate.name === name)
           if (host === undefined) return yield* new HostUnknown({ host: name, known })
-          const started = yield* Clock.currentTimeMillis
-          const session = yield* connect(host, options.timeoutMs)
-          if (!session.tools.has(tool)) {
-            return yield* new HostToolMissing({ host: name, tool, version: session.version })
-          }
-          const remaining = Math.max(1, options.timeoutMs - ((yield* Clock.currentTimeMillis) - started))
-          const progress = options.progress
-          return yield* Effect.tryPromise({
-            try: (signal) =>
-              session.client.callTool(
-                { name: tool, arguments: { ...args }, _meta: { [hubCallMetaKey]: options.callId } },
-                undefined,
-                {
-                  signal,
-                  timeout: remaining,
-                  ...(progress === undefined ?
-                    {} :
-                    {
-                      onprogress: (update: Progress) =>
-                        void progress(update.progress, update.total ?? 0, update.message ?? "").catch(() => undefined)
-                    })
-                }
-              ) as Promise<CallToolResult>,
-            catch: (error): HostLost | HostCallFailed =>
-              error instanceof McpError && error.code === ErrorCode.ConnectionClosed
-                ? new HostLost({ host: name, detail: "the ssh session closed" })
-                : error instanceof McpError && error.code === ErrorCode.RequestTimeout
-                ? new HostLost({ host: name, detail: `no answer within ${Math.round(remaining / 1000)} s` })
-                : new HostCallFailed({
-                  host: name,
-                  tag: error instanceof McpError ? `JsonRpc${error.code}` : "Unknown",
-                  text: error instanceof Error ? error.message : String(error)
-                })
-          })
+          const deadline = now() + options.timeoutMs
+          const seen = { runId: typeof args.resume === "string" ? args.resume : undefined }
+          const once = send(host, tool, args, options, deadline, seen)
+          const lost = (dropped: Dropped): HostLost | OutcomeUnknown =>
+            options.resend
+              ? new HostLost({ host: name, detail: dropped.detail })
+              : new OutcomeUnknown({
+                host: name,
+                tool,
+                detail: dropped.detail,
+                ...(seen.runId === undefined ? {} : { run_id: seen.runId })
+              })
+          // A read whose session closed is sent once more, on a new session; nothing else ever is.
+          const again = (dropped: Dropped): Effect.Effect<CallToolResult, Failure> =>
+            options.resend && dropped.closed
+              ? Effect.mapError(once, (error): Failure =>
+                isDropped(error)
+                  ? new HostLost({ host: name, detail: `${dropped.detail}, and again when sent once more` })
+                  : error)
+              : Effect.fail(lost(dropped))
+          return yield* Effect.catchIf(once, isDropped, again)
         })
 
       const states = Effect.sync((): ReadonlyArray<HostState> => [
@@ -209,7 +305,13 @@ export const layer = (
                 tools: slot.session.tools.size
               }
             case "unreachable":
-              return { host: host.name, state: "unreachable", last_error: slot.error }
+              return {
+                host: host.name,
+                state: "unreachable",
+                last_error: slot.error,
+                failures: slot.failures,
+                next_try_at: new Date(slot.nextTryAt).toISOString()
+              }
             case "idle":
               return {
                 host: host.name,

@@ -72,6 +72,8 @@ export interface NewRun {
   readonly suppressHistory: boolean
   readonly deadline: number
   readonly limits: OutputLimits
+  /** Told the run's ID before anything is typed (a hub passes it on, so a lost call can name its run). */
+  readonly named?: ((id: string) => Effect.Effect<void>) | undefined
 }
 
 /**
@@ -84,6 +86,7 @@ export interface NewRun {
 export const startRun = (request: NewRun) =>
   Effect.gen(function*() {
     const id = newRunId()
+    if (request.named !== undefined) yield* request.named(id)
     // The earlier runs collected so far: an attempt refused after collecting them still reports them.
     const reported: Array<EarlierRun> = []
     while (true) {

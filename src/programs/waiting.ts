@@ -37,15 +37,19 @@ export const effectiveTimeoutField = Schema.optionalKey(Schema.Finite.annotate({
 export const reportedTimeout = (requested: number | undefined, used: number): { readonly effective_timeout?: number } =>
   used === (requested ?? defaultTimeout) ? {} : { effective_timeout: used }
 
-/** Runs `wait` while reporting progress about once a second. */
-export const withProgress = <A, E, R>(total: number, label: string, wait: Effect.Effect<A, E, R>) =>
+/** Runs `wait` while reporting progress about once a second; a label that changes is read at each report. */
+export const withProgress = <A, E, R>(total: number, label: string | (() => string), wait: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const reporter = yield* Progress
     const started = yield* Clock.currentTimeMillis
     const ticker = yield* Effect.forkChild(
       Effect.gen(function*() {
         const elapsed = ((yield* Clock.currentTimeMillis) - started) / 1000
-        yield* reporter.progress(elapsed, total, `${label}: ${elapsed.toFixed(0)}s of ${total}s`)
+        yield* reporter.progress(
+          elapsed,
+          total,
+          `${typeof label === "string" ? label : label()}: ${elapsed.toFixed(0)}s of ${total}s`
+        )
       }).pipe(Effect.repeat(Schedule.spaced("1 second")))
     )
     return yield* wait.pipe(Effect.ensuring(Fiber.interrupt(ticker)))

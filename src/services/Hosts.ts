@@ -5,7 +5,14 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { HostCallFailed, HostLost, HostToolMissing, HostUnknown, HostUnreachable } from "./errors.ts"
+import type {
+  HostCallFailed,
+  HostLost,
+  HostToolMissing,
+  HostUnknown,
+  HostUnreachable,
+  OutcomeUnknown
+} from "./errors.ts"
 
 /** What is known of one host, for get_server_info. @category models */
 export type HostState =
@@ -19,7 +26,15 @@ export type HostState =
     readonly instructions?: string
     readonly tools: number
   }
-  | { readonly host: string; readonly state: "unreachable"; readonly last_error: string }
+  | {
+    readonly host: string
+    readonly state: "unreachable"
+    readonly last_error: string
+    /** Connects that failed in a row. */
+    readonly failures: number
+    /** Until then calls fail at once with last_error; the first call after it tries again. */
+    readonly next_try_at: string
+  }
 
 /** How a forwarded call is made. @category models */
 export interface ForwardOptions {
@@ -27,6 +42,8 @@ export interface ForwardOptions {
   readonly timeoutMs: number
   /** The hub's call ID, which the host's audit records. */
   readonly callId: string
+  /** Whether the call only reads (domain/hostLink.ts `resendable`): sent once more when its session drops. */
+  readonly resend: boolean
   readonly progress?: ((progress: number, total: number, message: string) => Promise<void>) | undefined
 }
 
@@ -40,7 +57,10 @@ export class Hosts extends Context.Service<Hosts, {
     tool: string,
     args: Readonly<Record<string, unknown>>,
     options: ForwardOptions
-  ): Effect.Effect<CallToolResult, HostUnknown | HostUnreachable | HostLost | HostToolMissing | HostCallFailed>
+  ): Effect.Effect<
+    CallToolResult,
+    HostUnknown | HostUnreachable | HostLost | OutcomeUnknown | HostToolMissing | HostCallFailed
+  >
   readonly states: Effect.Effect<ReadonlyArray<HostState>>
 }>()("libtmux-mcp/services/Hosts") {}
 

@@ -385,14 +385,40 @@ export class HostUnreachable extends Schema.TaggedError<HostUnreachable>()("Host
   }
 }
 
-/** The session to the host ended while the call was in flight: whether it acted there is not known. @category errors */
+/**
+ * A read got no answer from the host: its session ended during the call (and again when it was sent
+ * once more), or the host did not answer in time. A read changes nothing there. @category errors
+ */
 export class HostLost extends Schema.TaggedError<HostLost>()("HostLost", {
   host: Schema.String,
   detail: Schema.String
 }) {
   override get message() {
-    return `the session to host ${this.host} ended during the call (${this.detail}); it may or may not have ` +
-      "acted there: look (list_sessions, capture_pane) before repeating it; the next call reconnects"
+    return `host ${this.host} gave no answer (${this.detail}); the call only reads, so nothing there changed: ` +
+      "call it again (the next call reconnects)"
+  }
+}
+
+/**
+ * The session to the host dropped (or the host did not answer in time) while a call that may act was
+ * in flight: whether it acted is not known, and it is never sent again. @category errors
+ */
+export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("OutcomeUnknown", {
+  host: Schema.String,
+  tool: Schema.String,
+  detail: Schema.String,
+  /** The run the call started or resumed, when the host named it before the link went. */
+  run_id: Schema.optionalKey(Schema.String)
+}) {
+  override get message() {
+    const look = this.run_id !== undefined
+      ? `call run_shell_command with host ${this.host}, the same pane_id and resume ${this.run_id} for the run's ` +
+        "status (its record is kept on the host)"
+      : this.tool === "run_shell_command"
+      ? `look at the pane (capture_pane with host ${this.host}) for whether the command was typed`
+      : `look (list_sessions, list_panes, capture_pane with host ${this.host}) for whether it acted`
+    return `the outcome of ${this.tool} on host ${this.host} is unknown: ${this.detail}; it may or may not have ` +
+      `acted there and it was not sent again. Before repeating it, ${look}; the next call reconnects`
   }
 }
 
@@ -451,6 +477,7 @@ export const ToolFailure = Schema.Union([
   HostUnknown,
   HostUnreachable,
   HostLost,
+  OutcomeUnknown,
   HostToolMissing,
   HostCallFailed
 ])

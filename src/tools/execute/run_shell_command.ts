@@ -32,6 +32,7 @@ import {
 } from "../../programs/waiting.ts"
 import { Config } from "../../services/Config.ts"
 import { ArgumentProblem, PaneNotReady } from "../../services/errors.ts"
+import { Progress } from "../../services/Progress.ts"
 import { ShellRuns } from "../../services/ShellRuns.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { defineTool } from "../define.ts"
@@ -327,6 +328,10 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         : input.answer_key !== undefined
         ? { _tag: "Key", key: input.answer_key }
         : undefined
+      // Progress names the run as soon as it has an ID: a hub whose link drops can still point at it.
+      const reporter = yield* Progress
+      let named: string | undefined = held?._tag === "Pending" ? held.run.id : undefined
+      const label = () => `${named === undefined ? "running" : `run ${named}`} in ${input.pane_id}`
       const work = held?._tag === "Pending"
         ? Effect.map(
           Effect.andThen(
@@ -341,11 +346,17 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           inShell: input.in_shell === true,
           suppressHistory: input.suppress_history ?? config.suppressHistory,
           deadline,
-          limits
+          limits,
+          named: (id) =>
+            Effect.gen(function*() {
+              named = id
+              const elapsed = ((yield* Clock.currentTimeMillis) - started) / 1000
+              yield* reporter.progress(elapsed, timeout, `${label()}: typing`)
+            })
         })
       const turn = yield* withProgress(
         timeout,
-        `running in ${input.pane_id}`,
+        label,
         runs.exclusive(input.pane_id, deadline - started, work)
       )
       if (Option.isNone(turn)) {

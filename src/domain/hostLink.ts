@@ -1,0 +1,31 @@
+/**
+ * The rules of a hub's links to its hosts, kept pure: which calls are sent again when a session
+ * drops under them, how long a host that failed to connect is left alone, how often a link is
+ * pinged, and where a run's ID shows in the host's progress.
+ */
+import type { ManifestRow } from "../manifest/index.ts"
+
+/** How long a link may stay silent before it is taken as dead, by default, in seconds. */
+export const defaultLinkTimeoutSeconds = 45
+
+/** The pings and ssh keep-alives run at a third of the link timeout: three missed, the link is dead. */
+export const keepAliveSeconds = (linkTimeoutSeconds: number): number => Math.max(1, Math.round(linkTimeoutSeconds / 3))
+
+/**
+ * Whether a call whose session dropped under it is sent once more on a new session: a read
+ * (the inspect toolset), except `wait_for_text`, whose output during the reconnect would be missed.
+ * Everything else may have acted: it is never resent (a command typed twice runs twice).
+ */
+export const resendable = (row: Pick<ManifestRow, "name" | "toolset">): boolean =>
+  row.toolset === "inspect" && row.name !== "wait_for_text"
+
+/** The first pause after a failed connect, and the longest, in milliseconds. */
+export const backOffFirstMs = 1000
+export const backOffLastMs = 30_000
+
+/** The pause after `failures` connects failed in a row (1 s, 2 s, 4 s, ... up to 30 s); a success resets it. */
+export const backOffMs = (failures: number): number =>
+  Math.min(backOffLastMs, backOffFirstMs * 2 ** Math.max(0, Math.min(failures, 16) - 1))
+
+/** The run ID a run_shell_command progress message names (`run <id> in %N: ...`), or undefined. */
+export const runIdInProgress = (message: string): string | undefined => /^run ([0-9a-f]{8,64}) /u.exec(message)?.[1]
