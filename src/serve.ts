@@ -3,14 +3,17 @@
  * or SIGTERM, then close the services' scope. Loaded by main.ts while startup's tmux probes run,
  * so the protocol and the tools load in their shadow; stdout carries JSON-RPC only.
  */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
 import * as Services from "./dispatch/Services.ts"
 import { unknownSettingWarnings } from "./domain/config.ts"
 import { advertisedSchemas } from "./generated/toolSchemas.ts"
 import { collectWhenIdle } from "./heap.ts"
 import { Audit } from "./services/Audit.ts"
+import { LinkGate } from "./services/LinkGate.ts"
 import { ServerLog } from "./services/ServerLog.ts"
 import type { StartupFacts } from "./startup/Startup.ts"
 import { version } from "./version.ts"
@@ -24,8 +27,8 @@ const stopWithinMs = 1000
 /**
  * A server a hub started (LIBTMUX_LINK_TIMEOUT, which the hub pings within) takes a silence that
  * long for a partition, which tells it nothing else: it stops as on EOF, so its runs stay held in
- * tmux for `resume` instead of being collected into a channel nobody reads. After a pause (the
- * process was stopped), messages that waited in the pipe are read before the silence is judged.
+ * tmux for `resume`. After a pause (the process was stopped), messages that waited in the pipe are
+ * read before the silence is judged.
  */
 const exitWhenSilent = (seconds: number, exit: () => void) => {
   let heard = performance.now()
@@ -40,10 +43,25 @@ const exitWhenSilent = (seconds: number, exit: () => void) => {
   arm(seconds * 1000)
 }
 
+/**
+ * The gate of a hub's host: a run is collected once the hub answered a ping, so a run that ends
+ * during a partition stays held (the server exits before the ping is answered) instead of being
+ * answered into the dead link.
+ */
+const hubGate = (server: () => Server | undefined) => ({
+  live: Effect.retry(
+    Effect.tryPromise({ try: async () => void (await server()?.ping()), catch: () => "no answer" }),
+    { schedule: Schedule.spaced("1 second") }
+  ).pipe(Effect.ignore)
+})
+
 /** Serves until stopped; `onServing` runs once the server answers on stdin. */
 export const serve = (facts: StartupFacts, onServing: () => void) =>
   Effect.gen(function*() {
-    const context = yield* Layer.build(Services.layer(facts))
+    const idleSeconds = facts.config.hosts === undefined ? facts.config.linkTimeoutSeconds : undefined
+    let built: Server | undefined
+    const gate = idleSeconds === undefined ? Layer.empty : Layer.succeed(LinkGate, hubGate(() => built))
+    const context = yield* Layer.build(Layer.provide(Services.layer(facts), gate))
     const log = Context.get(context, ServerLog)
     // Built after the services, in the same scope: its calls are interrupted and awaited before they close.
     const server = yield* makeServer(context, {
@@ -57,6 +75,7 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
       log,
       hosts: facts.config.hosts
     })
+    built = server
     const stopped = Promise.withResolvers<void>()
     let stopping = false
     const stop = () => {
@@ -69,7 +88,6 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
     }
     process.stdin.on("end", stop)
     process.stdin.on("close", stop)
-    const idleSeconds = facts.config.hosts === undefined ? facts.config.linkTimeoutSeconds : undefined
     if (idleSeconds !== undefined) {
       exitWhenSilent(idleSeconds, () => {
         log.line("warning", `libtmux-mcp: no message from the hub for ${idleSeconds} s; exiting as on EOF`)

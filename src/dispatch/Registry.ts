@@ -33,6 +33,7 @@ import { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
 import { HostCallFailed, InputInvalid, type ToolError } from "../services/errors.ts"
 import { Hosts } from "../services/Hosts.ts"
+import { LinkGate } from "../services/LinkGate.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { Progress } from "../services/Progress.ts"
 import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
@@ -211,6 +212,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const hubHosts = yield* Effect.serviceOption(Hosts)
     const audit = yield* Audit
     const secret = yield* ProcessSecret
+    const linkGate = yield* LinkGate
     const services = yield* Effect.context<ToolServices>()
     const selected = selection.tools.map((name) => {
       const definition = definitionOf(name)!
@@ -467,6 +469,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         effect.pipe(
           provideFor(definition),
           Effect.provideService(Progress, reporter),
+          Effect.provideService(LinkGate, linkGate),
           Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) })
         )
       const route: Route | undefined = table === undefined ? undefined : routeOf(definition, args)

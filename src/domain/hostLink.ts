@@ -4,6 +4,7 @@
  * pinged, and where a run's ID shows in the host's progress.
  */
 import type { ManifestRow } from "../manifest/index.ts"
+import { runIdBytes } from "./protocolNames.ts"
 
 /** How long a link may stay silent before it is taken as dead, by default, in seconds. */
 export const defaultLinkTimeoutSeconds = 45
@@ -28,4 +29,5 @@ export const backOffMs = (failures: number): number =>
   Math.min(backOffLastMs, backOffFirstMs * 2 ** Math.max(0, Math.min(failures, 16) - 1))
 
 /** The run ID a run_shell_command progress message names (`run <id> in %N: ...`), or undefined. */
-export const runIdInProgress = (message: string): string | undefined => /^run ([0-9a-f]{8,64}) /u.exec(message)?.[1]
+export const runIdInProgress = (message: string): string | undefined =>
+  new RegExp(`^run ([0-9a-f]{${runIdBytes * 2}}) in `, "u").exec(message)?.[1]

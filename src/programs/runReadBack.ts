@@ -23,6 +23,7 @@ import { thisTag } from "../platform/thisInstance.ts"
 import { ArgumentProblem, RunCollected } from "../services/errors.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
+import { LinkGate } from "../services/LinkGate.ts"
 import { orPaneNotFound } from "./pane.ts"
 import { isCollected } from "./paneClaim.ts"
 import { type Capture, type Head, headOfRun, lookAtBottom } from "./runHead.ts"
@@ -321,6 +322,8 @@ export const outputSoFar = (run: Run, limits: OutputLimits) =>
  */
 export const collectRun = (run: Run, status: number | null, ended: RunEnding = "reported", abandon = false) =>
   Effect.gen(function*() {
+    // Not into a dead channel: a hub's host collects only once the hub answered (services/LinkGate.ts).
+    yield* (yield* LinkGate).live
     const collection = { status, ended, collector: thisTag, at: yield* Clock.currentTimeMillis }
     // Abandoned from where it holds the pane; collected from its end, or, with no status, its released claim.
     const found: RunState = abandon

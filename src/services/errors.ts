@@ -413,7 +413,7 @@ export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("Outcom
   override get message() {
     const look = this.run_id !== undefined
       ? `call run_shell_command with host ${this.host}, the same pane_id and resume ${this.run_id} for the run's ` +
-        "status (its record is kept on the host)"
+        "status (its record is kept on the host; a run not recorded there was never typed)"
       : this.tool === "run_shell_command"
       ? `look at the pane (capture_pane with host ${this.host}) for whether the command was typed`
       : `look (list_sessions, list_panes, capture_pane with host ${this.host}) for whether it acted`

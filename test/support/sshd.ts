@@ -75,6 +75,13 @@ export const startSshdIn = async (world: TmuxWorld): Promise<{ sshConfig: string
       ""
     ].join("\n")
   )
+  return { sshConfig, daemon: await runSshdIn(world) }
+}
+
+/** Starts (or starts again, on the same port and keys) the sshd that `startSshdIn` set up in `world`'s folder. */
+export const runSshdIn = async (world: TmuxWorld): Promise<ChildProcess> => {
+  const dir = world.dir
+  const sshConfig = join(dir, "ssh_config")
   const daemon = spawn(sshd, ["-D", "-e", "-f", join(dir, "sshd_config")], { stdio: ["ignore", "ignore", "pipe"] })
   let log = ""
   daemon.stderr?.on("data", (chunk: Buffer) => void (log += chunk.toString()))
@@ -85,7 +92,7 @@ export const startSshdIn = async (world: TmuxWorld): Promise<{ sshConfig: string
     return "ready"
   })
   if (ready !== "ready") throw new Error(`sshd did not start: ${log}`)
-  return { sshConfig, daemon }
+  return daemon
 }
 
 /** Ends the daemon and waits until it has exited. */
