@@ -34,9 +34,10 @@ const worlds: Array<TmuxWorld> = []
 const stopped = new Set<number>()
 let hub: Connected | undefined
 
-const errorTag = (result: CallToolResult) => (result._meta as Record<string, unknown> | undefined)?.[
-  "com.git-pull.libtmux-mcp/error"
-]
+const errorTag = (result: CallToolResult) =>
+  (result._meta as Record<string, unknown> | undefined)?.[
+    "com.git-pull.libtmux-mcp/error"
+  ]
 const run = (name: string, args: Record<string, unknown>) => call(hub!, name, args, { timeout: 60_000 })
 const ok = async (name: string, args: Record<string, unknown>) => structured(await run(name, args))
 const machine = (name: string) => machines.find((candidate) => candidate.name === name)!
@@ -175,7 +176,11 @@ afterAll(async () => {
   }
   for (const entry of machines) await stopSshd(entry.daemon)
   for (const entry of machines) {
-    await until(`${entry.name}'s processes to exit`, () => processesNaming(entry.world.dir), (pids) => pids.length === 0)
+    await until(
+      `${entry.name}'s processes to exit`,
+      () => processesNaming(entry.world.dir),
+      (pids) => pids.length === 0
+    )
   }
   for (const world of worlds) world.dispose()
 }, 60_000)
@@ -220,8 +225,12 @@ describe.skipIf(skip)("a hub's links when they fail", () => {
     const write = run("create_window", { host: "alpha", session_name: "work", window_name: "maybe" })
     const intents = await until(
       "the hub's intents of both calls",
-      () => hubIntents().filter((line) => line.host === "alpha" && ["list_sessions", "create_window"].includes(String(line.tool))).slice(-2),
-      (lines) => lines.some((line) => line.tool === "create_window") && lines.some((line) => line.tool === "list_sessions")
+      () =>
+        hubIntents().filter((line) =>
+          line.host === "alpha" && ["list_sessions", "create_window"].includes(String(line.tool))
+        ).slice(-2),
+      (lines) =>
+        lines.some((line) => line.tool === "create_window") && lines.some((line) => line.tool === "list_sessions")
     )
     const [ssh] = await until("the hub's ssh session to alpha", () => sshOf("alpha"), (pids) => pids.length === 1)
     process.kill(ssh!, "SIGKILL")

@@ -262,30 +262,34 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
     })
   })
 
-  it("answers OutcomeUnknown for a run in flight when its session dies, and the next call starts a new one", async () => {
-    const session = await ok("create_session", { host: "beta", session_name: "lost" })
-    const inFlight = run("run_shell_command", {
-      host: "beta",
-      pane_id: session.pane_id,
-      command: "sleep 25",
-      timeout: 20
-    })
-    // Awaited below; a failure before then must not leave its rejection unhandled.
-    inFlight.catch(() => undefined)
-    // The hub's ssh client for beta: the hub's child whose command names that host's alias.
-    const hubPid = hub!.pid?.()
-    const sshOfBeta = () =>
-      execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).split("\n")
-        .map((line) => line.trim().split(/\s+/u))
-        .filter(([, ppid, ...args]) => Number(ppid) === hubPid && args[0] === "ssh" && args.includes("beta"))
-        .map(([pid]) => Number(pid))
-    const [pid] = await until("the hub's ssh session to beta", sshOfBeta, (pids) => pids.length === 1)
-    process.kill(pid!, "SIGKILL")
-    const lost = await inFlight
-    assert.isTrue(lost.isError)
-    assert.strictEqual((lost._meta as Record<string, unknown>)["com.git-pull.libtmux-mcp/error"], "OutcomeUnknown")
-    assert.include(textOf(lost), "may or may not have acted there and it was not sent again")
-    const again = await ok("list_sessions", { host: "beta" })
-    assert.include((again.sessions as Array<{ session_name: string }>).map((item) => item.session_name), "lost")
-  }, 60_000)
+  it(
+    "answers OutcomeUnknown for a run in flight when its session dies, and the next call starts a new one",
+    async () => {
+      const session = await ok("create_session", { host: "beta", session_name: "lost" })
+      const inFlight = run("run_shell_command", {
+        host: "beta",
+        pane_id: session.pane_id,
+        command: "sleep 25",
+        timeout: 20
+      })
+      // Awaited below; a failure before then must not leave its rejection unhandled.
+      inFlight.catch(() => undefined)
+      // The hub's ssh client for beta: the hub's child whose command names that host's alias.
+      const hubPid = hub!.pid?.()
+      const sshOfBeta = () =>
+        execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).split("\n")
+          .map((line) => line.trim().split(/\s+/u))
+          .filter(([, ppid, ...args]) => Number(ppid) === hubPid && args[0] === "ssh" && args.includes("beta"))
+          .map(([pid]) => Number(pid))
+      const [pid] = await until("the hub's ssh session to beta", sshOfBeta, (pids) => pids.length === 1)
+      process.kill(pid!, "SIGKILL")
+      const lost = await inFlight
+      assert.isTrue(lost.isError)
+      assert.strictEqual((lost._meta as Record<string, unknown>)["com.git-pull.libtmux-mcp/error"], "OutcomeUnknown")
+      assert.include(textOf(lost), "may or may not have acted there and it was not sent again")
+      const again = await ok("list_sessions", { host: "beta" })
+      assert.include((again.sessions as Array<{ session_name: string }>).map((item) => item.session_name), "lost")
+    },
+    60_000
+  )
 })

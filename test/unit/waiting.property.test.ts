@@ -42,7 +42,9 @@ const hasty: typeof withProgress = (total, label, wait) =>
   Effect.gen(function*() {
     const reporter = yield* Progress
     const ticker = yield* Effect.forkChild(
-      Effect.forever(Effect.andThen(reporter.progress(0, total, typeof label === "string" ? label : label()), Effect.sleep(100)))
+      Effect.forever(
+        Effect.andThen(reporter.progress(0, total, typeof label === "string" ? label : label()), Effect.sleep(100))
+      )
     )
     return yield* wait.pipe(Effect.ensuring(Fiber.interrupt(ticker)))
   })
