@@ -12,13 +12,16 @@ export const defaultLinkTimeoutSeconds = 45
 /** The pings and ssh keep-alives run at a third of the link timeout: three missed, the link is dead. */
 export const keepAliveSeconds = (linkTimeoutSeconds: number): number => Math.max(1, Math.round(linkTimeoutSeconds / 3))
 
+/** Whether a call only reads (the inspect toolset): lost, it changed nothing; any other may have acted. */
+export const onlyReads = (row: Pick<ManifestRow, "toolset">): boolean => row.toolset === "inspect"
+
 /**
- * Whether a call whose session dropped under it is sent once more on a new session: a read
- * (the inspect toolset), except `wait_for_text`, whose output during the reconnect would be missed.
- * Everything else may have acted: it is never resent (a command typed twice runs twice).
+ * Whether a call whose session dropped under it is sent once more on a new session: a read,
+ * except `wait_for_text`, whose output during the reconnect would be missed. Everything else may
+ * have acted: it is never resent (a command typed twice runs twice).
  */
 export const resendable = (row: Pick<ManifestRow, "name" | "toolset">): boolean =>
-  row.toolset === "inspect" && row.name !== "wait_for_text"
+  onlyReads(row) && row.name !== "wait_for_text"
 
 /** The first pause after a failed connect, and the longest, in milliseconds. */
 export const backOffFirstMs = 1000

@@ -272,7 +272,7 @@ export const layer = (
           const seen = { runId: typeof args.resume === "string" ? args.resume : undefined }
           const once = send(host, tool, args, options, deadline, seen)
           const lost = (dropped: Dropped): HostLost | OutcomeUnknown =>
-            options.resend
+            options.reads
               ? new HostLost({ host: name, detail: dropped.detail })
               : new OutcomeUnknown({
                 host: name,

@@ -37,12 +37,21 @@ export const effectiveTimeoutField = Schema.optionalKey(Schema.Finite.annotate({
 export const reportedTimeout = (requested: number | undefined, used: number): { readonly effective_timeout?: number } =>
   used === (requested ?? defaultTimeout) ? {} : { effective_timeout: used }
 
-/** Runs `wait` while reporting progress about once a second; a label that changes is read at each report. */
-export const withProgress = <A, E, R>(total: number, label: string | (() => string), wait: Effect.Effect<A, E, R>) =>
+/**
+ * Runs `wait` while reporting progress about once a second; a label that changes is read at each
+ * report. The first report waits for `first` (at most a second), so that it can carry what is known by then.
+ */
+export const withProgress = <A, E, R>(
+  total: number,
+  label: string | (() => string),
+  wait: Effect.Effect<A, E, R>,
+  first: Effect.Effect<void> = Effect.void
+) =>
   Effect.gen(function*() {
     const reporter = yield* Progress
     const started = yield* Clock.currentTimeMillis
-    const ticker = yield* Effect.forkChild(
+    const ticker = yield* Effect.forkChild(Effect.andThen(
+      Effect.timeoutOption(first, 1000),
       Effect.gen(function*() {
         const elapsed = ((yield* Clock.currentTimeMillis) - started) / 1000
         yield* reporter.progress(
@@ -51,6 +60,6 @@ export const withProgress = <A, E, R>(total: number, label: string | (() => stri
           `${typeof label === "string" ? label : label()}: ${elapsed.toFixed(0)}s of ${total}s`
         )
       }).pipe(Effect.repeat(Schedule.spaced("1 second")))
-    )
+    ))
     return yield* wait.pipe(Effect.ensuring(Fiber.interrupt(ticker)))
   })

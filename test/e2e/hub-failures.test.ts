@@ -2,7 +2,7 @@
  * A hub's links when they fail, over two real OpenSSH servers on loopback (alpha and beta) and a
  * host on a closed port (down). The hub runs with a 6 s link timeout (pings and ssh keep-alives
  * every 2 s; a host's server exits after 6 s without a message), which exercises the same code as
- * the default 45 s. A host that stays down answers at once during its back-off; a read in flight
+ * the default 45 s. A quiet link is kept by the hub's pings; a host that stays down answers at once during its back-off; a read in flight
  * when its session dies is sent once more, a mutation never; a run in flight when its host's sshd
  * and session are killed answers OutcomeUnknown naming the run, which resume answers once the
  * sshd is back; a partition (the session's sshd stopped) ends the host's server without collecting
@@ -15,7 +15,7 @@ import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { binPath, call, connect, type Connected, structured, textOf } from "../support/mcp.ts"
-import { childProcesses, processesNaming, running, until } from "../support/poll.ts"
+import { childProcesses, holdsFor, processesNaming, running, until } from "../support/poll.ts"
 import { freePort, runSshdIn, sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
@@ -215,6 +215,14 @@ describe.skipIf(skip)("a hub's links when they fail", () => {
     assert.strictEqual(after.failures, info.failures, "a call during the back-off tried ssh")
     assert.match(after.last_error as string, /refused/u)
     assert.isFalse(Number.isNaN(Date.parse(after.next_try_at as string)))
+  }, 60_000)
+
+  it("keeps a quiet link: the hub's pings keep the host's server through twice the link timeout", async () => {
+    await ok("list_sessions", { host: "beta" })
+    const [server] = await until("beta's server", () => hostServers("beta"), (pids) => pids.length === 1)
+    await holdsFor(13_000, "beta's server keeps running without a call", () => running(server!))
+    assert.deepStrictEqual(hostServers("beta"), [server])
+    assert.isFalse((await run("list_sessions", { host: "beta" })).isError === true)
   }, 60_000)
 
   it("sends a read in flight once more on a new session when its session dies, and a mutation never", async () => {

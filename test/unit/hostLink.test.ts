@@ -8,7 +8,7 @@ import * as Result from "effect/Result"
 import { assert, describe, it } from "vitest"
 import { sshCommand } from "../../src/domain/clientConfig.ts"
 import type { Invocation } from "../../src/domain/config.ts"
-import { backOffMs, keepAliveSeconds, resendable, runIdInProgress } from "../../src/domain/hostLink.ts"
+import { backOffMs, keepAliveSeconds, onlyReads, resendable, runIdInProgress } from "../../src/domain/hostLink.ts"
 import { manifest, type ToolName, toolNames } from "../../src/manifest/index.ts"
 import { invoke } from "../support/invocation.ts"
 
@@ -25,6 +25,9 @@ describe("resendable", () => {
     }
     assert.notInclude(again, "run_shell_command")
     assert.notInclude(again, "send_keys")
+    // Lost, wait_for_text changed nothing (HostLost); a mutation's outcome is unknown.
+    assert.isTrue(onlyReads(manifest.wait_for_text))
+    assert.isFalse(onlyReads(manifest.create_window))
   })
 })
 

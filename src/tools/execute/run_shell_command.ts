@@ -1,5 +1,6 @@
 /** run_shell_command: type a shell command into a pane and return its exit status and its own output. */
 import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -32,7 +33,6 @@ import {
 } from "../../programs/waiting.ts"
 import { Config } from "../../services/Config.ts"
 import { ArgumentProblem, PaneNotReady } from "../../services/errors.ts"
-import { Progress } from "../../services/Progress.ts"
 import { ShellRuns } from "../../services/ShellRuns.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { defineTool } from "../define.ts"
@@ -329,8 +329,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         ? { _tag: "Key", key: input.answer_key }
         : undefined
       // Progress names the run as soon as it has an ID: a hub whose link drops can still point at it.
-      const reporter = yield* Progress
       let named: string | undefined = held?._tag === "Pending" ? held.run.id : undefined
+      const typing = yield* Deferred.make<void>()
       const label = () => `${named === undefined ? "running" : `run ${named}`} in ${input.pane_id}`
       const work = held?._tag === "Pending"
         ? Effect.map(
@@ -348,16 +348,16 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           deadline,
           limits,
           named: (id) =>
-            Effect.gen(function*() {
+            Effect.suspend(() => {
               named = id
-              const elapsed = ((yield* Clock.currentTimeMillis) - started) / 1000
-              yield* reporter.progress(elapsed, timeout, `${label()}: typing`)
+              return Deferred.succeed(typing, undefined)
             })
         })
       const turn = yield* withProgress(
         timeout,
         label,
-        runs.exclusive(input.pane_id, deadline - started, work)
+        runs.exclusive(input.pane_id, deadline - started, work),
+        named === undefined ? Deferred.await(typing) : Effect.void
       )
       if (Option.isNone(turn)) {
         return yield* new PaneNotReady({
