@@ -2,8 +2,9 @@
  * A hub's links when they fail, over two real OpenSSH servers on loopback (alpha and beta) and a
  * host on a closed port (down). The hub runs with a 6 s link timeout (pings and ssh keep-alives
  * every 2 s; a host's server exits after 6 s without a message), which exercises the same code as
- * the default 45 s. A quiet link is kept by the hub's pings; a host that stays down answers at once during its back-off; a read in flight
- * when its session dies is sent once more, a mutation never; a run in flight when its host's sshd
+ * the default 45 s. A quiet link is kept by the hub's pings; a host that stays down answers at
+ * once during its back-off; a read in flight when its session dies is sent once more, a mutation
+ * never; a run in flight when its host's sshd
  * and session are killed answers OutcomeUnknown naming the run, which resume answers once the
  * sshd is back; a partition (the session's sshd stopped) ends the host's server without collecting
  * its run; a hung host's server fails only its own calls, at their deadline, and serves again
