@@ -1,6 +1,7 @@
 /**
  * The hosts of a hub: one kept MCP session per declared host, to this same server running there,
- * over `ssh -T`. Started at a host's first call, closed at shutdown.
+ * over `ssh -T`. Started at a host's first call, replaced at the next call after it drops, closed at
+ * shutdown; each host's state is its own, so a host that is down or hung holds only its own calls.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
