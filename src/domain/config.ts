@@ -137,6 +137,12 @@ export const settings = [
     flag: "--host",
     help: "NAME=[user@]host[:port], repeatable (the variable: a comma list): be a hub forwarding calls over " +
       "ssh -T to this server on each host"
+  },
+  {
+    variable: "LIBTMUX_HOST_TOOLSETS",
+    flag: "--host-toolsets",
+    help: "NAME=TOOLSET[,TOOLSET], repeatable (the variable: one comma list, prod=inspect,gpu=inspect,execute): " +
+      "with --host, host NAME offers only the hub's tools of those toolsets"
   }
 ] as const
 
@@ -205,9 +211,12 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
         return Result.fail(settingInvalid(flag, `${flag} needs a value (${setting.help})`))
       }
       const value = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
-      // --host repeats: its variable is the comma list.
+      // --host and --host-toolsets repeat: their variables are the comma lists.
       const before = values[setting.variable]
-      values[setting.variable] = setting.flag === "--host" && before !== undefined ? `${before},${value}` : value
+      values[setting.variable] = (setting.flag === "--host" || setting.flag === "--host-toolsets") &&
+          before !== undefined
+        ? `${before},${value}`
+        : value
     }
   }
   const entryOnly = Object.keys(entry).filter((flag) => !hubFlags.includes(flag))
@@ -351,7 +360,8 @@ const serverSettings = Config.all({
   lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, ["shared", "exclusive"] as const)),
   watchSsh: textOf("LIBTMUX_WATCH_SSH"),
   watchSshConfig: textOf("LIBTMUX_WATCH_SSH_CONFIG"),
-  hosts: textOf("LIBTMUX_HOSTS")
+  hosts: textOf("LIBTMUX_HOSTS"),
+  hostToolsets: textOf("LIBTMUX_HOST_TOOLSETS")
 })
 
 /**
@@ -404,7 +414,8 @@ export const parseInvocation = (
         noLocal: cli.noLocal,
         remoteNode: cli.remoteNode,
         remoteBin: cli.remoteBin,
-        sshConfig: cli.entry["--ssh-config"]
+        sshConfig: cli.entry["--ssh-config"],
+        hostToolsets: read.hostToolsets
       }, (path) => resolve(cwd, path))
       const selectionGiven: Record<string, string> = {}
       if (read.toolsets !== undefined) selectionGiven.LIBTMUX_TOOLSETS = read.toolsets
