@@ -12,7 +12,13 @@ import { resolve } from "node:path"
 import { clients } from "./clientConfig.ts"
 import { type HostTable, parseHostTable } from "./hosts.ts"
 import { isPaneId, type PaneId } from "./ids.ts"
-import { type PrintConfig, type PrintConfigFlag, printConfigFlags, printConfigInvocation } from "./printConfig.ts"
+import {
+  type PrintConfig,
+  type PrintConfigFlag,
+  printConfigFlags,
+  printConfigInvocation,
+  type PrintedHub
+} from "./printConfig.ts"
 import { runIdPattern } from "./protocolNames.ts"
 import type { SelectionInput } from "./selection.ts"
 import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
@@ -229,6 +235,32 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
   return Result.succeed({ values, help, version, printConfig, entry, noLocal, remoteNode, remoteBin })
 }
 
+/**
+ * `--print-config` with `--host`: the hub's table, checked as serving checks it, and the flags of
+ * the entry's command line (those with a variable go into its env block with the other settings).
+ */
+const printedHub = (cli: Cli, cwd: string): Result.Result<PrintedHub | undefined, StartupError> =>
+  cli.values.LIBTMUX_HOSTS === undefined ? Result.succeed(undefined) : Result.map(
+    parseHostTable({
+      hosts: cli.values.LIBTMUX_HOSTS.split(","),
+      noLocal: cli.noLocal,
+      remoteNode: cli.remoteNode,
+      remoteBin: cli.remoteBin,
+      sshConfig: cli.entry["--ssh-config"],
+      hostToolsets: cli.values.LIBTMUX_HOST_TOOLSETS
+    }, (path) => resolve(cwd, path)),
+    (table) =>
+      table === undefined ? undefined : {
+        table,
+        args: [
+          ...(cli.noLocal ? ["--no-local"] : []),
+          ...cli.remoteNode.flatMap((value) => ["--remote-node", value]),
+          ...cli.remoteBin.flatMap((value) => ["--remote-bin", value]),
+          ...(table.sshConfig === undefined ? [] : ["--ssh-config", table.sshConfig])
+        ]
+      }
+  )
+
 /** An absolute path tmux and the filesystem can take (no NUL byte). */
 const isAbsolutePath = (raw: string): boolean => raw.startsWith("/") && !raw.includes("\0")
 
@@ -393,7 +425,8 @@ export const parseInvocation = (
     if (cli.version) return { kind: "version" } as const
     if (cli.printConfig !== undefined) {
       const tmux = yield* Effect.mapError(textOf("TMUX").parse(source), unreadable)
-      return yield* Effect.fromResult(printConfigInvocation(cli.printConfig, cli.values, tmux, cli.entry, cwd))
+      const hub = yield* Effect.fromResult(printedHub(cli, cwd))
+      return yield* Effect.fromResult(printConfigInvocation(cli.printConfig, cli.values, tmux, cli.entry, cwd, hub))
     }
     const read = yield* Effect.mapError(serverSettings.parse(withFlags(cli.values, source)), unreadable)
     const retired = read.retired.find((refusal) => refusal !== undefined)
