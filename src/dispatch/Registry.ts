@@ -15,7 +15,7 @@ import * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaIssue from "effect/SchemaIssue"
 import { randomUUID } from "node:crypto"
 import { boundProblem, brokenBound } from "../domain/argumentBounds.ts"
-import { hostNames, localHost } from "../domain/hosts.ts"
+import { localHost } from "../domain/hosts.ts"
 import { withToolsets } from "../domain/hostToolsets.ts"
 import { isPaneId } from "../domain/ids.ts"
 import {
@@ -385,7 +385,6 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       return yield* Effect.die(new Error("a host table was configured without the Hosts service"))
     }
     const hosts = Option.getOrUndefined(hubHosts)!
-    const names = table === undefined ? [] : hostNames(table)
 
     /** Where a hub's call goes, and its arguments without `host`; a refusal when `host` is wrong or missing. */
     const routeOf = (definition: ToolDefinition, args: unknown): Route => {

@@ -5,7 +5,7 @@
  */
 import * as Result from "effect/Result"
 import { type HostToolsets, parseHostToolsets } from "./hostToolsets.ts"
-import { pathWord } from "./printConfig.ts"
+import { pathWord } from "./pathWord.ts"
 import { parseSshTarget } from "./ssh.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
 

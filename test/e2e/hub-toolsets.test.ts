@@ -141,7 +141,7 @@ describe.skipIf(skip)("a hub with a host narrowed by --host-toolsets", () => {
     assert.isTrue(hubLines.some((line) => line.includes("\"host\":\"alpha\"")), hubLines.join("\n"))
   })
 
-  it("stops at startup when a host is narrowed to a toolset the hub does not select, naming those it does", async () => {
+  it("stops at startup with a host narrowed to a toolset the hub does not select, naming its own", async () => {
     const refused = await runToExit(local!, {}, [...reach, "--toolsets", "inspect", "--host-toolsets", "alpha=execute"])
     assert.strictEqual(refused.code, 1, refused.stderr)
     assert.include(refused.stderr, "--host-toolsets alpha=execute names execute")

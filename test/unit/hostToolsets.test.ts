@@ -54,7 +54,7 @@ describe("--host-toolsets", () => {
     )
   })
 
-  it("refuses an unknown host or toolset, a host given twice, empty segments and a stray flag, naming what is valid", () => {
+  it("refuses unknown hosts and toolsets, repeats, empty segments and strays, naming what is valid", () => {
     assert.include(error({}, [...two, "--host-toolsets", "dev=inspect"]), "hosts: local, prod, gpu")
     assert.include(
       error({}, [...two, "--no-local", "--host-toolsets", "local=inspect"]),
@@ -136,7 +136,7 @@ describe("a hub's tools/list with narrowed hosts", () => {
     toolEntry(definitionOf(name)!, [], advertisedSchemas)
   )
   const enumOf = (hub: ReturnType<typeof withHostParameter>) =>
-    (hub.inputSchema.properties?.host as { enum: Array<string> }).enum
+    (hub.inputSchema.properties!.host as { enum: Array<string> }).enum
 
   it("lists, for each tool, only the hosts that offer it", () => {
     for (const entry of entries) {

@@ -254,7 +254,7 @@ describe("--print-config with --host: one entry that runs the hub", () => {
     })
   }
 
-  it("prints, per remote host, the checks: ssh gets through, its Node, its server's version, as the hub reaches it", () => {
+  it("prints per host the checks (ssh gets through, its Node, its server's version) as the hub reaches it", () => {
     const config = decide(["--print-config", "cursor", ...hubFlags])
     const notes = clientConfigNotes(config, node)
     assert.include(notes[1], "the entry runs a hub of build, gpu; each remote host needs ssh without a prompt")
