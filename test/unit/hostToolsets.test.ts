@@ -177,5 +177,9 @@ describe("a hub's tools/list with narrowed hosts", () => {
     assert.isUndefined(hostRefusal(table, "capture_pane", undefined))
     assert.strictEqual(hostRefusal(table, "send_keys", "nowhere")?._tag, "InputInvalid")
     for (const name of toolsOf("teardown")) assert.deepStrictEqual(toolHosts(table, name), ["local"])
+    // This machine narrowed: its calls are refused here as a remote's are.
+    const here = hostsOf({}, [...two, "--host-toolsets", "local=inspect"])
+    assert.strictEqual(hostRefusal(here, "send_keys", "local")?._tag, "HostToolMissing")
+    assert.include(hostRefusal(here, "send_keys", undefined)?.message ?? "", "not offered on the default host local")
   })
 })
