@@ -240,15 +240,29 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
  * the entry's command line (those with a variable go into its env block with the other settings).
  */
 const printedHub = (cli: Cli, cwd: string): Result.Result<PrintedHub | undefined, StartupError> =>
-  cli.values.LIBTMUX_HOSTS === undefined ? Result.succeed(undefined) : Result.map(
-    parseHostTable({
-      hosts: cli.values.LIBTMUX_HOSTS.split(","),
-      noLocal: cli.noLocal,
-      remoteNode: cli.remoteNode,
-      remoteBin: cli.remoteBin,
-      sshConfig: cli.entry["--ssh-config"],
-      hostToolsets: cli.values.LIBTMUX_HOST_TOOLSETS
-    }, (path) => resolve(cwd, path)),
+  Result.map(
+    // Without --host, the flags that only a hub takes are refused as serving refuses them; the
+    // others (--ssh-config, --remote-node, --remote-bin) belong to --ssh then.
+    parseHostTable(
+      cli.values.LIBTMUX_HOSTS === undefined
+        ? {
+          hosts: [],
+          noLocal: cli.noLocal,
+          remoteNode: [],
+          remoteBin: [],
+          sshConfig: undefined,
+          hostToolsets: cli.values.LIBTMUX_HOST_TOOLSETS
+        }
+        : {
+          hosts: cli.values.LIBTMUX_HOSTS.split(","),
+          noLocal: cli.noLocal,
+          remoteNode: cli.remoteNode,
+          remoteBin: cli.remoteBin,
+          sshConfig: cli.entry["--ssh-config"],
+          hostToolsets: cli.values.LIBTMUX_HOST_TOOLSETS
+        },
+      (path) => resolve(cwd, path)
+    ),
     (table) =>
       table === undefined ? undefined : {
         table,

@@ -296,5 +296,11 @@ describe("--print-config with --host: one entry that runs the hub", () => {
       assert.isTrue(Result.isFailure(result), argv.join(" "))
       if (Result.isFailure(result)) assert.include(result.failure.message, words)
     }
+    // Without --host, a hub's own flags are refused, not left in the entry.
+    for (const argv of [["--no-local"], ["--host-toolsets", "build=inspect"]]) {
+      const result = invoke({}, ["--print-config", "codex", ...argv])
+      assert.isTrue(Result.isFailure(result), argv.join(" "))
+      if (Result.isFailure(result)) assert.include(result.failure.message, "goes with --host NAME=DESTINATION")
+    }
   })
 })
