@@ -70,10 +70,9 @@ export const withHostParameter = (table: HostTable, tool: Tool): Tool => {
 /** The instructions' line for a hub: the hosts, the default, and that IDs belong to one host. */
 export const hubLine = (table: HostTable): string =>
   `Hosts: ${hostNames(table).join(", ")}${table.local ? " (local is this machine)" : ""}; every tool takes host ` +
-  `(absent: ${table.defaultHost}${hostNames(table).length > 1 ? "; execute and teardown tools require it" : ""}).${
-    table.toolsets === undefined
-      ? ""
-      : ` Narrowed: ${
-        Object.entries(table.toolsets).map(([host, only]) => `${host} offers only ${only.join(", ")}`).join("; ")
-      } (each tool's host lists where it is).`
-  } Session, window, pane and run IDs belong to the host that gave them: pass that host with them.`
+  `(absent: ${table.defaultHost}${hostNames(table).length > 1 ? "; execute and teardown tools require it" : ""}).` +
+  // As short whatever the number of hosts: each tool's enum says where it is.
+  (table.toolsets === undefined
+    ? ""
+    : " Some hosts offer fewer tools: each tool's host lists the hosts that offer it.") +
+  " Session, window, pane and run IDs belong to the host that gave them: pass that host with them."
