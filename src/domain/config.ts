@@ -563,6 +563,8 @@ export const helpText = (version: string): string =>
     `  ${
       "  --remote-binary".padEnd(20)
     } <path>: the single executable on the host (npm run build:binary), run without Node`,
+    `  ${"  --host ...".padEnd(20)} with the hub's flags below: the entry runs the hub; the checks to run for each`,
+    `  ${"".padEnd(20)} host (ssh, its Node, its server's version) go to stderr`,
     `  ${"--no-local".padEnd(20)} with --host: this machine is not a host (the first --host is the default)`,
     `  ${"--remote-node".padEnd(20)} [NAME=]PATH with --host: Node on the hosts (or on host NAME)`,
     `  ${"--remote-bin".padEnd(20)} [NAME=]PATH with --host: this package's bin on the hosts (or on host NAME)`,
