@@ -4,7 +4,9 @@
  * publication.
  */
 import * as Result from "effect/Result"
+import { version } from "../version.ts"
 import { clients } from "./clients.ts"
+import { hostNames, type HostTable, type RemoteHostEntry } from "./hosts.ts"
 import { nodeFloor } from "./nodeFloor.ts"
 import type { PrintConfig } from "./printConfig.ts"
 import { remoteShellQuote, shellQuote } from "./quote.ts"
@@ -51,6 +53,7 @@ export const clientConfigNotes = (config: PrintConfig, node: string, executable 
       `libtmux-mcp: to check the remote ${host.binary ? "executable" : "Node"}: ${remoteNodeCheck(host)}`,
       `libtmux-mcp: to watch there once the agent has a session: ${watchCommand(host, config.env.LIBTMUX_SOCKET)}`
     ]),
+    ...(config.hub === undefined ? [] : hubNotes(config.hub.table)),
     ...(config.inheritedSocket === undefined ? [] : [
       `libtmux-mcp: --socket inherit became path:${config.inheritedSocket}, the tmux server this shell runs in: ` +
       "clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead" +
@@ -65,6 +68,37 @@ export const clientConfigNotes = (config: PrintConfig, node: string, executable 
       [])
   ]
 }
+
+/**
+ * A command line for a person's shell that runs `words` on the host as the hub reaches it: the
+ * hub's own ssh arguments (sshCommand), each quoted for this shell.
+ */
+const onHost = (table: HostTable, host: RemoteHostEntry, words: ReadonlyArray<string>): string => {
+  const ssh = sshCommand(
+    { destination: host.destination, port: host.port, sshConfig: table.sshConfig, command: words },
+    {}
+  )
+  return [ssh.command, ...ssh.args].map(shellQuote).join(" ")
+}
+
+/** The checks to run from here for each host of a hub: ssh gets through, the host's Node, its server's version. */
+export const hubNotes = (table: HostTable): Array<string> => [
+  `libtmux-mcp: the entry runs a hub of ${hostNames(table).join(", ")}${
+    table.local ? " (local is this machine)" : ""
+  }; each remote host needs ssh without a prompt (a key or an agent), and Node >= ${nodeFloor} with this ` +
+  "package or the single executable there. To check each host from here (each line should succeed):",
+  ...table.remotes.flatMap((host) => [
+    `libtmux-mcp: ${host.name} reachable: ${
+      ["ssh", ...sshArgs({ destination: host.destination, port: host.port, sshConfig: table.sshConfig }), "true"]
+        .map(shellQuote).join(" ")
+    }`,
+    // The installed bin runs the Node on the host's PATH; a checkout's bin, the Node named with it.
+    `libtmux-mcp: ${host.name} Node (>= ${nodeFloor}): ${
+      onHost(table, host, [host.command.length > 1 ? host.command[0]! : "node", "--version"])
+    }`,
+    `libtmux-mcp: ${host.name} server (this hub is ${version}): ${onHost(table, host, [...host.command, "--version"])}`
+  ])
+]
 
 /**
  * The command that attaches, from here, to the socket the remote server pins: by name, tmux on the
@@ -120,7 +154,7 @@ export const renderClientConfig = (config: PrintConfig, node: string, bin: strin
   const env = ssh === undefined ? config.env : {}
   const entry = {
     command: ssh?.command ?? node,
-    args: ssh?.args ?? (bin === undefined ? [] : [bin]),
+    args: ssh?.args ?? [...(bin === undefined ? [] : [bin]), ...(config.hub?.args ?? [])],
     ...(Object.keys(env).length === 0 ? {} : { env })
   }
   switch (config.client) {

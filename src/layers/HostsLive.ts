@@ -75,7 +75,7 @@ export const layer = (
       const known = [...(table?.local === true ? ["local"] : []), ...names]
 
       const open = async (host: RemoteHostEntry): Promise<Session> => {
-        const ssh = hostCommand(table!, host, env)
+        const ssh = hostCommand(table!, host, host.selection ?? env)
         const transport = new StdioClientTransport({
           command: ssh.command,
           args: ssh.args,
