@@ -4,6 +4,7 @@
  * publication.
  */
 import * as Result from "effect/Result"
+import { stringify as stringifyToml } from "smol-toml"
 import { version } from "../version.ts"
 import { clients } from "./clients.ts"
 import { hostNames, type HostTable, type RemoteHostEntry } from "./hosts.ts"
@@ -14,8 +15,6 @@ import { defaultSocket, parseSocketSelector, socketFlags } from "./socket.ts"
 import { sshArgs, type SshReach } from "./ssh.ts"
 
 export { type ClientName, clients, isClient } from "./clients.ts"
-
-const tomlString = (value: string): string => JSON.stringify(value)
 
 /** Codex's per-call timeout (`tool_timeout_sec`, default 60 s): the wait ceiling and room for the rest. */
 export const codexToolTimeout = (waitMaxSeconds: number): number => Math.max(60, Math.ceil(waitMaxSeconds) + 30)
@@ -168,16 +167,15 @@ export const renderClientConfig = (config: PrintConfig, node: string, bin: strin
         ...entry.args.map(shellQuote)
       ].join(" ")
     case "codex":
-      return [
-        `[mcp_servers.${name}]`,
-        `command = ${tomlString(entry.command)}`,
-        `args = [${entry.args.map(tomlString).join(", ")}]`,
-        ...(Object.keys(env).length === 0
-          ? []
-          : [`env = { ${Object.entries(env).map(([key, value]) => `${key} = ${tomlString(value)}`).join(", ")} }`]),
-        // Codex ends a call after 60 s by default; a wait may run to the ceiling.
-        `tool_timeout_sec = ${codexToolTimeout(config.waitMaxSeconds)}`
-      ].join("\n")
+      return stringifyToml({
+        mcp_servers: {
+          [name]: {
+            ...entry,
+            // Codex ends a call after 60 s by default; a wait may run to the ceiling.
+            tool_timeout_sec: codexToolTimeout(config.waitMaxSeconds)
+          }
+        }
+      }).trimEnd()
     case "vscode":
       return JSON.stringify({ servers: { [name]: { type: "stdio", ...entry } } }, null, 2)
     default:

@@ -127,6 +127,17 @@ describe("printed configurations, read by each client's parser", () => {
   })
 })
 
+describe("TOML", () => {
+  it("codex: a path holding a character JSON leaves as it is and TOML must escape (DEL) reads back whole", () => {
+    const config = decide(["--print-config", "codex"])
+    const odd = "/home/you/src\u007f/dist/libtmux-mcp.js"
+    const text = renderClientConfig(config, node, odd)
+    // TOML's basic strings may not hold U+007F as it is (Codex's parser refuses it; smol-toml's is lenient).
+    assert.notInclude(text, "\u007f")
+    assert.deepStrictEqual(readEntry(config, text).args, [odd])
+  })
+})
+
 describe("notes on stderr", () => {
   it("claude-code: --scope user goes where the hint says, and the command still parses with it", () => {
     const config = decide(["--print-config", "claude-code", "--toolsets", "inspect"])
