@@ -74,6 +74,9 @@ export const main = (): void => {
   // a refusal) loads nothing more.
   const fiber = Effect.runFork(
     Effect.scoped(program).pipe(
+      // No tracer can be installed in this process: spans would be made for no one. A host that
+      // embeds the layer (index.ts) keeps them.
+      Effect.withTracerEnabled(false),
       Effect.tap((outcome) =>
         Effect.sync(() => {
           // Let interrupted calls kill their tmux children before the process goes.

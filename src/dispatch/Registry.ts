@@ -16,7 +16,8 @@ import type * as SchemaIssue from "effect/SchemaIssue"
 import { randomUUID } from "node:crypto"
 import { boundProblem, brokenBound } from "../domain/argumentBounds.ts"
 import { onlyReads, resendable } from "../domain/hostLink.ts"
-import { hostNames, localHost } from "../domain/hosts.ts"
+import { localHost } from "../domain/hosts.ts"
+import { withToolsets } from "../domain/hostToolsets.ts"
 import { isPaneId } from "../domain/ids.ts"
 import {
   type Acceptance,
@@ -39,7 +40,7 @@ import { Progress } from "../services/Progress.ts"
 import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
 import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
-import { hostRequired } from "../wire/hostParameter.ts"
+import { hostRefusal } from "../wire/hostParameter.ts"
 
 /** A call to a tool outside the effective selection. Acts on nothing. @category errors */
 export class ToolNotSelected extends Schema.TaggedError<ToolNotSelected>()("ToolNotSelected", {
@@ -387,7 +388,6 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       return yield* Effect.die(new Error("a host table was configured without the Hosts service"))
     }
     const hosts = Option.getOrUndefined(hubHosts)!
-    const names = table === undefined ? [] : hostNames(table)
 
     /** Where a hub's call goes, and its arguments without `host`; a refusal when `host` is wrong or missing. */
     const routeOf = (definition: ToolDefinition, args: unknown): Route => {
@@ -395,18 +395,14 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         ? args as Record<string, unknown>
         : undefined
       const { host, ...rest } = given ?? {}
-      const refuse = (detail: string) => ({
-        host: typeof host === "string" ? host : table!.defaultHost,
-        args: given === undefined ? args : rest,
-        refusal: new InputInvalid({ tool: definition.row.name, detail }) as ToolError
-      })
-      if (host === undefined && hostRequired(table!, definition.row.name)) {
-        return refuse(`host is required: ${definition.row.name} acts on one machine; valid hosts: ${names.join(", ")}`)
-      }
-      if (host !== undefined && (typeof host !== "string" || !names.includes(host))) {
-        return refuse(
-          `host ${JSON.stringify(host)} is not one of this server's hosts; valid hosts: ${names.join(", ")}`
-        )
+      // Security: a host --host-toolsets narrows away from the tool is refused here, before anything is sent.
+      const refusal = hostRefusal(table!, definition.row.name, host)
+      if (refusal !== undefined) {
+        return {
+          host: typeof host === "string" ? host : table!.defaultHost,
+          args: given === undefined ? args : rest,
+          refusal
+        }
       }
       return { host: (host as string | undefined) ?? table!.defaultHost, args: given === undefined ? args : rest }
     }
@@ -449,7 +445,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     /** A hub's result: with its host, and get_server_info's with every host's state. */
     const withHost = (definition: ToolDefinition, host: string, structured: Record<string, unknown>) =>
       definition.row.name === "get_server_info"
-        ? Effect.map(hosts.states, (states) => ({ ...structured, host, hosts: states }))
+        ? Effect.map(
+          hosts.states,
+          (states) => ({ ...structured, host, hosts: withToolsets(table?.toolsets, selection.toolsets, states) })
+        )
         : Effect.succeed({ ...structured, host })
 
     const call = Effect.fn("Registry.call")(function*(name: string, args: unknown, meta: CallMeta = {}) {

@@ -4,7 +4,10 @@
  * publication.
  */
 import * as Result from "effect/Result"
+import { stringify as stringifyToml } from "smol-toml"
+import { version } from "../version.ts"
 import { clients } from "./clients.ts"
+import { hostNames, type HostTable, type RemoteHostEntry } from "./hosts.ts"
 import { nodeFloor } from "./nodeFloor.ts"
 import type { PrintConfig } from "./printConfig.ts"
 import { remoteShellQuote, shellQuote } from "./quote.ts"
@@ -12,8 +15,6 @@ import { defaultSocket, parseSocketSelector, socketFlags } from "./socket.ts"
 import { sshArgs, type SshLink, type SshReach } from "./ssh.ts"
 
 export { type ClientName, clients, isClient } from "./clients.ts"
-
-const tomlString = (value: string): string => JSON.stringify(value)
 
 /** Codex's per-call timeout (`tool_timeout_sec`, default 60 s): the wait ceiling and room for the rest. */
 export const codexToolTimeout = (waitMaxSeconds: number): number => Math.max(60, Math.ceil(waitMaxSeconds) + 30)
@@ -51,6 +52,7 @@ export const clientConfigNotes = (config: PrintConfig, node: string, executable 
       `libtmux-mcp: to check the remote ${host.binary ? "executable" : "Node"}: ${remoteNodeCheck(host)}`,
       `libtmux-mcp: to watch there once the agent has a session: ${watchCommand(host, config.env.LIBTMUX_SOCKET)}`
     ]),
+    ...(config.hub === undefined ? [] : hubNotes(config.hub.table)),
     ...(config.inheritedSocket === undefined ? [] : [
       `libtmux-mcp: --socket inherit became path:${config.inheritedSocket}, the tmux server this shell runs in: ` +
       "clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead" +
@@ -65,6 +67,37 @@ export const clientConfigNotes = (config: PrintConfig, node: string, executable 
       [])
   ]
 }
+
+/**
+ * A command line for a person's shell that runs `words` on the host as the hub reaches it: the
+ * hub's own ssh arguments (sshCommand), each quoted for this shell.
+ */
+const onHost = (table: HostTable, host: RemoteHostEntry, words: ReadonlyArray<string>): string => {
+  const ssh = sshCommand(
+    { destination: host.destination, port: host.port, sshConfig: table.sshConfig, command: words },
+    {}
+  )
+  return [ssh.command, ...ssh.args].map(shellQuote).join(" ")
+}
+
+/** The checks to run from here for each host of a hub: ssh gets through, the host's Node, its server's version. */
+export const hubNotes = (table: HostTable): Array<string> => [
+  `libtmux-mcp: the entry runs a hub of ${hostNames(table).join(", ")}${
+    table.local ? " (local is this machine)" : ""
+  }; each remote host needs ssh without a prompt (a key or an agent), and Node >= ${nodeFloor} with this ` +
+  "package or the single executable there. To check each host from here (each line should succeed):",
+  ...table.remotes.flatMap((host) => [
+    `libtmux-mcp: ${host.name} reachable: ${
+      ["ssh", ...sshArgs({ destination: host.destination, port: host.port, sshConfig: table.sshConfig }), "true"]
+        .map(shellQuote).join(" ")
+    }`,
+    // The installed bin runs the Node on the host's PATH; a checkout's bin, the Node named with it.
+    `libtmux-mcp: ${host.name} Node (>= ${nodeFloor}): ${
+      onHost(table, host, [host.command.length > 1 ? host.command[0]! : "node", "--version"])
+    }`,
+    `libtmux-mcp: ${host.name} server (this hub is ${version}): ${onHost(table, host, [...host.command, "--version"])}`
+  ])
+]
 
 /**
  * The command that attaches, from here, to the socket the remote server pins: by name, tmux on the
@@ -121,7 +154,7 @@ export const renderClientConfig = (config: PrintConfig, node: string, bin: strin
   const env = ssh === undefined ? config.env : {}
   const entry = {
     command: ssh?.command ?? node,
-    args: ssh?.args ?? (bin === undefined ? [] : [bin]),
+    args: ssh?.args ?? [...(bin === undefined ? [] : [bin]), ...(config.hub?.args ?? [])],
     ...(Object.keys(env).length === 0 ? {} : { env })
   }
   switch (config.client) {
@@ -135,16 +168,15 @@ export const renderClientConfig = (config: PrintConfig, node: string, bin: strin
         ...entry.args.map(shellQuote)
       ].join(" ")
     case "codex":
-      return [
-        `[mcp_servers.${name}]`,
-        `command = ${tomlString(entry.command)}`,
-        `args = [${entry.args.map(tomlString).join(", ")}]`,
-        ...(Object.keys(env).length === 0
-          ? []
-          : [`env = { ${Object.entries(env).map(([key, value]) => `${key} = ${tomlString(value)}`).join(", ")} }`]),
-        // Codex ends a call after 60 s by default; a wait may run to the ceiling.
-        `tool_timeout_sec = ${codexToolTimeout(config.waitMaxSeconds)}`
-      ].join("\n")
+      return stringifyToml({
+        mcp_servers: {
+          [name]: {
+            ...entry,
+            // Codex ends a call after 60 s by default; a wait may run to the ceiling.
+            tool_timeout_sec: codexToolTimeout(config.waitMaxSeconds)
+          }
+        }
+      }).trimEnd()
     case "vscode":
       return JSON.stringify({ servers: { [name]: { type: "stdio", ...entry } } }, null, 2)
     default:

@@ -12,7 +12,13 @@ import { resolve } from "node:path"
 import { clients } from "./clientConfig.ts"
 import { type HostTable, parseHostTable } from "./hosts.ts"
 import { isPaneId, type PaneId } from "./ids.ts"
-import { type PrintConfig, type PrintConfigFlag, printConfigFlags, printConfigInvocation } from "./printConfig.ts"
+import {
+  type PrintConfig,
+  type PrintConfigFlag,
+  printConfigFlags,
+  printConfigInvocation,
+  type PrintedHub
+} from "./printConfig.ts"
 import { runIdPattern } from "./protocolNames.ts"
 import type { SelectionInput } from "./selection.ts"
 import { defaultSocket, parseSocketSelector, type SocketSelector } from "./socket.ts"
@@ -144,6 +150,12 @@ export const settings = [
       "ssh -T to this server on each host"
   },
   {
+    variable: "LIBTMUX_HOST_TOOLSETS",
+    flag: "--host-toolsets",
+    help: "NAME=TOOLSET[,TOOLSET], repeatable (the variable: one comma list, prod=inspect,gpu=inspect,execute): " +
+      "with --host, host NAME offers only the hub's tools of those toolsets"
+  },
+  {
     variable: "LIBTMUX_LINK_TIMEOUT",
     flag: "--link-timeout",
     help: "seconds (3-3600, default 45 on a hub) a link to a host may stay silent before it counts as dead: a " +
@@ -217,9 +229,12 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
         return Result.fail(settingInvalid(flag, `${flag} needs a value (${setting.help})`))
       }
       const value = eq === -1 ? argv[++i]! : arg.slice(eq + 1)
-      // --host repeats: its variable is the comma list.
+      // --host and --host-toolsets repeat: their variables are the comma lists.
       const before = values[setting.variable]
-      values[setting.variable] = setting.flag === "--host" && before !== undefined ? `${before},${value}` : value
+      values[setting.variable] = (setting.flag === "--host" || setting.flag === "--host-toolsets") &&
+          before !== undefined
+        ? `${before},${value}`
+        : value
     }
   }
   const entryOnly = Object.keys(entry).filter((flag) => !hubFlags.includes(flag))
@@ -231,6 +246,46 @@ const parseArgv = (argv: ReadonlyArray<string>): Result.Result<Cli, StartupError
   }
   return Result.succeed({ values, help, version, printConfig, entry, noLocal, remoteNode, remoteBin })
 }
+
+/**
+ * `--print-config` with `--host`: the hub's table, checked as serving checks it, and the flags of
+ * the entry's command line (those with a variable go into its env block with the other settings).
+ */
+const printedHub = (cli: Cli, cwd: string): Result.Result<PrintedHub | undefined, StartupError> =>
+  Result.map(
+    // Without --host, the flags that only a hub takes are refused as serving refuses them; the
+    // others (--ssh-config, --remote-node, --remote-bin) belong to --ssh then.
+    parseHostTable(
+      cli.values.LIBTMUX_HOSTS === undefined
+        ? {
+          hosts: [],
+          noLocal: cli.noLocal,
+          remoteNode: [],
+          remoteBin: [],
+          sshConfig: undefined,
+          hostToolsets: cli.values.LIBTMUX_HOST_TOOLSETS
+        }
+        : {
+          hosts: cli.values.LIBTMUX_HOSTS.split(","),
+          noLocal: cli.noLocal,
+          remoteNode: cli.remoteNode,
+          remoteBin: cli.remoteBin,
+          sshConfig: cli.entry["--ssh-config"],
+          hostToolsets: cli.values.LIBTMUX_HOST_TOOLSETS
+        },
+      (path) => resolve(cwd, path)
+    ),
+    (table) =>
+      table === undefined ? undefined : {
+        table,
+        args: [
+          ...(cli.noLocal ? ["--no-local"] : []),
+          ...cli.remoteNode.flatMap((value) => ["--remote-node", value]),
+          ...cli.remoteBin.flatMap((value) => ["--remote-bin", value]),
+          ...(table.sshConfig === undefined ? [] : ["--ssh-config", table.sshConfig])
+        ]
+      }
+  )
 
 /** An absolute path tmux and the filesystem can take (no NUL byte). */
 const isAbsolutePath = (raw: string): boolean => raw.startsWith("/") && !raw.includes("\0")
@@ -374,6 +429,7 @@ const serverSettings = Config.all({
   watchSsh: textOf("LIBTMUX_WATCH_SSH"),
   watchSshConfig: textOf("LIBTMUX_WATCH_SSH_CONFIG"),
   hosts: textOf("LIBTMUX_HOSTS"),
+  hostToolsets: textOf("LIBTMUX_HOST_TOOLSETS"),
   linkTimeout: setting("LIBTMUX_LINK_TIMEOUT", parseLinkTimeout)
 })
 
@@ -406,7 +462,8 @@ export const parseInvocation = (
     if (cli.version) return { kind: "version" } as const
     if (cli.printConfig !== undefined) {
       const tmux = yield* Effect.mapError(textOf("TMUX").parse(source), unreadable)
-      return yield* Effect.fromResult(printConfigInvocation(cli.printConfig, cli.values, tmux, cli.entry, cwd))
+      const hub = yield* Effect.fromResult(printedHub(cli, cwd))
+      return yield* Effect.fromResult(printConfigInvocation(cli.printConfig, cli.values, tmux, cli.entry, cwd, hub))
     }
     const read = yield* Effect.mapError(serverSettings.parse(withFlags(cli.values, source)), unreadable)
     const retired = read.retired.find((refusal) => refusal !== undefined)
@@ -427,7 +484,8 @@ export const parseInvocation = (
         noLocal: cli.noLocal,
         remoteNode: cli.remoteNode,
         remoteBin: cli.remoteBin,
-        sshConfig: cli.entry["--ssh-config"]
+        sshConfig: cli.entry["--ssh-config"],
+        hostToolsets: read.hostToolsets
       }, (path) => resolve(cwd, path))
       const selectionGiven: Record<string, string> = {}
       if (read.toolsets !== undefined) selectionGiven.LIBTMUX_TOOLSETS = read.toolsets
@@ -529,6 +587,8 @@ export const helpText = (version: string): string =>
     `  ${
       "  --remote-binary".padEnd(20)
     } <path>: the single executable on the host (npm run build:binary), run without Node`,
+    `  ${"  --host ...".padEnd(20)} with the hub's flags below: the entry runs the hub; the checks to run for each`,
+    `  ${"".padEnd(20)} host (ssh, its Node, its server's version) go to stderr`,
     `  ${"--no-local".padEnd(20)} with --host: this machine is not a host (the first --host is the default)`,
     `  ${"--remote-node".padEnd(20)} [NAME=]PATH with --host: Node on the hosts (or on host NAME)`,
     `  ${"--remote-bin".padEnd(20)} [NAME=]PATH with --host: this package's bin on the hosts (or on host NAME)`,

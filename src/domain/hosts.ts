@@ -4,7 +4,8 @@
  * error names the valid form.
  */
 import * as Result from "effect/Result"
-import { pathWord } from "./printConfig.ts"
+import { type HostToolsets, parseHostToolsets } from "./hostToolsets.ts"
+import { pathWord } from "./pathWord.ts"
 import { parseSshTarget } from "./ssh.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
 
@@ -19,6 +20,8 @@ export interface RemoteHostEntry {
   readonly port: number | undefined
   /** The words that start the server on the host (quoted for its shell when ssh's command is built). */
   readonly command: ReadonlyArray<string>
+  /** The selection settings its server starts with when --host-toolsets narrows it (else the hub's, as given). */
+  readonly selection?: Readonly<Record<string, string>>
 }
 
 /** The hub's host table. @category models */
@@ -30,6 +33,8 @@ export interface HostTable {
   readonly defaultHost: string
   /** `ssh -F`, for every host. */
   readonly sshConfig: string | undefined
+  /** The hosts --host-toolsets narrows (`local` among them possibly); absent when none is. */
+  readonly toolsets?: HostToolsets
 }
 
 /** The flags that shape the host table, as given (the repeatable ones in order). @category models */
@@ -41,6 +46,8 @@ export interface HostFlags {
   readonly remoteNode: ReadonlyArray<string>
   readonly remoteBin: ReadonlyArray<string>
   readonly sshConfig: string | undefined
+  /** LIBTMUX_HOST_TOOLSETS, the flags joined with commas. */
+  readonly hostToolsets?: string | undefined
 }
 
 const hostName = /^[a-z][a-z0-9_-]{0,31}$/u
@@ -107,6 +114,8 @@ export const parseHostTable = (flags: HostFlags, cwdResolve: (path: string) => s
       ? "--remote-bin"
       : flags.sshConfig !== undefined
       ? "--ssh-config"
+      : flags.hostToolsets !== undefined
+      ? "--host-toolsets"
       : undefined
     if (flags.hosts.length === 0) {
       return stray === undefined
@@ -114,7 +123,9 @@ export const parseHostTable = (flags: HostFlags, cwdResolve: (path: string) => s
         : yield* Result.fail(
           settingInvalid(
             stray,
-            `${stray} goes with --host NAME=DESTINATION (a hub of hosts) or with --print-config --ssh`
+            `${stray} goes with --host NAME=DESTINATION (a hub of hosts)${
+              stray === "--no-local" || stray === "--host-toolsets" ? "" : " or with --print-config --ssh"
+            }`
           )
         )
     }
@@ -153,6 +164,9 @@ export const parseHostTable = (flags: HostFlags, cwdResolve: (path: string) => s
           : [hostNode ?? "node", hostBin ?? "libtmux-mcp"]
       }
     })
+    const toolsets = flags.hostToolsets === undefined
+      ? undefined
+      : yield* parseHostToolsets(flags.hostToolsets, [...(flags.noLocal ? [] : [localHost]), ...names])
     return {
       remotes,
       local: !flags.noLocal,
@@ -160,6 +174,7 @@ export const parseHostTable = (flags: HostFlags, cwdResolve: (path: string) => s
       // ssh reads a relative -F against the folder it starts in.
       sshConfig: sshConfig === undefined || sshConfig.startsWith("/") || sshConfig.startsWith("~")
         ? sshConfig
-        : cwdResolve(sshConfig)
+        : cwdResolve(sshConfig),
+      ...(toolsets === undefined ? {} : { toolsets })
     } satisfies HostTable as HostTable
   })

@@ -5,6 +5,8 @@
 import * as Result from "effect/Result"
 import { isAbsolute, resolve } from "node:path"
 import { type ClientName, clients, isClient } from "./clients.ts"
+import type { HostTable } from "./hosts.ts"
+import { pathWord } from "./pathWord.ts"
 import { remoteShellProblem } from "./quote.ts"
 import { parseToolsets } from "./selection.ts"
 import { inheritedPath, parseSocketSelector } from "./socket.ts"
@@ -57,6 +59,15 @@ export interface PrintConfig {
   readonly node: string | undefined
   /** The wait ceiling the entry's server will have, for a client's per-call timeout. */
   readonly waitMaxSeconds: number
+  /** With `--host`: the entry runs a hub of these hosts; `args` are its flags that have no variable. */
+  readonly hub?: PrintedHub
+}
+
+/** The hub an entry runs: its host table, checked as the server checks it, and its flag-only settings. */
+export interface PrintedHub {
+  readonly table: HostTable
+  /** `--no-local`, `--remote-node`, `--remote-bin`, `--ssh-config`, as given (the config file made absolute). */
+  readonly args: ReadonlyArray<string>
 }
 
 // Claude Code takes letters, digits, - and _; a TOML bare key the same; JSON keys anything.
@@ -68,29 +79,6 @@ export const defaultEntryName = (host: RemoteHost | undefined): string =>
     ? "libtmux-mcp"
     : `libtmux-mcp-${host.destination.replace(/^.*@/u, "")}${host.port === undefined ? "" : `-${host.port}`}`
       .replace(/[^A-Za-z0-9_-]/gu, "-")
-
-/**
- * A word for a command line: a path or name that no program takes for an option. One that goes
- * to the remote host is read by its login shell: every common one must read it as the same word
- * once quoted (no backslash, no control characters); a local one only has no control characters.
- */
-export const pathWord = (flag: string, raw: string, remote = true): Result.Result<string, StartupError> => {
-  const problem = raw === ""
-    ? "it is empty"
-    : raw.startsWith("-")
-    ? "it starts with -"
-    : remote
-    ? remoteShellProblem(raw)
-    // oxlint-disable-next-line no-control-regex -- control characters are what it refuses
-    : (/[\u0000-\u001f\u007f]/u.test(raw) ? "a control character" : undefined)
-  return problem === undefined ? Result.succeed(raw) : Result.fail(
-    settingInvalid(
-      flag,
-      `${flag} ${JSON.stringify(raw)} is not valid: ${problem}; give a path (or a command name on the remote ` +
-        "PATH) without backslashes or control characters"
-    )
-  )
-}
 
 const parseRemote = (
   flags: Partial<Record<PrintConfigFlag, string>>,
@@ -156,7 +144,8 @@ export const printConfigInvocation = (
   values: Readonly<Record<string, string | undefined>>,
   tmux: string | undefined,
   flags: Partial<Record<PrintConfigFlag, string>>,
-  cwd: string
+  cwd: string,
+  hub?: PrintedHub
 ): Result.Result<PrintConfig, StartupError> =>
   Result.gen(function*() {
     if (!isClient(client)) {
@@ -175,7 +164,20 @@ export const printConfigInvocation = (
     const env = Object.fromEntries(
       Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)
     )
-    const host = yield* parseRemote(flags, cwd)
+    if (hub !== undefined) {
+      // The hub starts each host's server itself; the entry runs the hub here.
+      const alone = (["--ssh", "--remote-binary"] as const).find((flag) => flags[flag] !== undefined)
+      if (alone !== undefined) {
+        return yield* Result.fail(
+          settingInvalid(
+            alone,
+            `${alone} goes with one host (the entry starts the server there); with --host the entry runs a hub ` +
+              "that starts this server on each host (--remote-node, --remote-bin [NAME=]PATH name it there)"
+          )
+        )
+      }
+    }
+    const host = hub === undefined ? yield* parseRemote(flags, cwd) : undefined
     if (host !== undefined) {
       // The remote server cannot see how this machine reaches it: its watch_command needs to be told.
       env.LIBTMUX_WATCH_SSH ??= flags["--ssh"]!
@@ -226,5 +228,15 @@ export const printConfigInvocation = (
     // A client starts the server without TMUX: inherit there would reach the default socket.
     const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" ? inheritedPath(tmux) : undefined
     if (inheritedSocket !== undefined) env.LIBTMUX_SOCKET = `path:${inheritedSocket}`
-    return { kind: "print-config", client, name, env, inheritedSocket, remote: host, node, waitMaxSeconds } as const
+    return {
+      kind: "print-config",
+      client,
+      name,
+      env,
+      inheritedSocket,
+      remote: host,
+      node,
+      waitMaxSeconds,
+      ...(hub === undefined ? {} : { hub })
+    } as const
   })

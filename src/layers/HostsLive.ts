@@ -110,10 +110,14 @@ export const layer = (
       const known = [...(table?.local === true ? ["local"] : []), ...names]
       const aliveMs = keepAliveSeconds(linkTimeoutSeconds) * 1000
       const link: SshLink = { aliveSeconds: keepAliveSeconds(linkTimeoutSeconds), connectSeconds: linkTimeoutSeconds }
-      const remoteEnv = { ...env, LIBTMUX_LINK_TIMEOUT: String(linkTimeoutSeconds) }
 
       const open = async (host: RemoteHostEntry): Promise<Session> => {
-        const ssh = hostCommand(table!, host, remoteEnv, link)
+        const ssh = hostCommand(
+          table!,
+          host,
+          { ...(host.selection ?? env), LIBTMUX_LINK_TIMEOUT: String(linkTimeoutSeconds) },
+          link
+        )
         const transport = new StdioClientTransport({
           command: ssh.command,
           args: ssh.args,

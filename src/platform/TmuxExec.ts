@@ -9,7 +9,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Semaphore from "effect/Semaphore"
-import { execFile } from "node:child_process"
+import { spawn } from "node:child_process"
 import { availableParallelism } from "node:os"
 import { tmuxRefusal } from "../domain/tmuxRefusals.ts"
 import {
@@ -70,7 +70,13 @@ export const makePool = (size: number) =>
       isBlocking(commands) ? exec : pool.withPermit(exec)
   )
 
-/** Runs tmux with the given argv; resolves with stdout or a typed failure. */
+/** The most a tmux client may print on one stream before it is stopped (a capture of a huge history). */
+const defaultMaxOutputBytes = 512 * 1024 * 1024
+
+/**
+ * Runs tmux with the given argv; resolves with stdout or a typed failure. Spawned directly, not
+ * through `execFile`: without input, stdin is /dev/null from the start (no pipe to make and end).
+ */
 export const execTmux = (
   bin: string,
   argv: ReadonlyArray<string>,
@@ -79,49 +85,63 @@ export const execTmux = (
 ): Effect.Effect<string, TmuxError> => {
   const command = argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
+  const limitBytes = options.maxOutputBytes ?? defaultMaxOutputBytes
   return Effect.callback<string, TmuxError>((resume, signal) => {
     // Our own timer: a tmux client that catches SIGTERM exits 0, so the exit status cannot tell.
     let timedOut = false
-    const child = execFile(
-      bin,
-      argv as Array<string>,
-      {
-        cwd: options.cwd,
-        env: options.env,
-        signal,
-        maxBuffer: options.maxOutputBytes ?? 512 * 1024 * 1024,
-        encoding: "utf8"
-      },
-      (error, stdout, stderr) => {
-        clearTimeout(timer)
-        if (timedOut) return resume(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
-        if (error === null) return resume(Effect.succeed(stdout))
-        const code = (error as NodeJS.ErrnoException).code
-        if (code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") {
-          return resume(
-            Effect.fail(new TmuxOutputTooLarge({ command, limitBytes: options.maxOutputBytes ?? 512 * 1024 * 1024 }))
-          )
-        }
-        if (code === "ENOENT" || code === "EACCES") {
-          return resume(
-            Effect.fail(new TmuxNotFound({ bin, reason: code === "ENOENT" ? "not found" : "permission denied" }))
-          )
-        }
-        const text = stderr.trim()
-        // Nothing listens on the socket, or the server went away while the command was in flight.
-        if (tmuxRefusal(text)._tag === "ServerAbsent") {
-          return resume(Effect.fail(new ServerNotRunning({ socket })))
-        }
-        return resume(
-          Effect.fail(new TmuxCommandFailed({ command, exitCode: typeof code === "number" ? code : 1, stderr: text }))
+    let tooLarge = false
+    let settled = false
+    const settle = (effect: Effect.Effect<string, TmuxError>) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resume(effect)
+    }
+    const child = spawn(bin, argv as Array<string>, {
+      cwd: options.cwd,
+      env: options.env,
+      signal,
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"]
+    })
+    const collect = (stream: NodeJS.ReadableStream) => {
+      const chunks: Array<Buffer> = []
+      let bytes = 0
+      stream.on("data", (chunk: Buffer) => {
+        bytes += chunk.length
+        if (bytes > limitBytes) {
+          tooLarge = true
+          child.kill("SIGKILL")
+        } else chunks.push(chunk)
+      })
+      return () => Buffer.concat(chunks, Math.min(bytes, limitBytes)).toString("utf8")
+    }
+    const stdout = collect(child.stdout!)
+    const stderr = collect(child.stderr!)
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT" || error.code === "EACCES") {
+        settle(
+          Effect.fail(new TmuxNotFound({ bin, reason: error.code === "ENOENT" ? "not found" : "permission denied" }))
         )
       }
-    )
+      // Any other error (an abort) is followed by `close`, which answers.
+    })
+    child.on("close", (code) => {
+      if (timedOut) return settle(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
+      if (tooLarge) return settle(Effect.fail(new TmuxOutputTooLarge({ command, limitBytes })))
+      if (code === 0) return settle(Effect.succeed(stdout()))
+      const text = stderr().trim()
+      // Nothing listens on the socket, or the server went away while the command was in flight.
+      if (tmuxRefusal(text)._tag === "ServerAbsent") return settle(Effect.fail(new ServerNotRunning({ socket })))
+      settle(Effect.fail(new TmuxCommandFailed({ command, exitCode: code ?? 1, stderr: text })))
+    })
     const timer = setTimeout(() => {
       timedOut = true
       child.kill("SIGKILL")
     }, timeoutMs)
-    if (options.input !== undefined) child.stdin?.end(options.input)
-    else child.stdin?.end()
+    if (options.input !== undefined) {
+      // A client that exits before reading all of it breaks the pipe; `close` says how it ended.
+      child.stdin!.on("error", () => undefined)
+      child.stdin!.end(options.input)
+    }
   })
 }

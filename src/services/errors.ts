@@ -422,15 +422,28 @@ export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("Outcom
   }
 }
 
-/** The host's server does not offer the tool (older, or another selection). @category errors */
+/**
+ * The host does not offer the tool: its server (`version`) is older or selects other tools, or the
+ * hub's --host-toolsets narrows it (`toolsets`, with the `hosts` that do offer it; nothing was sent).
+ * @category errors
+ */
 export class HostToolMissing extends Schema.TaggedError<HostToolMissing>()("HostToolMissing", {
   host: Schema.String,
   tool: Schema.String,
-  version: Schema.String
+  version: Schema.optionalKey(Schema.String),
+  toolsets: Schema.optionalKey(Schema.Array(Schema.String)),
+  hosts: Schema.optionalKey(Schema.Array(Schema.String))
 }) {
   override get message() {
-    return `host ${this.host} (libtmux-mcp ${this.version}) does not offer ${this.tool}: its server is older or ` +
-      "selects other tools; update it there or call another tool"
+    return this.toolsets === undefined
+      ? `host ${this.host} (libtmux-mcp ${this.version ?? "unknown"}) does not offer ${this.tool}: its server is ` +
+        "older or selects other tools; update it there or call another tool"
+      : `host ${this.host} offers only the ${this.toolsets.join(", ") || "no"} toolset(s) (--host-toolsets), ` +
+        `not ${this.tool}, so nothing was sent there; ${
+          this.hosts === undefined || this.hosts.length === 0
+            ? "no host offers it"
+            : `hosts that offer it: ${this.hosts.join(", ")}`
+        }`
   }
 }
 

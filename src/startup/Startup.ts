@@ -15,6 +15,8 @@ import {
   type ServerConfig,
   type WaitRequest
 } from "../domain/config.ts"
+import { hostNames } from "../domain/hosts.ts"
+import { hostSelectionSettings, narrowSelection } from "../domain/hostToolsets.ts"
 import { resolveSelection, type Selection } from "../domain/selection.ts"
 import { formatSelector, inheritedPath, resolveSocketPath, socketFlags } from "../domain/socket.ts"
 import type { SocketPlace } from "../domain/socketPlace.ts"
@@ -170,7 +172,7 @@ export const startup = (
         startupError(new AdoptionRefused({ socket }))
       )
     }
-    const selection = yield* Effect.fromResult(resolveSelection(
+    const resolved = yield* Effect.fromResult(resolveSelection(
       config.selection,
       {
         socketExplicit: config.socketExplicit,
@@ -182,6 +184,21 @@ export const startup = (
       // tools from the manifest keeps their programs out of what startup loads.
       new Set(toolNames)
     ))
+    const table = config.hosts
+    const narrowed = table?.toolsets
+    const selection = table === undefined
+      ? resolved
+      : yield* Effect.fromResult(narrowSelection(resolved, hostNames(table), narrowed))
+    // A narrowed host's server starts with its own selection settings (hostToolsets.ts).
+    const hosts = table === undefined || narrowed === undefined ? table : {
+      ...table,
+      remotes: table.remotes.map((host) => {
+        const only = narrowed[host.name]
+        return only === undefined
+          ? host
+          : { ...host, selection: hostSelectionSettings(resolved, config.selection, only) }
+      })
+    }
     const callerSocket = inheritedPath(env.TMUX)
     const callerPath = callerSocket === undefined ? undefined : realpath(callerSocket) ?? callerSocket
     const caller = {
@@ -212,6 +229,14 @@ export const startup = (
     const audit = yield* auditTarget(config.auditLog, env, uid)
     return {
       kind: "facts",
-      facts: { config, selection, pin, caller, tmuxVersion, tmuxPath: whichBinary(config.tmuxBin, env), audit }
+      facts: {
+        config: hosts === table ? config : { ...config, hosts },
+        selection,
+        pin,
+        caller,
+        tmuxVersion,
+        tmuxPath: whichBinary(config.tmuxBin, env),
+        audit
+      }
     } as const
   })

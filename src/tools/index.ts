@@ -112,7 +112,7 @@ export const registry = defineRegistry({
 })
 
 /** The definition of a tool. */
-export const definitionOf = (name: ToolName): ToolDefinition => registry[name] as unknown as ToolDefinition
+export const definitionOf = (name: ToolName): ToolDefinition => registry[name]
 
 /** The names this build registers: all of the manifest. */
 export const registeredNames: ReadonlySet<ToolName> = new Set(Object.keys(registry) as Array<ToolName>)

@@ -4,16 +4,16 @@
  * `tmux://capabilities` document. All generated from the effective configuration, never static
  * strings, and none of them claims more than the code does.
  */
-import type { HostTable } from "../domain/hosts.ts"
+import { hostNames, type HostTable } from "../domain/hosts.ts"
 import { attachCommandFor, recordPair } from "../domain/quote.ts"
 import { formatSelector } from "../domain/socket.ts"
-import { capabilityRecord, manifest, type ToolName } from "../manifest/index.ts"
+import { capabilityRecord, manifest, type ToolName, type Toolset } from "../manifest/index.ts"
 import { processVisibility } from "../platform/ProcessVisibility.ts"
 import type { AuditStatus } from "../services/Audit.ts"
 import type { StartupFacts } from "../startup/Startup.ts"
 import { reachesHostCommands } from "../tools/define.ts"
 import { version } from "../version.ts"
-import { hubLine } from "./hostParameter.ts"
+import { hubLine, toolHosts } from "./hostParameter.ts"
 
 /** The server instructions' byte budget (UTF-8). */
 
@@ -125,7 +125,7 @@ const callerLine = (facts: StartupFacts): string | undefined => {
 }
 
 /** A hub's hosts as its own table declares them; what each host's server is and holds, it says itself. */
-const hostsRecord = (table: HostTable) => ({
+const hostsRecord = (table: HostTable, hub: ReadonlyArray<Toolset>) => ({
   default_host: table.defaultHost,
   local: table.local,
   remote: table.remotes.map((host) => ({
@@ -133,6 +133,9 @@ const hostsRecord = (table: HostTable) => ({
     destination: host.destination,
     ...(host.port === undefined ? {} : { port: host.port })
   })),
+  // What each host offers: its --host-toolsets, or the hub's toolsets (each tool's `hosts` lists where it is).
+  toolsets: Object.fromEntries(hostNames(table).map((host) => [host, table.toolsets?.[host] ?? hub])),
+  ...(table.toolsets === undefined ? {} : { narrowed: Object.keys(table.toolsets) }),
   note: "each remote host runs its own libtmux-mcp over one kept ssh -T session: the socket, lease, audit and " +
     "capability records there are that server's own (get_server_info shows each host's state); the records " +
     "above are this server's"
@@ -238,7 +241,8 @@ export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = i
     tools: selection.tools.map((name) => ({
       name,
       title: manifest[name].title,
-      ...capabilityRecord(manifest[name], selection.batchOperations)
+      ...capabilityRecord(manifest[name], selection.batchOperations),
+      ...((table) => table === undefined ? {} : { hosts: toolHosts(table, name) })(facts.config.hosts)
     })),
     pane_observation: {
       terminal_content_tools: selection.tools.filter((name) => outputs(name).includes("terminal-content")),
@@ -247,7 +251,7 @@ export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = i
         "by other programs; receiving them through a tool does not make them trusted"
     },
     process_view: processVisibility(),
-    ...(facts.config.hosts === undefined ? {} : { hosts: hostsRecord(facts.config.hosts) }),
+    ...(facts.config.hosts === undefined ? {} : { hosts: hostsRecord(facts.config.hosts, selection.toolsets) }),
     not_guaranteed: [
       "tool filtering is not an OS sandbox and does not constrain other MCP tools",
       "the socket separates tmux objects; it does not restrict filesystem, process or network access",

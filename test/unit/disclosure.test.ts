@@ -132,6 +132,18 @@ describe("instructions", () => {
     assert.notProperty(capabilitiesDocument(base), "hosts")
   })
 
+  it("show each host's toolsets and each tool's hosts under --host-toolsets, and no hosts field without a hub", () => {
+    const base = facts(["inspect", "execute"])
+    const remotes = [{ name: "build", destination: "build", port: undefined, command: ["libtmux-mcp"] }]
+    const hosts = { remotes, local: true, defaultHost: "local", sshConfig: undefined, toolsets: { build: ["inspect"] } }
+    const document = capabilitiesDocument({ ...base, config: { ...base.config, hosts } as typeof base.config })
+    assert.deepStrictEqual(document.hosts!.toolsets, { local: ["inspect", "execute"], build: ["inspect"] })
+    const byName = new Map(document.tools.map((tool) => [tool.name, tool as { hosts?: ReadonlyArray<string> }]))
+    assert.deepStrictEqual(byName.get("capture_pane")!.hosts, ["local", "build"])
+    assert.deepStrictEqual(byName.get("send_keys")!.hosts, ["local"])
+    assert.notProperty(capabilitiesDocument(base).tools[0]!, "hosts")
+  })
+
   it("only mention execution when an enabled tool can start a process or deliver input", () => {
     assert.notInclude(instructions(facts(["inspect"])), "user's permissions")
   })

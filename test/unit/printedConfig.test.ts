@@ -127,6 +127,17 @@ describe("printed configurations, read by each client's parser", () => {
   })
 })
 
+describe("TOML", () => {
+  it("codex: a path holding a character JSON leaves as it is and TOML must escape (DEL) reads back whole", () => {
+    const config = decide(["--print-config", "codex"])
+    const odd = "/home/you/src\u007f/dist/libtmux-mcp.js"
+    const text = renderClientConfig(config, node, odd)
+    // TOML's basic strings may not hold U+007F as it is (Codex's parser refuses it; smol-toml's is lenient).
+    assert.notInclude(text, "\u007f")
+    assert.deepStrictEqual(readEntry(config, text).args, [odd])
+  })
+})
+
 describe("notes on stderr", () => {
   it("claude-code: --scope user goes where the hint says, and the command still parses with it", () => {
     const config = decide(["--print-config", "claude-code", "--toolsets", "inspect"])
@@ -196,6 +207,111 @@ describe("entry flags", () => {
       const result = invoke({}, ["--print-config", "codex", ...argv])
       assert.isTrue(Result.isFailure(result), argv.join(" "))
       if (Result.isFailure(result)) assert.include(result.failure.message, words)
+    }
+  })
+})
+
+describe("--print-config with --host: one entry that runs the hub", () => {
+  const hubFlags = [
+    "--host",
+    "build=me@build-box",
+    "--host",
+    "gpu=gpu.lan:2222",
+    "--remote-node",
+    "gpu=/usr/local/bin/node",
+    "--remote-bin",
+    "gpu=/opt/it's/libtmux-mcp.js",
+    "--ssh-config",
+    "ssh/hub config",
+    "--host-toolsets",
+    "gpu=inspect",
+    "--no-local",
+    "--toolsets",
+    "inspect,execute"
+  ]
+  const served = (env: Readonly<Record<string, string>>, argv: ReadonlyArray<string>, cwd = "/home/you/work") => {
+    const result = invoke(env, argv, cwd)
+    if (Result.isFailure(result)) throw new Error(result.failure.message)
+    if (result.success.kind !== "serve") throw new Error(result.success.kind)
+    return result.success.config
+  }
+
+  for (const client of Object.keys(clients)) {
+    it(`${client}: the entry starts this server with the hub's hosts, toolsets and flags, as given`, () => {
+      const config = decide(["--print-config", client, ...hubFlags])
+      const entry = readEntry(config, renderClientConfig(config, node, bin))
+      assert.strictEqual(entry.name, "libtmux-mcp")
+      assert.strictEqual(entry.command, node)
+      assert.deepStrictEqual(entry.args, [
+        bin,
+        "--no-local",
+        "--remote-node",
+        "gpu=/usr/local/bin/node",
+        "--remote-bin",
+        "gpu=/opt/it's/libtmux-mcp.js",
+        "--ssh-config",
+        "/home/you/work/ssh/hub config"
+      ])
+      assert.deepStrictEqual(entry.env, {
+        LIBTMUX_HOSTS: "build=me@build-box,gpu=gpu.lan:2222",
+        LIBTMUX_HOST_TOOLSETS: "gpu=inspect",
+        LIBTMUX_TOOLSETS: "inspect,execute"
+      })
+      // Started from any folder, the entry is the server the flags make here.
+      const direct = served({}, hubFlags)
+      const printed = served(entry.env, entry.args.slice(1), "/")
+      assert.deepStrictEqual(printed.hosts, direct.hosts)
+      assert.deepStrictEqual(printed.selection, direct.selection)
+    })
+  }
+
+  it("prints per host the checks (ssh gets through, its Node, its server's version) as the hub reaches it", () => {
+    const config = decide(["--print-config", "cursor", ...hubFlags])
+    const notes = clientConfigNotes(config, node)
+    assert.include(notes[1], "the entry runs a hub of build, gpu; each remote host needs ssh without a prompt")
+    const check = (host: string, what: string) => {
+      const line = notes.find((note) => note.startsWith(`libtmux-mcp: ${host} ${what}`))
+      assert.isDefined(line, `${host} ${what}`)
+      return shellWords(line!.replace(/^libtmux-mcp: [a-z]+ [^:]+: /u, ""))
+    }
+    const ssh = ["ssh", "-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=15", "-o", "ServerAliveCountMax=3"]
+    const gpu = [...ssh, "-F", "/home/you/work/ssh/hub config", "-p", "2222", "--", "gpu.lan"]
+    assert.deepStrictEqual(check("gpu", "reachable"), [...gpu, "true"])
+    assert.deepStrictEqual(check("gpu", "Node"), [...gpu, "'/usr/local/bin/node' '--version'"])
+    // The server's check is the remote command the hub runs there, with --version: quoted for the host's shell.
+    assert.deepStrictEqual(check("gpu", "server"), [
+      ...gpu,
+      `'/usr/local/bin/node' '/opt/it'"'"'s/libtmux-mcp.js' '--version'`
+    ])
+    const build = [...ssh, "-F", "/home/you/work/ssh/hub config", "--", "me@build-box"]
+    assert.deepStrictEqual(check("build", "Node"), [...build, "'node' '--version'"])
+    assert.deepStrictEqual(check("build", "server"), [...build, "'libtmux-mcp' '--version'"])
+    // The remote shell reads the server check's last word as the hub's words.
+    assert.deepStrictEqual(shellWords(check("gpu", "server").at(-1)!), [
+      "/usr/local/bin/node",
+      "/opt/it's/libtmux-mcp.js",
+      "--version"
+    ])
+  })
+
+  it("refuses --ssh and --remote-binary beside --host, and checks the hub's flags as serving does", () => {
+    for (
+      const [argv, words] of [
+        [["--ssh", "box"], "--ssh goes with one host"],
+        [["--remote-binary", "/o/l"], "--remote-binary goes with one host"],
+        [["--host-toolsets", "dev=inspect"], "hosts: local, build"],
+        [["--remote-bin", "dev=/x.js"], "names no declared host"]
+      ] as const
+    ) {
+      const result = invoke({}, ["--print-config", "codex", "--host", "build=box", ...argv])
+      assert.isTrue(Result.isFailure(result), argv.join(" "))
+      if (Result.isFailure(result)) assert.include(result.failure.message, words)
+    }
+    // Without --host, a hub's own flags are refused, not left in the entry.
+    for (const argv of [["--no-local"], ["--host-toolsets", "build=inspect"]]) {
+      const result = invoke({}, ["--print-config", "codex", ...argv])
+      assert.isTrue(Result.isFailure(result), argv.join(" "))
+      if (Result.isFailure(result)) assert.include(result.failure.message, "goes with --host NAME=DESTINATION")
     }
   })
 })
