@@ -15,7 +15,7 @@ import * as SchemaAST from "effect/SchemaAST"
 import type * as SchemaIssue from "effect/SchemaIssue"
 import { randomUUID } from "node:crypto"
 import { boundProblem, brokenBound } from "../domain/argumentBounds.ts"
-import { onlyReads, resendable } from "../domain/hostLink.ts"
+import { resendable } from "../domain/hostLink.ts"
 import { localHost } from "../domain/hosts.ts"
 import { withToolsets } from "../domain/hostToolsets.ts"
 import { isPaneId } from "../domain/ids.ts"
@@ -420,7 +420,6 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           // The call's time: the longest wait this server allows, and room for the rest (connect included).
           timeoutMs: (config.waitMaxSeconds + 30) * 1000,
           callId: hubCall,
-          reads: onlyReads(_definition.row),
           resend: resendable(_definition.row),
           progress
         })

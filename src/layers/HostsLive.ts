@@ -276,7 +276,7 @@ export const layer = (
           const seen = { runId: typeof args.resume === "string" ? args.resume : undefined }
           const once = send(host, tool, args, options, deadline, seen)
           const lost = (dropped: Dropped): HostLost | OutcomeUnknown =>
-            options.reads
+            options.resend
               ? new HostLost({ host: name, detail: dropped.detail })
               : new OutcomeUnknown({
                 host: name,

@@ -43,9 +43,10 @@ export interface ForwardOptions {
   readonly timeoutMs: number
   /** The hub's call ID, which the host's audit records. */
   readonly callId: string
-  /** Whether the call only reads (domain/hostLink.ts): lost, it answers HostLost, not OutcomeUnknown. */
-  readonly reads: boolean
-  /** Whether it is sent once more when its session drops (domain/hostLink.ts `resendable`). */
+  /**
+   * Whether the call is a read sent once more when its session drops (domain/hostLink.ts
+   * `resendable`); lost, it answers HostLost. Any other lost call answers OutcomeUnknown.
+   */
   readonly resend: boolean
   readonly progress?: ((progress: number, total: number, message: string) => Promise<void>) | undefined
 }

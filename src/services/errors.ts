@@ -401,7 +401,8 @@ export class HostLost extends Schema.TaggedError<HostLost>()("HostLost", {
 
 /**
  * The session to the host dropped (or the host did not answer in time) while a call that may act was
- * in flight: whether it acted is not known, and it is never sent again. @category errors
+ * in flight: whether it acted is not known, and it is never sent again. A `wait_for_text` lost so is
+ * this too: it acted on nothing, but what it waited for may have come and gone. @category errors
  */
 export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("OutcomeUnknown", {
   host: Schema.String,
@@ -411,6 +412,11 @@ export class OutcomeUnknown extends Schema.TaggedError<OutcomeUnknown>()("Outcom
   run_id: Schema.optionalKey(Schema.String)
 }) {
   override get message() {
+    if (this.tool === "wait_for_text") {
+      return `wait_for_text on host ${this.host} ended without an answer: ${this.detail}; it was not sent again ` +
+        "(output during the reconnect would be missed, and its cursor belongs to the server process that " +
+        `ended). Capture the pane (capture_pane with host ${this.host}) for what came meanwhile, then wait again`
+    }
     const look = this.run_id !== undefined
       ? `call run_shell_command with host ${this.host}, the same pane_id and resume ${this.run_id} for the run's ` +
         "status (its record is kept on the host; a run not recorded there was never typed)"

@@ -3,8 +3,8 @@
  * host on a closed port (down). The hub runs with a 6 s link timeout (pings and ssh keep-alives
  * every 2 s; a host's server exits after 6 s without a message), which exercises the same code as
  * the default 45 s. A quiet link is kept by the hub's pings; a host that stays down answers at
- * once during its back-off; a read in flight when its session dies is sent once more, a mutation
- * never; a run in flight when its host's sshd
+ * once during its back-off; a read in flight when its session dies is sent once more,
+ * wait_for_text and a mutation never; a run in flight when its host's sshd
  * and session are killed answers OutcomeUnknown naming the run, which resume answers once the
  * sshd is back; a partition (the session's sshd stopped) ends the host's server without collecting
  * its run; a hung host's server fails only its own calls, at their deadline, and serves again
@@ -226,39 +226,47 @@ describe.skipIf(skip)("a hub's links when they fail", () => {
     assert.isFalse((await run("list_sessions", { host: "beta" })).isError === true)
   }, 60_000)
 
-  it("sends a read in flight once more on a new session when its session dies, and a mutation never", async () => {
-    const [server] = await until("alpha's server", () => hostServers("alpha"), (pids) => pids.length === 1)
-    // alpha's server hears but does not answer: both calls are in flight when the session goes.
-    signal([server!], "SIGSTOP")
-    const read = run("list_sessions", { host: "alpha" })
-    const write = run("create_window", { host: "alpha", session_name: "work", window_name: "maybe" })
-    const intents = await until(
-      "the hub's intents of both calls",
-      () =>
-        hubIntents().filter((line) =>
-          line.host === "alpha" && ["list_sessions", "create_window"].includes(String(line.tool))
-        ).slice(-2),
-      (lines) =>
-        lines.some((line) => line.tool === "create_window") && lines.some((line) => line.tool === "list_sessions")
-    )
-    const [ssh] = await until("the hub's ssh session to alpha", () => sshOf("alpha"), (pids) => pids.length === 1)
-    process.kill(ssh!, "SIGKILL")
-    const [readAnswer, writeAnswer] = await Promise.all([read, write])
-    assert.isFalse(readAnswer.isError === true, textOf(readAnswer))
-    assert.include(
-      (structured(readAnswer).sessions as Array<{ session_name: string }>).map((item) => item.session_name),
-      "work"
-    )
-    assert.strictEqual(errorTag(writeAnswer), "OutcomeUnknown", textOf(writeAnswer))
-    assert.match(textOf(writeAnswer), /^the outcome of create_window on host alpha is unknown: .*not sent again/u)
-    // The old server goes on EOF once continued; the new one served the read, sent once more.
-    signal([server!], "SIGCONT")
-    await until("alpha's old server to exit", () => running(server!), (alive) => !alive)
-    const writeCall = intents.find((line) => line.tool === "create_window")!.hub_call
-    const readCall = intents.find((line) => line.tool === "list_sessions")!.hub_call
-    assert.isAtMost(hostIntentsOf("alpha", writeCall).length, 1, "create_window was sent again")
-    assert.strictEqual(hostIntentsOf("alpha", readCall).length, 1)
-  }, 60_000)
+  it(
+    "sends a read in flight once more on a new session when its session dies; wait_for_text and a mutation never",
+    async () => {
+      const pane = await paneOf("alpha")
+      const [server] = await until("alpha's server", () => hostServers("alpha"), (pids) => pids.length === 1)
+      // alpha's server hears but does not answer: the calls are in flight when the session goes.
+      signal([server!], "SIGSTOP")
+      const read = run("list_sessions", { host: "alpha" })
+      const write = run("create_window", { host: "alpha", session_name: "work", window_name: "maybe" })
+      const waited = run("wait_for_text", { host: "alpha", pane_id: pane, patterns: ["never-printed"], timeout: 20 })
+      const tools = ["list_sessions", "create_window", "wait_for_text"]
+      const intents = await until(
+        "the hub's intents of the three calls",
+        () => hubIntents().filter((line) => line.host === "alpha" && tools.includes(String(line.tool))).slice(-3),
+        (lines) => tools.every((tool) => lines.some((line) => line.tool === tool))
+      )
+      const [ssh] = await until("the hub's ssh session to alpha", () => sshOf("alpha"), (pids) => pids.length === 1)
+      process.kill(ssh!, "SIGKILL")
+      const [readAnswer, writeAnswer, waitAnswer] = await Promise.all([read, write, waited])
+      // wait_for_text reads, but is not sent again: what it waited for may have come meanwhile.
+      assert.strictEqual(errorTag(waitAnswer), "OutcomeUnknown", textOf(waitAnswer))
+      assert.match(textOf(waitAnswer), /^wait_for_text on host alpha ended without an answer: .*not sent again/u)
+      assert.isFalse(readAnswer.isError === true, textOf(readAnswer))
+      assert.include(
+        (structured(readAnswer).sessions as Array<{ session_name: string }>).map((item) => item.session_name),
+        "work"
+      )
+      assert.strictEqual(errorTag(writeAnswer), "OutcomeUnknown", textOf(writeAnswer))
+      assert.match(textOf(writeAnswer), /^the outcome of create_window on host alpha is unknown: .*not sent again/u)
+      // The old server goes on EOF once continued; the new one served the read, sent once more.
+      signal([server!], "SIGCONT")
+      await until("alpha's old server to exit", () => running(server!), (alive) => !alive)
+      const writeCall = intents.find((line) => line.tool === "create_window")!.hub_call
+      const readCall = intents.find((line) => line.tool === "list_sessions")!.hub_call
+      assert.isAtMost(hostIntentsOf("alpha", writeCall).length, 1, "create_window was sent again")
+      assert.strictEqual(hostIntentsOf("alpha", readCall).length, 1)
+      const waitCall = intents.find((line) => line.tool === "wait_for_text")!.hub_call
+      assert.isAtMost(hostIntentsOf("alpha", waitCall).length, 1, "wait_for_text was sent again")
+    },
+    60_000
+  )
 
   it(
     "answers OutcomeUnknown with its run ID for a run whose sshd and session are killed; beta serves meanwhile; " +

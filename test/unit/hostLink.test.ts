@@ -25,7 +25,6 @@ describe("resendable", () => {
     }
     assert.notInclude(again, "run_shell_command")
     assert.notInclude(again, "send_keys")
-    // Lost, wait_for_text changed nothing (HostLost); a mutation's outcome is unknown.
     assert.isTrue(onlyReads(manifest.wait_for_text))
     assert.isFalse(onlyReads(manifest.create_window))
   })
