@@ -11,26 +11,19 @@
  * after SIGCONT. One shared setup; everything is ended at the end.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { type ChildProcess, execFileSync } from "node:child_process"
-import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { readFileSync, realpathSync } from "node:fs"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { type HostMachine, startHostMachines, stopHostMachines } from "../support/hubHosts.ts"
 import { binPath, call, connect, type Connected, structured, textOf } from "../support/mcp.ts"
 import { childProcesses, holdsFor, processesNaming, running, until } from "../support/poll.ts"
-import { freePort, runSshdIn, sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
+import { freePort, runSshdIn, sshdAvailable, stopSshd } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 // CI installs openssh-server: there the test must run.
 const skip = !sshdAvailable && process.env.CI !== "true"
 
-interface Machine {
-  readonly name: string
-  readonly world: TmuxWorld
-  daemon: ChildProcess
-}
-
-const machines: Array<Machine> = []
-const worlds: Array<TmuxWorld> = []
+let machines: Array<HostMachine> = []
+let local: TmuxWorld | undefined
 /** Processes a test stopped: continued at the end whatever happened. */
 const stopped = new Set<number>()
 let hub: Connected | undefined
@@ -45,7 +38,7 @@ const machine = (name: string) => machines.find((candidate) => candidate.name ==
 
 /** The host's own server processes (node running the bin, with that host's audit file). */
 const hostServers = (name: string): Array<number> =>
-  processesNaming(`LIBTMUX_AUDIT_LOG=${join(machine(name).world.dir, "audit.log")}`).filter((pid) => {
+  processesNaming(`LIBTMUX_AUDIT_LOG=${machine(name).auditPath}`).filter((pid) => {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
       return args[1] === realpathSync(binPath) && running(pid)
@@ -68,7 +61,7 @@ const hubIntents = () =>
   hub!.stderr().split("\n").filter((line) => line.includes("\"tool_call_intent\""))
     .map((line) => JSON.parse(line) as Record<string, unknown>)
 const hostIntentsOf = (name: string, hubCall: unknown) =>
-  readFileSync(join(machine(name).world.dir, "audit.log"), "utf8").trim().split("\n")
+  readFileSync(machine(name).auditPath, "utf8").trim().split("\n")
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((line) => line.event === "tool_call_intent" && line.hub_call === hubCall)
 
@@ -121,29 +114,9 @@ const resumed = (host: string, paneId: string, runId: string) =>
 
 beforeAll(async () => {
   if (skip) return
-  const local = makeWorld("hubfail")
-  worlds.push(local)
-  const configs: Array<string> = []
-  for (const name of ["alpha", "beta"]) {
-    const world = makeWorld(`hubfail-${name}`)
-    worlds.push(world)
-    const { sshConfig, daemon } = await startSshdIn(world)
-    machines.push({ name, world, daemon })
-    configs.push(readFileSync(sshConfig, "utf8").replace("Host testhost", `Host ${name}`))
-  }
-  const sshConfig = join(local.dir, "ssh_config")
-  writeFileSync(sshConfig, configs.join("\n"))
-  const wrappers = machines.map((entry) => {
-    const path = join(entry.world.dir, "serve.sh")
-    writeFileSync(
-      path,
-      `#!/bin/sh\nLIBTMUX_AUDIT_LOG="${join(entry.world.dir, "audit.log")}" exec "${process.execPath}" "${
-        realpathSync(binPath)
-      }" "$@"\n`
-    )
-    chmodSync(path, 0o755)
-    return `${entry.name}=${path}`
-  })
+  local = makeWorld("hubfail")
+  const started = await startHostMachines("hubfail", local, ["alpha", "beta"])
+  machines = started.machines
   hub = await connect(local, { LIBTMUX_MCP_WAIT_MAX_SECONDS: "1" }, [
     "--host",
     "alpha=alpha",
@@ -154,11 +127,7 @@ beforeAll(async () => {
     "--no-local",
     "--link-timeout",
     "6",
-    "--ssh-config",
-    sshConfig,
-    "--remote-node",
-    "/bin/sh",
-    ...wrappers.flatMap((wrapper) => ["--remote-bin", wrapper]),
+    ...started.reach,
     "--toolsets",
     "inspect,execute,teardown"
   ])
@@ -168,22 +137,9 @@ beforeAll(async () => {
 afterAll(async () => {
   signal([...stopped], "SIGCONT")
   await hub?.close().catch(() => undefined)
-  for (const entry of machines) {
-    try {
-      execFileSync("tmux", ["-S", join(entry.world.socketDir, "libtmux-mcp"), "kill-server"], { stdio: "ignore" })
-    } catch {
-      // Already gone.
-    }
-  }
-  for (const entry of machines) await stopSshd(entry.daemon)
-  for (const entry of machines) {
-    await until(
-      `${entry.name}'s processes to exit`,
-      () => processesNaming(entry.world.dir),
-      (pids) => pids.length === 0
-    )
-  }
-  for (const world of worlds) world.dispose()
+  await stopHostMachines(machines)
+  for (const machine of machines) machine.world.dispose()
+  local?.dispose()
 }, 60_000)
 
 const paneOf = async (host: string) =>

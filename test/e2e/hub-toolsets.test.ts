@@ -9,11 +9,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
-import { type ChildProcess, execFileSync } from "node:child_process"
-import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { existsSync, readFileSync } from "node:fs"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { manifest, type ToolName } from "../../src/manifest/index.ts"
+import { type HostMachine, startHostMachines, stopHostMachines } from "../support/hubHosts.ts"
 import {
   binPath,
   call,
@@ -25,23 +24,21 @@ import {
   structured,
   textOf
 } from "../support/mcp.ts"
-import { processesNaming, until } from "../support/poll.ts"
-import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
+import { sshdAvailable } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 // CI installs openssh-server: there the test must run.
 const skip = !sshdAvailable && process.env.CI !== "true"
 
 let local: TmuxWorld | undefined
-let alpha: TmuxWorld | undefined
-let daemon: ChildProcess | undefined
+let machines: Array<HostMachine> = []
 let hub: Connected | undefined
 /** The flags that reach alpha through the test's sshd: its alias in a config of the hub's, its server's wrapper. */
 let reach: Array<string> = []
 
 const timeout = { timeout: 60_000 }
 const auditOfAlpha = (): Array<Record<string, unknown>> => {
-  const path = join(alpha!.dir, "audit.log")
+  const path = machines[0]!.auditPath
   return existsSync(path)
     ? readFileSync(path, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>)
     : []
@@ -51,38 +48,16 @@ const errorTag = (result: CallToolResult) => (result._meta as Record<string, unk
 beforeAll(async () => {
   if (skip) return
   local = makeWorld("hubset")
-  alpha = makeWorld("hubset-alpha")
-  const started = await startSshdIn(alpha)
-  daemon = started.daemon
-  const sshConfig = join(local.dir, "ssh config")
-  writeFileSync(sshConfig, readFileSync(started.sshConfig, "utf8").replace("Host testhost", "Host alpha"))
-  // alpha's server through a wrapper (a per-host --remote-bin): its audit goes to a file there.
-  const wrapper = join(alpha.dir, "serve.sh")
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nLIBTMUX_AUDIT_LOG="${join(alpha.dir, "audit.log")}" exec "${process.execPath}" "${
-      realpathSync(binPath)
-    }" "$@"\n`
-  )
-  chmodSync(wrapper, 0o755)
-  reach = ["--host", "alpha=alpha", "--ssh-config", sshConfig, "--remote-node", "/bin/sh", "--remote-bin", wrapper]
+  const started = await startHostMachines("hubset", local, ["alpha"])
+  machines = started.machines
+  reach = ["--host", "alpha=alpha", ...started.reach]
   hub = await connect(local, {}, [...reach, "--toolsets", "inspect,execute", "--host-toolsets", "alpha=inspect"])
 }, 90_000)
 
 afterAll(async () => {
   await hub?.close().catch(() => undefined)
-  if (alpha !== undefined) {
-    try {
-      execFileSync("tmux", ["-S", join(alpha.socketDir, "libtmux-mcp"), "kill-server"], { stdio: "ignore" })
-    } catch {
-      // Never started, or already gone.
-    }
-  }
-  if (daemon !== undefined) await stopSshd(daemon)
-  if (alpha !== undefined) {
-    await until("alpha's processes to exit", () => processesNaming(alpha!.dir), (pids) => pids.length === 0)
-  }
-  alpha?.dispose()
+  await stopHostMachines(machines)
+  for (const machine of machines) machine.world.dispose()
   local?.dispose()
 }, 60_000)
 

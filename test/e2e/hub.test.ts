@@ -6,27 +6,21 @@
  * port unreachable while the others keep serving, and the two audit records joined by a call ID.
  * One shared setup; everything is ended at the end.
  */
-import { type ChildProcess, execFileSync } from "node:child_process"
-import { chmodSync, readFileSync, realpathSync, writeFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { binPath, call, commandToExit, connect, type Connected, structured, textOf } from "../support/mcp.ts"
-import { processesNaming, until } from "../support/poll.ts"
-import { freePort, sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
+import { type HostMachine, startHostMachines, stopHostMachines } from "../support/hubHosts.ts"
+import { call, commandToExit, connect, type Connected, structured, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
+import { freePort, sshdAvailable } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 // CI installs openssh-server: there the test must run.
 const skip = !sshdAvailable && process.env.CI !== "true"
 
-interface Machine {
-  readonly name: string
-  readonly world: TmuxWorld
-  readonly daemon: ChildProcess
-  readonly sshConfig: string
-}
-
-const machines: Array<Machine> = []
-const worlds: Array<TmuxWorld> = []
+let machines: Array<HostMachine> = []
+let local: TmuxWorld | undefined
 let hub: Connected | undefined
 let closedPort = 0
 
@@ -36,33 +30,9 @@ const ok = async (name: string, args: Record<string, unknown>) => structured(awa
 
 beforeAll(async () => {
   if (skip) return
-  const local = makeWorld("hub")
-  worlds.push(local)
-  for (const name of ["alpha", "beta"]) {
-    const world = makeWorld(`hub-${name}`)
-    worlds.push(world)
-    const { sshConfig, daemon } = await startSshdIn(world)
-    machines.push({ name, world, daemon, sshConfig })
-  }
-  // One ssh configuration for the hub, each host by its own alias.
-  const sshConfig = join(local.dir, "ssh_config")
-  writeFileSync(
-    sshConfig,
-    machines.map((machine) => readFileSync(machine.sshConfig, "utf8").replace("Host testhost", `Host ${machine.name}`))
-      .join("\n")
-  )
-  // Each host's server through a wrapper of its own (a per-host --remote-bin): its audit goes to a file there.
-  const wrappers = machines.map((machine) => {
-    const path = join(machine.world.dir, "serve.sh")
-    writeFileSync(
-      path,
-      `#!/bin/sh\nLIBTMUX_AUDIT_LOG="${join(machine.world.dir, "audit.log")}" exec "${process.execPath}" "${
-        realpathSync(binPath)
-      }" "$@"\n`
-    )
-    chmodSync(path, 0o755)
-    return `${machine.name}=${path}`
-  })
+  local = makeWorld("hub")
+  const started = await startHostMachines("hub", local, ["alpha", "beta"])
+  machines = started.machines
   closedPort = await freePort()
   hub = await connect(local, {}, [
     "--host",
@@ -71,11 +41,7 @@ beforeAll(async () => {
     "beta=beta",
     "--host",
     `down=127.0.0.1:${closedPort}`,
-    "--ssh-config",
-    sshConfig,
-    "--remote-node",
-    "/bin/sh",
-    ...wrappers.flatMap((wrapper) => ["--remote-bin", wrapper]),
+    ...started.reach,
     "--toolsets",
     "inspect,execute,teardown"
   ])
@@ -83,23 +49,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await hub?.close().catch(() => undefined)
-  for (const machine of machines) {
-    try {
-      execFileSync("tmux", ["-S", join(machine.world.socketDir, "libtmux-mcp"), "kill-server"], { stdio: "ignore" })
-    } catch {
-      // Already gone.
-    }
-  }
-  for (const machine of machines) await stopSshd(machine.daemon)
-  // The remote shells and servers write into their folders as they exit: let them go first.
-  for (const machine of machines) {
-    await until(
-      `${machine.name}'s processes to exit`,
-      () => processesNaming(machine.world.dir),
-      (pids) => pids.length === 0
-    )
-  }
-  for (const world of worlds) world.dispose()
+  await stopHostMachines(machines)
+  for (const machine of machines) machine.world.dispose()
+  local?.dispose()
 }, 60_000)
 
 describe.skipIf(skip)("a hub of two hosts over ssh", () => {
