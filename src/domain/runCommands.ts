@@ -70,12 +70,16 @@ export const abandon = (run: RunRef, collection: Collection): ReadonlyArray<Tmux
   ...collect(run, collection)
 ]
 
-/** What a refused typing list set before the refusal (the next attempt sets it again), and its paste buffer. */
-export const withdraw = (run: RunRef, claimed: boolean, bufferTag: string): ReadonlyArray<TmuxCommand> => {
+/**
+ * What a typing list that never reached its paste set (the next attempt sets it again), its claim
+ * while it holds it (a list refused at its generation, or whose client died after the claim), and
+ * its paste buffer.
+ */
+export const withdraw = (run: RunRef, bufferTag: string): ReadonlyArray<TmuxCommand> => {
   const names = protocolNames(run.id)
   return [
-    ...[names.template, names.markTemplate, paneRunOptions.record(run.id), ...(claimed ? [paneRunOptions.claim] : [])]
-      .map((option) => unset(run.paneId, option)),
+    ...[names.template, names.markTemplate, paneRunOptions.record(run.id)].map((option) => unset(run.paneId, option)),
+    unsetWhile(run.paneId, paneRunOptions.claim, run.id),
     ["delete-buffer", "-b", pasteBufferName(bufferTag, run.id)]
   ]
 }

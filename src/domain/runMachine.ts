@@ -69,7 +69,7 @@ const Collection = Schema.Struct({
 /**
  * What moves a run:
  * - `Typed`: the typing list reached its paste (claim, record, generation taken);
- * - `Withdrawn`: a typing list refused before its paste: what it set goes, the claim too when `claimed`;
+ * - `Withdrawn`: a typing list that never reached its paste: what it set goes, its claim too;
  * - `Answered`: the call answered the run unfinished; `Answer`: text typed into its blocked program;
  * - `Signalled`: the trailer ran (end record, claim released, channel signalled);
  * - `Interrupted`: C-c in the pane: the rest of the typed line, the trailer included, never runs;
@@ -82,7 +82,7 @@ const Collection = Schema.Struct({
  */
 export const RunEvent = Schema.Union([
   Schema.TaggedStruct("Typed", { run: RunRef }),
-  Schema.TaggedStruct("Withdrawn", { run: RunRef, claimed: Schema.Boolean, bufferTag: Schema.String }),
+  Schema.TaggedStruct("Withdrawn", { run: RunRef, bufferTag: Schema.String }),
   Schema.TaggedStruct("Answered", {}),
   Schema.TaggedStruct("Answer", {
     program: Schema.String,
@@ -131,7 +131,7 @@ export const step = (state: RunState, event: RunEvent): Transition | undefined =
       return state._tag === "Free" || state._tag === "Collected" ? to({ _tag: "Running", run: event.run }) : undefined
     case "Withdrawn":
       return state._tag === "Free" || state._tag === "Collected"
-        ? to(state, withdraw(event.run, event.claimed, event.bufferTag))
+        ? to(state, withdraw(event.run, event.bufferTag))
         : undefined
   }
   if (state._tag === "Free" || state._tag === "Collected") return undefined
@@ -158,7 +158,10 @@ export const step = (state: RunState, event: RunEvent): Transition | undefined =
         ? to(collected(run, event.collection), collect(run, event.collection))
         : undefined
     case "Abandoned":
-      return holds(state) ? to(collected(run, event.collection), abandon(run, event.collection)) : undefined
+      // A call whose own run was released by another meanwhile abandons it still: its killed waiter needs the signal.
+      return holds(state) || state._tag === "Released"
+        ? to(collected(run, event.collection), abandon(run, event.collection))
+        : undefined
   }
 }
 
@@ -203,7 +206,7 @@ export const transitions = (): ReadonlyArray<TransitionRow> => {
   ]
   const events: ReadonlyArray<RunEvent> = [
     { _tag: "Typed", run },
-    { _tag: "Withdrawn", run, claimed: false, bufferTag: "<tag>" },
+    { _tag: "Withdrawn", run, bufferTag: "<tag>" },
     { _tag: "Answered" },
     { _tag: "Answer", program: "<program>", keys: [["send-keys", "-t", run.paneId, "<keys>"]] },
     { _tag: "Signalled", status: 0 },

@@ -270,9 +270,19 @@ const exitStatusLooks = 20
 export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
-    const state = yield* readPane(run.paneId, { pane_pid: "int", history_size: "int" })
+    const state = yield* readPane(run.paneId, {
+      pane_pid: "int",
+      history_size: "int",
+      [paneRunOptions.claim]: "string"
+    })
     if (state.pane_pid !== run.panePid) {
-      yield* (yield* ShellRuns).collect(run)
+      // Its trailer can never run now: collected as it is on the pane (ended, still holding the pane,
+      // or released), or nobody would, and its record and templates would stay there for good.
+      const head = yield* headOfRun(run.paneId, run.id)
+      const end = parseEndRecord(head.record)
+      if (head.runRecord === "") yield* (yield* ShellRuns).collect(run)
+      else if (end !== undefined) yield* collectRun(run, end.status)
+      else yield* collectRun(run, null, "unreported", state[paneRunOptions.claim] === run.id)
       return yield* new PaneGone({
         pane: run.paneId,
         reason: `was respawned since run ${run.id} was typed; its status is lost`

@@ -88,9 +88,7 @@ export const startRun = (request: NewRun) =>
     const reported: Array<EarlierRun> = []
     while (true) {
       const attempt = yield* typeRun(id, request, reported).pipe(
-        Effect.catchIf(isClaimTaken, (error) =>
-          // The generation comes after the claim: when it was refused, the claim was this run's.
-          Effect.as(withdrawTyping(id, request.paneId, isGenerationTaken(error)), undefined))
+        Effect.catchIf(isClaimTaken, () => Effect.as(withdrawTyping(id, request.paneId), undefined))
       )
       if (attempt !== undefined) return attempt
       if ((yield* Clock.currentTimeMillis) >= request.deadline) {
@@ -106,12 +104,12 @@ export const startRun = (request: NewRun) =>
   })
 
 /**
- * What a refused typing list set before the refusal (the next attempt sets it again), and its paste
- * buffer; with `claimed`, the claim it took before the generation was refused.
+ * What a typing list that never reached its paste set (the next attempt sets it again), its claim
+ * while it holds it, and its paste buffer.
  */
-const withdrawTyping = (id: string, paneId: PaneId, claimed: boolean) =>
+const withdrawTyping = (id: string, paneId: PaneId) =>
   Effect.gen(function*() {
-    const withdrawn = { _tag: "Withdrawn", run: { id, paneId }, claimed, bufferTag: thisTag } as const
+    const withdrawn = { _tag: "Withdrawn", run: { id, paneId }, bufferTag: thisTag } as const
     yield* (yield* PaneCommand).run(commandsOf({ _tag: "Free" }, withdrawn)).pipe(Effect.ignore)
   })
 
@@ -210,14 +208,19 @@ const typeRun = (
     }
     // The guard and the claim come after the load (which waits for its input) and nothing that waits
     // comes between them and the paste: tmux runs the rest of the list without another client's commands.
+    // The guard also comes first: a client that starts only after the call gave up on it (and fenced
+    // its generation: `pasteReached`) sets nothing, not even its buffer; and what the list sets comes
+    // after the load, so one fenced while it loads leaves only its buffer.
+    const guard = typingGuard(paneId, view)
     const waiter = tmux.run(
       [
+        guard,
+        ["load-buffer", "-b", pasteBufferName(thisTag, id), "-"],
+        // Refused when the pane is not as this run saw it (its process, mode, screen, prompt, size).
+        guard,
         ["set-option", "-p", "-t", paneId, names.template, template.end],
         ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
         ["set-option", "-p", "-t", paneId, paneRunOptions.record(id), encodeRecord(record)],
-        ["load-buffer", "-b", pasteBufferName(thisTag, id), "-"],
-        // Refused when the pane is not as this run saw it (its process, mode, screen, prompt, size).
-        typingGuard(paneId, view),
         ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id],
         // Refused when another run was typed since the look this run types from.
         ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation + 1), id],
@@ -245,7 +248,7 @@ const typeRun = (
         (error) =>
           Effect.gen(function*() {
             const stale = staleChange((error as TmuxCommandFailed).refusal, view)!
-            yield* withdrawTyping(id, paneId, false)
+            yield* withdrawTyping(id, paneId)
             // Anything else that changed is looked at again; another process in the pane is not what was asked.
             if (!stale.respawned) return undefined
             return yield* new PaneNotReady({
@@ -298,7 +301,7 @@ export const pasteReached = (run: Run, generation: number) =>
       ["set-option", "-pu", "-t", run.paneId, paneRunOptions.typedAt(generation - 1)]
     ]).pipe(Effect.as(true), Effect.catchIf(isGenerationTaken, () => Effect.succeed(false)))
     const typed = !fenced && (yield* readPane(run.paneId, { [owner]: "string" }))[owner] === run.id
-    if (!typed) yield* withdrawTyping(run.id, run.paneId, false)
+    if (!typed) yield* withdrawTyping(run.id, run.paneId)
     return typed
   }).pipe(Effect.orElseSucceed(() => true))
 

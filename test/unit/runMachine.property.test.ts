@@ -256,7 +256,7 @@ const simulate = (script: Script, machine: Step) => {
       carry({ _tag: "Free" }, { _tag: "Typed", run })
       yield* invoke(
         call,
-        carry({ _tag: "Free" }, { _tag: "Withdrawn", run, claimed: false, bufferTag: "1.1" }).commands
+        carry({ _tag: "Free" }, { _tag: "Withdrawn", run, bufferTag: "1.1" }).commands
       )
       return
     }
