@@ -121,6 +121,9 @@ export const execTmux = (
       timedOut = true
       child.kill("SIGKILL")
     }, timeoutMs)
+    // A client whose list tmux refused before its `load-buffer -` exits without reading its input (the
+    // typing list's first check): the write then fails with EPIPE, which says nothing the exit does not.
+    child.stdin?.on("error", () => {})
     if (options.input !== undefined) child.stdin?.end(options.input)
     else child.stdin?.end()
   })

@@ -10,6 +10,7 @@ import { tailBound } from "../domain/bounds.ts"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
+import { forgetShellFlags } from "../domain/runCommands.ts"
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import { readRecord } from "../domain/runRecord.ts"
 import { showsPrompt } from "../domain/shellProtocol.ts"
@@ -257,7 +258,7 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
     const output = yield* outputOf(run, capture.head, limits, capture)
     // Its status is unknown: collected as a run that never reported.
     yield* collectRun(run, null, "unreported", true)
-    yield* (yield* PaneCommand).run([["set-option", "-pu", "-t", run.paneId, paneRunOptions.shellFlags]]).pipe(
+    yield* (yield* PaneCommand).run(forgetShellFlags(run.paneId)).pipe(
       Effect.ignore
     )
     return { _tag: "ShellReplaced", program, output: withSeen(run, output) } satisfies RunOutcome

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
+import { fence } from "../domain/runCommands.ts"
 import { commandsOf } from "../domain/runMachine.ts"
 import { parseEndRecord, typedRecord } from "../domain/runPositions.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
@@ -206,31 +207,22 @@ const typeRun = (
         reported.push(found.earlier)
       }
     }
-    // The guard and the claim come after the load (which waits for its input) and nothing that waits
-    // comes between them and the paste: tmux runs the rest of the list without another client's commands.
-    // The guard also comes first: a client that starts only after the call gave up on it (and fenced
-    // its generation: `pasteReached`) sets nothing, not even its buffer; and what the list sets comes
-    // after the load, so one fenced while it loads leaves only its buffer.
-    const guard = typingGuard(paneId, view)
+    // The typing list is the machine's (domain/runCommands.ts `typing`), then the wait and the read.
+    const typedMove = {
+      _tag: "Typed",
+      run: { id, paneId, ...(run.remainOnExit === undefined ? {} : { remainOnExit: run.remainOnExit }) },
+      typing: {
+        generation,
+        view,
+        templates: markStart ? template : { end: template.end },
+        record: encodeRecord(record),
+        bufferTag: thisTag,
+        keepPane
+      }
+    } as const
     const waiter = tmux.run(
       [
-        guard,
-        ["load-buffer", "-b", pasteBufferName(thisTag, id), "-"],
-        // Refused when the pane is not as this run saw it (its process, mode, screen, prompt, size).
-        guard,
-        ["set-option", "-p", "-t", paneId, names.template, template.end],
-        ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
-        ["set-option", "-p", "-t", paneId, paneRunOptions.record(id), encodeRecord(record)],
-        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id],
-        // Refused when another run was typed since the look this run types from.
-        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation + 1), id],
-        ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation + 1)],
-        ["set-option", "-pu", "-t", paneId, paneRunOptions.typedAt(generation)],
-        ...(keepPane ? keepPaneCommands(paneId).set : []),
-        ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
-        typedRecord(id, paneId),
-        ["paste-buffer", "-d", "-p", "-b", pasteBufferName(thisTag, id), "-t", paneId],
-        ["send-keys", "-t", paneId, "Enter"],
+        ...commandsOf({ _tag: "Free" }, typedMove),
         // The waiter reads the run back and leaves it recorded: the server collects it once it
         // holds the result (an orphaned waiter, its server dead, or one dropped by a race, harms nothing).
         ["wait-for", names.channel],
@@ -295,11 +287,10 @@ const lostWait = (error: ProgramError): error is TmuxCommandFailed | TmuxTimedOu
 export const pasteReached = (run: Run, generation: number) =>
   Effect.gen(function*() {
     const owner = paneRunOptions.typedAt(generation)
-    const fenced = yield* (yield* PaneCommand).run([
-      ["set-option", "-p", "-o", "-t", run.paneId, owner, "-"],
-      ["set-option", "-p", "-t", run.paneId, paneRunOptions.generation, String(generation)],
-      ["set-option", "-pu", "-t", run.paneId, paneRunOptions.typedAt(generation - 1)]
-    ]).pipe(Effect.as(true), Effect.catchIf(isGenerationTaken, () => Effect.succeed(false)))
+    const fenced = yield* (yield* PaneCommand).run(fence(run.paneId, generation)).pipe(
+      Effect.as(true),
+      Effect.catchIf(isGenerationTaken, () => Effect.succeed(false))
+    )
     const typed = !fenced && (yield* readPane(run.paneId, { [owner]: "string" }))[owner] === run.id
     if (!typed) yield* withdrawTyping(run.id, run.paneId)
     return typed

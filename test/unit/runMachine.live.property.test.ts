@@ -96,6 +96,16 @@ type Action = typeof Action.Type
 const Script = Schema.Array(Action).check(Schema.isMaxLength(10))
 type Script = typeof Script.Type
 
+/** A Typed move's typing, for the move's next state (the observer needs no list). */
+const untyped = {
+  generation: 0,
+  view: { panePid: 0, cursorX: 0, width: 0, height: 0, generation: "" },
+  templates: { end: "" },
+  record: "",
+  bufferTag: "",
+  keepPane: false
+}
+
 const limits = { maxLines: 1000, maxBytes: 256 * 1024, countUntil: Number.MAX_SAFE_INTEGER }
 const now = Effect.clockWith((clock) => clock.currentTimeMillis)
 
@@ -199,7 +209,8 @@ const simulate = (script: Script) =>
           case "Pasted":
             if (seen.busy) violations.push(`${seen.runId} typed into a busy shell`)
             pasted.add(seen.runId)
-            move(seen.runId, { _tag: "Typed", run: { id: seen.runId, paneId } })
+            // Its next state only: the list it yields is the one the program ran (tmux says it reached the paste).
+            move(seen.runId, { _tag: "Typed", run: { id: seen.runId, paneId }, typing: untyped })
             break
           case "Signalled":
             statusOf.set(seen.runId, seen.status)

@@ -60,6 +60,20 @@ type Action = {
 }
 
 type Step = typeof step
+
+/**
+ * The machine's Typed move, for its next state: the simulation types with a list of its own (its
+ * shell is a `type-run` command), so the list the move yields is not run here; the live programs'
+ * property runs it (runMachine.live.property.test.ts).
+ */
+const typingOf = (_run: RunRef) => ({
+  generation: 0,
+  view: { panePid: 0, cursorX: 0, width: 0, height: 0, generation: "" },
+  templates: { end: "trailer" },
+  record: "record",
+  bufferTag: "1.1",
+  keepPane: false
+})
 const pane = "%0"
 
 /** A call's program as a generator: it yields how many ticks to wait, and stops when it returns. */
@@ -260,14 +274,14 @@ const simulate = (script: Script, machine: Step) => {
     ])
     if (typing.state === "failed" && typing.error?.startsWith("already set") === true) {
       // Refused before its paste: what the list set goes (the machine's Withdrawn).
-      carry({ _tag: "Free" }, { _tag: "Typed", run })
+      carry({ _tag: "Free" }, { _tag: "Typed", run, typing: typingOf(run) })
       yield* invoke(
         call,
         carry({ _tag: "Free" }, { _tag: "Withdrawn", run, bufferTag: "1.1" }).commands
       )
       return
     }
-    carry({ _tag: "Free" }, { _tag: "Typed", run })
+    carry({ _tag: "Free" }, { _tag: "Typed", run, typing: typingOf(run) })
     yield* await_(call, id, typing, action.timeout, action.lag)
   }
 
