@@ -8,16 +8,15 @@ import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
-import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
+import { paneRunOptions, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { fence } from "../domain/runCommands.ts"
 import { commandsOf } from "../domain/runMachine.ts"
-import { parseEndRecord, typedRecord } from "../domain/runPositions.ts"
+import { parseEndRecord } from "../domain/runPositions.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
 import { templates } from "../domain/runTemplates.ts"
 import {
   hasErrexit,
   hasVerbose,
-  keepPaneCommands,
   lineTooLong,
   needsStartMark,
   shellKind,
@@ -26,7 +25,7 @@ import {
   typedText
 } from "../domain/shellProtocol.ts"
 import { inheritedPath } from "../domain/socket.ts"
-import { staleChange, typingGuard } from "../domain/typingGuard.ts"
+import { staleChange } from "../domain/typingGuard.ts"
 import { sameFile } from "../platform/files.ts"
 import { thisTag } from "../platform/thisInstance.ts"
 import { Config } from "../services/Config.ts"
