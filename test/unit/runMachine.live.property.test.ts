@@ -411,8 +411,9 @@ describe("the live run programs over generated interleavings, against tmux 3.3a'
   )
 
   it.effect.prop("holds with both instances' calls crowded together", [Crowded], ([s]) => holds(s), {
-    arbitrary: { runs: 100 }
-  }, 120_000)
+    arbitrary: { runs: 100 },
+    timeout: 120_000
+  })
 
   // A falsified run is slow (its calls wait out their timeouts): these take seconds, more on a loaded machine.
   for (const mutant of ["abandon-without-signal", "collect-unguarded", "withdraw-keeps-record"] as const) {
