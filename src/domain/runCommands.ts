@@ -77,15 +77,8 @@ export const typing = (run: RunRef, typed: Typing): ReadonlyArray<TmuxCommand> =
  * Fences out the typing list of a run typed at `generation` whose client ended without answering:
  * taking that generation first (`-o`) and moving the pane's generation to it makes the list's check
  * and its own `-o` refuse, so nothing of it is typed later (programs/runTyping.ts `pasteReached`).
- * Refused (`marks.stale`) once the pane's generation moved past the one before: a run was typed at
- * `generation` (this one or another), and a later one may have unset its option; the generation never
- * moves back.
  */
 export const fence = (paneId: string, generation: number): ReadonlyArray<TmuxCommand> => [
-  unset(
-    paneId,
-    `#{?#{==:#{${paneRunOptions.generation}},${generation > 1 ? generation - 1 : ""}},${noOption},${marks.stale}}`
-  ),
   ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation), "-"],
   ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation)],
   unset(paneId, paneRunOptions.typedAt(generation - 1))

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
-import { marks, paneRunOptions, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
+import { paneRunOptions, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { fence } from "../domain/runCommands.ts"
 import { commandsOf } from "../domain/runMachine.ts"
 import { parseEndRecord } from "../domain/runPositions.ts"
@@ -289,23 +289,17 @@ export const pasteReached = (run: Run, generation: number) =>
     const typedAt = protocolNames(run.id).typed
     const fenced = yield* (yield* PaneCommand).run(fence(run.paneId, generation)).pipe(
       Effect.as(true),
-      Effect.catchIf(
-        (error) =>
-          isGenerationTaken(error) ||
-          (error._tag === "TmuxCommandFailed" && error.refusal._tag === "InvalidOption" &&
-            error.refusal.option === marks.stale),
-        () => Effect.succeed(false)
-      )
+      Effect.catchIf(isGenerationTaken, () => Effect.succeed(false))
     )
     // Its list sets where it was typed right before its paste: a later run may have unset its generation's
     // option, never that; a run collected since was typed (its mark names it).
-    const seen = fenced ? undefined : yield* readPane(run.paneId, {
+    const seen = yield* readPane(run.paneId, {
       [owner]: "string",
       [typedAt]: "string",
       [paneRunOptions.collected]: "string"
     })
-    const typed = seen !== undefined &&
-      (seen[owner] === run.id || seen[typedAt] !== "" || markOf(run.id, seen[paneRunOptions.collected]) !== undefined)
+    const typed = (!fenced && seen[owner] === run.id) || seen[typedAt] !== "" ||
+      markOf(run.id, seen[paneRunOptions.collected]) !== undefined
     if (!typed) yield* withdrawTyping(run.id, run.paneId)
     return typed
   }).pipe(Effect.orElseSucceed(() => true))
