@@ -5,8 +5,10 @@
  * no longer in the state the move was made from.
  */
 import { marks, paneRunOptions, pasteBufferName, protocolNames } from "./protocolNames.ts"
+import { typedRecord } from "./runPositions.ts"
 import { type CollectedMark, encodeMark } from "./runRecord.ts"
 import { keepPaneCommands } from "./shellProtocol.ts"
+import { typingGuard, type TypingView } from "./typingGuard.ts"
 
 /** What the lists need of a run: its ID, its pane, and the pane's `remain-on-exit` it replaced. @category models */
 export interface RunRef {
@@ -20,8 +22,72 @@ export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | 
 
 /** One tmux command the machine yields, as an argv after `tmux`: the run authority's own (services/TmuxGrammar.ts). */
 export type TmuxCommand =
-  | readonly ["set-option" | "wait-for" | "delete-buffer", ...Array<string>]
+  | readonly ["set-option" | "wait-for" | "delete-buffer" | "load-buffer" | "paste-buffer", ...Array<string>]
   | readonly ["send-keys", "-t", string, ...Array<string>]
+
+/** What typing a run needs besides the run: the look it types from, its templates and record. @category models */
+export interface Typing {
+  /** The typing generation it was looked at in: it takes the next. */
+  readonly generation: number
+  readonly view: TypingView
+  /** The trailer's template, and the start mark's when the run marks where its output starts. */
+  readonly templates: { readonly end: string; readonly mark?: string }
+  /** The run's record, encoded (domain/runRecord.ts). */
+  readonly record: string
+  readonly bufferTag: string
+  /** Keep the pane when its shell exits (an in-shell run): `remain-on-exit` on while it runs. */
+  readonly keepPane: boolean
+}
+
+/**
+ * The list that types a run, up to its Enter (the program that runs it adds its wait and its read):
+ * the check that the pane is as the run saw it (domain/typingGuard.ts) opens it, so a client that
+ * reaches tmux only after its call gave up on it (and fenced its generation: `fence`) sets nothing;
+ * the load, which waits for the client's input; the check again, then, with nothing that waits up to
+ * the paste (tmux runs the rest without another client's commands), its templates and record, the
+ * claim (`-o`: refused while another run holds the pane), the next typing generation (`-o`: refused
+ * when another run was typed since the look), the pane's last run, where it was typed, the paste.
+ */
+export const typing = (run: RunRef, typed: Typing): ReadonlyArray<TmuxCommand> => {
+  const names = protocolNames(run.id)
+  const { generation, templates } = typed
+  const guard = typingGuard(run.paneId, typed.view)
+  return [
+    guard,
+    ["load-buffer", "-b", pasteBufferName(typed.bufferTag, run.id), "-"],
+    guard,
+    ["set-option", "-p", "-t", run.paneId, names.template, templates.end],
+    ...(templates.mark === undefined
+      ? []
+      : [["set-option", "-p", "-t", run.paneId, names.markTemplate, templates.mark] as const]),
+    ["set-option", "-p", "-t", run.paneId, paneRunOptions.record(run.id), typed.record],
+    ["set-option", "-p", "-o", "-t", run.paneId, paneRunOptions.claim, run.id],
+    ["set-option", "-p", "-o", "-t", run.paneId, paneRunOptions.typedAt(generation + 1), run.id],
+    ["set-option", "-p", "-t", run.paneId, paneRunOptions.generation, String(generation + 1)],
+    unset(run.paneId, paneRunOptions.typedAt(generation)),
+    ...(typed.keepPane ? keepPaneCommands(run.paneId).set : []),
+    ["set-option", "-p", "-t", run.paneId, paneRunOptions.last, run.id],
+    typedRecord(run.id, run.paneId),
+    ["paste-buffer", "-d", "-p", "-b", pasteBufferName(typed.bufferTag, run.id), "-t", run.paneId],
+    ["send-keys", "-t", run.paneId, "Enter"]
+  ]
+}
+
+/**
+ * Fences out the typing list of a run typed at `generation` whose client ended without answering:
+ * taking that generation first (`-o`) and moving the pane's generation to it makes the list's check
+ * and its own `-o` refuse, so nothing of it is typed later (programs/runTyping.ts `pasteReached`).
+ */
+export const fence = (paneId: string, generation: number): ReadonlyArray<TmuxCommand> => [
+  ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation), "-"],
+  ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation)],
+  unset(paneId, paneRunOptions.typedAt(generation - 1))
+]
+
+/** Forgets what in-shell runs left in a shell that is gone (replaced by another program). */
+export const forgetShellFlags = (paneId: string): ReadonlyArray<TmuxCommand> => [
+  unset(paneId, paneRunOptions.shellFlags)
+]
 
 /** A user option nothing sets: what a guarded unset unsets when its condition does not hold. */
 const noOption = paneRunOptions.none
@@ -70,12 +136,16 @@ export const abandon = (run: RunRef, collection: Collection): ReadonlyArray<Tmux
   ...collect(run, collection)
 ]
 
-/** What a refused typing list set before the refusal (the next attempt sets it again), and its paste buffer. */
-export const withdraw = (run: RunRef, claimed: boolean, bufferTag: string): ReadonlyArray<TmuxCommand> => {
+/**
+ * What a typing list that never reached its paste set (the next attempt sets it again), its claim
+ * while it holds it (a list refused at its generation, or whose client died after the claim), and
+ * its paste buffer.
+ */
+export const withdraw = (run: RunRef, bufferTag: string): ReadonlyArray<TmuxCommand> => {
   const names = protocolNames(run.id)
   return [
-    ...[names.template, names.markTemplate, paneRunOptions.record(run.id), ...(claimed ? [paneRunOptions.claim] : [])]
-      .map((option) => unset(run.paneId, option)),
+    ...[names.template, names.markTemplate, paneRunOptions.record(run.id)].map((option) => unset(run.paneId, option)),
+    unsetWhile(run.paneId, paneRunOptions.claim, run.id),
     ["delete-buffer", "-b", pasteBufferName(bufferTag, run.id)]
   ]
 }

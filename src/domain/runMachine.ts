@@ -9,8 +9,9 @@
  * The state lives in tmux, on the pane (docs/control-loop.md, "Where a run's truth is kept"), not in a
  * server's memory: a program names the state it found there, and tmux's own guards (a `-o` set, a
  * format that expands to an invalid option name) refuse a command list whose state has moved since.
- * Some moves are made by others than this server: the typing list (`Typed`), the trailer in the shell
- * (`Signalled`), a C-c (`Interrupted`), tmux itself (`PaneLost`, `ServerDied`); they yield no command.
+ * Some moves are made by others than this server: the trailer in the shell (`Signalled`), a C-c
+ * (`Interrupted`), tmux itself (`PaneLost`, `ServerDied`); they yield no command. `Typed` yields the
+ * typing list up to its Enter; the program that runs it adds its wait and its read.
  */
 import * as Schema from "effect/Schema"
 import {
@@ -21,8 +22,25 @@ import {
   keepOpen,
   release,
   type TmuxCommand,
+  typing,
   withdraw
 } from "./runCommands.ts"
+
+/** What typing a run needs besides the run (domain/runCommands.ts `Typing`). */
+const Typing = Schema.Struct({
+  generation: Schema.Number,
+  view: Schema.Struct({
+    panePid: Schema.Number,
+    cursorX: Schema.Number,
+    width: Schema.Number,
+    height: Schema.Number,
+    generation: Schema.String
+  }),
+  templates: Schema.Struct({ end: Schema.String, mark: Schema.optionalKey(Schema.String) }),
+  record: Schema.String,
+  bufferTag: Schema.String,
+  keepPane: Schema.Boolean
+})
 
 /** What the machine needs of a run: its ID, its pane, and the pane's `remain-on-exit` it replaced. */
 export const RunRef = Schema.Struct({
@@ -68,8 +86,8 @@ const Collection = Schema.Struct({
 
 /**
  * What moves a run:
- * - `Typed`: the typing list reached its paste (claim, record, generation taken);
- * - `Withdrawn`: a typing list refused before its paste: what it set goes, the claim too when `claimed`;
+ * - `Typed`: the typing list reached its paste (claim, record, generation taken): its commands;
+ * - `Withdrawn`: a typing list that never reached its paste: what it set goes, its claim too;
  * - `Answered`: the call answered the run unfinished; `Answer`: text typed into its blocked program;
  * - `Signalled`: the trailer ran (end record, claim released, channel signalled);
  * - `Interrupted`: C-c in the pane: the rest of the typed line, the trailer included, never runs;
@@ -81,8 +99,8 @@ const Collection = Schema.Struct({
  * @category models
  */
 export const RunEvent = Schema.Union([
-  Schema.TaggedStruct("Typed", { run: RunRef }),
-  Schema.TaggedStruct("Withdrawn", { run: RunRef, claimed: Schema.Boolean, bufferTag: Schema.String }),
+  Schema.TaggedStruct("Typed", { run: RunRef, typing: Typing }),
+  Schema.TaggedStruct("Withdrawn", { run: RunRef, bufferTag: Schema.String }),
   Schema.TaggedStruct("Answered", {}),
   Schema.TaggedStruct("Answer", {
     program: Schema.String,
@@ -128,10 +146,12 @@ export const step = (state: RunState, event: RunEvent): Transition | undefined =
     case "PaneLost":
       return state._tag === "Free" ? undefined : to({ _tag: "Free" })
     case "Typed":
-      return state._tag === "Free" || state._tag === "Collected" ? to({ _tag: "Running", run: event.run }) : undefined
+      return state._tag === "Free" || state._tag === "Collected"
+        ? to({ _tag: "Running", run: event.run }, typing(event.run, event.typing))
+        : undefined
     case "Withdrawn":
       return state._tag === "Free" || state._tag === "Collected"
-        ? to(state, withdraw(event.run, event.claimed, event.bufferTag))
+        ? to(state, withdraw(event.run, event.bufferTag))
         : undefined
   }
   if (state._tag === "Free" || state._tag === "Collected") return undefined
@@ -158,7 +178,10 @@ export const step = (state: RunState, event: RunEvent): Transition | undefined =
         ? to(collected(run, event.collection), collect(run, event.collection))
         : undefined
     case "Abandoned":
-      return holds(state) ? to(collected(run, event.collection), abandon(run, event.collection)) : undefined
+      // A call whose own run was released by another meanwhile abandons it still: its killed waiter needs the signal.
+      return holds(state) || state._tag === "Released"
+        ? to(collected(run, event.collection), abandon(run, event.collection))
+        : undefined
   }
 }
 
@@ -202,8 +225,19 @@ export const transitions = (): ReadonlyArray<TransitionRow> => {
     { _tag: "Collected", runId: run.id, status: 0, ended: "reported" }
   ]
   const events: ReadonlyArray<RunEvent> = [
-    { _tag: "Typed", run },
-    { _tag: "Withdrawn", run, claimed: false, bufferTag: "<tag>" },
+    {
+      _tag: "Typed",
+      run,
+      typing: {
+        generation: 0,
+        view: { panePid: 0, cursorX: 0, width: 0, height: 0, generation: "" },
+        templates: { end: "<trailer>" },
+        record: "<record>",
+        bufferTag: "<tag>",
+        keepPane: false
+      }
+    },
+    { _tag: "Withdrawn", run, bufferTag: "<tag>" },
     { _tag: "Answered" },
     { _tag: "Answer", program: "<program>", keys: [["send-keys", "-t", run.paneId, "<keys>"]] },
     { _tag: "Signalled", status: 0 },

@@ -10,6 +10,7 @@ import { tailBound } from "../domain/bounds.ts"
 import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
+import { forgetShellFlags } from "../domain/runCommands.ts"
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import { readRecord } from "../domain/runRecord.ts"
 import { showsPrompt } from "../domain/shellProtocol.ts"
@@ -257,7 +258,7 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
     const output = yield* outputOf(run, capture.head, limits, capture)
     // Its status is unknown: collected as a run that never reported.
     yield* collectRun(run, null, "unreported", true)
-    yield* (yield* PaneCommand).run([["set-option", "-pu", "-t", run.paneId, paneRunOptions.shellFlags]]).pipe(
+    yield* (yield* PaneCommand).run(forgetShellFlags(run.paneId)).pipe(
       Effect.ignore
     )
     return { _tag: "ShellReplaced", program, output: withSeen(run, output) } satisfies RunOutcome
@@ -270,9 +271,19 @@ const exitStatusLooks = 20
 export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
-    const state = yield* readPane(run.paneId, { pane_pid: "int", history_size: "int" })
+    const state = yield* readPane(run.paneId, {
+      pane_pid: "int",
+      history_size: "int",
+      [paneRunOptions.claim]: "string"
+    })
     if (state.pane_pid !== run.panePid) {
-      yield* (yield* ShellRuns).collect(run)
+      // Its trailer can never run now: collected as it is on the pane (ended, still holding the pane,
+      // or released), or nobody would, and its record and templates would stay there for good.
+      const head = yield* headOfRun(run.paneId, run.id)
+      const end = parseEndRecord(head.record)
+      if (head.runRecord === "") yield* (yield* ShellRuns).collect(run)
+      else if (end !== undefined) yield* collectRun(run, end.status)
+      else yield* collectRun(run, null, "unreported", state[paneRunOptions.claim] === run.id)
       return yield* new PaneGone({
         pane: run.paneId,
         reason: `was respawned since run ${run.id} was typed; its status is lost`

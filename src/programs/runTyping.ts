@@ -8,15 +8,15 @@ import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
-import { paneRunOptions, pasteBufferName, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
+import { paneRunOptions, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
+import { fence } from "../domain/runCommands.ts"
 import { commandsOf } from "../domain/runMachine.ts"
-import { parseEndRecord, typedRecord } from "../domain/runPositions.ts"
+import { parseEndRecord } from "../domain/runPositions.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
 import { templates } from "../domain/runTemplates.ts"
 import {
   hasErrexit,
   hasVerbose,
-  keepPaneCommands,
   lineTooLong,
   needsStartMark,
   shellKind,
@@ -25,7 +25,7 @@ import {
   typedText
 } from "../domain/shellProtocol.ts"
 import { inheritedPath } from "../domain/socket.ts"
-import { staleChange, typingGuard } from "../domain/typingGuard.ts"
+import { staleChange } from "../domain/typingGuard.ts"
 import { sameFile } from "../platform/files.ts"
 import { thisTag } from "../platform/thisInstance.ts"
 import { Config } from "../services/Config.ts"
@@ -47,7 +47,7 @@ import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from ".
 import { awaitRun, type RunOutcome, withSeen } from "./runAwait.ts"
 import { heldBasis, lookedBasis } from "./runBasis.ts"
 import { headOfRun, readCommands } from "./runHead.ts"
-import { collectedElsewhere, collectFinished, collectRun, type OutputLimits } from "./runReadBack.ts"
+import { collectedElsewhere, collectFinished, collectRun, markOf, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
 export const newRunId = (): string => randomBytes(runIdBytes).toString("hex")
@@ -91,9 +91,7 @@ export const startRun = (request: NewRun) =>
     const reported: Array<EarlierRun> = []
     while (true) {
       const attempt = yield* typeRun(id, request, reported).pipe(
-        Effect.catchIf(isClaimTaken, (error) =>
-          // The generation comes after the claim: when it was refused, the claim was this run's.
-          Effect.as(withdrawTyping(id, request.paneId, isGenerationTaken(error)), undefined))
+        Effect.catchIf(isClaimTaken, () => Effect.as(withdrawTyping(id, request.paneId), undefined))
       )
       if (attempt !== undefined) return attempt
       if ((yield* Clock.currentTimeMillis) >= request.deadline) {
@@ -109,12 +107,12 @@ export const startRun = (request: NewRun) =>
   })
 
 /**
- * What a refused typing list set before the refusal (the next attempt sets it again), and its paste
- * buffer; with `claimed`, the claim it took before the generation was refused.
+ * What a typing list that never reached its paste set (the next attempt sets it again), its claim
+ * while it holds it, and its paste buffer.
  */
-const withdrawTyping = (id: string, paneId: PaneId, claimed: boolean) =>
+const withdrawTyping = (id: string, paneId: PaneId) =>
   Effect.gen(function*() {
-    const withdrawn = { _tag: "Withdrawn", run: { id, paneId }, claimed, bufferTag: thisTag } as const
+    const withdrawn = { _tag: "Withdrawn", run: { id, paneId }, bufferTag: thisTag } as const
     yield* (yield* PaneCommand).run(commandsOf({ _tag: "Free" }, withdrawn)).pipe(Effect.ignore)
   })
 
@@ -211,26 +209,22 @@ const typeRun = (
         reported.push(found.earlier)
       }
     }
-    // The guard and the claim come after the load (which waits for its input) and nothing that waits
-    // comes between them and the paste: tmux runs the rest of the list without another client's commands.
+    // The typing list is the machine's (domain/runCommands.ts `typing`), then the wait and the read.
+    const typedMove = {
+      _tag: "Typed",
+      run: { id, paneId, ...(run.remainOnExit === undefined ? {} : { remainOnExit: run.remainOnExit }) },
+      typing: {
+        generation,
+        view,
+        templates: markStart ? template : { end: template.end },
+        record: encodeRecord(record),
+        bufferTag: thisTag,
+        keepPane
+      }
+    } as const
     const waiter = tmux.run(
       [
-        ["set-option", "-p", "-t", paneId, names.template, template.end],
-        ...(markStart ? [["set-option", "-p", "-t", paneId, names.markTemplate, template.mark] as const] : []),
-        ["set-option", "-p", "-t", paneId, paneRunOptions.record(id), encodeRecord(record)],
-        ["load-buffer", "-b", pasteBufferName(thisTag, id), "-"],
-        // Refused when the pane is not as this run saw it (its process, mode, screen, prompt, size).
-        typingGuard(paneId, view),
-        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.claim, id],
-        // Refused when another run was typed since the look this run types from.
-        ["set-option", "-p", "-o", "-t", paneId, paneRunOptions.typedAt(generation + 1), id],
-        ["set-option", "-p", "-t", paneId, paneRunOptions.generation, String(generation + 1)],
-        ["set-option", "-pu", "-t", paneId, paneRunOptions.typedAt(generation)],
-        ...(keepPane ? keepPaneCommands(paneId).set : []),
-        ["set-option", "-p", "-t", paneId, paneRunOptions.last, id],
-        typedRecord(id, paneId),
-        ["paste-buffer", "-d", "-p", "-b", pasteBufferName(thisTag, id), "-t", paneId],
-        ["send-keys", "-t", paneId, "Enter"],
+        ...commandsOf({ _tag: "Free" }, typedMove),
         // The waiter reads the run back and leaves it recorded: the server collects it once it
         // holds the result (an orphaned waiter, its server dead, or one dropped by a race, harms nothing).
         ["wait-for", names.channel],
@@ -248,7 +242,7 @@ const typeRun = (
         (error) =>
           Effect.gen(function*() {
             const stale = staleChange((error as TmuxCommandFailed).refusal, view)!
-            yield* withdrawTyping(id, paneId, false)
+            yield* withdrawTyping(id, paneId)
             // Anything else that changed is looked at again; another process in the pane is not what was asked.
             if (!stale.respawned) return undefined
             return yield* new PaneNotReady({
@@ -295,13 +289,21 @@ const lostWait = (error: ProgramError): error is TmuxCommandFailed | TmuxTimedOu
 export const pasteReached = (run: Run, generation: number) =>
   Effect.gen(function*() {
     const owner = paneRunOptions.typedAt(generation)
-    const fenced = yield* (yield* PaneCommand).run([
-      ["set-option", "-p", "-o", "-t", run.paneId, owner, "-"],
-      ["set-option", "-p", "-t", run.paneId, paneRunOptions.generation, String(generation)],
-      ["set-option", "-pu", "-t", run.paneId, paneRunOptions.typedAt(generation - 1)]
-    ]).pipe(Effect.as(true), Effect.catchIf(isGenerationTaken, () => Effect.succeed(false)))
-    const typed = !fenced && (yield* readPane(run.paneId, { [owner]: "string" }))[owner] === run.id
-    if (!typed) yield* withdrawTyping(run.id, run.paneId, false)
+    const typedAt = protocolNames(run.id).typed
+    const fenced = yield* (yield* PaneCommand).run(fence(run.paneId, generation)).pipe(
+      Effect.as(true),
+      Effect.catchIf(isGenerationTaken, () => Effect.succeed(false))
+    )
+    // Its list sets where it was typed right before its paste: a later run may have unset its generation's
+    // option, never that; a run collected since was typed (its mark names it).
+    const seen = yield* readPane(run.paneId, {
+      [owner]: "string",
+      [typedAt]: "string",
+      [paneRunOptions.collected]: "string"
+    })
+    const typed = (!fenced && seen[owner] === run.id) || seen[typedAt] !== "" ||
+      markOf(run.id, seen[paneRunOptions.collected]) !== undefined
+    if (!typed) yield* withdrawTyping(run.id, run.paneId)
     return typed
   }).pipe(Effect.orElseSucceed(() => true))
 

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { paneRunOptions } from "../../src/domain/protocolNames.ts"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { absent, call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
@@ -234,6 +235,30 @@ describe("a run's record in tmux", () => {
         [
           "#!/bin/sh",
           `case "$*" in *paste-buffer*"wait-for lmcp_"*)`,
+          `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
+          "esac",
+          `exec tmux "$@"`,
+          ""
+        ].join("\n")
+      )
+      chmodSync(wrapper, 0o755)
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+    })
+    const answer = await call(c, "run_shell_command", { pane_id: pane, command: "echo read; (exit 7)", timeout: 20 })
+    assert.deepInclude(structured(answer), { exit_status: 7, output: "read" }, textOf(answer))
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
+  it("a collection whose tmux client fails once it ran: the answer carries the run's status and output", async () => {
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      // The invocation that collects the run (it leaves the pane's mark of it) runs whole, then fails
+      // as a lost client would: the run is collected, its result in the call's hands.
+      const wrapper = join(world.dir, "failing-tmux")
+      writeFileSync(
+        wrapper,
+        [
+          "#!/bin/sh",
+          `case "$*" in *"${paneRunOptions.collected} "*)`,
           `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
           "esac",
           `exec tmux "$@"`,
