@@ -134,7 +134,7 @@ const settle = (target: WaitTarget, head: Head): Effect.Effect<Reading, WaitFail
   // One copied or forged onto another pane is not this run's record.
   const record = recordOf(head.runRecord, paneId, runId)
   if (record === undefined) return Effect.succeed({ _tag: "Unknown", runId, paneId })
-  const end = parseEndRecord(head.record)
+  const end = parseEndRecord(head.endRecord)
   if (end !== undefined) return Effect.succeed({ _tag: "Ended", runId, status: end.status })
   if (head.panePid !== record.run.panePid) {
     return Effect.succeed({ _tag: "PaneGone", runId, paneId, why: "it was respawned since the run was typed" })
@@ -292,7 +292,7 @@ const watch = (target: WaitTarget) =>
         return reading
       }
       const run = reading.run
-      const kernel = yield* kernelProbe(run.tty)
+      const kernel = yield* kernelProbe
       const woken = Effect.map(Effect.promise(() => waiter.done), (done) => ({ _tag: "Woken" as const, done }))
       const watched = watchRun(
         run.panePid,

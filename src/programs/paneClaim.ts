@@ -100,7 +100,7 @@ export interface EarlierRun {
  */
 export const awaitFreePane = (paneId: PaneId, deadline: number) =>
   Effect.gen(function*() {
-    const kernel = yield* kernelProbe("")
+    const kernel = yield* kernelProbe
     let memory = freshMemory
     let abandoned: string | undefined
     let blocked: { readonly program: string; readonly since: number; readonly rows: ReadonlyArray<string> } | undefined
@@ -125,7 +125,7 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
       // Its open input, which C-c did not cancel, is still open: anything typed would join it.
       if (
         look[paneRunOptions.openInput] === claim && recorded?.run.panePid === look.pane_pid && !prompted &&
-        head.record === ""
+        head.endRecord === ""
       ) return yield* openInputRefusal(recorded)
       // An in-shell run's shell reads the terminal itself for the command (`read`): that is the run
       // waiting for input, not its shell back at the prompt (which draws the prompt again).
@@ -135,7 +135,7 @@ export const awaitFreePane = (paneId: PaneId, deadline: number) =>
         {
           claim,
           // Its status report came (or it was collected) since the look when it is not pending.
-          pending: recorded !== undefined && head.record === "",
+          pending: recorded !== undefined && head.endRecord === "",
           recordedPid: recorded?.run.panePid,
           panePid: look.pane_pid,
           replaced: recorded?.run.inShell === true && shell !== undefined &&
@@ -207,7 +207,7 @@ export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | un
       const head = yield* headOfRun(paneId, runId)
       // Only a record of this pane's own run: a forged one naming another pane's run collects nothing.
       const recorded = recordOf(head.runRecord, paneId, runId)
-      const end = parseEndRecord(head.record)
+      const end = parseEndRecord(head.endRecord)
       if (recorded === undefined || (runId !== abandoned && end === undefined)) continue
       found.push({ run: recorded.run, earlier: { run_id: runId, exit_status: end?.status ?? null } })
     }

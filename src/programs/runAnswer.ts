@@ -58,7 +58,7 @@ export const answerRun = (run: Run, answer: Answer) =>
     ])
     const look = { ...read.state, screen: read.captured }
     const head = yield* headOfRun(run.paneId, run.id)
-    if (parseEndRecord(head.record) !== undefined || look[paneRunOptions.claim] !== run.id) {
+    if (parseEndRecord(head.endRecord) !== undefined || look[paneRunOptions.claim] !== run.id) {
       return yield* new ArgumentProblem({
         detail: `answer: run ${run.id} has ended (its status report came, or it no longer holds the pane); ` +
           `${nothing}. Call run_shell_command with resume "${run.id}" and no answer for its exit status and output`
@@ -81,7 +81,7 @@ export const answerRun = (run: Run, answer: Answer) =>
       })
     }
     // The kernel, read last before typing: who holds the keyboard, as readiness decides it.
-    const kernel = yield* kernelProbe("")
+    const kernel = yield* kernelProbe
     const shell = yield* kernel.shell(look.pane_pid, look.pane_tty)
     const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
       ? undefined

@@ -82,7 +82,7 @@ export const awaitRun = <R>(
 ) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
-    const kernel = yield* kernelProbe(run.tty)
+    const kernel = yield* kernelProbe
     const now = yield* Clock.currentTimeMillis
     const signalled = Effect.map(waiter, (stdout) => ({ _tag: "Signalled" as const, stdout }))
     const raced = yield* signalled.pipe(
@@ -114,7 +114,7 @@ export const awaitRun = <R>(
     switch (event._tag) {
       case "Signalled": {
         const capture = parseCapture(event.stdout, run.id, from)
-        if (parseEndRecord(capture.head.record) === undefined || capture.head.runRecord === "") {
+        if (parseEndRecord(capture.head.endRecord) === undefined || capture.head.runRecord === "") {
           // The waiting client returned without the record: the tmux server died under it (that
           // read fails with the typed error), another call collected the run first, or the signal
           // came from somewhere else (the run, still recorded, is held).
@@ -280,7 +280,7 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
       // Its trailer can never run now: collected as it is on the pane (ended, still holding the pane,
       // or released), or nobody would, and its record and templates would stay there for good.
       const head = yield* headOfRun(run.paneId, run.id)
-      const end = parseEndRecord(head.record)
+      const end = parseEndRecord(head.endRecord)
       if (head.runRecord === "") yield* (yield* ShellRuns).collect(run)
       else if (end !== undefined) yield* collectRun(run, end.status)
       else yield* collectRun(run, null, "unreported", state[paneRunOptions.claim] === run.id)
@@ -298,7 +298,7 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
     }
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.
-    if (parseEndRecord(head.record) !== undefined) {
+    if (parseEndRecord(head.endRecord) !== undefined) {
       return {
         _tag: "Finished",
         output: withSeen(run, yield* collectFinished(run, limits, false))

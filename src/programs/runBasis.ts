@@ -47,7 +47,7 @@ export const lookedBasis = (paneId: PaneId, deadline: number) =>
       fresh = undefined
       return taken === undefined ? readinessLook(paneId) : Effect.succeed(taken)
     })
-    const { image, shell, state } = yield* awaitReady(paneId, look, yield* kernelProbe(""), deadline)
+    const { image, shell, state } = yield* awaitReady(paneId, look, yield* kernelProbe, deadline)
     const promptRow = state.history_size + state.cursor_y
     if (!/^[0-9]{0,15}$/u.test(state[paneRunOptions.generation])) {
       return yield* new PaneNotReady({

@@ -18,15 +18,14 @@ import { resolvePane } from "./targets.ts"
 export const scrollMargin = 100
 
 /** The kernel's view of a pane's processes, for readiness and the run watcher. */
-export const kernelProbe = (_tty?: string) =>
-  Effect.gen(function*() {
-    const processes = yield* PaneProcess
-    return {
-      shell: processes.shell,
-      front: processes.front,
-      mode: processes.terminalMode
-    } satisfies KernelProbe
-  })
+export const kernelProbe = Effect.gen(function*() {
+  const processes = yield* PaneProcess
+  return {
+    shell: processes.shell,
+    front: processes.front,
+    mode: processes.terminalMode
+  } satisfies KernelProbe
+})
 
 /** The line printed between the parts of a run's read: it carries the run's ID. */
 export const separator = marks.separator
@@ -40,7 +39,8 @@ export const headFormat = (runId: string) => {
 }
 
 export interface Head {
-  readonly record: string
+  /** The run's end record (its status, written by its trailer), empty while it runs. */
+  readonly endRecord: string
   readonly mark: string
   readonly typed: string
   /** The run's record as tmux holds it (see domain/runRecord.ts). */
@@ -58,7 +58,7 @@ export interface Head {
 
 export const parseHead = (line: string): Head => {
   const [
-    record = "",
+    endRecord = "",
     mark = "",
     typed = "",
     runRecord = "",
@@ -72,7 +72,7 @@ export const parseHead = (line: string): Head => {
     ...program
   ] = line.split("|")
   return {
-    record,
+    endRecord,
     mark,
     typed,
     runRecord,
@@ -164,7 +164,7 @@ export const screenOf = (run: Run) => (rows: boolean) =>
     // A pane that closed answers with empty fields (tmux 3.3a): say which panes exist instead.
     if (parsed.panePid === 0) yield* resolvePane(run.paneId)
     return {
-      recorded: parseEndRecord(parsed.record) !== undefined,
+      recorded: parseEndRecord(parsed.endRecord) !== undefined,
       typed: parsed.typed !== "",
       dead: parsed.dead,
       alternate: parsed.alternate,

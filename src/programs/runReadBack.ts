@@ -123,7 +123,7 @@ export const startOf = (run: Run, head: Head, capture: Capture | undefined) =>
 export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture) =>
   Effect.gen(function*() {
     const start = yield* startOf(run, head, capture)
-    const record = parseEndRecord(head.record)
+    const record = parseEndRecord(head.endRecord)
     const typed = parseTypedRecord(head.typed)
     // A trim after the record (the next prompt scrolled) moved the end up by whole chunks.
     const chunk = trimChunk(typed?.historyLimit ?? 0)

@@ -328,7 +328,7 @@ const afterLostWait = (
       yield* (yield* ShellRuns).collect(run)
       return yield* collectedElsewhere(run, head.value.collected)
     }
-    if (head._tag === "Some" && parseEndRecord(head.value.record) !== undefined) {
+    if (head._tag === "Some" && parseEndRecord(head.value.endRecord) !== undefined) {
       const output = yield* collectFinished(run, limits, true)
       return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
     }

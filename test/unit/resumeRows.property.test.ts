@@ -115,7 +115,7 @@ const answer = (terminal: Terminal, record: RunRecord, withBottom: boolean) =>
   Effect.gen(function*() {
     const history = terminal.history
     const head: Head = {
-      record: "",
+      endRecord: "",
       mark: "0 1 0",
       typed: "0 0 5 100000",
       runRecord: encodeRecord(record),
