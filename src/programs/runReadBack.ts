@@ -121,6 +121,9 @@ export const startOf = (run: Run, head: Head, capture: Capture | undefined) =>
  * newest rows of the output when it holds its end.
  */
 export const outputOf = (run: Run, head: Head, limits: OutputLimits, capture?: Capture) =>
+  Effect.withSpan(outputFrom(run, head, limits, capture), "Run.readBack")
+
+const outputFrom = (run: Run, head: Head, limits: OutputLimits, capture?: Capture) =>
   Effect.gen(function*() {
     const start = yield* startOf(run, head, capture)
     const record = parseEndRecord(head.endRecord)

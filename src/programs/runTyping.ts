@@ -130,9 +130,12 @@ const typeRun = (
     // An in-shell run looks: it needs the pane's remain-on-exit, and changes the shell's state.
     const held = yield* runs.takeView(paneId)
     const heldFits = held !== undefined && !asked && shellKind(held.shell) !== "fish"
-    const basis = heldFits && (yield* readyAsHeld(held, deadline))
-      ? heldBasis(held)
-      : yield* lookedBasis(paneId, deadline)
+    const basis = yield* Effect.withSpan(
+      Effect.gen(function*() {
+        return heldFits && (yield* readyAsHeld(held, deadline)) ? heldBasis(held) : yield* lookedBasis(paneId, deadline)
+      }),
+      "Run.readiness"
+    )
     const { earlier, generation, shell, view } = basis
     const names = protocolNames(id)
     const long = lineTooLong(shell, command)
@@ -236,6 +239,7 @@ const typeRun = (
     // A timeout before the paste (the typing client still starting) typed nothing: no run to name.
     const untyped = Effect.map(pasteReached(run, generation + 1), (typed) => !typed)
     const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits, untyped).pipe(
+      Effect.withSpan("Run.wait", { attributes: { run_id: id } }),
       Effect.onInterrupt(() => runs.hold(run)),
       Effect.catchIf(
         (error) => error._tag === "TmuxCommandFailed" && staleChange(error.refusal, view) !== undefined,

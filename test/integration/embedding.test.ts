@@ -5,6 +5,8 @@
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Tracer from "effect/Tracer"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
@@ -77,6 +79,63 @@ describe("in-process tools", () => {
     assert.strictEqual(result.created.session_name, "host")
     assert.deepStrictEqual(result.panes.map((pane) => pane.pane_id), [result.created.pane_id])
     assert.strictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "host")
+  })
+
+  it("traces a run_shell_command as Registry.call > readiness, the typing list, the wait > the read-back", async () => {
+    world = makeWorld("embed")
+    const spans: Array<Tracer.NativeSpan> = []
+    const tracer = Tracer.make({
+      span(options) {
+        const span = new Tracer.NativeSpan(options)
+        spans.push(span)
+        return span
+      }
+    })
+    const program = Effect.gen(function*() {
+      const created = yield* callTool("create_session", { session_name: "traced" })
+      spans.length = 0
+      return yield* callTool("run_shell_command", { pane_id: created.pane_id, command: "echo traced", timeout: 20 })
+    })
+    const result = await Effect.runPromise(
+      program.pipe(
+        // A shell that reads no startup files of the account's.
+        Effect.provide(
+          layer({ env: hostEnv({ LIBTMUX_TOOLSETS: "inspect,execute", SHELL: "/bin/sh", HOME: world.dir }) })
+        ),
+        Effect.provideService(Tracer.Tracer, tracer)
+      )
+    )
+    assert.strictEqual(result.exit_status, 0)
+    const call = spans.find((span) => span.name === "Registry.call")!
+    assert.strictEqual(call.attributes.get("tool"), "run_shell_command")
+    const parentOf = (span: Tracer.NativeSpan) => {
+      const parent = Option.getOrUndefined(span.parent)
+      return parent === undefined ? undefined : spans.find((candidate) => candidate.spanId === parent.spanId)
+    }
+    /** The span's ancestors up to the call, nearest first. */
+    const path = (span: Tracer.NativeSpan): Array<string> => {
+      const parent = parentOf(span)
+      return parent === undefined || span === call ? [] : [parent.name, ...path(parent)]
+    }
+    const named = (name: string) => spans.filter((span) => span.name === name)
+    const [readiness] = named("Run.readiness")
+    const [wait] = named("Run.wait")
+    assert.isDefined(readiness)
+    assert.isDefined(wait)
+    assert.match(String(wait!.attributes.get("run_id")), /^[0-9a-f]{6}$/u)
+    assert.include(path(readiness!), "Registry.call")
+    assert.include(path(wait!), "Registry.call")
+    // The typing list (the paste, then the waiter's wait and read) is one tmux invocation under the call.
+    const typing = spans.find((span) =>
+      span.name === "PaneCommand.run" && String(span.attributes.get("commands")).includes("paste-buffer")
+    )
+    assert.isDefined(typing)
+    assert.include(path(typing!), "Registry.call")
+    // The read-back is the wait's.
+    assert.isTrue(named("Run.readBack").some((span) => path(span).includes("Run.wait")))
+    // In that order: ready, typed, waited.
+    assert.isTrue(readiness!.status.startTime <= typing!.status.startTime)
+    assert.isTrue(typing!.status.startTime <= wait!.status.startTime + 1_000_000_000n)
   })
 
   it("applies the same selection: a tool outside it fails with ToolNotSelected and acts on nothing", async () => {
