@@ -17,8 +17,9 @@ const { view } = liveProc()
 const tagOf = (pid: number) => formatTag({ pid, started: view.startedOf(pid) ?? 0, namespace: view.namespace })
 
 const h = harness("lifecycle")
+// Each test has its own tmux world and server process: they run side by side.
 
-describe("startup errors", () => {
+describe.concurrent("startup errors", () => {
   const cases: ReadonlyArray<[string, Record<string, string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
     ["unknown toolset", { LIBTMUX_TOOLSETS: "inspect,admin" }, [], [
       "admin",
@@ -65,7 +66,7 @@ describe("startup errors", () => {
   }
 })
 
-describe("socket forms", () => {
+describe.concurrent("socket forms", () => {
   it("pins path:/abs/socket and starts the server there", async () => {
     const world = h.world()
     const socket = join(world.dir, "agent.sock")
@@ -102,7 +103,7 @@ describe("socket forms", () => {
   })
 })
 
-describe("exit", () => {
+describe.concurrent("exit", () => {
   it("exits 0 when stdin ends and leaves the tmux server running", async () => {
     const world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
