@@ -17,9 +17,8 @@ const { view } = liveProc()
 const tagOf = (pid: number) => formatTag({ pid, started: view.startedOf(pid) ?? 0, namespace: view.namespace })
 
 const h = harness("lifecycle")
-// Each test has its own tmux world and server process: they run side by side.
 
-describe.concurrent("startup errors", () => {
+describe("startup errors", () => {
   const cases: ReadonlyArray<[string, Record<string, string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
     ["unknown toolset", { LIBTMUX_TOOLSETS: "inspect,admin" }, [], [
       "admin",
@@ -66,7 +65,7 @@ describe.concurrent("startup errors", () => {
   }
 })
 
-describe.concurrent("socket forms", () => {
+describe("socket forms", () => {
   it("pins path:/abs/socket and starts the server there", async () => {
     const world = h.world()
     const socket = join(world.dir, "agent.sock")
@@ -103,7 +102,7 @@ describe.concurrent("socket forms", () => {
   })
 })
 
-describe.concurrent("exit", () => {
+describe("exit", () => {
   it("exits 0 when stdin ends and leaves the tmux server running", async () => {
     const world = h.world()
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
