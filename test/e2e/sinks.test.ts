@@ -41,7 +41,7 @@ const variants = (args: Record<string, unknown>, payload: string): Array<Record<
 
 // What a payload could reach is tmux: a fresh tmux server for each tool (the samples name $0, @0, %0). The
 // tools are dealt to a few servers, each taking its tools one after another, and the servers work side by side.
-const servers = 3
+const servers = 2
 const tools = Object.keys(registry)
 
 describe.concurrent("format and command sinks", () => {
