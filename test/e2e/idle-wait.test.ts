@@ -48,8 +48,13 @@ const openCounting = async () => {
   chmodSync(wrapper, 0o755)
   const opened = await open({ LIBTMUX_TMUX_BIN: wrapper })
   // A second after it starts, the server sweeps what dead servers left (src/platform/Leftovers.ts):
-  // counts start once its pane pass, the sweep's last tmux client here, has run.
-  await until("the startup sweep's pane pass", () => readFileSync(log, "utf8"), (text) => text.includes("lmcp-sweep-"))
+  // counts start once its pane pass, the sweep's last tmux client here, has run. On a loaded machine
+  // the sweep may come before the session: then its look at the panes found none and was its last.
+  const swept = (text: string) => {
+    const panesLook = text.indexOf("list-panes -a -F #{pane_id}")
+    return text.includes("lmcp-sweep-") || (panesLook !== -1 && panesLook < text.indexOf(" new-session "))
+  }
+  await until("the startup sweep's pane pass", () => readFileSync(log, "utf8"), swept)
   return { ...opened, invocations: () => readFileSync(log, "utf8").split("\n").length - 1 }
 }
 
