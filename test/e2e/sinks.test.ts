@@ -15,6 +15,9 @@ import { samples } from "../support/samples.ts"
 import { shellEnv } from "../support/shells.ts"
 import { afterFormatJobs, markerJob } from "../support/tmux.ts"
 
+// What a payload could reach is tmux: a fresh tmux server for each tool (the samples name $0, @0, %0).
+const shared = sharedServer("sinks", (world) => shellEnv(world, "/bin/bash"))
+
 const markersUnder = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.name.startsWith("marker")).map((
     entry
@@ -39,44 +42,29 @@ const variants = (args: Record<string, unknown>, payload: string): Array<Record<
   return out
 }
 
-// What a payload could reach is tmux: a fresh tmux server for each tool (the samples name $0, @0, %0). The
-// tools are dealt to a few servers, each taking its tools one after another, and the servers work side by side.
-const servers = 2
-const tools = Object.keys(registry)
-
-describe.concurrent("format and command sinks", () => {
-  for (let n = 0; n < servers; n++) {
-    // A concurrent block of tests each taken in turn: the blocks run side by side, one tool at a time in each.
-    describe(`server ${n + 1} of ${servers}`, () => {
-      const shared = sharedServer(`sinks-${n}`, (world) => shellEnv(world, "/bin/bash"))
-      for (const tool of tools.filter((_, i) => i % servers === n)) {
-        it(
-          `${tool}: no string parameter reaches a tmux format or splits a tmux command`,
-          { concurrent: false },
-          async () => {
-            const { world, c } = await shared.freshTmux()
-            const session = structured(await call(c, "create_session", { session_name: "work" }))
-            structured(await call(c, "run_shell_command", { pane_id: session.pane_id, command: "true" }))
-            const job = markerJob
-            const payloads = [
-              job("plain"),
-              `x#{pane_id}${job("nested")}`,
-              "semi;",
-              `;${job("after")}`,
-              `#{E:${job("expand")}}`
-            ]
-            for (const base of samples[tool as keyof typeof samples] ?? []) {
-              for (const payload of payloads) {
-                for (const args of variants(base, payload)) {
-                  await call(c, tool, args).catch(() => undefined)
-                }
-              }
-            }
-            afterFormatJobs(world)
-            assert.deepStrictEqual(markersUnder(world.dir), [])
+describe("format and command sinks", () => {
+  for (const tool of Object.keys(registry)) {
+    it(`${tool}: no string parameter reaches a tmux format or splits a tmux command`, async () => {
+      const { world, c } = await shared.freshTmux()
+      const session = structured(await call(c, "create_session", { session_name: "work" }))
+      structured(await call(c, "run_shell_command", { pane_id: session.pane_id, command: "true" }))
+      const job = markerJob
+      const payloads = [
+        job("plain"),
+        `x#{pane_id}${job("nested")}`,
+        "semi;",
+        `;${job("after")}`,
+        `#{E:${job("expand")}}`
+      ]
+      for (const base of samples[tool as keyof typeof samples] ?? []) {
+        for (const payload of payloads) {
+          for (const args of variants(base, payload)) {
+            await call(c, tool, args).catch(() => undefined)
           }
-        )
+        }
       }
+      afterFormatJobs(world)
+      assert.deepStrictEqual(markersUnder(world.dir), [])
     })
   }
 })
