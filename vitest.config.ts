@@ -14,6 +14,10 @@ export default defineConfig({
     // Most of a test's time is spent waiting on tmux, shells and server processes, so more files
     // than cores run at once (the default would be one worker on two cores).
     maxWorkers: 3,
+    // A file's `describe.concurrent` tests (each in its own world, most of their time waiting on
+    // sleeping runs and quiet windows) run three at a time: more would share the cores thinner than
+    // each test's timeout allows on a loaded machine.
+    maxConcurrency: 3,
     projects: [
       // Files in one worker share their imports: loading Effect and the SDK once per file
       // was a third of the suite's CPU.

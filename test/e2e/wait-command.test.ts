@@ -5,10 +5,10 @@
  * without it.
  */
 import type { ChildProcess } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterEach, assert, describe, it } from "vitest"
+import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { binPath, commandToExit, type Exited, serverEnv } from "../support/mcp.ts"
 import { holdsFor, stillPending, until } from "../support/poll.ts"
@@ -16,10 +16,8 @@ import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = runHarness("wait-cmd")
-const children: Array<ChildProcess> = []
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL")
-})
+/** A command the test started ends with it, if it outlives it. */
+const endsWithTest = (child: ChildProcess) => h.defer(() => child.exitCode === null && child.kill("SIGKILL"))
 
 /** Runs a command line through `shell -c` in the world, as a host's background runner would; resolves at its exit. */
 const throughShell = (
@@ -31,7 +29,7 @@ const throughShell = (
   commandToExit(shell, ["-c", line], {
     env: { ...serverEnv(world), ...env },
     cwd: world.dir,
-    started: (child) => children.push(child)
+    started: endsWithTest
   })
 
 /** Starts `libtmux-mcp wait` through `sh -c` in the world; resolves once it exits. */
@@ -52,7 +50,8 @@ const timedOut = async (c: Parameters<typeof run>[0], pane: string, command: str
 const ended = (world: TmuxWorld, pane: string, runId: string) =>
   world.tryTmux("libtmux-mcp", "show", "-pv", "-t", pane, `@lmcp_end_${runId}`)?.trim() ?? ""
 
-describe("libtmux-mcp wait", () => {
+// Each test has its own tmux server and MCP server, and most wait on runs that sleep: they run side by side.
+describe.concurrent("libtmux-mcp wait", () => {
   it("waits for a run that timed out, until it ends; the resume after it answers as without it", async () => {
     const { world, c, pane } = await h.open()
     const runId = await timedOut(c, pane, "echo started; sleep 5; echo finished; exit 7")
@@ -116,40 +115,6 @@ describe("libtmux-mcp wait", () => {
       `run ${runId} was already collected: exit status 2\n`
     ])
     assert.strictEqual(done.code, done.stdout.includes("collected") ? 7 : 0)
-  })
-
-  it("the watcher changes nothing: the pane's options, history and screen stay as they were", async () => {
-    const { world, c, pane } = await h.open()
-    const state = () =>
-      [
-        world.tmux("libtmux-mcp", "show-options", "-p", "-t", pane),
-        world.tmux("libtmux-mcp", "capture-pane", "-p", "-e", "-S", "-", "-E", "-", "-t", pane),
-        world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{cursor_x},#{cursor_y},#{history_size},#{pane_mode}")
-      ].join("\n--\n")
-    let last = ""
-    const atRest = () =>
-      until("the pane at rest", () => {
-        const now = state()
-        const same = now === last
-        last = now
-        return same ? now : undefined
-      }, (now) =>
-        now !== undefined, { intervalMs: 150 })
-    // While the run goes on: a watcher that waits until its --timeout.
-    const runId = await timedOut(c, pane, "sleep 6; echo finished; exit 3")
-    const running = await atRest()
-    const timed = startWait(world, [runId, "--pane", pane, "--timeout", "1"])
-    await holdsFor(timed, "the pane unchanged while the watcher waits", () => state() === running)
-    assert.strictEqual((await timed).code, 5)
-    // Once the run ended: a watcher answered at once.
-    await until("the run's end record", () => ended(world, pane, runId), (value) => value !== "", {
-      timeoutMs: 30_000
-    })
-    const done = await atRest()
-    const answered = startWait(world, [runId, "--pane", pane, "--timeout", "20"])
-    await holdsFor(answered, "the pane unchanged while the watcher reads the ended run", () => state() === done)
-    assert.strictEqual((await answered).code, 0)
-    assert.deepInclude(await resume(c, pane, runId, 10), { exit_status: 3, output: "finished" })
   })
 
   it("a run that ended before the watcher starts is answered at once", async () => {
@@ -278,6 +243,45 @@ describe("libtmux-mcp wait", () => {
     assert.strictEqual(done.code, 0)
     assert.include(done.stdout, "Usage: libtmux-mcp wait RUN_ID --pane %N")
     for (const code of [0, 1, 3, 4, 5, 6, 7, 8, 9, 255]) assert.match(done.stdout, new RegExp(`\\n  ${code} +\\S`, "u"))
+  })
+})
+
+// It reads the pane's whole state every few milliseconds through the watchers' lives: alone, after the others.
+describe("libtmux-mcp wait, reading the pane", () => {
+  it("the watcher changes nothing: the pane's options, history and screen stay as they were", async () => {
+    const { world, c, pane } = await h.open()
+    const state = () =>
+      [
+        world.tmux("libtmux-mcp", "show-options", "-p", "-t", pane),
+        world.tmux("libtmux-mcp", "capture-pane", "-p", "-e", "-S", "-", "-E", "-", "-t", pane),
+        world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{cursor_x},#{cursor_y},#{history_size},#{pane_mode}")
+      ].join("\n--\n")
+    let last = ""
+    const atRest = () =>
+      until("the pane at rest", () => {
+        const now = state()
+        const same = now === last
+        last = now
+        return same ? now : undefined
+      }, (now) =>
+        now !== undefined, { intervalMs: 150 })
+    // While the run goes on (until the test lets it end): a watcher that waits until its --timeout.
+    const go = join(world.dir, "go")
+    const runId = await timedOut(c, pane, `until [ -e ${shellQuote(go)} ]; do sleep 0.1; done; echo finished; exit 3`)
+    const running = await atRest()
+    const timed = startWait(world, [runId, "--pane", pane, "--timeout", "1"])
+    await holdsFor(timed, "the pane unchanged while the watcher waits", () => state() === running)
+    assert.strictEqual((await timed).code, 5)
+    writeFileSync(go, "")
+    // Once the run ended: a watcher answered at once.
+    await until("the run's end record", () => ended(world, pane, runId), (value) => value !== "", {
+      timeoutMs: 30_000
+    })
+    const done = await atRest()
+    const answered = startWait(world, [runId, "--pane", pane, "--timeout", "20"])
+    await holdsFor(answered, "the pane unchanged while the watcher reads the ended run", () => state() === done)
+    assert.strictEqual((await answered).code, 0)
+    assert.deepInclude(await resume(c, pane, runId, 10), { exit_status: 3, output: "finished" })
   })
 })
 

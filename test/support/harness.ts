@@ -1,19 +1,47 @@
 /**
  * Per-test tmux worlds and server connections that are always cleaned up, whatever the test did.
  */
-import { afterAll, afterEach, beforeAll } from "vitest"
+import { AsyncLocalStorage } from "node:async_hooks"
+import { afterAll, afterEach, aroundEach, beforeAll } from "vitest"
 import { connect as connectServer, type Connected } from "./mcp.ts"
 import { until } from "./poll.ts"
 import { makeWorld, type TmuxWorld } from "./tmux.ts"
 
-/** Registers cleanup for the calling test file and hands out worlds and connections. */
+/** What one test made: its connections close, then its worlds go, then what it deferred runs. */
+interface Made {
+  readonly worlds: Array<TmuxWorld>
+  readonly clients: Array<Connected>
+  readonly deferred: Array<() => void>
+}
+
+const made = (): Made => ({ worlds: [], clients: [], deferred: [] })
+
+const release = async (what: Made) => {
+  for (const fn of what.deferred.splice(0)) fn()
+  for (const client of what.clients.splice(0)) await client.close()
+  for (const world of what.worlds.splice(0)) world.dispose()
+}
+
+/**
+ * Registers cleanup for the calling test file and hands out worlds and connections. Each test's are
+ * its own and go when it ends, so the tests of a `describe.concurrent` block can share the harness.
+ */
 export const harness = (label: string) => {
-  const worlds: Array<TmuxWorld> = []
-  const clients: Array<Connected> = []
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close()
-    for (const world of worlds.splice(0)) world.dispose()
+  const ofTest = new AsyncLocalStorage<Made>()
+  // What was made outside a test (none is, today) goes after the next test, as before.
+  const outside = made()
+  aroundEach(async (runTest) => {
+    const mine = made()
+    try {
+      await ofTest.run(mine, runTest)
+    } finally {
+      await release(mine)
+    }
   })
+  afterEach(() => release(outside))
+  const current = () => ofTest.getStore() ?? outside
+  const worlds = { push: (world: TmuxWorld) => current().worlds.push(world) }
+  const clients = { push: (client: Connected) => current().clients.push(client) }
   return {
     /** A fresh isolated tmux world. */
     world: (): TmuxWorld => {
@@ -35,6 +63,10 @@ export const harness = (label: string) => {
     track: <C extends Connected>(client: C): C => {
       clients.push(client)
       return client
+    },
+    /** Runs `fn` when the calling test ends, before its connections and worlds go (a child process to end). */
+    defer: (fn: () => void) => {
+      current().deferred.push(fn)
     }
   }
 }
