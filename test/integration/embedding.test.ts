@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { afterEach, assert, describe, it } from "vitest"
 import { Audit, callTool, layer } from "../../src/index.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+import { recordingTracer } from "../support/tracer.ts"
 
 let world: TmuxWorld
 afterEach(() => world.dispose())
@@ -83,14 +84,7 @@ describe("in-process tools", () => {
 
   it("traces a run_shell_command as Registry.call > readiness, the typing list, the wait > the read-back", async () => {
     world = makeWorld("embed")
-    const spans: Array<Tracer.NativeSpan> = []
-    const tracer = Tracer.make({
-      span(options) {
-        const span = new Tracer.NativeSpan(options)
-        spans.push(span)
-        return span
-      }
-    })
+    const { spans, tracer } = recordingTracer()
     const program = Effect.gen(function*() {
       const created = yield* callTool("create_session", { session_name: "traced" })
       spans.length = 0

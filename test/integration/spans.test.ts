@@ -9,18 +9,12 @@ import * as Option from "effect/Option"
 import * as Tracer from "effect/Tracer"
 import * as RegistryLayer from "../../src/dispatch/Registry.ts"
 import { makeFake } from "../support/fakeTmux.ts"
+import { recordingTracer } from "../support/tracer.ts"
 
 describe("spans", () => {
   it.effect("a tool call is a Registry.call span with its tmux invocations under it", () =>
     Effect.gen(function*() {
-      const spans: Array<Tracer.NativeSpan> = []
-      const tracer = Tracer.make({
-        span(options) {
-          const span = new Tracer.NativeSpan(options)
-          spans.push(span)
-          return span
-        }
-      })
+      const { spans, tracer } = recordingTracer()
       const fake = makeFake()
       const registry = yield* Effect.provide(
         Effect.gen(function*() {
