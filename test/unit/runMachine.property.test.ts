@@ -315,8 +315,10 @@ const simulate = (script: Script, machine: Step) => {
     held.delete(id)
     yield action.lag
     if (options.get(paneRunOptions.claim) !== id || running?.id !== id) return
-    const client = yield* invoke(call, carry({ _tag: "Held", run: ref(id) }, { _tag: "KeptOpen" }).commands)
-    if (client.state === "done") opened.add(id)
+    // The list waits for nothing, so it runs whole as its client starts, even one killed right after
+    // (whose call then never resumes here): from now on the pane is kept for that input.
+    opened.add(id)
+    yield* invoke(call, carry({ _tag: "Held", run: ref(id) }, { _tag: "KeptOpen" }).commands)
   }
 
   const launch = (action: Action, make: (call: Call) => Program) => {
@@ -517,6 +519,13 @@ describe("the run machine over generated interleavings, against tmux 3.3a's wait
   it.effect.prop("holds with calls crowded around C-c's", [Crowded], ([script]) => holds(step)(script), {
     arbitrary: { runs: 300 }
   })
+
+  // Found by the property in CI: the keep-open list ran, then its client was killed.
+  it.effect("a keep-open list whose client is killed once it ran still keeps the pane for the open input", () =>
+    holds(step)([
+      { at: 7, instance: 1, what: "keep-open", duration: 0, timeout: 1, lag: 0, killedAfter: 0 },
+      { at: 0, instance: 1, what: "command", duration: 8, timeout: 1, lag: 0, killedAfter: 1 }
+    ]))
 
   for (
     const [name, machine] of [
