@@ -40,6 +40,27 @@ const waiters = (world: TmuxWorld, runId = "[0-9a-f]{6}") =>
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 
+/**
+ * Makes the server's tmux a wrapper under which an invocation whose arguments match the `case`
+ * pattern runs whole, then fails as a lost client would: its output dropped, exit status 1.
+ */
+const failingTmux = (world: TmuxWorld, env: Record<string, string | undefined>, pattern: string) => {
+  const wrapper = join(world.dir, "failing-tmux")
+  writeFileSync(
+    wrapper,
+    [
+      "#!/bin/sh",
+      `case "$*" in ${pattern})`,
+      `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
+      "esac",
+      `exec tmux "$@"`,
+      ""
+    ].join("\n")
+  )
+  chmodSync(wrapper, 0o755)
+  env.LIBTMUX_TMUX_BIN = wrapper
+}
+
 describe("a run's record in tmux", () => {
   it("a timed-out run is listed while held; once finished it blocks nothing: the next command reports it", async () => {
     const { world, c, pane } = await h.open()
@@ -229,20 +250,7 @@ describe("a run's record in tmux", () => {
     const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
       // The invocation that types and waits runs whole, then fails as a lost read would: its output
       // dropped, tmux's exit status 1. The run ended and is recorded; nothing collected it.
-      const wrapper = join(world.dir, "failing-tmux")
-      writeFileSync(
-        wrapper,
-        [
-          "#!/bin/sh",
-          `case "$*" in *paste-buffer*"wait-for lmcp_"*)`,
-          `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
-          "esac",
-          `exec tmux "$@"`,
-          ""
-        ].join("\n")
-      )
-      chmodSync(wrapper, 0o755)
-      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+      failingTmux(world, env, `*paste-buffer*"wait-for lmcp_"*`)
     })
     const answer = await call(c, "run_shell_command", { pane_id: pane, command: "echo read; (exit 7)", timeout: 20 })
     assert.deepInclude(structured(answer), { exit_status: 7, output: "read" }, textOf(answer))
@@ -253,20 +261,7 @@ describe("a run's record in tmux", () => {
     const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
       // The invocation that collects the run (it leaves the pane's mark of it) runs whole, then fails
       // as a lost client would: the run is collected, its result in the call's hands.
-      const wrapper = join(world.dir, "failing-tmux")
-      writeFileSync(
-        wrapper,
-        [
-          "#!/bin/sh",
-          `case "$*" in *"${paneRunOptions.collected} "*)`,
-          `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
-          "esac",
-          `exec tmux "$@"`,
-          ""
-        ].join("\n")
-      )
-      chmodSync(wrapper, 0o755)
-      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+      failingTmux(world, env, `*"${paneRunOptions.collected} "*`)
     })
     const answer = await call(c, "run_shell_command", { pane_id: pane, command: "echo read; (exit 7)", timeout: 20 })
     assert.deepInclude(structured(answer), { exit_status: 7, output: "read" }, textOf(answer))
