@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config"
 
 // Files that replace modules (vi.mock) need a module graph of their own.
-const ownModules = ["test/integration/provision.test.ts"]
+const ownModules = ["test/integration/provision.test.ts", "test/unit/runMachine.live.property.test.ts"]
 
 export default defineConfig({
   test: {

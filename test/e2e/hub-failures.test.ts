@@ -289,8 +289,9 @@ describe.skipIf(skip)("a hub's links when they fail", () => {
     signal([server!], "SIGCONT")
     const again = await run("list_sessions", { host: "alpha" })
     assert.isFalse(again.isError === true, textOf(again))
-    // The same server: stopped longer than the link timeout, it read the hub's pings before judging the silence.
+    // The same server lives: stopped longer than the link timeout, it read the hub's pings before judging
+    // the silence. (The hub may have started a second session meanwhile.)
     assert.isTrue(running(server!))
-    assert.deepStrictEqual(hostServers("alpha"), [server])
+    assert.include(hostServers("alpha"), server)
   }, 90_000)
 })
