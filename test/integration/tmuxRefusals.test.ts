@@ -57,7 +57,8 @@ describe("tmux's refusals, from the tmux here", () => {
 
   it("reads the typing guard's refusal as what changed in the pane, and its pass as nothing", () => {
     const socket = world.socketPath("g")
-    world.tmux("g", "new-session", "-d", "-s", "guard", "-x", "80", "-y", "24")
+    // A program that draws nothing: a shell's prompt could move the cursor between the look and the guard.
+    world.tmux("g", "new-session", "-d", "-s", "guard", "-x", "80", "-y", "24", "cat")
     const state = world.tmux("g", "display-message", "-p", "-t", "guard", "#{pane_id} #{pane_pid} #{cursor_x}").trim()
     const [pane = "", pid = "", cursorX = ""] = state.split(" ")
     const seen = { panePid: Number(pid), cursorX: Number(cursorX), width: 80, height: 24, generation: "" }
