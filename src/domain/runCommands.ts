@@ -127,10 +127,13 @@ export const collect = (run: RunRef, collection: Collection): ReadonlyArray<Tmux
 
 /**
  * Closing a run whose trailer never ran: the killed waiting client of the call is still a waiter of
- * the channel; one signal releases it (and, with a waiter there, keeps nothing). The pane's claim is
- * released while it is this run's; then the run is collected.
+ * the channel; one signal releases it (and, with a waiter there, keeps nothing). The guard comes
+ * first: a second closer of the same run would otherwise signal a channel nobody waits on any more,
+ * and tmux would keep it woken. The pane's claim is released while it is this run's; then the run is
+ * collected.
  */
 export const abandon = (run: RunRef, collection: Collection): ReadonlyArray<TmuxCommand> => [
+  recordGuard(run),
   ["wait-for", "-S", protocolNames(run.id).channel],
   unsetWhile(run.paneId, paneRunOptions.claim, run.id),
   ...collect(run, collection)
