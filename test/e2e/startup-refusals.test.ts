@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterEach, assert, describe, it } from "vitest"
+import { afterAll, assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { runToExit } from "../support/mcp.ts"
 
@@ -83,10 +83,11 @@ describe("tmux configuration file", () => {
 describe("TMUX_TMPDIR set but empty", () => {
   // tmux makes the per-user folder under /tmp for any command when TMUX_TMPDIR is empty, so this
   // test (the server's look and its own) makes it: removed again when it did not exist before
-  // (and nothing else came into it), so that a run leaves nothing outside its folder.
+  // (and nothing else came into it), so that a run leaves nothing outside its folder. After all, not
+  // after each: the test's server closes after its afterEach, and its last tmux call made it again.
   const tmuxFolder = `${realpathSync("/tmp")}/tmux-${process.getuid?.() ?? 0}`
   const existed = existsSync(tmuxFolder)
-  afterEach(() => {
+  afterAll(() => {
     if (existed) return
     try {
       rmdirSync(tmuxFolder)
