@@ -13,7 +13,7 @@ describe("compile cache", () => {
   it("is written under $XDG_CACHE_HOME/libtmux-mcp/compile-cache", async () => {
     const world = h.world()
     const folder = join(world.dir, "cache", "libtmux-mcp", "compile-cache")
-    const c = await h.connect(world)
+    const c = await h.connect(world, { XDG_CACHE_HOME: join(world.dir, "cache") })
     assert.lengthOf((await c.client.listTools()).tools, 47)
     await c.close()
     assert.isTrue(existsSync(folder), `${folder} exists`)

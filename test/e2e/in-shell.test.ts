@@ -13,7 +13,7 @@ import { absent, call, type Connected, structured, textOf } from "../support/mcp
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 
-const h = runHarness("inshell")
+const h = runHarness("inshell", { share: true })
 const { open } = h
 
 const keys = (c: Connected, pane: string, text: string) =>

@@ -12,7 +12,7 @@ import { until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("end")
+const { open } = runHarness("end", { share: true })
 
 /** Lengths of output around and far past the rows read with the signal (an 80x24 pane and 100 rows above). */
 const lengths = [200, 368, 1000, 2700]

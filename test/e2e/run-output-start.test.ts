@@ -11,7 +11,7 @@ import { holdsFor, until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("start")
+const { open } = runHarness("start", { share: true })
 let typedLines = 0
 
 /**

@@ -12,7 +12,7 @@ import { running, until, waiterOf } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("run")
+const { open } = runHarness("run", { share: true })
 
 describe("output and status", () => {
   it("returns exactly the command's output and exit status, back to back in one pane", async () => {

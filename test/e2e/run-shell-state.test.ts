@@ -11,7 +11,7 @@ import { shellQuote } from "../../src/domain/quote.ts"
 import { call, textOf } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 
-const { open } = runHarness("shellstate")
+const { open } = runHarness("shellstate", { share: true })
 const tmuxBin = execFileSync("sh", ["-c", "command -v tmux"]).toString().trim()
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]

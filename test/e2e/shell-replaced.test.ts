@@ -10,7 +10,7 @@ import { leftovers, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const h = runHarness("replaced")
+const h = runHarness("replaced", { share: true })
 const { open } = h
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]

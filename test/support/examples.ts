@@ -214,6 +214,8 @@ export const produceExamples = async (
       LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown",
       PATH: path(tmuxDir),
       HOME: world.dir,
+      // In the world, so the example names it as a placeholder, not the test run's shared cache.
+      XDG_CACHE_HOME: join(world.dir, "cache"),
       // The same prompt for every user (sh gives root its own): an interactive sh reads $ENV.
       ENV: prompt
     })

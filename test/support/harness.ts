@@ -71,6 +71,14 @@ export const harness = (label: string) => {
   }
 }
 
+/** Kills a world's tmux server and waits until it is gone: the next call starts a fresh one. */
+export const endTmux = async (world: TmuxWorld): Promise<void> => {
+  world.tryTmux("libtmux-mcp", "kill-server")
+  await until("the previous test's tmux server to exit", () => world.tryTmux("libtmux-mcp", "list-sessions"), (
+    out
+  ) => out === undefined)
+}
+
 /**
  * One server process for a whole test file, with a fresh tmux server for each test (`freshTmux`):
  * for tests about what tmux sees and keeps, which need no server process of their own. The file's
@@ -96,11 +104,7 @@ export const sharedServer = (label: string, env: (world: TmuxWorld) => Readonly<
     started,
     /** Kills the world's tmux server and waits until it is gone: the next call starts a fresh one. */
     freshTmux: async () => {
-      const { world } = started()
-      world.tryTmux("libtmux-mcp", "kill-server")
-      await until("the previous test's tmux server to exit", () => world.tryTmux("libtmux-mcp", "list-sessions"), (
-        out
-      ) => out === undefined)
+      await endTmux(started().world)
       return started()
     }
   }

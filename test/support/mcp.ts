@@ -15,6 +15,12 @@ import type { TmuxWorld } from "./tmux.ts"
 /** The bundled entry point the package's bin runs. */
 export const binPath = fileURLToPath(new URL("../../dist/libtmux-mcp.js", import.meta.url))
 
+/**
+ * Names the run's one compile cache for the test servers (made by globalSetup.ts): each server but
+ * the first then starts warm, as a user's servers share theirs. Without it (a script), the world's.
+ */
+export const serverCacheVariable = "LIBTMUX_TEST_SERVER_CACHE"
+
 /** The environment of a server process in a world, plus overrides (undefined removes a variable). */
 export const serverEnv = (
   world: TmuxWorld,
@@ -26,8 +32,8 @@ export const serverEnv = (
     SHELL: "/bin/sh",
     TERM: "xterm-256color",
     TMUX_TMPDIR: world.dir,
-    // The compile cache goes into the world, which is removed, not into the user's home.
-    XDG_CACHE_HOME: join(world.dir, "cache"),
+    // The compile cache goes into a folder of the run's, which is removed, not into the user's home.
+    XDG_CACHE_HOME: process.env[serverCacheVariable] ?? join(world.dir, "cache"),
     ...overrides
   }
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined))

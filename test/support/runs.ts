@@ -2,27 +2,61 @@
  * run_shell_command helpers shared by the control-loop tests: a pane running a chosen shell, a
  * run, a resume, and what a run may have left on the tmux server.
  */
+import { readdirSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll } from "vitest"
 import { errorMetaKey } from "../../src/wire/McpServer.ts"
-import { harness } from "./harness.ts"
-import { call, type Connected, structured, textOf } from "./mcp.ts"
-import { shellEnv } from "./shells.ts"
-import type { TmuxWorld } from "./tmux.ts"
+import { endTmux, harness } from "./harness.ts"
+import { call, connect, type Connected, structured, textOf } from "./mcp.ts"
+import { shellEnv, writeShellConfig } from "./shells.ts"
+import { makeWorld, type TmuxWorld } from "./tmux.ts"
 
-/** A harness whose `open` starts a server whose panes run `shell`, and creates one session. */
-export const runHarness = (label: string) => {
+/**
+ * A harness whose `open` starts a server whose panes run `shell`, and creates one session. With
+ * `share`, for a file whose tests run one at a time, an `open` with the default environment and
+ * nothing prepared reuses the file's one server process: each such test gets a fresh tmux server
+ * (started with its shell), and the world's folder as the first test found it.
+ */
+export const runHarness = (label: string, { share = false }: { readonly share?: boolean } = {}) => {
   const h = harness(label)
+  let shared: { readonly world: TmuxWorld; readonly c: Connected; readonly config: string } | undefined
+  // What the shared world's folder held after its first session: later tests start from that.
+  let kept: ReadonlySet<string> | undefined
+  afterAll(async () => {
+    await shared?.c.close()
+    shared?.world.dispose()
+  })
+  const session = async (c: Connected) =>
+    structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 })).pane_id as string
+  const openShared = async (shell: string) => {
+    if (shared === undefined) {
+      const world = makeWorld(label)
+      const env = shellEnv(world, shell)
+      shared = { world, c: await connect(world, env), config: env.LIBTMUX_TMUX_CONFIG! }
+    } else {
+      const { world, config } = shared
+      await endTmux(world)
+      for (const name of readdirSync(world.dir)) {
+        if (!kept!.has(name)) rmSync(join(world.dir, name), { recursive: true, force: true })
+      }
+      writeShellConfig(config, shell)
+    }
+    const { world, c } = shared
+    const pane = await session(c)
+    kept ??= new Set(readdirSync(world.dir))
+    return { world, c, pane }
+  }
   const open = async (
     shell = "/bin/bash",
     extra: Record<string, string> = {},
-    prepare: (world: TmuxWorld, env: Readonly<Record<string, string>>) => void = () => undefined
+    prepare?: (world: TmuxWorld, env: Readonly<Record<string, string>>) => void
   ) => {
+    if (share && prepare === undefined && Object.keys(extra).length === 0) return openShared(shell)
     const world = h.world()
     const env = { ...shellEnv(world, shell), ...extra }
-    prepare(world, env)
+    prepare?.(world, env)
     const c = await h.connect(world, env)
-    const pane = structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 }))
-      .pane_id as string
-    return { world, c, pane }
+    return { world, c, pane: await session(c) }
   }
   return { ...h, open }
 }

@@ -6,13 +6,17 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { TmuxWorld } from "./tmux.ts"
 
-/** The environment for a server whose new panes run `shell`. */
-export const shellEnv = (world: TmuxWorld, shell: string): Record<string, string> => {
-  const config = join(world.dir, `tmux-${shell.replaceAll("/", "_")}.conf`)
+/** Writes the tmux configuration that makes new panes run `shell`: read when a tmux server starts. */
+export const writeShellConfig = (config: string, shell: string): void =>
   writeFileSync(
     config,
     ["set -s exit-empty on", "set -g history-limit 50000", `set -g default-shell '${shell}'`, ""].join("\n")
   )
+
+/** The environment for a server whose new panes run `shell`. */
+export const shellEnv = (world: TmuxWorld, shell: string): Record<string, string> => {
+  const config = join(world.dir, `tmux-${shell.replaceAll("/", "_")}.conf`)
+  writeShellConfig(config, shell)
   for (const file of [".zshrc", ".bashrc", ".profile"]) writeFileSync(join(world.dir, file), "")
   return {
     LIBTMUX_TMUX_CONFIG: config,
