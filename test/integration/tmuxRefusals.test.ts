@@ -88,7 +88,8 @@ describe("tmux's refusals, from the tmux here", () => {
     })
     let stderr = ""
     waiter.stderr.on("data", (chunk: Buffer) => stderr += chunk.toString())
-    const exited = new Promise<number | null>((resolve) => waiter.on("exit", resolve))
+    // "close", not "exit": the process can exit before its stderr is read to the end.
+    const exited = new Promise<number | null>((resolve) => waiter.on("close", resolve))
     await until("the client waiting", () => world.tmux("d", "show-options", "-gv", "@ready").trim(), (v) => v === "1")
     process.kill(serverPid, "SIGKILL")
     assert.strictEqual(await exited, 1)
