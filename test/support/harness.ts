@@ -71,14 +71,6 @@ export const harness = (label: string) => {
   }
 }
 
-/** Kills a world's tmux server and waits until it is gone: the next call starts a fresh one. */
-export const endTmux = async (world: TmuxWorld): Promise<void> => {
-  world.tryTmux("libtmux-mcp", "kill-server")
-  await until("the previous test's tmux server to exit", () => world.tryTmux("libtmux-mcp", "list-sessions"), (
-    out
-  ) => out === undefined)
-}
-
 /**
  * One server process for a whole test file, with a fresh tmux server for each test (`freshTmux`):
  * for tests about what tmux sees and keeps, which need no server process of their own. The file's
@@ -104,7 +96,11 @@ export const sharedServer = (label: string, env: (world: TmuxWorld) => Readonly<
     started,
     /** Kills the world's tmux server and waits until it is gone: the next call starts a fresh one. */
     freshTmux: async () => {
-      await endTmux(started().world)
+      const { world } = started()
+      world.tryTmux("libtmux-mcp", "kill-server")
+      await until("the previous test's tmux server to exit", () => world.tryTmux("libtmux-mcp", "list-sessions"), (
+        out
+      ) => out === undefined)
       return started()
     }
   }

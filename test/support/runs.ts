@@ -4,12 +4,11 @@
  */
 import { readdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll } from "vitest"
 import { errorMetaKey } from "../../src/wire/McpServer.ts"
-import { endTmux, harness } from "./harness.ts"
-import { call, connect, type Connected, structured, textOf } from "./mcp.ts"
+import { harness, sharedServer } from "./harness.ts"
+import { call, type Connected, structured, textOf } from "./mcp.ts"
 import { shellEnv, writeShellConfig } from "./shells.ts"
-import { makeWorld, type TmuxWorld } from "./tmux.ts"
+import type { TmuxWorld } from "./tmux.ts"
 
 /**
  * A harness whose `open` starts a server whose panes run `shell`, and creates one session. With
@@ -19,29 +18,27 @@ import { makeWorld, type TmuxWorld } from "./tmux.ts"
  */
 export const runHarness = (label: string, { share = false }: { readonly share?: boolean } = {}) => {
   const h = harness(label)
-  let shared: { readonly world: TmuxWorld; readonly c: Connected; readonly config: string } | undefined
+  let config = ""
+  const file = share
+    ? sharedServer(label, (world) => {
+      const env = shellEnv(world, "/bin/bash")
+      config = env.LIBTMUX_TMUX_CONFIG!
+      return env
+    })
+    : undefined
   // What the shared world's folder held after its first session: later tests start from that.
   let kept: ReadonlySet<string> | undefined
-  afterAll(async () => {
-    await shared?.c.close()
-    shared?.world.dispose()
-  })
   const session = async (c: Connected) =>
     structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 })).pane_id as string
   const openShared = async (shell: string) => {
-    if (shared === undefined) {
-      const world = makeWorld(label)
-      const env = shellEnv(world, shell)
-      shared = { world, c: await connect(world, env), config: env.LIBTMUX_TMUX_CONFIG! }
-    } else {
-      const { world, config } = shared
-      await endTmux(world)
+    const { world, c } = await file!.freshTmux()
+    const first = kept
+    if (first !== undefined) {
       for (const name of readdirSync(world.dir)) {
-        if (!kept!.has(name)) rmSync(join(world.dir, name), { recursive: true, force: true })
+        if (!first.has(name)) rmSync(join(world.dir, name), { recursive: true, force: true })
       }
-      writeShellConfig(config, shell)
     }
-    const { world, c } = shared
+    writeShellConfig(config, shell)
     const pane = await session(c)
     kept ??= new Set(readdirSync(world.dir))
     return { world, c, pane }
@@ -51,7 +48,7 @@ export const runHarness = (label: string, { share = false }: { readonly share?: 
     extra: Record<string, string> = {},
     prepare?: (world: TmuxWorld, env: Readonly<Record<string, string>>) => void
   ) => {
-    if (share && prepare === undefined && Object.keys(extra).length === 0) return openShared(shell)
+    if (file !== undefined && prepare === undefined && Object.keys(extra).length === 0) return openShared(shell)
     const world = h.world()
     const env = { ...shellEnv(world, shell), ...extra }
     prepare?.(world, env)
