@@ -4,21 +4,12 @@
  * so the protocol and the tools load in their shadow; stdout carries JSON-RPC only.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
-import * as Services from "./dispatch/Services.ts"
-import { unknownSettingWarnings } from "./domain/config.ts"
-import { advertisedSchemas } from "./generated/toolSchemas.ts"
 import { collectWhenIdle } from "./heap.ts"
-import { Audit } from "./services/Audit.ts"
-import { LinkGate } from "./services/LinkGate.ts"
-import { ServerLog } from "./services/ServerLog.ts"
+import { logReady, makeServing } from "./serving.ts"
 import type { StartupFacts } from "./startup/Startup.ts"
-import { version } from "./version.ts"
-import { capabilitiesDocument, instructions, readyLine, warningLines } from "./wire/Disclosure.ts"
-import { connect, makeServer } from "./wire/McpServer.ts"
+import { connect } from "./wire/McpServer.ts"
 import { LineTransport } from "./wire/StdioLines.ts"
 
 /** How long the stop path may take before the process exits anyway. */
@@ -60,20 +51,9 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
   Effect.gen(function*() {
     const idleSeconds = facts.config.hosts === undefined ? facts.config.linkTimeoutSeconds : undefined
     let built: Server | undefined
-    const gate = idleSeconds === undefined ? Layer.empty : Layer.succeed(LinkGate, hubGate(() => built))
-    const context = yield* Layer.build(Layer.provide(Services.layer(facts), gate))
-    const log = Context.get(context, ServerLog)
-    // Built after the services, in the same scope: its calls are interrupted and awaited before they close.
-    const server = yield* makeServer(context, {
-      version,
-      instructions: instructions(facts),
-      capabilities: () =>
-        JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
+    const { server, log } = yield* makeServing(facts, {
       afterCall: collectWhenIdle,
-      advertised: advertisedSchemas,
-      waitCeiling: facts.config.waitMaxSeconds,
-      log,
-      hosts: facts.config.hosts
+      ...(idleSeconds === undefined ? {} : { gate: hubGate(() => built) })
     })
     built = server
     const stopped = Promise.withResolvers<void>()
@@ -109,8 +89,7 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
           "this is a server for MCP clients: see --help and --print-config"
       )
     }
-    log.line("info", readyLine(facts))
-    for (const warning of [...warningLines(facts), ...unknownSettingWarnings(process.env)]) log.line("warning", warning)
+    logReady(facts, log, process.env)
     // Returning closes the scope the services were built in: their finalizers run (the tmux layer
     // deletes paste buffers an interrupted call left behind), then the process exits.
     yield* Effect.promise(() => stopped.promise)

@@ -9,7 +9,7 @@ import { harness } from "../support/harness.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const h = harness("hierarchy")
+const h = harness("hierarchy", { inProcess: true })
 let world: TmuxWorld
 
 const open = (env: Record<string, string | undefined> = {}) => h.connect(world, env)

@@ -5,15 +5,15 @@
  * bash, zsh, dash and fish. Resume returns what is new, and capture_pane agrees with
  * run_shell_command on the bytes.
  */
-import { existsSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { absent, call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
-import { shellEnv } from "../support/shells.ts"
+import { missingHere, shellEnv } from "../support/shells.ts"
 
-const h = runHarness("inshell", { share: true })
+const h = runHarness("inshell", { share: true, inProcess: true })
 const { open } = h
 
 const keys = (c: Connected, pane: string, text: string) =>
@@ -97,7 +97,7 @@ const reads: Record<string, string> = {
 describe("in_shell in each shell", () => {
   for (const [shell, read] of Object.entries(reads)) {
     // CI installs every shell; elsewhere a missing one is skipped, not failed.
-    it.skipIf(!existsSync(shell) && process.env.CI !== "true")(
+    it.skipIf(missingHere(shell))(
       `${shell}: state persists, a read waits for its answer, exit ends the shell`,
       async () => {
         const { world, c, pane } = await open(shell)

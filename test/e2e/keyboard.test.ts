@@ -17,7 +17,7 @@ import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("keyboard", { share: true })
+const { open } = runHarness("keyboard", { share: true, inProcess: true })
 const keys = (world: TmuxWorld, pane: string, ...args: ReadonlyArray<string>) =>
   world.tmux("libtmux-mcp", "send-keys", "-t", pane, ...args)
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>

@@ -9,7 +9,7 @@ import { maxResultSizeKey } from "../../src/wire/McpServer.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { run, runHarness } from "../support/runs.ts"
 
-const { open } = runHarness("resultsize", { share: true })
+const { open } = runHarness("resultsize", { share: true, inProcess: true })
 
 describe("the size of a result", () => {
   it("is at most 110 bytes for a run of true: fields at their usual value are left out", async () => {

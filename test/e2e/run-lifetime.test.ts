@@ -11,7 +11,7 @@ import { absent, call, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { leftovers, resume, runHarness } from "../support/runs.ts"
 
-const h = runHarness("lifetime")
+const h = runHarness("lifetime", { inProcess: true })
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 

@@ -10,9 +10,10 @@ import { assert, describe, it } from "vitest"
 import { absent } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
+import { missingHere } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("end", { share: true })
+const { open } = runHarness("end", { share: true, inProcess: true })
 
 /** Lengths of output around and far past the rows read with the signal (an 80x24 pane and 100 rows above). */
 const lengths = [200, 368, 1000, 2700]
@@ -60,7 +61,7 @@ describe("a long output's last lines, whatever scrolls the pane after the run", 
     }
   ]
   for (const prompt of prompts) {
-    it.skipIf(!existsSync(prompt.shell) && process.env.CI !== "true")(
+    it.skipIf(missingHere(prompt.shell))(
       `${prompt.name}: TOK is the last line and every line is there`,
       async () => {
         const { c, pane } = await open(prompt.shell, {}, prompt.file)

@@ -9,9 +9,10 @@ import { assert, describe, it } from "vitest"
 import { absent, call, type Connected } from "../support/mcp.ts"
 import { holdsFor, until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
+import { missingHere } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("start", { share: true })
+const { open } = runHarness("start", { share: true, inProcess: true })
 let typedLines = 0
 
 /**
@@ -60,7 +61,7 @@ describe("output longer than the pane's history", () => {
 
 describe("a terminal whose echo is off", () => {
   for (const shell of ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]) {
-    it.skipIf(!existsSync(shell) && process.env.CI !== "true")(
+    it.skipIf(missingHere(shell))(
       `returns only the run's own output after stty -echo (${shell})`,
       async () => {
         const { world, c, pane } = await open(shell)
@@ -80,7 +81,7 @@ describe("a terminal whose echo is off", () => {
   it("places the output when the history was trimmed under a run, echo on or off", async () => {
     const { world, c, pane } = await open("/bin/bash")
     await call(c, "set_history_limit", { global: true, lines: 1000 })
-    const fresh = await call(c, "split_window", { pane_id: pane })
+    const fresh = await call(c, "split_window", { pane_id: pane, start_directory: world.dir })
     const target = (fresh.structuredContent as { pane_id: string }).pane_id
     await until(
       "the new pane's prompt",

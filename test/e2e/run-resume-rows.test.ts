@@ -11,7 +11,7 @@ import { absent, call, structured } from "../support/mcp.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("rows", { share: true })
+const { open } = runHarness("rows", { share: true, inProcess: true })
 
 /** Shell text that waits until the file `name` exists in the shell's folder. */
 const gate = (name: string) => `until [ -e ${name} ]; do sleep 0.05; done`

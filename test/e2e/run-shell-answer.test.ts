@@ -16,7 +16,7 @@ import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const h = runHarness("answer", { share: true })
+const h = runHarness("answer", { share: true, inProcess: true })
 const { open } = h
 const keys = (world: TmuxWorld, pane: string, ...args: ReadonlyArray<string>) =>
   world.tmux("libtmux-mcp", "send-keys", "-t", pane, ...args)

@@ -3,13 +3,14 @@
  * exit status, history, timeouts that leave nothing behind, refusals, cancellation, progress.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { absent, call, structured, textOf } from "../support/mcp.ts"
 import { running, until, waiterOf } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { missingHere } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
 const { open } = runHarness("run", { share: true })
@@ -236,7 +237,7 @@ describe("cancellation and progress", () => {
 describe("shells", () => {
   for (const shell of ["/bin/bash", "/usr/bin/zsh", "/bin/dash", "/usr/bin/fish"]) {
     // CI installs every shell; elsewhere a missing one is skipped, not failed.
-    it.skipIf(!existsSync(shell) && process.env.CI !== "true")(`drives ${shell}`, async () => {
+    it.skipIf(missingHere(shell))(`drives ${shell}`, async () => {
       const { world, c, pane } = await open(shell)
       const first = await run(c, pane, "echo one; echo two; false")
       assert.deepInclude(first, { output: "one\ntwo", exit_status: 1 })

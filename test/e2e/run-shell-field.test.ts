@@ -14,7 +14,7 @@ import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("field", { share: true })
+const { open } = runHarness("field", { share: true, inProcess: true })
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 const screen = (world: TmuxWorld, pane: string) =>

@@ -10,8 +10,9 @@ import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { call, textOf } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { missingHere } from "../support/shells.ts"
 
-const { open } = runHarness("shellstate", { share: true })
+const { open } = runHarness("shellstate", { share: true, inProcess: true })
 const tmuxBin = execFileSync("sh", ["-c", "command -v tmux"]).toString().trim()
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
@@ -23,55 +24,61 @@ describe("a shell function named by tmux's path", () => {
       ["/usr/bin/zsh", `${tmuxBin}() { : }`]
     ] as const
   ) {
-    it(`does not run instead of the trailer's tmux in ${shell}: every run reports`, async () => {
-      const { world, c, pane } = await open(shell)
-      const defined = await call(c, "run_shell_command", {
-        pane_id: pane,
-        command: `${define}; echo defined`,
-        in_shell: true,
-        timeout: 10
-      })
-      assert.notStrictEqual(defined.isError, true, `${String(tag(defined))}: ${textOf(defined)}`)
-      assert.deepInclude(await run(c, pane, `type '${tmuxBin}' | head -1`, { timeout: 10 }), {
-        exit_status: 0,
-        output: `${tmuxBin} is a ${shell.endsWith("zsh") ? "shell function" : "function"}`
-      })
-      assert.deepInclude(await run(c, pane, "echo ran; false", { timeout: 10 }), { exit_status: 1, output: "ran" })
-      assert.deepInclude(await run(c, pane, "echo ran", { in_shell: true, timeout: 10 }), {
-        exit_status: 0,
-        output: "ran"
-      })
-      assert.deepStrictEqual(leftovers(world, pane), [])
-    })
+    it.skipIf(missingHere(shell))(
+      `does not run instead of the trailer's tmux in ${shell}: every run reports`,
+      async () => {
+        const { world, c, pane } = await open(shell)
+        const defined = await call(c, "run_shell_command", {
+          pane_id: pane,
+          command: `${define}; echo defined`,
+          in_shell: true,
+          timeout: 10
+        })
+        assert.notStrictEqual(defined.isError, true, `${String(tag(defined))}: ${textOf(defined)}`)
+        assert.deepInclude(await run(c, pane, `type '${tmuxBin}' | head -1`, { timeout: 10 }), {
+          exit_status: 0,
+          output: `${tmuxBin} is a ${shell.endsWith("zsh") ? "shell function" : "function"}`
+        })
+        assert.deepInclude(await run(c, pane, "echo ran; false", { timeout: 10 }), { exit_status: 1, output: "ran" })
+        assert.deepInclude(await run(c, pane, "echo ran", { in_shell: true, timeout: 10 }), {
+          exit_status: 0,
+          output: "ran"
+        })
+        assert.deepStrictEqual(leftovers(world, pane), [])
+      }
+    )
   }
 })
 
 describe("xtrace and verbose on in the shell", () => {
   for (const shell of ["/bin/bash", "/usr/bin/zsh"]) {
-    it(`keep the protocol out of every output in ${shell}, and stay on for the user's own commands`, async () => {
-      const { world, c, pane } = await open(shell)
-      /** The output's lines with xtrace's prefix (bash `+ `, zsh `+zsh:3> `) cut off the lines it traced. */
-      const traced = async (command: string, inShell: boolean) => {
-        const result = await run(c, pane, command, { in_shell: inShell, timeout: 10 })
-        assert.strictEqual(result.exit_status, 0, JSON.stringify(result))
-        return (result.output as string).split("\n").map((line) => line.replace(/^\+(?:\S*> )?\s*/u, "+"))
+    it.skipIf(missingHere(shell))(
+      `keep the protocol out of every output in ${shell}, and stay on for the user's own commands`,
+      async () => {
+        const { world, c, pane } = await open(shell)
+        /** The output's lines with xtrace's prefix (bash `+ `, zsh `+zsh:3> `) cut off the lines it traced. */
+        const traced = async (command: string, inShell: boolean) => {
+          const result = await run(c, pane, command, { in_shell: inShell, timeout: 10 })
+          assert.strictEqual(result.exit_status, 0, JSON.stringify(result))
+          return (result.output as string).split("\n").map((line) => line.replace(/^\+(?:\S*> )?\s*/u, "+"))
+        }
+        assert.deepStrictEqual(await traced("set -x", true), [""])
+        assert.deepStrictEqual(await traced("echo a", false), ["+echo a", "a"])
+        assert.deepStrictEqual(await traced("echo b", true), ["+echo b", "b"])
+        // The test is traced too, with $- expanded.
+        assert.deepStrictEqual((await traced("[[ $- == *x* ]] && echo xtrace-on", true)).slice(1), [
+          "+echo xtrace-on",
+          "xtrace-on"
+        ])
+        assert.deepStrictEqual(await traced("set +x; set -v", true), ["+set +x"])
+        assert.deepStrictEqual(await traced("echo c", false), ["c"])
+        assert.deepStrictEqual(await traced("echo d", true), ["d"])
+        assert.deepStrictEqual(await traced("case $- in *v*) echo verbose-on;; esac", true), ["verbose-on"])
+        const screen = world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane).split("\n")
+        assert.deepStrictEqual(screen.filter((row) => /^\+.*tmux/u.test(row)), [], "no trace of the protocol")
+        assert.deepStrictEqual(leftovers(world, pane), [])
       }
-      assert.deepStrictEqual(await traced("set -x", true), [""])
-      assert.deepStrictEqual(await traced("echo a", false), ["+echo a", "a"])
-      assert.deepStrictEqual(await traced("echo b", true), ["+echo b", "b"])
-      // The test is traced too, with $- expanded.
-      assert.deepStrictEqual((await traced("[[ $- == *x* ]] && echo xtrace-on", true)).slice(1), [
-        "+echo xtrace-on",
-        "xtrace-on"
-      ])
-      assert.deepStrictEqual(await traced("set +x; set -v", true), ["+set +x"])
-      assert.deepStrictEqual(await traced("echo c", false), ["c"])
-      assert.deepStrictEqual(await traced("echo d", true), ["d"])
-      assert.deepStrictEqual(await traced("case $- in *v*) echo verbose-on;; esac", true), ["verbose-on"])
-      const screen = world.tmux("libtmux-mcp", "capture-pane", "-p", "-J", "-S", "-", "-t", pane).split("\n")
-      assert.deepStrictEqual(screen.filter((row) => /^\+.*tmux/u.test(row)), [], "no trace of the protocol")
-      assert.deepStrictEqual(leftovers(world, pane), [])
-    })
+    )
   }
 })
 

@@ -3,14 +3,13 @@
  * and an incomplete command whose open input C-c cannot cancel (the shell ignores SIGINT) says
  * that, keeps the pane from the next command at once, with a remedy that works.
  */
-import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { absent, call, type Connected, textOf } from "../support/mcp.ts"
 import { leftovers, run, runHarness } from "../support/runs.ts"
-import { shellEnv } from "../support/shells.ts"
+import { missingHere, shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const h = runHarness("replaced", { share: true })
+const h = runHarness("replaced", { share: true, inProcess: true })
 const { open } = h
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
@@ -52,7 +51,7 @@ describe("a command that replaces the shell releases the pane", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
-  it.skipIf(!existsSync("/usr/bin/zsh") && process.env.CI !== "true")(
+  it.skipIf(missingHere("/usr/bin/zsh"))(
     "exec zsh -f: the shell was replaced (its prompt is the same), and the next command runs",
     async () => {
       const { world, c, pane } = await open("/usr/bin/zsh")
@@ -66,7 +65,7 @@ describe("a command that replaces the shell releases the pane", () => {
     }
   )
 
-  it.skipIf(!existsSync("/usr/bin/python3") && process.env.CI !== "true")(
+  it.skipIf(missingHere("/usr/bin/python3"))(
     "exec python3 -q: replaced by python, the next command is refused at once, and respawn_pane frees the pane",
     async () => {
       const { world, c, pane } = await open()

@@ -3,6 +3,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks"
 import { afterAll, afterEach, aroundEach, beforeAll } from "vitest"
+import { connectInProcess } from "./inProcess.ts"
 import { connect as connectServer, type Connected } from "./mcp.ts"
 import { until } from "./poll.ts"
 import { makeWorld, type TmuxWorld } from "./tmux.ts"
@@ -25,8 +26,10 @@ const release = async (what: Made) => {
 /**
  * Registers cleanup for the calling test file and hands out worlds and connections. Each test's are
  * its own and go when it ends, so the tests of a `describe.concurrent` block can share the harness.
+ * With `inProcess`, `connect` builds the server in the test's process (inProcess.ts) instead of
+ * starting the bin: for files whose tests are about what the tools do, not about the process.
  */
-export const harness = (label: string) => {
+export const harness = (label: string, { inProcess = false }: { readonly inProcess?: boolean } = {}) => {
   const ofTest = new AsyncLocalStorage<Made>()
   // What was made outside a test (none is, today) goes after the next test, as before.
   const outside = made()
@@ -55,7 +58,7 @@ export const harness = (label: string) => {
       env: Readonly<Record<string, string | undefined>> = {},
       args: ReadonlyArray<string> = []
     ) => {
-      const client = await connectServer(world, env, args)
+      const client = await (inProcess ? connectInProcess : connectServer)(world, env, args)
       clients.push(client)
       return client
     },
@@ -76,12 +79,16 @@ export const harness = (label: string) => {
  * for tests about what tmux sees and keeps, which need no server process of their own. The file's
  * world and server go when its tests are done.
  */
-export const sharedServer = (label: string, env: (world: TmuxWorld) => Readonly<Record<string, string>>) => {
+export const sharedServer = (
+  label: string,
+  env: (world: TmuxWorld) => Readonly<Record<string, string>>,
+  { inProcess = false }: { readonly inProcess?: boolean } = {}
+) => {
   let world: TmuxWorld | undefined
   let connected: Connected | undefined
   beforeAll(async () => {
     world = makeWorld(label)
-    connected = await connectServer(world, env(world))
+    connected = await (inProcess ? connectInProcess : connectServer)(world, env(world))
   })
   afterAll(async () => {
     await connected?.close()

@@ -90,6 +90,8 @@ export const childProcesses = (pid: number): Array<{ readonly pid: number; reado
 
 /** Waits until the server process `serverPid` runs `tmux wait-for` on a channel `channel` names; the waiter's pid. */
 export const waiterOf = async (serverPid: number | null | undefined, channel: string | RegExp): Promise<number> => {
+  // An in-process server (support/inProcess.ts) has no process of its own to look under.
+  if (serverPid === undefined) throw new Error("waiterOf needs the server's process: connect to the built server")
   const named = (name: string | undefined) =>
     name !== undefined && (typeof channel === "string" ? name === channel : channel.test(name))
   const waiters = () =>

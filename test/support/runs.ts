@@ -14,22 +14,30 @@ import type { TmuxWorld } from "./tmux.ts"
  * A harness whose `open` starts a server whose panes run `shell`, and creates one session. With
  * `share`, for a file whose tests run one at a time, an `open` with the default environment and
  * nothing prepared reuses the file's one server process: each such test gets a fresh tmux server
- * (started with its shell), and the world's folder as the first test found it.
+ * (started with its shell), and the world's folder as the first test found it. With `inProcess`,
+ * the servers are built in the test's process (support/inProcess.ts).
  */
-export const runHarness = (label: string, { share = false }: { readonly share?: boolean } = {}) => {
-  const h = harness(label)
+export const runHarness = (
+  label: string,
+  { share = false, inProcess = false }: { readonly share?: boolean; readonly inProcess?: boolean } = {}
+) => {
+  const h = harness(label, { inProcess })
   let config = ""
   const file = share
     ? sharedServer(label, (world) => {
       const env = shellEnv(world, "/bin/bash")
       config = env.LIBTMUX_TMUX_CONFIG!
       return env
-    })
+    }, { inProcess })
     : undefined
   // What the shared world's folder held after its first session: later tests start from that.
   let kept: ReadonlySet<string> | undefined
-  const session = async (c: Connected) =>
-    structured(await call(c, "create_session", { session_name: "run", width: 80, height: 24 })).pane_id as string
+  // In the world's folder, as the built server's panes start (in its working folder): an
+  // in-process server's would start in the test runner's.
+  const session = async (c: Connected, world: TmuxWorld) =>
+    structured(
+      await call(c, "create_session", { session_name: "run", width: 80, height: 24, start_directory: world.dir })
+    ).pane_id as string
   const openShared = async (shell: string) => {
     const { world, c } = await file!.freshTmux()
     const first = kept
@@ -39,7 +47,7 @@ export const runHarness = (label: string, { share = false }: { readonly share?: 
       }
     }
     writeShellConfig(config, shell)
-    const pane = await session(c)
+    const pane = await session(c, world)
     kept ??= new Set(readdirSync(world.dir))
     return { world, c, pane }
   }
@@ -53,7 +61,7 @@ export const runHarness = (label: string, { share = false }: { readonly share?: 
     const env = { ...shellEnv(world, shell), ...extra }
     prepare?.(world, env)
     const c = await h.connect(world, env)
-    return { world, c, pane: await session(c) }
+    return { world, c, pane: await session(c, world) }
   }
   return { ...h, open }
 }

@@ -2,7 +2,7 @@
  * Test panes running a chosen shell: a tmux configuration that sets `default-shell` (create_session
  * takes no shell), and a HOME with empty startup files so no first-run wizard appears.
  */
-import { writeFileSync } from "node:fs"
+import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { TmuxWorld } from "./tmux.ts"
 
@@ -25,3 +25,10 @@ export const shellEnv = (world: TmuxWorld, shell: string): Record<string, string
     LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown"
   }
 }
+
+/**
+ * Whether a test that needs `paths` (shells, programs) is skipped here: one is not installed and
+ * this is not CI. CI installs every one (.ci/run), so there a missing one fails the test instead.
+ */
+export const missingHere = (...paths: ReadonlyArray<string>): boolean =>
+  process.env.CI !== "true" && paths.some((path) => !existsSync(path))

@@ -1,0 +1,61 @@
+/**
+ * The MCP server for what startup decided, over the live services: what serve.ts runs on stdio,
+ * and what a test connects to in process. Nothing here touches the process (its streams, signals
+ * or heap).
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Services from "./dispatch/Services.ts"
+import { unknownSettingWarnings } from "./domain/config.ts"
+import { advertisedSchemas } from "./generated/toolSchemas.ts"
+import { Audit } from "./services/Audit.ts"
+import { LinkGate } from "./services/LinkGate.ts"
+import { ServerLog } from "./services/ServerLog.ts"
+import type { StartupFacts } from "./startup/Startup.ts"
+import { version } from "./version.ts"
+import { capabilitiesDocument, instructions, readyLine, warningLines } from "./wire/Disclosure.ts"
+import { makeServer, type ServerOptions } from "./wire/McpServer.ts"
+
+/** What a server is built with besides the facts. */
+export interface ServingOptions {
+  /** A hub's host's gate before a run is collected (see services/LinkGate.ts); others pass at once. */
+  readonly gate?: Context.Service.Shape<typeof LinkGate>
+  /** Runs after each call is answered (the server process's heap collector). */
+  readonly afterCall?: ServerOptions["afterCall"]
+  /** Services to use instead of the live ones. */
+  readonly replacements?: Services.ServiceReplacements
+}
+
+/**
+ * The MCP server over the live services for `facts`, built in the current scope after the services:
+ * closing the scope interrupts its calls and awaits them before the services close.
+ */
+export const makeServing = (facts: StartupFacts, options: ServingOptions = {}) =>
+  Effect.gen(function*() {
+    const { gate, replacements, afterCall } = options
+    const gates = gate === undefined ? Layer.empty : Layer.succeed(LinkGate, gate)
+    const context = yield* Layer.build(Layer.provide(Services.layer(facts, replacements), gates))
+    const server = yield* makeServer(context, {
+      version,
+      instructions: instructions(facts),
+      capabilities: () =>
+        JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
+      ...(afterCall === undefined ? {} : { afterCall }),
+      advertised: advertisedSchemas,
+      waitCeiling: facts.config.waitMaxSeconds,
+      log: Context.get(context, ServerLog),
+      hosts: facts.config.hosts
+    })
+    return { server, log: Context.get(context, ServerLog) }
+  })
+
+/** The lines a server logs once it answers: the ready line, then each warning (`env` is what startup read). */
+export const logReady = (
+  facts: StartupFacts,
+  log: ServerLog["Service"],
+  env: Readonly<Record<string, string | undefined>>
+): void => {
+  log.line("info", readyLine(facts))
+  for (const warning of [...warningLines(facts), ...unknownSettingWarnings(env)]) log.line("warning", warning)
+}

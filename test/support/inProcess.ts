@@ -1,0 +1,72 @@
+/**
+ * The server in the test's own process: the same startup decisions, services and MCP server as the
+ * built bin (src/serving.ts), reached by the SDK's real `Client` over an in-memory transport, with
+ * no process to start (a third of a second of processor time each). For tests about what the tools
+ * do to tmux; what is about stdio, startup output, signals or the process itself starts the bin.
+ * Two in-process servers share the test process's ID, so tests of servers that meet on one socket
+ * start the bin too.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
+import { decide } from "../../src/decide.ts"
+import * as AuditLive from "../../src/layers/AuditLive.ts"
+import { type FdIo, nodeIo } from "../../src/platform/AuditWrite.ts"
+import { makeServerLog } from "../../src/platform/ServerLog.ts"
+import { ServerLog } from "../../src/services/ServerLog.ts"
+import { logReady, makeServing } from "../../src/serving.ts"
+import { connect as connectTransport } from "../../src/wire/McpServer.ts"
+import { type Connected, serverEnv } from "./mcp.ts"
+import type { TmuxWorld } from "./tmux.ts"
+
+/** Builds the server for a world's environment plus overrides, and connects a client to it. */
+export const connectInProcess = async (
+  world: TmuxWorld,
+  overrides: Readonly<Record<string, string | undefined>> = {},
+  args: ReadonlyArray<string> = []
+): Promise<Connected> => {
+  const env = serverEnv(world, overrides)
+  // What the bin would print on stderr, kept for the test instead.
+  let stderr = ""
+  const lines = makeServerLog()
+  const logged = ServerLog.of({
+    line: (level, text, write = (line) => void (stderr += line)) => lines.line(level, text, write),
+    listen: lines.listen
+  })
+  // The audit's records on "stderr" (fd 2) go there too; a file's are written as the bin writes them.
+  const io: FdIo = {
+    ...nodeIo,
+    write: (fd, bytes) => {
+      if (fd !== 2) return nodeIo.write(fd, bytes)
+      stderr += Buffer.from(bytes).toString("utf8")
+      return Promise.resolve(bytes.length)
+    }
+  }
+  const scope = Effect.runSync(Scope.make())
+  const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) =>
+    Effect.runPromise(effect.pipe(Scope.provide(scope), Effect.withTracerEnabled(false)))
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  try {
+    const facts = await run(decide({ env, argv: args }))
+    const log = Layer.succeed(ServerLog, logged)
+    const audit = AuditLive.layer(facts.audit, process.getuid?.() ?? 0, io).pipe(Layer.provide(log))
+    const { server } = await run(makeServing(facts, { replacements: { log, audit } }))
+    await run(connectTransport(server, serverSide))
+    logReady(facts, logged, env)
+  } catch (error) {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    throw error
+  }
+  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
+  await client.connect(clientSide)
+  let closed: Promise<void> | undefined
+  return {
+    client,
+    stderr: () => stderr,
+    // As the bin on EOF: the calls in flight are interrupted and awaited, then the services close.
+    close: () => closed ??= client.close().then(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+  }
+}
