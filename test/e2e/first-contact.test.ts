@@ -13,7 +13,10 @@ import { harness } from "../support/harness.ts"
 import { binPath, call, runToExit, structured } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 
-const h = harness("contact")
+// What startup discloses is the same in process (src/serving.ts); the configuration --print-config
+// prints is started as a client starts it, and surface.test.ts reads the ready line of the bin.
+const h = harness("contact", { inProcess: true })
+const bin = harness("contact")
 
 describe("instructions", () => {
   it("name the pinned socket and the attach command the user can paste", async () => {
@@ -243,7 +246,7 @@ describe("--print-config", () => {
     const world = h.world()
     const result = await runToExit(world, {}, ["--print-config", "cursor", "--toolsets", "inspect"])
     const entry = JSON.parse(result.stdout).mcpServers["libtmux-mcp"]
-    const c = await h.connect(world, entry.env)
+    const c = await bin.connect(world, entry.env)
     assert.include((await c.client.listTools()).tools.map((tool) => tool.name), "list_sessions")
   })
 })

@@ -1,6 +1,8 @@
 /**
- * The advertised surface through the SDK's real client over stdio: selection, defaults,
- * annotations, openers, schemas, and the JSON-RPC error for a tool outside the selection.
+ * The advertised surface through the SDK's real client: selection, defaults, annotations, openers,
+ * schemas, and the JSON-RPC error for a tool outside the selection. The default configuration's
+ * server is the bin, over stdio; the other selections are built in process (src/serving.ts), by
+ * the same startup.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js"
@@ -17,7 +19,7 @@ import type { TmuxWorld } from "../support/tmux.ts"
 const built: ReadonlyArray<string> = toolNames.filter((name) => registeredNames.has(name))
 const inToolset = (toolset: string) => built.filter((name) => manifest[name as ToolName].toolset === toolset)
 
-const h = harness("surface")
+const h = harness("surface", { inProcess: true })
 // The tests of the default configuration read one server's surface; the others start their own.
 const defaults = sharedServer("surface", () => ({}))
 let world: TmuxWorld
