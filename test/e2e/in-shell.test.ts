@@ -13,13 +13,13 @@ import { absent, call, type Connected, structured, textOf } from "../support/mcp
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { missingHere, shellEnv } from "../support/shells.ts"
 
-const h = runHarness("inshell", { share: true, inProcess: true })
+const h = runHarness("inshell", { inProcess: true })
 const { open } = h
 
 const keys = (c: Connected, pane: string, text: string) =>
   call(c, "send_keys", { pane_id: pane, keys: text, enter: true })
 
-describe("in_shell keeps the shell's state", () => {
+describe.concurrent("in_shell keeps the shell's state", () => {
   it("a venv activated in the shell is the python of a later default run", async () => {
     const { world, c, pane } = await open()
     const made = await run(
@@ -94,7 +94,7 @@ const reads: Record<string, string> = {
   "/usr/bin/fish": "read -P 'name? ' v"
 }
 
-describe("in_shell in each shell", () => {
+describe.concurrent("in_shell in each shell", () => {
   for (const [shell, read] of Object.entries(reads)) {
     // CI installs every shell; elsewhere a missing one is skipped, not failed.
     it.skipIf(missingHere(shell))(
@@ -130,7 +130,7 @@ describe("in_shell in each shell", () => {
   }
 })
 
-describe("an in-shell read is the run waiting, not the shell at its prompt", () => {
+describe.concurrent("an in-shell read is the run waiting, not the shell at its prompt", () => {
   it("a new run waits behind it and is refused naming it, nothing cancels the read", async () => {
     const { c, pane } = await open()
     const asked = await run(c, pane, "read -p 'name? ' v", { in_shell: true, timeout: 20 })
@@ -159,7 +159,7 @@ describe("an in-shell read is the run waiting, not the shell at its prompt", () 
   })
 })
 
-describe("resume returns what is new", () => {
+describe.concurrent("resume returns what is new", () => {
   it("three resumes of a 12 s build return each line once, saying where they start; whole_output all", async () => {
     const { world, c, pane } = await open()
     const build = "for i in $(seq 1 12); do echo step $i; sleep 1; done; echo built"
@@ -207,7 +207,7 @@ describe("resume returns what is new", () => {
   })
 })
 
-describe("bytes, stated and consistent", () => {
+describe.concurrent("bytes, stated and consistent", () => {
   it("capture_pane keeps the trailing spaces run_shell_command returns", async () => {
     const { c, pane } = await open()
     const printed = await run(c, pane, "printf 'a\\tb  \\n\\360\\237\\231\\202 \\344\\270\\255\\346\\226\\207\\n'")

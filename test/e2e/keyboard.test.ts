@@ -17,7 +17,7 @@ import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { sshdAvailable, startSshdIn, stopSshd } from "../support/sshd.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("keyboard", { share: true, inProcess: true })
+const { open } = runHarness("keyboard", { inProcess: true })
 const keys = (world: TmuxWorld, pane: string, ...args: ReadonlyArray<string>) =>
   world.tmux("libtmux-mcp", "send-keys", "-t", pane, ...args)
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
@@ -44,7 +44,7 @@ const release = async (world: TmuxWorld, c: Connected, pane: string, runId: stri
 
 const python = existsSync("/usr/bin/python3")
 
-describe("programs that hold the keyboard come back blocked, with their kind", () => {
+describe.concurrent("programs that hold the keyboard come back blocked, with their kind", () => {
   it("less, vi and interactive top (full-screen or pager)", async () => {
     const { world, c, pane } = await open()
     writeFileSync(join(world.dir, "file.txt"), Array.from({ length: 200 }, (_, i) => `row ${i}`).join("\n"))
@@ -134,7 +134,7 @@ describe("programs that hold the keyboard come back blocked, with their kind", (
   })
 })
 
-describe("programs that work are not called blocked", () => {
+describe.concurrent("programs that work are not called blocked", () => {
   const servers: Array<Server> = []
   const daemons: Array<ChildProcess> = []
   afterEach(async () => {
@@ -212,7 +212,7 @@ describe("programs that work are not called blocked", () => {
   )
 })
 
-describe("refusals and pagers", () => {
+describe.concurrent("refusals and pagers", () => {
   it.skipIf(!python)("refuses at once a pane whose front program is a Python REPL, naming it", async () => {
     const { world, c, pane } = await open()
     await run(c, pane, "true")

@@ -9,9 +9,9 @@ import { maxResultSizeKey } from "../../src/wire/McpServer.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { run, runHarness } from "../support/runs.ts"
 
-const { open } = runHarness("resultsize", { share: true, inProcess: true })
+const { open } = runHarness("resultsize", { inProcess: true })
 
-describe("the size of a result", () => {
+describe.concurrent("the size of a result", () => {
   it("is at most 110 bytes for a run of true: fields at their usual value are left out", async () => {
     const { c, pane } = await open()
     const result = await call(c, "run_shell_command", { pane_id: pane, command: "true" })

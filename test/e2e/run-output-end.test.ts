@@ -13,7 +13,7 @@ import { run, runHarness } from "../support/runs.ts"
 import { missingHere } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("end", { share: true, inProcess: true })
+const { open } = runHarness("end", { inProcess: true })
 
 /** Lengths of output around and far past the rows read with the signal (an 80x24 pane and 100 rows above). */
 const lengths = [200, 368, 1000, 2700]
@@ -50,7 +50,7 @@ const startupFile = (name: string, body: string) => (world: TmuxWorld) => {
 
 const zsh = "/usr/bin/zsh"
 
-describe("a long output's last lines, whatever scrolls the pane after the run", () => {
+describe.concurrent("a long output's last lines, whatever scrolls the pane after the run", () => {
   const prompts = [
     { name: "a two-line bash prompt", shell: "/bin/bash", file: startupFile(".profile", "PS1='\\u@\\h\\n\\$ '") },
     { name: "a two-line zsh prompt", shell: zsh, file: startupFile(".zshrc", "PROMPT=$'%n@%m\\n%# '") },
@@ -95,7 +95,7 @@ describe("a long output's last lines, whatever scrolls the pane after the run", 
   }, 90_000)
 })
 
-describe("a run timed out while its program keeps writing", () => {
+describe.concurrent("a run timed out while its program keeps writing", () => {
   it("returns its recent output, a screen's worth or more, not one line", async () => {
     const { c, pane } = await open("/bin/bash")
     const result = await run(c, pane, "yes", { timeout: 2 })

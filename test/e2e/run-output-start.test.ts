@@ -12,7 +12,7 @@ import { run, runHarness } from "../support/runs.ts"
 import { missingHere } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("start", { share: true, inProcess: true })
+const { open } = runHarness("start", { inProcess: true })
 let typedLines = 0
 
 /**
@@ -38,7 +38,7 @@ const answeringPings = async <A>(c: Connected, work: Promise<A>) => {
   return work
 }
 
-describe("output longer than the pane's history", () => {
+describe.concurrent("output longer than the pane's history", () => {
   it(
     "60,000 lines of 86 characters: the run answers with the newest lines and the server keeps answering",
     async () => {
@@ -59,7 +59,7 @@ describe("output longer than the pane's history", () => {
   )
 })
 
-describe("a terminal whose echo is off", () => {
+describe.concurrent("a terminal whose echo is off", () => {
   for (const shell of ["/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"]) {
     it.skipIf(missingHere(shell))(
       `returns only the run's own output after stty -echo (${shell})`,

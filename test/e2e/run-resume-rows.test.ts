@@ -11,13 +11,13 @@ import { absent, call, structured } from "../support/mcp.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("rows", { share: true, inProcess: true })
+const { open } = runHarness("rows", { inProcess: true })
 
 /** Shell text that waits until the file `name` exists in the shell's folder. */
 const gate = (name: string) => `until [ -e ${name} ]; do sleep 0.05; done`
 const release = (world: TmuxWorld, name: string) => writeFileSync(join(world.dir, name), "")
 
-describe("a resume after an answer that ended within a row", () => {
+describe.concurrent("a resume after an answer that ended within a row", () => {
   it("returns the rest of the row, not the row again: abc, then def", async () => {
     const { world, c, pane } = await open()
     const first = await run(c, pane, `printf 'abc'; ${gate("go")}; printf 'def\\n'`, { timeout: 1 })

@@ -16,7 +16,7 @@ import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const h = runHarness("answer", { share: true, inProcess: true })
+const h = runHarness("answer", { inProcess: true })
 const { open } = h
 const keys = (world: TmuxWorld, pane: string, ...args: ReadonlyArray<string>) =>
   world.tmux("libtmux-mcp", "send-keys", "-t", pane, ...args)
@@ -47,7 +47,7 @@ const refusedAtOnce = async (c: Connected, pane: string) => {
   return textOf(refused)
 }
 
-describe("a run that waits for the keyboard refuses the next command at once", () => {
+describe.concurrent("a run that waits for the keyboard refuses the next command at once", () => {
   it.skipIf(!existsSync("/usr/bin/python3"))("a REPL a run started, by this instance or another", async () => {
     const { world, c, pane } = await open()
     const repl = await blocked(c, pane, "python3 -q")
@@ -89,7 +89,7 @@ describe("a run that waits for the keyboard refuses the next command at once", (
   })
 })
 
-describe("an interrupted run's answer carries its output", () => {
+describe.concurrent("an interrupted run's answer carries its output", () => {
   it("within max_lines, after the previous answer or whole", async () => {
     const { world, c, pane } = await open()
     const timed = await run(c, pane, "for i in 1 2 3 4; do echo line$i; done; sleep 60", { timeout: 1 })
@@ -122,7 +122,7 @@ describe("an interrupted run's answer carries its output", () => {
 const answer = (c: Connected, pane: string, runId: string, extra: Record<string, unknown>) =>
   call(c, "run_shell_command", { pane_id: pane, resume: runId, timeout: 30, ...extra }, { timeout: 40_000 })
 
-describe("an answer and its wait in one call", () => {
+describe.concurrent("an answer and its wait in one call", () => {
   it("a three-question installer takes four calls, its secret in no result and digested in the audit", async () => {
     const token = "tok-7Hq2-secret"
     const { world, c, pane } = await open("/bin/bash", { LIBTMUX_AUDIT_LOG: "" }, (w, env) => {

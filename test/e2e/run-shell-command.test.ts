@@ -13,9 +13,11 @@ import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { missingHere } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("run", { share: true })
+const { open } = runHarness("run", { inProcess: true })
+// For the test that looks at the server's own child processes.
+const bin = runHarness("run")
 
-describe("output and status", () => {
+describe.concurrent("output and status", () => {
   it("returns exactly the command's output and exit status, back to back in one pane", async () => {
     const { world, c, pane } = await open()
     const hello = await run(c, pane, "echo hello; echo world")
@@ -68,7 +70,7 @@ describe("output and status", () => {
   })
 })
 
-describe("timeouts", () => {
+describe.concurrent("timeouts", () => {
   it(
     "returns partial output and a run_id on timeout; resume returns " +
       "the real status and the output after that answer, then nothing is left",
@@ -142,7 +144,7 @@ describe("timeouts", () => {
   })
 })
 
-describe("refusals", () => {
+describe.concurrent("refusals", () => {
   it("refuses a pane in copy mode, naming what is in the way", async () => {
     const { world, c, pane } = await open()
     await run(c, pane, "true")
@@ -189,9 +191,9 @@ describe("refusals", () => {
 const claimOf = (world: TmuxWorld, pane: string) =>
   world.tmux("libtmux-mcp", "show-options", "-pqv", "-t", pane, "@lmcp_claim").trim()
 
-describe("cancellation and progress", () => {
+describe.concurrent("cancellation and progress", () => {
   it("stops waiting at once on cancellation, kills its wait-for child, and keeps the run for resume", async () => {
-    const { world, c, pane } = await open()
+    const { world, c, pane } = await bin.open()
     // The command ends when the test opens its gate, not after a time a loaded machine may pass.
     const gate = join(world.dir, "gate")
     const controller = new AbortController()
@@ -234,7 +236,7 @@ describe("cancellation and progress", () => {
   })
 })
 
-describe("shells", () => {
+describe.concurrent("shells", () => {
   for (const shell of ["/bin/bash", "/usr/bin/zsh", "/bin/dash", "/usr/bin/fish"]) {
     // CI installs every shell; elsewhere a missing one is skipped, not failed.
     it.skipIf(missingHere(shell))(`drives ${shell}`, async () => {

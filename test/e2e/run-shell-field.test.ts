@@ -14,7 +14,7 @@ import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-const { open } = runHarness("field", { share: true, inProcess: true })
+const { open } = runHarness("field", { inProcess: true })
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 const screen = (world: TmuxWorld, pane: string) =>
@@ -33,7 +33,7 @@ const slowStart = (shell: string, body: string) => (world: TmuxWorld) => {
 const shells = ["/bin/bash", "/usr/bin/zsh", "/bin/dash", "/usr/bin/fish"]
 const present = (shell: string) => existsSync(shell) || process.env.CI === "true"
 
-describe("a shell still starting", () => {
+describe.concurrent("a shell still starting", () => {
   for (const shell of shells) {
     it.skipIf(!present(shell))(
       `types nothing into ${shell} until its slow startup file is done, and runs the command once`,
@@ -79,7 +79,7 @@ describe("a shell still starting", () => {
   )
 })
 
-describe("targets and output", () => {
+describe.concurrent("targets and output", () => {
   it("answers a missing pane at once with the panes that exist", async () => {
     const { c, pane } = await open()
     const result = await call(c, "run_shell_command", { pane_id: "%99", command: "echo hi" })
@@ -128,7 +128,7 @@ describe("targets and output", () => {
   })
 })
 
-describe("programs that wait for the terminal", () => {
+describe.concurrent("programs that wait for the terminal", () => {
   const blocked = async (c: Parameters<typeof run>[0], pane: string, command: string) => {
     const result = await run(c, pane, command, { timeout: 60 })
     assert.deepInclude(result, { exit_status: null })
@@ -225,7 +225,7 @@ describe("programs that wait for the terminal", () => {
 const structuredPane = (result: Awaited<ReturnType<typeof call>>) =>
   (result.structuredContent as { pane_id: string }).pane_id
 
-describe("input that never runs", () => {
+describe.concurrent("input that never runs", () => {
   for (const [shell, outcome] of [["/bin/bash", "RunUnreported"], ["/bin/dash", "RunIncomplete"]] as const) {
     it(`cancels an incomplete command in ${shell}; says nothing ran only when proven`, async () => {
       const { world, c, pane } = await open(shell)
@@ -240,7 +240,7 @@ describe("input that never runs", () => {
   }
 })
 
-describe("parallel calls and a dying server", () => {
+describe.concurrent("parallel calls and a dying server", () => {
   it("takes turns on one pane: every success carries its own output", async () => {
     const { c, pane } = await open()
     const results = await Promise.all(
@@ -268,7 +268,7 @@ describe("parallel calls and a dying server", () => {
   })
 })
 
-describe("what a person sees", () => {
+describe.concurrent("what a person sees", () => {
   it("shows the command and one short status fragment per call, with no socket path", async () => {
     const { world, c, pane } = await open()
     await run(c, pane, "echo shown")
@@ -295,7 +295,7 @@ describe("what a person sees", () => {
   )
 })
 
-describe("waiting after typing", () => {
+describe.concurrent("waiting after typing", () => {
   it(
     "wait_for_text with a capture_since cursor matches output printed " +
       "before the wait began; without it, that output is missed",
@@ -326,7 +326,7 @@ describe("waiting after typing", () => {
   )
 })
 
-describe("what a run reads", () => {
+describe.concurrent("what a run reads", () => {
   it("reads a run back in the invocation that waited, even on a full screen over a long history", async () => {
     const log = (world: TmuxWorld) => join(world.dir, "tmux.log")
     const { world, c, pane } = await open("/bin/bash", {}, (world, env) => {

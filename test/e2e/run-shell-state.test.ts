@@ -12,12 +12,12 @@ import { call, textOf } from "../support/mcp.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { missingHere } from "../support/shells.ts"
 
-const { open } = runHarness("shellstate", { share: true, inProcess: true })
+const { open } = runHarness("shellstate", { inProcess: true })
 const tmuxBin = execFileSync("sh", ["-c", "command -v tmux"]).toString().trim()
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 
-describe("a shell function named by tmux's path", () => {
+describe.concurrent("a shell function named by tmux's path", () => {
   for (
     const [shell, define] of [
       ["/bin/bash", `${tmuxBin}() { :; }`],
@@ -50,7 +50,7 @@ describe("a shell function named by tmux's path", () => {
   }
 })
 
-describe("xtrace and verbose on in the shell", () => {
+describe.concurrent("xtrace and verbose on in the shell", () => {
   for (const shell of ["/bin/bash", "/usr/bin/zsh"]) {
     it.skipIf(missingHere(shell))(
       `keep the protocol out of every output in ${shell}, and stay on for the user's own commands`,
@@ -82,7 +82,7 @@ describe("xtrace and verbose on in the shell", () => {
   }
 })
 
-describe("a pane's options forged to name another pane's run", () => {
+describe.concurrent("a pane's options forged to name another pane's run", () => {
   for (const forged of ["@lmcp_last", "@lmcp_claim"] as const) {
     it(`a run on that pane collects nothing of the other pane's pending run (forged ${forged})`, async () => {
       const { world, c, pane } = await open()
@@ -118,7 +118,7 @@ describe("a pane's options forged to name another pane's run", () => {
   }
 })
 
-describe("a run collected while an answer reads it", () => {
+describe.concurrent("a run collected while an answer reads it", () => {
   it("leaves no empty record behind: the pane holds no @lmcp_run_ option for it", async () => {
     // A tmux that, for the answer's write of where it ended, first removes the record: as another
     // instance collecting the run between the answer's read and its write would.

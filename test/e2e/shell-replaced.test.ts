@@ -9,7 +9,7 @@ import { leftovers, run, runHarness } from "../support/runs.ts"
 import { missingHere, shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const h = runHarness("replaced", { share: true, inProcess: true })
+const h = runHarness("replaced", { inProcess: true })
 const { open } = h
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
@@ -36,7 +36,7 @@ const respawnThenRun = async (c: Connected, pane: string) => {
   return run(c, pane, "echo next; false", { timeout: 20 })
 }
 
-describe("a command that replaces the shell releases the pane", () => {
+describe.concurrent("a command that replaces the shell releases the pane", () => {
   it("exec bash --norc: the shell was replaced, and the next commands run in the new bash", async () => {
     const { world, c, pane } = await open()
     const replaced = await run(c, pane, "exec bash --norc", { in_shell: true, timeout: 20 })
@@ -81,7 +81,7 @@ describe("a command that replaces the shell releases the pane", () => {
   )
 })
 
-describe("an incomplete command whose open input C-c cannot cancel", () => {
+describe.concurrent("an incomplete command whose open input C-c cannot cancel", () => {
   it("trap '' INT, then an unclosed quote: says C-c did not cancel it; the next is refused at once", async () => {
     const { world, c, pane } = await open()
     assert.deepInclude(await run(c, pane, "trap '' INT", { in_shell: true }), { exit_status: 0 })

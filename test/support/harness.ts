@@ -79,16 +79,12 @@ export const harness = (label: string, { inProcess = false }: { readonly inProce
  * for tests about what tmux sees and keeps, which need no server process of their own. The file's
  * world and server go when its tests are done.
  */
-export const sharedServer = (
-  label: string,
-  env: (world: TmuxWorld) => Readonly<Record<string, string>>,
-  { inProcess = false }: { readonly inProcess?: boolean } = {}
-) => {
+export const sharedServer = (label: string, env: (world: TmuxWorld) => Readonly<Record<string, string>>) => {
   let world: TmuxWorld | undefined
   let connected: Connected | undefined
   beforeAll(async () => {
     world = makeWorld(label)
-    connected = await (inProcess ? connectInProcess : connectServer)(world, env(world))
+    connected = await connectServer(world, env(world))
   })
   afterAll(async () => {
     await connected?.close()

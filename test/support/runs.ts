@@ -2,61 +2,30 @@
  * run_shell_command helpers shared by the control-loop tests: a pane running a chosen shell, a
  * run, a resume, and what a run may have left on the tmux server.
  */
-import { readdirSync, rmSync } from "node:fs"
-import { join } from "node:path"
 import { errorMetaKey } from "../../src/wire/McpServer.ts"
-import { harness, sharedServer } from "./harness.ts"
+import { harness } from "./harness.ts"
 import { call, type Connected, structured, textOf } from "./mcp.ts"
-import { shellEnv, writeShellConfig } from "./shells.ts"
+import { shellEnv } from "./shells.ts"
 import type { TmuxWorld } from "./tmux.ts"
 
 /**
- * A harness whose `open` starts a server whose panes run `shell`, and creates one session. With
- * `share`, for a file whose tests run one at a time, an `open` with the default environment and
- * nothing prepared reuses the file's one server process: each such test gets a fresh tmux server
- * (started with its shell), and the world's folder as the first test found it. With `inProcess`,
- * the servers are built in the test's process (support/inProcess.ts).
+ * A harness whose `open` starts a server whose panes run `shell` (in the world's folder), and
+ * creates one session. With `inProcess`, the servers are built in the test's process
+ * (support/inProcess.ts).
  */
-export const runHarness = (
-  label: string,
-  { share = false, inProcess = false }: { readonly share?: boolean; readonly inProcess?: boolean } = {}
-) => {
+export const runHarness = (label: string, { inProcess = false }: { readonly inProcess?: boolean } = {}) => {
   const h = harness(label, { inProcess })
-  let config = ""
-  const file = share
-    ? sharedServer(label, (world) => {
-      const env = shellEnv(world, "/bin/bash")
-      config = env.LIBTMUX_TMUX_CONFIG!
-      return env
-    }, { inProcess })
-    : undefined
-  // What the shared world's folder held after its first session: later tests start from that.
-  let kept: ReadonlySet<string> | undefined
   // In the world's folder, as the built server's panes start (in its working folder): an
   // in-process server's would start in the test runner's.
   const session = async (c: Connected, world: TmuxWorld) =>
     structured(
       await call(c, "create_session", { session_name: "run", width: 80, height: 24, start_directory: world.dir })
     ).pane_id as string
-  const openShared = async (shell: string) => {
-    const { world, c } = await file!.freshTmux()
-    const first = kept
-    if (first !== undefined) {
-      for (const name of readdirSync(world.dir)) {
-        if (!first.has(name)) rmSync(join(world.dir, name), { recursive: true, force: true })
-      }
-    }
-    writeShellConfig(config, shell)
-    const pane = await session(c, world)
-    kept ??= new Set(readdirSync(world.dir))
-    return { world, c, pane }
-  }
   const open = async (
     shell = "/bin/bash",
     extra: Record<string, string> = {},
     prepare?: (world: TmuxWorld, env: Readonly<Record<string, string>>) => void
   ) => {
-    if (file !== undefined && prepare === undefined && Object.keys(extra).length === 0) return openShared(shell)
     const world = h.world()
     const env = { ...shellEnv(world, shell), ...extra }
     prepare?.(world, env)

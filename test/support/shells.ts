@@ -7,7 +7,7 @@ import { join } from "node:path"
 import type { TmuxWorld } from "./tmux.ts"
 
 /** Writes the tmux configuration that makes new panes run `shell`: read when a tmux server starts. */
-export const writeShellConfig = (config: string, shell: string): void =>
+const writeShellConfig = (config: string, shell: string): void =>
   writeFileSync(
     config,
     ["set -s exit-empty on", "set -g history-limit 50000", `set -g default-shell '${shell}'`, ""].join("\n")
