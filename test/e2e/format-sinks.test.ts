@@ -12,7 +12,7 @@ import { call, structured } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { afterFormatJobs, markerJob } from "../support/tmux.ts"
 
-const h = harness("sinks", { inProcess: true })
+const h = harness("sinks")
 
 /** Files named `marker*` anywhere under the world or in the server's working directory. */
 const markers = (dir: string): ReadonlyArray<string> => {

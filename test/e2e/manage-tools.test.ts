@@ -11,7 +11,7 @@ import { until } from "../support/poll.ts"
 import { missingHere, shellEnv } from "../support/shells.ts"
 import { afterFormatJobs, markerJob, type TmuxWorld } from "../support/tmux.ts"
 
-const h = harness("manage", { inProcess: true })
+const h = harness("manage")
 // These tests are about tmux state: they share one server process, each with a fresh tmux server,
 // unless a test sets the server's environment.
 const shared = sharedServer("manage", (world) => shellEnv(world, "/bin/bash"))
