@@ -13,6 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { TestClock } from "effect/testing"
 import * as RegistryLayer from "../../src/dispatch/Registry.ts"
+import { boundProblem, brokenBound } from "../../src/domain/argumentBounds.ts"
 import { advertisedSchemas } from "../../src/generated/toolSchemas.ts"
 import { definitionOf, registeredNames } from "../../src/tools/index.ts"
 import { makeFake } from "../support/fakeTmux.ts"
@@ -131,6 +132,13 @@ const refusesMutations = (name: string, mutateWith = mutate) => ([value, mutatio
     const valid = intoTheWorld(Schema.encodeUnknownSync(definition.input)(value)) as Record<string, unknown>
     const server = yield* serve(name)
     const first = yield* server.call(valid)
+    // The batch's schema takes any arguments for its operations, so a draw may nest deeper than any
+    // tool takes: refused before decoding, naming the bound, and a mutation has nothing more to show.
+    const broken = brokenBound(valid)
+    if (broken !== undefined) {
+      assert.strictEqual(outcomeOf(first), "InputInvalid")
+      return assert.include(first._tag === "Failure" ? first.error.message : "", boundProblem(broken))
+    }
     if (first._tag === "Failure") assert.isAbove(first.error.message.length, 0)
     const { args, property } = mutateWith(valid, schema, mutation)
     const before = server.log.length
@@ -161,6 +169,12 @@ describe("bad input", () => {
       { arbitrary: { runs: 25 } }
     )
   }
+
+  it.effect("a batch drawn deeper than any tool takes is refused naming the bound (a draw that falsified it once)", () =>
+    refusesMutations("call_read_tools_batch")([
+      { operations: [{ tool: "", arguments: { a: { b: { c: { d: { e: [] } } } } } }] },
+      { kind: "out of range", pick: 844 }
+    ]))
 
   it.effect("the property catches a mutation that leaves the call valid", () =>
     Effect.gen(function*() {
