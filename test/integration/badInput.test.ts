@@ -170,7 +170,7 @@ describe("bad input", () => {
     )
   }
 
-  it.effect("a batch drawn deeper than any tool takes is refused naming the bound (a draw that falsified it once)", () =>
+  it.effect("a batch deeper than any tool takes is refused naming the bound (a draw once falsified the property)", () =>
     refusesMutations("call_read_tools_batch")([
       { operations: [{ tool: "", arguments: { a: { b: { c: { d: { e: [] } } } } } }] },
       { kind: "out of range", pick: 844 }
