@@ -2,7 +2,7 @@
  * The typed management, teardown, configuration-read and batch tools end to end against real tmux:
  * literal names and titles, exact targets, self-kill guards, and every batch rule.
  */
-import { mkdirSync, readdirSync } from "node:fs"
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness, sharedServer } from "../support/harness.ts"
@@ -159,6 +159,22 @@ describe("structure and presentation", () => {
       }
     }
   )
+
+  it("describes the program, not the shell that starts it, when that shell is slow to run it", async () => {
+    const world = h.world()
+    // A default shell that waits before it runs the command, as a shell may on a loaded machine:
+    // two reads of the pane a moment apart both name it.
+    const slow = join(world.dir, "slow-sh")
+    writeFileSync(slow, "#!/bin/bash\nsleep 0.3\nexec /bin/bash \"$@\"\n", { mode: 0o755 })
+    const config = join(world.dir, "slow.conf")
+    writeFileSync(config, `set -s exit-empty on\nset -g default-shell '${slow}'\n`)
+    const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_TMUX_CONFIG: config })
+    const pane = structured(await call(c, "create_session", { session_name: "work" })).pane_id
+    const respawned = structured(
+      await call(c, "respawn_pane", { pane_id: pane, command: "dash", start_directory: world.dir })
+    )
+    assert.deepInclude(respawned, { pane_current_command: "dash", pane_current_path: world.dir })
+  })
 
   it("respawns a pane with its shell or a command, and never expands a start directory", async () => {
     const { world, c, pane } = await open()

@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { PaneId } from "../../domain/ids.ts"
 import { literalizeFormat } from "../../domain/names.ts"
+import { shellKind } from "../../domain/shellProtocol.ts"
 import { manifest } from "../../manifest/index.ts"
 import { oneAtATime, refuseOwnPane } from "../../programs/guard.ts"
 import { PaneInfo, paneOf } from "../../programs/hierarchy.ts"
@@ -51,7 +52,7 @@ export const respawn_pane = defineTool(manifest.respawn_pane, {
         ],
         readBack.panes(input.pane_id)
       ]).pipe(orPaneNotFound(input.pane_id))
-      return yield* settled(yield* paneOf(input.pane_id, stdout))
+      return yield* settled(yield* paneOf(input.pane_id, stdout), input.command)
     }))
 })
 
@@ -60,13 +61,26 @@ const settleEveryMs = 20
 const settleReads = 50
 
 /**
- * The pane as it is once tmux reports its new process: just after a respawn, tmux still names the
- * shell that starts the command (`sh -c fish` before fish runs) and has no working directory for
- * it yet. Read again until two reads agree on both and the directory is known, within the bound;
- * a pane that closed meanwhile (its command exited) is described as it was last seen.
+ * The program a command starts: its first word's last path part (`/usr/bin/python3 -q` starts
+ * `python3`), as tmux names a pane's process.
  */
-const settled = (first: PaneInfo) =>
+const programOf = (command: string): string => command.trim().split(/\s+/u)[0]!.split("/").at(-1)!
+
+/**
+ * The pane as it is once tmux reports its new process: just after a respawn, tmux still names the
+ * shell that starts the command (`sh -c fish` before fish runs), or itself before that, and has no
+ * working directory for it yet. Read again until two reads agree on both, the directory is known
+ * and, for a command, the pane names its program or one that is neither a shell nor tmux (on a
+ * loaded machine two reads may both come before the shell executes the command), within the bound; a
+ * pane that closed meanwhile (its command exited) is described as it was last seen, and a shell
+ * that keeps the command in front of itself (a compound command) once the bound is spent.
+ */
+const settled = (first: PaneInfo, command: string | undefined) =>
   Effect.gen(function*() {
+    const program = command === undefined ? undefined : programOf(command)
+    const starting = (pane: PaneInfo) =>
+      program !== undefined && pane.pane_current_command !== program &&
+      (shellKind(pane.pane_current_command) !== undefined || pane.pane_current_command.startsWith("tmux"))
     let last = first
     for (let read = 0; read < settleReads; read++) {
       yield* Effect.sleep(settleEveryMs)
@@ -75,7 +89,7 @@ const settled = (first: PaneInfo) =>
       const same = next.value.pane_current_command === last.pane_current_command &&
         next.value.pane_current_path === last.pane_current_path
       last = next.value
-      if (same && last.pane_current_path !== "") return last
+      if (same && last.pane_current_path !== "" && !starting(last)) return last
     }
     return last
   })
