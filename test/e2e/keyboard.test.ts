@@ -5,11 +5,11 @@
  * typed into it; a REPL in front is refused at once; on our own socket git and man do not page;
  * output drawn by a pager says so.
  */
-import { type ChildProcess, execFileSync } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
-import { createServer, type Server } from "node:net"
+import { createServer } from "node:net"
 import { join } from "node:path"
-import { afterEach, assert, describe, it } from "vitest"
+import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { absent, call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { holdsFor, stillPending, until } from "../support/poll.ts"
@@ -135,13 +135,6 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
 })
 
 describe.concurrent("programs that work are not called blocked", () => {
-  const servers: Array<Server> = []
-  const daemons: Array<ChildProcess> = []
-  afterEach(async () => {
-    for (const server of servers.splice(0)) server.close()
-    for (const daemon of daemons.splice(0)) await stopSshd(daemon)
-  })
-
   /** A run that must finish by itself, with no blocked_by on the way. */
   const works = async (
     c: Connected,
@@ -159,7 +152,8 @@ describe.concurrent("programs that work are not called blocked", () => {
     if (output !== undefined) assert.strictEqual(result.output, output)
   }
 
-  it("a plain sleep, stty -echo then sleep, and a socket read that needs no input", async () => {
+  // Each test's own listener and sshd go when it ends (its neighbours run on meanwhile).
+  it("a plain sleep, stty -echo then sleep, and a socket read that needs no input", async ({ onTestFinished }) => {
     const { c, pane } = await open()
     await works(c, pane, "sleep 3; echo slept", "slept")
     await works(c, pane, "stty -echo; sleep 3; stty echo; echo quiet", "quiet")
@@ -167,7 +161,7 @@ describe.concurrent("programs that work are not called blocked", () => {
       // The program waits on its socket for 3 s while the run watches it; then the answer comes.
       let answer: (() => void) | undefined
       const server = createServer((socket) => (answer = () => socket.end("hello")))
-      servers.push(server)
+      onTestFinished(() => void server.close())
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
       const { port } = server.address() as { port: number }
       const command =
@@ -202,10 +196,10 @@ describe.concurrent("programs that work are not called blocked", () => {
   const sshTitle = "ssh -t to localhost running sleep"
   it.skipIf(!sshdAvailable)(
     sshdAvailable ? sshTitle : `${sshTitle} (skipped: no sshd here; install openssh-server to run it)`,
-    async () => {
+    async ({ onTestFinished }) => {
       const { world, c, pane } = await open()
       const { sshConfig, daemon } = await startSshdIn(world)
-      daemons.push(daemon)
+      onTestFinished(() => stopSshd(daemon))
       await works(c, pane, `ssh -t -F ${shellQuote(sshConfig)} testhost sleep 4; echo back`, "back")
     },
     60_000
