@@ -14,6 +14,8 @@ import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { missingHere, shellEnv } from "../support/shells.ts"
 
 const h = runHarness("inshell", { inProcess: true })
+// Two servers on one socket are two processes (an in-process pair would share one process ID).
+const bin = runHarness("inshell")
 const { open } = h
 
 const keys = (c: Connected, pane: string, text: string) =>
@@ -183,11 +185,11 @@ describe.concurrent("resume returns what is new", () => {
   })
 
   it("another server instance's resume starts after what the first instance returned", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await bin.open()
     const first = await run(c, pane, "echo one; sleep 1.5; echo two", { timeout: 0.7 })
     assert.deepInclude(first, { output: "one" })
     absent(first, "output_from")
-    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    const other = await bin.connect(world, shellEnv(world, "/bin/bash"))
     assert.deepInclude(await resume(other, pane, first.run_id, 10), {
       exit_status: 0,
       output: "two",

@@ -17,6 +17,8 @@ import { shellEnv } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
 const h = runHarness("answer", { inProcess: true })
+// Two servers on one socket are two processes (an in-process pair would share one process ID).
+const bin = runHarness("answer")
 const { open } = h
 const keys = (world: TmuxWorld, pane: string, ...args: ReadonlyArray<string>) =>
   world.tmux("libtmux-mcp", "send-keys", "-t", pane, ...args)
@@ -49,10 +51,10 @@ const refusedAtOnce = async (c: Connected, pane: string) => {
 
 describe.concurrent("a run that waits for the keyboard refuses the next command at once", () => {
   it.skipIf(!existsSync("/usr/bin/python3"))("a REPL a run started, by this instance or another", async () => {
-    const { world, c, pane } = await open()
+    const { world, c, pane } = await bin.open()
     const repl = await blocked(c, pane, "python3 -q")
     assert.deepInclude(repl.blocked_by, { program: "python3", kind: "line-editor" })
-    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    const other = await bin.connect(world, shellEnv(world, "/bin/bash"))
     for (const instance of [c, other]) {
       const text = await refusedAtOnce(instance, pane)
       for (const words of [repl.run_id, "python3", "line editor", "send_keys", `resume "${repl.run_id}"`, "C-d"]) {

@@ -10,6 +10,8 @@ import { missingHere, shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = runHarness("replaced", { inProcess: true })
+// Two servers on one socket are two processes (an in-process pair would share one process ID).
+const bin = runHarness("replaced")
 const { open } = h
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
@@ -83,7 +85,7 @@ describe.concurrent("a command that replaces the shell releases the pane", () =>
 
 describe.concurrent("an incomplete command whose open input C-c cannot cancel", () => {
   it("trap '' INT, then an unclosed quote: says C-c did not cancel it; the next is refused at once", async () => {
-    const { world, c, pane } = await open()
+    const { world, c, pane } = await bin.open()
     assert.deepInclude(await run(c, pane, "trap '' INT", { in_shell: true }), { exit_status: 0 })
     const quoted = await call(c, "run_shell_command", { pane_id: pane, command: "echo \"abc", timeout: 10 })
     assert.strictEqual(tag(quoted), "RunIncomplete", textOf(quoted))
@@ -98,7 +100,7 @@ describe.concurrent("an incomplete command whose open input C-c cannot cancel", 
     assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "echo next")
     // Another server instance's resume of that run leaves the pane held too.
     const runId = /run ([0-9a-f]{6})/u.exec(refusal)?.[1] ?? ""
-    const other = await h.connect(world, shellEnv(world, "/bin/bash"))
+    const other = await bin.connect(world, shellEnv(world, "/bin/bash"))
     const resumed = await call(other, "run_shell_command", { pane_id: pane, resume: runId, timeout: 10 })
     assert.strictEqual(tag(resumed), "RunIncomplete", textOf(resumed))
     assert.include(textOf(resumed), "C-c did not cancel")
