@@ -36,6 +36,7 @@ export const makeServing = (facts: StartupFacts, options: ServingOptions = {}) =
     const { gate, replacements, afterCall } = options
     const gates = gate === undefined ? Layer.empty : Layer.succeed(LinkGate, gate)
     const context = yield* Layer.build(Layer.provide(Services.layer(facts, replacements), gates))
+    const log = Context.get(context, ServerLog)
     const server = yield* makeServer(context, {
       version,
       instructions: instructions(facts),
@@ -44,10 +45,10 @@ export const makeServing = (facts: StartupFacts, options: ServingOptions = {}) =
       ...(afterCall === undefined ? {} : { afterCall }),
       advertised: advertisedSchemas,
       waitCeiling: facts.config.waitMaxSeconds,
-      log: Context.get(context, ServerLog),
+      log,
       hosts: facts.config.hosts
     })
-    return { server, log: Context.get(context, ServerLog) }
+    return { server, log }
   })
 
 /** The lines a server logs once it answers: the ready line, then each warning (`env` is what startup read). */

@@ -166,9 +166,7 @@ describe("structure and presentation", () => {
     // two reads of the pane a moment apart both name it.
     const slow = join(world.dir, "slow-sh")
     writeFileSync(slow, "#!/bin/bash\nsleep 0.3\nexec /bin/bash \"$@\"\n", { mode: 0o755 })
-    const config = join(world.dir, "slow.conf")
-    writeFileSync(config, `set -s exit-empty on\nset -g default-shell '${slow}'\n`)
-    const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_TMUX_CONFIG: config })
+    const c = await h.connect(world, shellEnv(world, slow))
     const pane = structured(await call(c, "create_session", { session_name: "work" })).pane_id
     const respawned = structured(
       await call(c, "respawn_pane", { pane_id: pane, command: "dash", start_directory: world.dir })

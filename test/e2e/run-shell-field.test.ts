@@ -12,6 +12,7 @@ import { shellQuote } from "../../src/domain/quote.ts"
 import { absent, call, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { missingHere } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
 const { open } = runHarness("field", { inProcess: true })
@@ -31,11 +32,9 @@ const slowStart = (shell: string, body: string) => (world: TmuxWorld) => {
 }
 
 const shells = ["/bin/bash", "/usr/bin/zsh", "/bin/dash", "/usr/bin/fish"]
-const present = (shell: string) => existsSync(shell) || process.env.CI === "true"
-
 describe.concurrent("a shell still starting", () => {
   for (const shell of shells) {
-    it.skipIf(!present(shell))(
+    it.skipIf(missingHere(shell))(
       `types nothing into ${shell} until its slow startup file is done, and runs the command once`,
       async () => {
         // Long enough that the first call lands while it still runs, even on a loaded machine.
