@@ -2,7 +2,9 @@
  * Test panes running a chosen shell: a tmux configuration that sets `default-shell` (create_session
  * takes no shell), and a HOME with empty startup files so no first-run wizard appears.
  */
-import { existsSync, writeFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { TmuxWorld } from "./tmux.ts"
 
@@ -32,3 +34,22 @@ export const shellEnv = (world: TmuxWorld, shell: string): Record<string, string
  */
 export const missingHere = (...paths: ReadonlyArray<string>): boolean =>
   process.env.CI !== "true" && paths.some((path) => !existsSync(path))
+
+/**
+ * The words `shell -c` makes of `text` (printf prints each on its own, ended by `end`), read by a
+ * shell that starts with none of the user's files: a HOME of its own (zsh and fish read theirs even
+ * for -c) and no stdin (bash reads ~/.bashrc when its stdin is a socket, as a Node pipe is).
+ */
+export const wordsIn = (shell: string, text: string, end = "\\n"): Array<string> => {
+  const home = mkdtempSync(join(tmpdir(), "libtmux-mcp-shell-"))
+  try {
+    const printed = execFileSync(shell, ["-c", `printf '%s${end}' ${text}`], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    return printed.split(end === "\\0" ? "\0" : "\n").slice(0, -1)
+  } finally {
+    rmSync(home, { recursive: true, force: true })
+  }
+}

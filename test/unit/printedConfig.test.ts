@@ -5,12 +5,12 @@
  * always ones every client takes.
  */
 import * as Result from "effect/Result"
-import { execFileSync } from "node:child_process"
 import { parse as parseToml } from "smol-toml"
 import { assert, describe, it } from "vitest"
 import { clientConfigNotes, clients, codexToolTimeout, renderClientConfig } from "../../src/domain/clientConfig.ts"
 import type { PrintConfig } from "../../src/domain/printConfig.ts"
 import { invoke } from "../support/invocation.ts"
+import { wordsIn } from "../support/shells.ts"
 
 const node = "/usr/bin/node"
 const bin = "/home/you/src/libtmux-mcp/dist/libtmux-mcp.js"
@@ -30,8 +30,7 @@ interface Entry {
 }
 
 /** The words a POSIX shell makes of a command line. */
-const shellWords = (line: string): Array<string> =>
-  execFileSync("sh", ["-c", `printf '%s\\0' ${line}`], { encoding: "utf8" }).split("\0").slice(0, -1)
+const shellWords = (line: string): Array<string> => wordsIn("sh", line, "\\0")
 
 /** `claude mcp add [options] <name> [options] -- <command> [args...]`, as its option parser reads it. */
 const claudeMcpAdd = (line: string): Entry => {

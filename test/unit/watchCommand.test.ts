@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { hostWatchCommandLine, watchCommandLine } from "../../src/domain/watchCommand.ts"
+import { wordsIn } from "../support/shells.ts"
 
 const parts = {
   entry: ["/opt/node 24/bin/node", "/home/o'neil/libtmux mcp/dist/libtmux-mcp.js"],
@@ -27,8 +27,7 @@ describe("watch_command", () => {
     ]
     for (const shell of ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)) {
       // printf prints each word the shell parsed on its own line.
-      const words = execFileSync(shell, ["-c", `printf '%s\\n' ${line}`], { encoding: "utf8" })
-      assert.deepStrictEqual(words.split("\n").slice(0, -1), expected, shell)
+      assert.deepStrictEqual(wordsIn(shell, line), expected, shell)
     }
   })
 
@@ -37,10 +36,8 @@ describe("watch_command", () => {
     const line = watchCommandLine({ ...parts, socketPath: "/run/it's \"here\" $HOME/sock", ssh })!
     const inner = watchCommandLine({ ...parts, socketPath: "/run/it's \"here\" $HOME/sock" })!
     const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
-    const words = (shell: string, text: string) =>
-      execFileSync(shell, ["-c", `printf '%s\\n' ${text}`], { encoding: "utf8" }).split("\n").slice(0, -1)
     for (const local of shells) {
-      const sshWords = words(local, line)
+      const sshWords = wordsIn(local, line)
       assert.deepStrictEqual(sshWords.slice(0, -1), [
         "ssh",
         "-T",
@@ -58,9 +55,9 @@ describe("watch_command", () => {
         "me@build-box"
       ], local)
       // ssh hands its last word to the remote login shell, whichever it is.
-      for (const remote of shells) assert.deepStrictEqual(words(remote, sshWords.at(-1)!), words("/bin/sh", inner))
+      for (const remote of shells) assert.deepStrictEqual(wordsIn(remote, sshWords.at(-1)!), wordsIn("/bin/sh", inner))
     }
-    assert.include(words("/bin/sh", inner), "path:/run/it's \"here\" $HOME/sock")
+    assert.include(wordsIn("/bin/sh", inner), "path:/run/it's \"here\" $HOME/sock")
   })
 
   it("gives no line for a path with a backslash or a control character, a relative path, or a bad ID", () => {
@@ -76,13 +73,11 @@ describe("watch_command", () => {
     const ssh = { destination: "build", port: undefined, sshConfig: "/home/o'neil/my ssh/config" }
     const line = hostWatchCommandLine({ ssh, entry: ["/opt/node", "/srv/it's/libtmux-mcp.js"], ...ids })!
     const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
-    const words = (shell: string, text: string) =>
-      execFileSync(shell, ["-c", `printf '%s\\n' ${text}`], { encoding: "utf8" }).split("\n").slice(0, -1)
     for (const local of shells) {
-      const sshWords = words(local, line)
+      const sshWords = wordsIn(local, line)
       assert.deepStrictEqual(sshWords.slice(-3, -1), ["--", "build"], local)
       for (const remote of shells) {
-        assert.deepStrictEqual(words(remote, sshWords.at(-1)!), [
+        assert.deepStrictEqual(wordsIn(remote, sshWords.at(-1)!), [
           "/opt/node",
           "/srv/it's/libtmux-mcp.js",
           "wait",
