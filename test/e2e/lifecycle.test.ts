@@ -11,54 +11,27 @@ import { formatTag } from "../../src/domain/instance.ts"
 import { liveProc } from "../../src/platform/Proc.ts"
 import { harness } from "../support/harness.ts"
 import { binPath, call, runToExit, serverEnv } from "../support/mcp.ts"
+import { startupErrorCases } from "../support/startupErrors.ts"
 
 /** A live process's instance tag (domain/instance.ts): how a server names its paste buffers. */
 const { view } = liveProc()
 const tagOf = (pid: number) => formatTag({ pid, started: view.startedOf(pid) ?? 0, namespace: view.namespace })
 
-const h = harness("lifecycle")
+// The socket forms are startup's decisions: their servers run in process; the exits start the bin.
+const h = harness("lifecycle", { inProcess: true })
+
+// Every refused configuration runs through startup in process (test/integration/startup-errors.test.ts);
+// these three, a setting, a flag and a tmux probe, run through the process the client starts.
+const throughTheBin = new Set(["unknown toolset", "a binary that is not tmux", "unknown flag"])
 
 describe("startup errors", () => {
-  const cases: ReadonlyArray<[string, Record<string, string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
-    ["unknown toolset", { LIBTMUX_TOOLSETS: "inspect,admin" }, [], [
-      "admin",
-      "valid toolsets: inspect, manage, execute, teardown"
-    ]],
-    ["case-sensitive toolset", { LIBTMUX_TOOLSETS: "Inspect" }, [], ["Inspect", "valid toolsets"]],
-    ["empty segment", { LIBTMUX_TOOLSETS: ",inspect" }, [], ["empty segment"]],
-    ["unknown tool", { LIBTMUX_TOOLS: "list_session" }, [], ["list_session", "valid tools: list_sessions"]],
-    ["explicitly empty tools", { LIBTMUX_TOOLS: "" }, [], ["LIBTMUX_TOOLS is set but empty"]],
-    ["explicitly empty exclusions", { LIBTMUX_EXCLUDE_TOOLS: "" }, [], ["LIBTMUX_EXCLUDE_TOOLS is set but empty"]],
-    ["retired safety tiers", { LIBTMUX_SAFETY: "" }, [], ["LIBTMUX_TOOLSETS", "readonly -> inspect"]],
-    ["retired socket path variable", { LIBTMUX_SOCKET_PATH: "/tmp/agent.sock" }, [], [
-      "LIBTMUX_SOCKET_PATH is no longer read",
-      "LIBTMUX_SOCKET=path:/tmp/agent.sock"
-    ]],
-    ["retired prompts variable", { LIBTMUX_MCP_PROMPTS_AS_TOOLS: "0" }, [], [
-      "LIBTMUX_MCP_PROMPTS_AS_TOOLS is no longer read",
-      "unset it"
-    ]],
-    ["wait ceiling out of range", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "0" }, [], ["1 to 110"]],
-    ["wait ceiling not a number", { LIBTMUX_MCP_WAIT_MAX_SECONDS: "soon" }, [], ["1 to 110"]],
-    ["socket form", { LIBTMUX_SOCKET: "path:relative" }, [], ["absolute", "valid forms"]],
-    ["socket name", { LIBTMUX_SOCKET: "a/b" }, [], ["valid forms"]],
-    ["tmux config", { LIBTMUX_TMUX_CONFIG: "mine" }, [], ["minimal, user, or an absolute path"]],
-    ["missing tmux config file", { LIBTMUX_TMUX_CONFIG: "/nonexistent/tmux.conf" }, [], ["does not exist"]],
-    ["suppress history", { LIBTMUX_SUPPRESS_HISTORY: "yes" }, [], ["1", "0"]],
-    ["missing tmux binary", { LIBTMUX_TMUX_BIN: "/nonexistent/tmux" }, [], ["cannot run tmux binary"]],
-    ["a binary that is not tmux", { LIBTMUX_TMUX_BIN: "/bin/true" }, [], [
-      "/bin/true -V printed \"\"",
-      "tmux 3.2 or newer"
-    ]],
-    ["unknown flag", {}, ["--sockett", "x"], ["--socket"]],
-    ["flag without value", {}, ["--toolsets"], ["needs a value"]]
-  ]
-  for (const [label, env, args, expected] of cases) {
+  for (const { args, env, expected, label } of startupErrorCases.filter(({ label }) => throughTheBin.has(label))) {
     it(`stops on ${label}, exits non-zero, prints nothing on stdout and starts no tmux server`, async () => {
       const world = h.world()
       const result = await runToExit(world, env, args)
       assert.strictEqual(result.code, 1)
       assert.strictEqual(result.stdout, "")
+      assert.match(result.stderr, /^libtmux-mcp: /u)
       for (const text of expected) assert.include(result.stderr, text)
       assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
     })

@@ -19,6 +19,9 @@ import { missingHere, shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = runHarness("record")
+// A test with one server that is not about its process builds it in process (one server per
+// test: the record's instance tags would not tell two in-process servers apart).
+const one = runHarness("record", { inProcess: true })
 /** Waits until the server's only held run has finished; that run's record. */
 const finished = (c: Connected) =>
   until(
@@ -63,7 +66,7 @@ const failingTmux = (world: TmuxWorld, env: Record<string, string | undefined>, 
 
 describe("a run's record in tmux", () => {
   it("a timed-out run is listed while held; once finished it blocks nothing: the next command reports it", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await one.open()
     // The run ends once the test says so (a loaded machine can answer a 0.3 s timeout a second late).
     const command = `while [ ! -e ${shellQuote(join(world.dir, "go"))} ]; do sleep 0.05; done; echo first`
     const timed = await run(c, pane, command, { timeout: 0.3 })
@@ -247,7 +250,7 @@ describe("a run's record in tmux", () => {
   })
 
   it("a typing client that fails once the run ended: the answer carries the run's status and output", async () => {
-    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+    const { world, c, pane } = await one.open("/bin/bash", {}, (world, env) => {
       // The invocation that types and waits runs whole, then fails as a lost read would: its output
       // dropped, tmux's exit status 1. The run ended and is recorded; nothing collected it.
       failingTmux(world, env, `*paste-buffer*"wait-for lmcp_"*`)
@@ -258,7 +261,7 @@ describe("a run's record in tmux", () => {
   })
 
   it("a collection whose tmux client fails once it ran: the answer carries the run's status and output", async () => {
-    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+    const { world, c, pane } = await one.open("/bin/bash", {}, (world, env) => {
       // The invocation that collects the run (it leaves the pane's mark of it) runs whole, then fails
       // as a lost client would: the run is collected, its result in the call's hands.
       failingTmux(world, env, `*"${paneRunOptions.collected} "*`)
@@ -299,7 +302,7 @@ describe("a run's record in tmux", () => {
 describe("a pane that changes as a run is about to type", () => {
   for (const path of ["first contact (a look)", "a ready pane this server ran in (no look)"] as const) {
     it(`respawned between readiness and typing, after ${path}: nothing typed, and the refusal says so`, async () => {
-      const { world, c, pane } = await h.open()
+      const { world, c, pane } = await one.open()
       if (path !== "first contact (a look)") assert.deepInclude(await run(c, pane, "true"), { exit_status: 0 })
       // tmux runs the hook right after the typing list's load (the one command of it that waits),
       // before the rest of that list: the pane's process is replaced there.
@@ -330,12 +333,12 @@ describe("a pane that changes as a run is about to type", () => {
 
 describe("a trailer that cannot use the shell's TMUX", () => {
   it("reports through a socket path that contains a comma", async () => {
-    const world = h.world()
+    const world = one.world()
     const folder = join(world.dir, "a,b")
     mkdirSync(folder, { mode: 0o700 })
     const socket = `${folder}/sock`
     try {
-      const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_SOCKET: `path:${socket}` })
+      const c = await one.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_SOCKET: `path:${socket}` })
       const pane = structured(await call(c, "create_session", { session_name: "comma" })).pane_id as string
       assert.deepInclude(await run(c, pane, "echo comma", { timeout: 10 }), { output: "comma", exit_status: 0 })
     } finally {
@@ -345,7 +348,7 @@ describe("a trailer that cannot use the shell's TMUX", () => {
   })
 
   it("under inherit, reaches and reports through a $TMUX whose socket path contains a comma", async () => {
-    const world = h.world()
+    const world = one.world()
     const folder = join(world.dir, "c,d")
     mkdirSync(folder, { mode: 0o700 })
     const socket = `${folder}/sock`
@@ -356,7 +359,7 @@ describe("a trailer that cannot use the shell's TMUX", () => {
         env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir }
       })
       const { LIBTMUX_TMUX_CONFIG: _config, ...rest } = env
-      const c = await h.connect(world, { ...rest, LIBTMUX_SOCKET: "inherit", TMUX: `${socket},4242,0` })
+      const c = await one.connect(world, { ...rest, LIBTMUX_SOCKET: "inherit", TMUX: `${socket},4242,0` })
       const panes = structured(await call(c, "list_panes", {})).panes as Array<{ pane_id: string }>
       assert.lengthOf(panes, 1, "the server at the comma path, not another one")
       const pane = panes[0]!.pane_id
@@ -375,7 +378,7 @@ describe("a trailer that cannot use the shell's TMUX", () => {
       for (
         const [shell, command] of [["/usr/bin/fish", "set -e TMUX; echo gone"], ["/bin/bash", "unset TMUX; echo gone"]]
       ) {
-        const { c, pane } = await h.open(shell)
+        const { c, pane } = await one.open(shell)
         assert.deepInclude(await run(c, pane, command!, { timeout: 10 }), { output: "gone", exit_status: 0 }, shell)
         assert.deepInclude(
           await run(c, pane, "echo again", { timeout: 10 }),

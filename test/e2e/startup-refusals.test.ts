@@ -4,16 +4,33 @@
  * folder, a tmux configuration that is not a readable regular file. It resolves an empty
  * TMUX_TMPDIR exactly as tmux does.
  */
+import * as Effect from "effect/Effect"
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
+import { startup } from "../../src/startup/Startup.ts"
 import { harness } from "../support/harness.ts"
-import { runToExit } from "../support/mcp.ts"
+import { runToExit, serverEnv } from "../support/mcp.ts"
 
-const h = harness("refusals")
+// The refusals are startup's decisions: they run in process (startup against the real file system
+// and tmux), the first through the bin as well, where the exit status and the streams are the point.
+const h = harness("refusals", { inProcess: true })
 
+/** Startup in process refuses the world's environment plus `env`, with a message holding `expected`. */
 const refused = async (
+  world: ReturnType<typeof h.world>,
+  env: Record<string, string>,
+  expected: ReadonlyArray<string>
+) => {
+  const failed = await Effect.runPromise(
+    Effect.scoped(Effect.flip(startup(serverEnv(world, env), [], process.getuid?.() ?? 0)))
+  )
+  for (const text of expected) assert.include(failed.message, text)
+}
+
+/** The bin refuses it too: exit status 1, nothing on stdout, the message on stderr. */
+const refusedByBin = async (
   world: ReturnType<typeof h.world>,
   env: Record<string, string>,
   expected: ReadonlyArray<string>
@@ -30,6 +47,7 @@ describe("socket path", () => {
     const precious = join(world.dir, "passwd")
     writeFileSync(precious, "root:x:0:0::/root:/bin/sh\n")
     await refused(world, { LIBTMUX_SOCKET: `path:${precious}` }, [precious, "is a regular file, not a socket"])
+    await refusedByBin(world, { LIBTMUX_SOCKET: `path:${precious}` }, [precious, "is a regular file, not a socket"])
     assert.strictEqual(readFileSync(precious, "utf8"), "root:x:0:0::/root:/bin/sh\n")
   })
 

@@ -16,6 +16,9 @@ import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = runHarness("wait-cmd")
+// The watcher is a process of its own; the MCP server that starts the runs is built in process,
+// except where its process is the point (a result's watch_command names it; it is SIGKILLed).
+const own = runHarness("wait-cmd", { inProcess: true })
 /** A command the test started ends with it, if it outlives it. */
 const endsWithTest = (child: ChildProcess) => h.defer(() => child.exitCode === null && child.kill("SIGKILL"))
 
@@ -53,7 +56,7 @@ const ended = (world: TmuxWorld, pane: string, runId: string) =>
 // Each test has its own tmux server and MCP server, and most wait on runs that sleep: they run side by side.
 describe.concurrent("libtmux-mcp wait", () => {
   it("waits for a run that timed out, until it ends; the resume after it answers as without it", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     const runId = await timedOut(c, pane, "echo started; sleep 5; echo finished; exit 7")
     const waited = startWait(world, [runId, "--pane", pane, "--timeout", "60"])
     const pending = stillPending(waited)
@@ -105,7 +108,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("a resume racing the watcher answers as without it; the watcher sees the end or the collection", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     const runId = await timedOut(c, pane, "sleep 3; echo done; exit 2")
     const waited = startWait(world, [runId, "--pane", pane, "--timeout", "30"])
     assert.deepInclude(await resume(c, pane, runId, 20), { exit_status: 2, output: "done" })
@@ -118,7 +121,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("a run that ended before the watcher starts is answered at once", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     const runId = await timedOut(c, pane, "sleep 2; exit 3")
     await until("the run's end record", () => ended(world, pane, runId), (value) => value !== "")
     const before = runOptions(world, pane)
@@ -142,7 +145,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("C-c in the pane: the run is over without a status report", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     const runId = await timedOut(c, pane, "sleep 30")
     const waited = startWait(world, [runId, "--pane", pane, "--timeout", "30"])
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "C-c")
@@ -156,7 +159,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("a run that then blocks on read -p: the line names the program and the prompt kind", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     const runId = await timedOut(c, pane, "sleep 2; read -p 'name? ' answer; echo got $answer")
     const done = await startWait(world, [runId, "--pane", pane, "--timeout", "30"])
     assert.deepStrictEqual(done, {
@@ -170,7 +173,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("the pane killed: pane gone", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     // Another session keeps the server up.
     world.tmux("libtmux-mcp", "new-session", "-d", "-s", "keep")
     const runId = await timedOut(c, pane, "sleep 30")
@@ -182,7 +185,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("the tmux server killed: server gone", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     const runId = await timedOut(c, pane, "sleep 30")
     const waited = startWait(world, [runId, "--pane", pane, "--timeout", "30"])
     world.tmux("libtmux-mcp", "kill-server")
@@ -192,7 +195,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("an unknown run ID, and a run another call collected", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     assert.deepStrictEqual(await startWait(world, ["abcdef", "--pane", pane, "--timeout", "10"]), {
       code: 6,
       stdout: `run abcdef is unknown on pane ${pane}: no record of it and no mark of its collection\n`,
@@ -209,7 +212,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("two watchers on one run both see its end", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     const runId = await timedOut(c, pane, "sleep 3; exit 6")
     const both = await Promise.all([0, 1].map(() => startWait(world, [runId, "--pane", pane, "--timeout", "30"])))
     for (const done of both) {
@@ -219,7 +222,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("a bad invocation is refused with exit code 1, naming what is valid", async () => {
-    const { world, pane } = await h.open()
+    const { world, pane } = await own.open()
     const done = await startWait(world, ["xyz", "--pane", pane])
     assert.strictEqual(done.code, 1, JSON.stringify(done))
     assert.include(done.stderr, "is not a run ID (six hex digits")
@@ -227,7 +230,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("a socket the server would refuse is refused before any tmux client connects", async () => {
-    const { world, pane } = await h.open()
+    const { world, pane } = await own.open()
     const open = join(world.dir, "open")
     mkdirSync(open)
     chmodSync(open, 0o777)
@@ -238,7 +241,7 @@ describe.concurrent("libtmux-mcp wait", () => {
   })
 
   it("--help lists wait and its exit codes", async () => {
-    const { world } = await h.open()
+    const { world } = await own.open()
     const done = await startWait(world, ["--help"])
     assert.strictEqual(done.code, 0)
     assert.include(done.stdout, "Usage: libtmux-mcp wait RUN_ID --pane %N")
@@ -249,7 +252,7 @@ describe.concurrent("libtmux-mcp wait", () => {
 // It reads the pane's whole state every few milliseconds through the watchers' lives: alone, after the others.
 describe("libtmux-mcp wait, reading the pane", () => {
   it("the watcher changes nothing: the pane's options, history and screen stay as they were", async () => {
-    const { world, c, pane } = await h.open()
+    const { world, c, pane } = await own.open()
     const state = () =>
       [
         world.tmux("libtmux-mcp", "show-options", "-p", "-t", pane),
