@@ -339,7 +339,9 @@ describe("a trailer that cannot use the shell's TMUX", () => {
     const socket = `${folder}/sock`
     try {
       const c = await one.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_SOCKET: `path:${socket}` })
-      const pane = structured(await call(c, "create_session", { session_name: "comma" })).pane_id as string
+      const pane = structured(
+        await call(c, "create_session", { session_name: "comma", start_directory: world.dir })
+      ).pane_id as string
       assert.deepInclude(await run(c, pane, "echo comma", { timeout: 10 }), { output: "comma", exit_status: 0 })
     } finally {
       // The world removes the servers on its own sockets; this one is elsewhere.
