@@ -4,14 +4,13 @@
  * folder, a tmux configuration that is not a readable regular file. It resolves an empty
  * TMUX_TMPDIR exactly as tmux does.
  */
-import * as Effect from "effect/Effect"
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
-import { startup } from "../../src/startup/Startup.ts"
 import { harness } from "../support/harness.ts"
-import { runToExit, serverEnv } from "../support/mcp.ts"
+import { runToExit } from "../support/mcp.ts"
+import { refusalOf } from "../support/startupErrors.ts"
 
 // The refusals are startup's decisions: they run in process (startup against the real file system
 // and tmux), the first through the bin as well, where the exit status and the streams are the point.
@@ -23,9 +22,7 @@ const refused = async (
   env: Record<string, string>,
   expected: ReadonlyArray<string>
 ) => {
-  const failed = await Effect.runPromise(
-    Effect.scoped(Effect.flip(startup(serverEnv(world, env), [], process.getuid?.() ?? 0)))
-  )
+  const failed = await refusalOf(world, env)
   for (const text of expected) assert.include(failed.message, text)
 }
 

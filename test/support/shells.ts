@@ -36,19 +36,18 @@ export const missingHere = (...paths: ReadonlyArray<string>): boolean =>
   process.env.CI !== "true" && paths.some((path) => !existsSync(path))
 
 /**
- * The words `shell -c` makes of `text` (printf prints each on its own, ended by `end`), read by a
- * shell that starts with none of the user's files: a HOME of its own (zsh and fish read theirs even
- * for -c) and no stdin (bash reads ~/.bashrc when its stdin is a socket, as a Node pipe is).
+ * The words `shell -c` makes of `text` (printf ends each with a NUL), read by a shell that starts
+ * with none of the user's files: a HOME of its own (zsh and fish read theirs even for -c) and no
+ * stdin (bash reads ~/.bashrc when its stdin is a socket, as a Node pipe is).
  */
-export const wordsIn = (shell: string, text: string, end = "\\n"): Array<string> => {
+export const wordsIn = (shell: string, text: string): Array<string> => {
   const home = mkdtempSync(join(tmpdir(), "libtmux-mcp-shell-"))
   try {
-    const printed = execFileSync(shell, ["-c", `printf '%s${end}' ${text}`], {
+    return execFileSync(shell, ["-c", `printf '%s\\0' ${text}`], {
       encoding: "utf8",
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
       stdio: ["ignore", "pipe", "pipe"]
-    })
-    return printed.split(end === "\\0" ? "\0" : "\n").slice(0, -1)
+    }).split("\0").slice(0, -1)
   } finally {
     rmSync(home, { recursive: true, force: true })
   }

@@ -1,3 +1,17 @@
+import * as Effect from "effect/Effect"
+import type { StartupError } from "../../src/domain/StartupError.ts"
+import { startup } from "../../src/startup/Startup.ts"
+import { serverEnv } from "./mcp.ts"
+import type { TmuxWorld } from "./tmux.ts"
+
+/** Startup in process for the world's environment plus `env`: the error it refuses with (a success fails the test). */
+export const refusalOf = (
+  world: TmuxWorld,
+  env: Readonly<Record<string, string>>,
+  args: ReadonlyArray<string> = []
+): Promise<StartupError> =>
+  Effect.runPromise(Effect.scoped(Effect.flip(startup(serverEnv(world, env), args, process.getuid?.() ?? 0))))
+
 /**
  * Configurations startup refuses, each with the texts its message must hold: the whole set runs
  * through startup in process (test/integration/startup-errors.test.ts), and a few of them through

@@ -30,7 +30,7 @@ interface Entry {
 }
 
 /** The words a POSIX shell makes of a command line. */
-const shellWords = (line: string): Array<string> => wordsIn("sh", line, "\\0")
+const shellWords = (line: string): Array<string> => wordsIn("sh", line)
 
 /** `claude mcp add [options] <name> [options] -- <command> [args...]`, as its option parser reads it. */
 const claudeMcpAdd = (line: string): Entry => {
