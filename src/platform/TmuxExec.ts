@@ -134,10 +134,14 @@ export const execTmux = (
       if (tmuxRefusal(text)._tag === "ServerAbsent") return settle(Effect.fail(new ServerNotRunning({ socket })))
       settle(Effect.fail(new TmuxCommandFailed({ command, exitCode: code ?? 1, stderr: text })))
     })
-    const timer = setTimeout(() => {
-      timedOut = true
-      child.kill("SIGKILL")
-    }, timeoutMs)
+    // A loop that turns late (a busy process) runs its due timers before it reads the exit that came
+    // meanwhile: the verdict waits for this turn's I/O, so a client that answered is not timed out.
+    const timer = setTimeout(() =>
+      setImmediate(() => {
+        if (settled || child.exitCode !== null || child.signalCode !== null) return
+        timedOut = true
+        child.kill("SIGKILL")
+      }), timeoutMs)
     if (options.input !== undefined) {
       // A client that exits before reading all of it breaks the pipe; `close` says how it ended.
       child.stdin!.on("error", () => undefined)

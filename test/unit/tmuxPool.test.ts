@@ -72,3 +72,16 @@ describe("makePool", () => {
     }))
   }, 20_000)
 })
+
+describe("execTmux's timeout", () => {
+  it("answers with what a client printed when the process was busy past the timeout as the client exited", async () => {
+    const quick = join(dir, "quick-tmux")
+    writeFileSync(quick, `#!/bin/sh\necho answered\n`, { mode: 0o755 })
+    const answer = Effect.runPromise(Effect.result(execTmux(quick, ["list-sessions"], "-L t", { timeoutMs: 50 })))
+    // The thread stays busy well past the timeout while the client runs and exits (a loaded machine,
+    // a long synchronous step): when the loop turns again, its timer is due and the exit is waiting.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1_000)
+    const result = await answer
+    assert.deepStrictEqual(result._tag === "Success" ? result.success : result.failure, "answered\n")
+  })
+})
