@@ -7,7 +7,6 @@
  * wall time. Usage: node bench/tmux-client-cost.ts [commands] (default 300).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { join } from "node:path"
 import { benchWorld, runThenRemove, ticks } from "./world.ts"
 
 const count = Number(process.argv[2] ?? "300")
@@ -51,7 +50,10 @@ const controlClient = () => {
     env: world.env,
     stdio: ["pipe", "pipe", "ignore"]
   })
-  const waiting: Array<() => void> = []
+  // The attach itself is answered first: its `%end` is awaited before any command is sent.
+  let attached: () => void = () => undefined
+  const ready = new Promise<void>((done) => (attached = done))
+  const waiting: Array<() => void> = [() => attached()]
   let pending = ""
   client.stdout.on("data", (chunk: Buffer) => {
     pending += chunk.toString("utf8")
@@ -64,29 +66,26 @@ const controlClient = () => {
       waiting.push(done)
       client.stdin.write(`${command}\n`)
     })
-  return { client, send }
+  return { client, ready, send }
 }
 
 await runThenRemove(
   async () => {
-    execFileSync("tmux", [
-      "-L",
-      "libtmux-mcp",
-      "-f",
-      join(world.env.HOME, "bench.conf"),
-      "new-session",
-      "-d",
-      "-s",
-      "bench"
-    ], {
-      env: world.env
-    })
+    // By name, as the server reaches its socket (the folder it goes in does not exist yet).
+    execFileSync(
+      "tmux",
+      ["-L", "libtmux-mcp", "-f", world.env.LIBTMUX_TMUX_CONFIG, "new-session", "-d", "-s", "bench"],
+      {
+        env: world.env
+      }
+    )
     for (let i = 0; i < 20; i++) await spawned()
     await measure("a client spawned per command", async () => {
       for (let i = 0; i < count; i++) await spawned()
     })
-    const { client, send } = controlClient()
-    // The attach's own answer, then no pane output: only command answers come back.
+    const { client, ready, send } = controlClient()
+    await ready
+    // No pane output: only command answers come back.
     await send("refresh-client -f no-output")
     for (let i = 0; i < 20; i++) await send(`list-sessions -F '${format}'`)
     await measure("one control-mode client", async () => {

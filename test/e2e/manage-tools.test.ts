@@ -147,7 +147,7 @@ describe("structure and presentation", () => {
     assert.deepStrictEqual(structured(await call(c, "send_keys", { pane_id: pane, keys: "true" })).targets, [pane])
   })
 
-  it.skipIf(missingHere("/usr/bin/fish", "/usr/bin/python3"))(
+  it.skipIf(missingHere("/usr/bin/fish", "/bin/dash", "/usr/bin/python3"))(
     "describes the respawned pane's new program and its folder, not the shell that started it",
     async () => {
       const { world, c, pane } = await open()

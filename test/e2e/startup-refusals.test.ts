@@ -9,42 +9,19 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmdirSync, symlinkSy
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
-import { runToExit } from "../support/mcp.ts"
-import { refusalOf } from "../support/startupErrors.ts"
+import { assertBinRefused, assertRefused } from "../support/startupErrors.ts"
 
 // The refusals are startup's decisions: they run in process (startup against the real file system
 // and tmux), the first through the bin as well, where the exit status and the streams are the point.
 const h = harness("refusals", { inProcess: true })
-
-/** Startup in process refuses the world's environment plus `env`, with a message holding `expected`. */
-const refused = async (
-  world: ReturnType<typeof h.world>,
-  env: Record<string, string>,
-  expected: ReadonlyArray<string>
-) => {
-  const failed = await refusalOf(world, env)
-  for (const text of expected) assert.include(failed.message, text)
-}
-
-/** The bin refuses it too: exit status 1, nothing on stdout, the message on stderr. */
-const refusedByBin = async (
-  world: ReturnType<typeof h.world>,
-  env: Record<string, string>,
-  expected: ReadonlyArray<string>
-) => {
-  const result = await runToExit(world, env)
-  assert.strictEqual(result.code, 1, result.stderr)
-  assert.strictEqual(result.stdout, "")
-  for (const text of expected) assert.include(result.stderr, text)
-}
 
 describe("socket path", () => {
   it("refuses path: naming an existing regular file, and leaves the file as it was", async () => {
     const world = h.world()
     const precious = join(world.dir, "passwd")
     writeFileSync(precious, "root:x:0:0::/root:/bin/sh\n")
-    await refused(world, { LIBTMUX_SOCKET: `path:${precious}` }, [precious, "is a regular file, not a socket"])
-    await refusedByBin(world, { LIBTMUX_SOCKET: `path:${precious}` }, [precious, "is a regular file, not a socket"])
+    await assertRefused(world, { LIBTMUX_SOCKET: `path:${precious}` }, [precious, "is a regular file, not a socket"])
+    await assertBinRefused(world, { LIBTMUX_SOCKET: `path:${precious}` }, [precious, "is a regular file, not a socket"])
     assert.strictEqual(readFileSync(precious, "utf8"), "root:x:0:0::/root:/bin/sh\n")
   })
 
@@ -53,10 +30,12 @@ describe("socket path", () => {
     const target = join(world.dir, "target")
     writeFileSync(target, "keep")
     symlinkSync(target, join(world.dir, "link"))
-    await refused(world, { LIBTMUX_SOCKET: `path:${join(world.dir, "link")}` }, ["is a symbolic link, not a socket"])
-    await refused(world, { LIBTMUX_SOCKET: `path:${world.dir}` }, ["is a folder, not a socket"])
-    await refused(world, { LIBTMUX_SOCKET: `path:${join(target, "agent.sock")}` }, [`${target} is not a folder`])
-    await refused(world, { LIBTMUX_SOCKET: `path:${join(world.dir, "missing", "agent.sock")}` }, [
+    await assertRefused(world, { LIBTMUX_SOCKET: `path:${join(world.dir, "link")}` }, [
+      "is a symbolic link, not a socket"
+    ])
+    await assertRefused(world, { LIBTMUX_SOCKET: `path:${world.dir}` }, ["is a folder, not a socket"])
+    await assertRefused(world, { LIBTMUX_SOCKET: `path:${join(target, "agent.sock")}` }, [`${target} is not a folder`])
+    await assertRefused(world, { LIBTMUX_SOCKET: `path:${join(world.dir, "missing", "agent.sock")}` }, [
       `${join(world.dir, "missing")} does not exist`
     ])
     assert.strictEqual(readFileSync(target, "utf8"), "keep")
@@ -66,7 +45,7 @@ describe("socket path", () => {
     const world = h.world()
     mkdirSync(world.socketDir, { mode: 0o700 })
     writeFileSync(world.socketPath("agents"), "keep")
-    await refused(world, { LIBTMUX_SOCKET: "name:agents" }, [world.socketPath("agents"), "not a socket"])
+    await assertRefused(world, { LIBTMUX_SOCKET: "name:agents" }, [world.socketPath("agents"), "not a socket"])
     assert.strictEqual(readFileSync(world.socketPath("agents"), "utf8"), "keep")
   })
 
@@ -88,10 +67,10 @@ describe("socket path", () => {
 describe("tmux configuration file", () => {
   it("refuses a folder or a FIFO as LIBTMUX_TMUX_CONFIG", async () => {
     const world = h.world()
-    await refused(world, { LIBTMUX_TMUX_CONFIG: world.dir }, [world.dir, "is not a regular file"])
+    await assertRefused(world, { LIBTMUX_TMUX_CONFIG: world.dir }, [world.dir, "is not a regular file"])
     const fifo = join(world.dir, "fifo.conf")
     execFileSync("mkfifo", [fifo])
-    await refused(world, { LIBTMUX_TMUX_CONFIG: fifo }, [fifo, "is not a regular file"])
+    await assertRefused(world, { LIBTMUX_TMUX_CONFIG: fifo }, [fifo, "is not a regular file"])
   })
 })
 

@@ -5,7 +5,7 @@
  * without it.
  */
 import type { ChildProcess } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "vitest"
@@ -13,14 +13,18 @@ import { shellQuote } from "../../src/domain/quote.ts"
 import { binPath, commandToExit, type Exited, serverEnv } from "../support/mcp.ts"
 import { holdsFor, stillPending, until } from "../support/poll.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
+import { quotingShells } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = runHarness("wait-cmd")
 // The watcher is a process of its own; the MCP server that starts the runs is built in process,
 // except where its process is the point (a result's watch_command names it; it is SIGKILLed).
 const own = runHarness("wait-cmd", { inProcess: true })
-/** A command the test started ends with it, if it outlives it. */
-const endsWithTest = (child: ChildProcess) => h.defer(() => child.exitCode === null && child.kill("SIGKILL"))
+/**
+ * A command the test started ends with it, if it outlives it: before the test's worlds go, whichever
+ * harness made them (the in-process harness's hook is the inner one, so its deferred work runs first).
+ */
+const endsWithTest = (child: ChildProcess) => own.defer(() => child.exitCode === null && child.kill("SIGKILL"))
 
 /** Runs a command line through `shell -c` in the world, as a host's background runner would; resolves at its exit. */
 const throughShell = (
@@ -83,7 +87,7 @@ describe.concurrent("libtmux-mcp wait", () => {
     const line = result.watch_command as string
     assert.match(line, /^'\/[^']+' '\/[^']+' 'wait' '[0-9a-f]{6}' '--pane' '%[0-9]+' '--socket' 'path:\/.+' /u)
     assert.include(line, `/it'"'"'s a "quoted" sock' `)
-    const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
+    const shells = quotingShells()
     // Standard input from /dev/null, as a background runner gives: bash reads ~/.bashrc when it is a socket.
     const runs = shells.map((shell) => throughShell(world, line, shell))
     for (const [i, done] of (await Promise.all(runs)).entries()) {

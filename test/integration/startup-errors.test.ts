@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
-import { refusalOf, startupErrorCases } from "../support/startupErrors.ts"
+import { assertRefused, startupErrorCases } from "../support/startupErrors.ts"
 
 const h = harness("refused")
 
@@ -15,9 +15,7 @@ describe("startup refuses", () => {
   for (const { args, env, expected, label } of startupErrorCases) {
     it(`${label}, naming what was wrong, and starts no tmux server`, async () => {
       const world = h.world()
-      const failed = await refusalOf(world, env, args)
-      assert.strictEqual(failed._tag, "StartupError")
-      for (const text of expected) assert.include(failed.message, text)
+      await assertRefused(world, env, expected, args)
       assert.isFalse(existsSync(world.socketPath("libtmux-mcp")))
     })
   }

@@ -52,7 +52,7 @@ export const harness = (label: string, { inProcess = false }: { readonly inProce
       worlds.push(world)
       return world
     },
-    /** The built server in a world, connected through the SDK client. */
+    /** The server in a world, the bin or (`inProcess`) built in the test process, connected through the SDK client. */
     connect: async (
       world: TmuxWorld,
       env: Readonly<Record<string, string | undefined>> = {},

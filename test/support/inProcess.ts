@@ -49,6 +49,7 @@ export const connectInProcess = async (
   const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) =>
     Effect.runPromise(effect.pipe(Scope.provide(scope), Effect.withTracerEnabled(false)))
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
   try {
     const facts = await run(decide({ env, argv: args }))
     const log = Layer.succeed(ServerLog, logged)
@@ -56,17 +57,17 @@ export const connectInProcess = async (
     const { server } = await run(makeServing(facts, { replacements: { log, audit } }))
     await run(connectTransport(server, serverSide))
     logReady(facts, logged, env)
+    await client.connect(clientSide)
   } catch (error) {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     throw error
   }
-  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
-  await client.connect(clientSide)
   let closed: Promise<void> | undefined
   return {
     client,
     stderr: () => stderr,
-    // As the bin on EOF: the calls in flight are interrupted and awaited, then the services close.
-    close: () => closed ??= client.close().then(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+    // As the bin on EOF: the calls in flight are interrupted and awaited, then the services close
+    // (whatever the client's close did).
+    close: () => closed ??= client.close().finally(() => Effect.runPromise(Scope.close(scope, Exit.void)))
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Test panes running a chosen shell: a tmux configuration that sets `default-shell` (create_session
- * takes no shell), and a HOME with empty startup files so no first-run wizard appears.
+ * Shells in tests: panes running a chosen shell (a tmux configuration that sets `default-shell`, as
+ * create_session takes no shell, and a HOME with empty startup files so no first-run wizard appears),
+ * which shells and programs a test may skip for, and the words a shell parses from a line.
  */
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -30,10 +31,15 @@ export const shellEnv = (world: TmuxWorld, shell: string): Record<string, string
 
 /**
  * Whether a test that needs `paths` (shells, programs) is skipped here: one is not installed and
- * this is not CI. CI installs every one (.ci/run), so there a missing one fails the test instead.
+ * this is not CI. CI has every one (.ci/run installs what Debian does not ship), so there a missing
+ * one fails the test instead.
  */
 export const missingHere = (...paths: ReadonlyArray<string>): boolean =>
   process.env.CI !== "true" && paths.some((path) => !existsSync(path))
+
+/** The shells whose parsing of a quoted line the tests compare: those installed here, all of them in CI. */
+export const quotingShells = (): Array<string> =>
+  ["/bin/sh", "/bin/bash", "/bin/dash", "/usr/bin/zsh", "/usr/bin/fish"].filter((shell) => !missingHere(shell))
 
 /**
  * The words `shell -c` makes of `text` (printf ends each with a NUL), read by a shell that starts

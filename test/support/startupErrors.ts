@@ -1,7 +1,8 @@
 import * as Effect from "effect/Effect"
+import { assert } from "vitest"
 import type { StartupError } from "../../src/domain/StartupError.ts"
 import { startup } from "../../src/startup/Startup.ts"
-import { serverEnv } from "./mcp.ts"
+import { runToExit, serverEnv } from "./mcp.ts"
 import type { TmuxWorld } from "./tmux.ts"
 
 /** Startup in process for the world's environment plus `env`: the error it refuses with (a success fails the test). */
@@ -12,12 +13,38 @@ export const refusalOf = (
 ): Promise<StartupError> =>
   Effect.runPromise(Effect.scoped(Effect.flip(startup(serverEnv(world, env), args, process.getuid?.() ?? 0))))
 
+/** Startup in process refuses it: a StartupError whose message holds every expected text. */
+export const assertRefused = async (
+  world: TmuxWorld,
+  env: Readonly<Record<string, string>>,
+  expected: ReadonlyArray<string>,
+  args: ReadonlyArray<string> = []
+): Promise<void> => {
+  const failed = await refusalOf(world, env, args)
+  assert.strictEqual(failed._tag, "StartupError")
+  for (const text of expected) assert.include(failed.message, text)
+}
+
+/** The bin refuses it: exit status 1, nothing on stdout, its line on stderr holding every expected text. */
+export const assertBinRefused = async (
+  world: TmuxWorld,
+  env: Readonly<Record<string, string>>,
+  expected: ReadonlyArray<string>,
+  args: ReadonlyArray<string> = []
+): Promise<void> => {
+  const result = await runToExit(world, env, args)
+  assert.strictEqual(result.code, 1, result.stderr)
+  assert.strictEqual(result.stdout, "")
+  assert.match(result.stderr, /^libtmux-mcp: /u)
+  for (const text of expected) assert.include(result.stderr, text)
+}
+
 /**
  * Configurations startup refuses, each with the texts its message must hold: the whole set runs
  * through startup in process (test/integration/startup-errors.test.ts), and a few of them through
  * the bin (test/e2e/lifecycle.test.ts), where the process's exit, stdout and stderr are the point.
  */
-export interface StartupErrorCase {
+interface StartupErrorCase {
   readonly label: string
   readonly env: Readonly<Record<string, string>>
   readonly args: ReadonlyArray<string>

@@ -1,6 +1,7 @@
 /**
  * The pool for short tmux invocations: at most `size` run at once, a queued invocation's timeout
- * starts only when it runs, and a blocking `wait-for` client takes no permit.
+ * starts only when it runs, and a blocking `wait-for` client takes no permit; the timeout itself
+ * kills a client that does not answer, and not one that answered while the process was busy.
  */
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -74,6 +75,13 @@ describe("makePool", () => {
 })
 
 describe("execTmux's timeout", () => {
+  it("kills a client that does not answer within it and says so", async () => {
+    const hung = join(dir, "hung-tmux")
+    writeFileSync(hung, `#!/bin/sh\nexec sleep 30\n`, { mode: 0o755 })
+    const result = await Effect.runPromise(Effect.result(execTmux(hung, ["list-sessions"], "-L t", { timeoutMs: 100 })))
+    assert.strictEqual(result._tag === "Failure" ? result.failure._tag : "answered", "TmuxTimedOut")
+  })
+
   it("answers with what a client printed when the process was busy past the timeout as the client exited", async () => {
     const quick = join(dir, "quick-tmux")
     writeFileSync(quick, `#!/bin/sh\necho answered\n`, { mode: 0o755 })

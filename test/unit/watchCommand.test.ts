@@ -1,7 +1,6 @@
-import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { hostWatchCommandLine, watchCommandLine } from "../../src/domain/watchCommand.ts"
-import { wordsIn } from "../support/shells.ts"
+import { quotingShells, wordsIn } from "../support/shells.ts"
 
 const parts = {
   entry: ["/opt/node 24/bin/node", "/home/o'neil/libtmux mcp/dist/libtmux-mcp.js"],
@@ -25,8 +24,7 @@ describe("watch_command", () => {
       "--tmux-bin",
       "/usr/bin/tmux"
     ]
-    for (const shell of ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)) {
-      // printf prints each word the shell parsed on its own line.
+    for (const shell of quotingShells()) {
       assert.deepStrictEqual(wordsIn(shell, line), expected, shell)
     }
   })
@@ -35,7 +33,7 @@ describe("watch_command", () => {
     const ssh = { destination: "me@build-box", port: 2222, sshConfig: "/home/o'neil/my ssh/config" }
     const line = watchCommandLine({ ...parts, socketPath: "/run/it's \"here\" $HOME/sock", ssh })!
     const inner = watchCommandLine({ ...parts, socketPath: "/run/it's \"here\" $HOME/sock" })!
-    const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
+    const shells = quotingShells()
     for (const local of shells) {
       const sshWords = wordsIn(local, line)
       assert.deepStrictEqual(sshWords.slice(0, -1), [
@@ -72,7 +70,7 @@ describe("watch_command", () => {
   it("a hub's line for a run on a host: its own ssh to the host and the host's server words, then wait", () => {
     const ssh = { destination: "build", port: undefined, sshConfig: "/home/o'neil/my ssh/config" }
     const line = hostWatchCommandLine({ ssh, entry: ["/opt/node", "/srv/it's/libtmux-mcp.js"], ...ids })!
-    const shells = ["/bin/sh", "/bin/bash", "/bin/dash", "/bin/zsh", "/usr/bin/fish"].filter(existsSync)
+    const shells = quotingShells()
     for (const local of shells) {
       const sshWords = wordsIn(local, line)
       assert.deepStrictEqual(sshWords.slice(-3, -1), ["--", "build"], local)

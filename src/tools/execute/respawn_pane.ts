@@ -61,10 +61,15 @@ const settleEveryMs = 20
 const settleReads = 50
 
 /**
- * The program a command starts: its first word's last path part (`/usr/bin/python3 -q` starts
- * `python3`), as tmux names a pane's process.
+ * The program a command starts, as tmux names a pane's process: the last path part of its first word
+ * (`/usr/bin/python3 -q` starts `python3`), past `exec`, `env` and variable assignments, which run
+ * the program in their place (`exec fish` and `LANG=C env fish` start `fish`).
  */
-const programOf = (command: string): string => command.trim().split(/\s+/u)[0]!.split("/").at(-1)!
+export const programOf = (command: string): string => {
+  const words = command.trim().split(/\s+/u)
+  const first = words.find((word) => word !== "exec" && word !== "env" && !/^[A-Za-z_][A-Za-z0-9_]*=/u.test(word))
+  return (first ?? words[0]!).split("/").at(-1)!
+}
 
 /**
  * The pane as it is once tmux reports its new process: just after a respawn, tmux still names the
