@@ -12,7 +12,7 @@
  *   keyboard only while the alternate screen is up;
  * - of a holder, the terminal's mode and the screen tell the kind: echo off in canonical mode is a
  *   secret asked; a pager by its name; raw mode on the alternate screen, on a screen still
- *   changing, with rows drawn below the cursor, or waiting with a timeout (it wakes to redraw, as
+ *   changing (the watcher's two looks running: one change is tmux drawing late), with rows drawn below the cursor, or waiting with a timeout (it wakes to redraw, as
  *   `top` does) is a full-screen program, otherwise a line editor (it waits for a key alone);
  *   canonical mode is a prompt when something is written before the cursor, else a read of
  *   standard input. A canonical reader whose screen still changes is not yet blocked.
@@ -193,7 +193,7 @@ export interface TerminalMode {
 /** What the screen shows while a reader is suspected. @category models */
 export interface ScreenFacts {
   readonly alternate: boolean
-  /** The screen's rows changed between two looks taken while the reader was suspected. */
+  /** The screen is being redrawn: its rows changed between each of the looks taken while the reader was suspected. */
   readonly changing: boolean
   /** Something is written on the cursor's row before the cursor. */
   readonly prompted: boolean

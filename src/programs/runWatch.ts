@@ -214,7 +214,9 @@ export const watchRun = <R>(
     // CPU, its input still queued), so it counts as returned only once idle for idleAfter after that look.
     let typedSeenAt: number | undefined
     let replacedSince: number | undefined
-    let suspect: { readonly program: string; readonly since: number; rows?: ReadonlyArray<string> } | undefined
+    let suspect:
+      | { readonly program: string; readonly since: number; rows?: ReadonlyArray<string>; changed?: boolean }
+      | undefined
     while (true) {
       yield* Effect.sleep(pace.watchPoll)
       const now = yield* Clock.currentTimeMillis
@@ -263,11 +265,21 @@ export const watchRun = <R>(
           const seen = yield* screen(!relay)
           if (seen.recorded) return { _tag: "Recorded" } satisfies RunEvent
           if (seen.dead) return { _tag: "Exited" } satisfies RunEvent
-          const verdict = classify({ ...facts, mode, screen: screenFacts(seen, suspect.rows) })
-          // A secret prompt is told at once; the others once they held still long enough.
-          const decided = verdict._tag === "Blocked" && (!first || verdict.kind === "secret")
+          const drawn = screenFacts(seen, suspect.rows)
+          // One change between two looks is a screen arriving (tmux draws what the program wrote a moment
+          // later); only a screen that changed at two looks running is being redrawn.
+          const redrawn = drawn.changing && suspect.changed === true
+          const verdict = classify({ ...facts, mode, screen: { ...drawn, changing: redrawn } })
+          // A secret prompt is told at once; the others once they held still (or kept changing) long enough.
+          const settled = !first && (redrawn || !drawn.changing)
+          const decided = verdict._tag === "Blocked" && (settled || verdict.kind === "secret")
           if (decided) return { _tag: "Blocked", by: verdict.program, kind: verdict.kind } satisfies RunEvent
-          suspect = { program: facts.program, since: first ? suspect.since : now, rows: seen.rows ?? [] }
+          suspect = {
+            program: facts.program,
+            since: first ? suspect.since : now,
+            rows: seen.rows ?? [],
+            changed: !first && drawn.changing
+          }
           nextScreen = now + pace.screenEvery
         }
         continue

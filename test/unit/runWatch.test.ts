@@ -311,6 +311,23 @@ describe("watchRun", () => {
       assert.deepStrictEqual(yield* Fiber.join(secret), { _tag: "Blocked", by: "bash", kind: "secret" })
     }))
 
+  it.effect("calls a raw reader whose prompt tmux drew only after the first look a line editor, not full-screen", () =>
+    Effect.gen(function*() {
+      // The CI failure of stop 56: node's readline prompt was written before its wait, but tmux, loaded, showed it
+      // only after the watcher's first look; one change between two looks is a screen arriving, not one redrawn.
+      const late = (t: number): Partial<RunScreen> =>
+        t < 150 ? { rows: [""] } : { rows: ["package name: "], cursorX: 14 }
+      const node = yield* Effect.forkChild(watch(kernel(() => job("node"), () => "node"), late))
+      yield* TestClock.adjust(3 * timings.blockedAfter)
+      assert.deepStrictEqual(yield* Fiber.join(node), { _tag: "Blocked", by: "node", kind: "line-editor" })
+      // A raw reader that redraws at every look is a full-screen program, however few rows it draws.
+      const clock = yield* Effect.forkChild(
+        watch(kernel(() => job("clock"), () => "clock"), (t) => ({ rows: [`${Math.floor(t / 100)}`], cursorX: 3 }))
+      )
+      yield* TestClock.adjust(3 * timings.blockedAfter)
+      assert.deepStrictEqual(yield* Fiber.join(clock), { _tag: "Blocked", by: "clock", kind: "full-screen" })
+    }))
+
   it.effect("never reports the alternate screen alone as blocked: nobody reads the keyboard", () =>
     Effect.gen(function*() {
       const fiber = yield* Effect.forkChild(watch(kernel(() => job("watch")), () => ({ alternate: true })))
