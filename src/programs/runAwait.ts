@@ -101,12 +101,8 @@ export const awaitRun = <R>(
         })
       }
       const output = yield* outputSoFar(run, limits)
-      if (output.status !== undefined) {
-        return {
-          _tag: "Finished",
-          output: withSeen(run, yield* collectFinished(run, limits, fresh))
-        } satisfies RunOutcome
-      }
+      // It ended as the call timed out: the look that saw its end holds its whole answer.
+      if (output.status !== undefined) return yield* settleRun(run, output, fresh)
       yield* runs.hold(run)
       return { _tag: "TimedOut", output: withSeen(run, output) } satisfies RunOutcome
     }
@@ -130,12 +126,7 @@ export const awaitRun = <R>(
             cause: "its channel was signalled without its status report"
           })
         }
-        const output = yield* outputOf(run, capture.head, limits, capture)
-        // Collected only now, its result in hand; a resume answers only when it collected it.
-        if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
-          return yield* collectedElsewhere(run, (yield* headOfRun(run.paneId, run.id)).collected)
-        }
-        return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
+        return yield* settleRun(run, yield* outputOf(run, capture.head, limits, capture), fresh)
       }
       case "Recorded":
         return {
@@ -145,8 +136,9 @@ export const awaitRun = <R>(
       case "Blocked": {
         const seen = screenReasonOf(event.kind)
         const held = seen === undefined ? run : { ...run, screenSeen: [...new Set([...(run.screenSeen ?? []), seen])] }
-        yield* runs.hold(held)
         const output = withSeen(held, yield* outputSoFar(run, limits))
+        if (output.status !== undefined) return yield* settleRun(held, output, fresh)
+        yield* runs.hold(held)
         return { _tag: "Blocked", by: event.by, kind: event.kind, output } satisfies RunOutcome
       }
       case "Exited": {
@@ -204,6 +196,18 @@ export const awaitRun = <R>(
           : new RunUnreported({ pane: run.paneId, runId: run.id, shown })
       }
     }
+  })
+
+/**
+ * A run whose end a read found, its output in hand: collected only now; a resume answers only when
+ * it collected it (one result per run), a new run's answer is its own.
+ */
+const settleRun = (run: Run, output: RunOutput, fresh: boolean) =>
+  Effect.gen(function*() {
+    if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
+      return yield* collectedElsewhere(run, (yield* headOfRun(run.paneId, run.id)).collected)
+    }
+    return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
   })
 
 /**

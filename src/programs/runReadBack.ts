@@ -296,14 +296,16 @@ export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<strin
 /**
  * A look at an unfinished run: its output so far (with a full-screen program up, behind it). Where
  * it ended is kept in the run's record, so the next answer, by any server instance, returns what
- * comes after; only while the record is there (a run collected meanwhile gets no record back).
+ * comes after; only while the record is there (a run collected meanwhile gets no record back). A
+ * run the look finds ended (`status` set) keeps no such place: its answer is the final one, whole
+ * from where the previous answer ended, and the caller collects it (`settleRun` in runAwait.ts).
  */
 export const outputSoFar = (run: Run, limits: OutputLimits) =>
   Effect.gen(function*() {
     const capture = yield* lookAtBottom(run)
     const output = yield* outputOf(run, capture.head, limits, capture)
     const record = decodeRecord(capture.head.runRecord)
-    if ("through" in output && output.through !== undefined && record !== undefined) {
+    if (output.status === undefined && "through" in output && output.through !== undefined && record !== undefined) {
       const option = paneRunOptions.record(run.id)
       const value = encodeRecord({ ...record, returned: output.through })
       // Set only while the record is there: a run collected meanwhile gets no record back, and the
