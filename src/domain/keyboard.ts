@@ -12,8 +12,9 @@
  *   keyboard only while the alternate screen is up;
  * - of a holder, the terminal's mode and the screen tell the kind: echo off in canonical mode is a
  *   secret asked; a pager by its name; raw mode on the alternate screen, on a screen still
- *   changing (the watcher's two looks running: one change is tmux drawing late), with rows drawn below the cursor, or waiting with a timeout (it wakes to redraw, as
- *   `top` does) is a full-screen program, otherwise a line editor (it waits for a key alone);
+ *   changing (at two of the watcher's looks running: one change is tmux drawing late), with rows
+ *   drawn below the cursor, or waiting with a timeout (it wakes to redraw, as `top` does) is a
+ *   full-screen program, otherwise a line editor (it waits for a key alone);
  *   canonical mode is a prompt when something is written before the cursor, else a read of
  *   standard input. A canonical reader whose screen still changes is not yet blocked.
  */

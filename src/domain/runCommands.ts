@@ -7,6 +7,7 @@
 import { marks, paneRunOptions, pasteBufferName, protocolNames } from "./protocolNames.ts"
 import { typedRecord } from "./runPositions.ts"
 import { type CollectedMark, encodeMark } from "./runRecord.ts"
+import { templates } from "./runTemplates.ts"
 import { keepPaneCommands } from "./shellProtocol.ts"
 import { typingGuard, type TypingView } from "./typingGuard.ts"
 
@@ -197,3 +198,25 @@ export const answerGuard = (run: RunRef, program: string): TmuxCommand =>
       answerSeen(run)
     }}`
   )
+
+/**
+ * Typing an answer: the guard, the run's trailer made to discard what the program leaves unread of
+ * it (`templates`' `flush`; kept while the list is one invocation, so no trailer runs the old one
+ * after the keys), then the keys.
+ */
+export const answerCommands = (
+  run: RunRef,
+  program: string,
+  keys: ReadonlyArray<TmuxCommand>
+): ReadonlyArray<TmuxCommand> => [
+  answerGuard(run, program),
+  [
+    "set-option",
+    "-p",
+    "-t",
+    run.paneId,
+    protocolNames(run.id).template,
+    templates(run.id, run.paneId, run.remainOnExit !== undefined, true).end
+  ],
+  ...keys
+]

@@ -16,7 +16,7 @@
 import * as Schema from "effect/Schema"
 import {
   abandon,
-  answerGuard,
+  answerCommands,
   collect,
   type Collection,
   keepOpen,
@@ -161,7 +161,7 @@ export const step = (state: RunState, event: RunEvent): Transition | undefined =
       return state._tag === "Running" ? to({ _tag: "Held", run }) : undefined
     case "Answer":
       return state._tag === "Held" && event.keys.every((key) => typesInto(run, key))
-        ? to({ _tag: "Running", run }, [answerGuard(run, event.program), ...(event.keys as ReadonlyArray<TmuxCommand>)])
+        ? to({ _tag: "Running", run }, answerCommands(run, event.program, event.keys as ReadonlyArray<TmuxCommand>))
         : undefined
     case "Signalled":
       return state._tag === "Running" || state._tag === "Held"

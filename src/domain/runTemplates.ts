@@ -14,6 +14,7 @@ export type TemplateCommand =
   | readonly ["set-option", "-pu", "-t", string, string]
   | readonly ["set-option", "-pF", "-t", string, string, string]
   | readonly ["wait-for", "-S", string]
+  | readonly ["send-keys", "-t", string, "C-c"]
 
 declare const templateBrand: unique symbol
 /** A template's text, as `template` renders it. @category models */
@@ -47,19 +48,24 @@ const position = "#{history_size} #{cursor_y} #{cursor_x}"
 /**
  * The template values the server stores before typing: what the trailer and the mark run.
  * `restorePane`: the run kept its pane for an `exit` (see `keepPaneCommands`), and its trailer,
- * which proves the shell lives, restores it.
+ * which proves the shell lives, restores it. `flush`: the run was answered, and what its program
+ * left unread of the answer must never reach the shell (below).
  */
-export const templates = (runId: string, paneId: string, restorePane = false) => {
+export const templates = (runId: string, paneId: string, restorePane = false, flush = false) => {
   const names = protocolNames(runId)
+  const release: TemplateCommand = ["set-option", "-pu", "-t", paneId, paneRunOptions.claim]
+  // The pane's claim released (see domain/runRecord.ts), the signal, then the record, whose
+  // quoted value the status the trailer appends completes: all in one list.
+  const end: Array<TemplateCommand> = [
+    ...(restorePane ? restoreCommands(paneId) : []),
+    ["wait-for", "-S", names.channel],
+    ["set-option", "-pF", "-t", paneId, names.end, `${position} `]
+  ]
   return {
-    // The pane's claim released (see domain/runRecord.ts), the signal, then the record, whose
-    // quoted value the status the trailer appends completes: all in one list.
-    end: template([
-      ["set-option", "-pu", "-t", paneId, paneRunOptions.claim],
-      ...(restorePane ? restoreCommands(paneId) : []),
-      ["wait-for", "-S", names.channel],
-      ["set-option", "-pF", "-t", paneId, names.end, `${position} `]
-    ], true),
+    // An answer its program stopped reading for is still in the terminal's input, where the shell
+    // would read it as a command. C-c makes the terminal discard its input; its SIGINT reaches the
+    // trailer's tmux client, in front while this list runs, which ignores it.
+    end: template(flush ? [["send-keys", "-t", paneId, "C-c"], release, ...end] : [release, ...end], true),
     mark: template([["set-option", "-pF", "-t", paneId, names.start, position]])
   }
 }

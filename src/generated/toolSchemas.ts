@@ -3655,6 +3655,10 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
     "enter": {
      "type": "boolean",
      "description": "with answer: Enter after it (default true)"
+    },
+    "interrupt": {
+     "type": "boolean",
+     "description": "with resume: C-c to the run's program, then its end with what it printed"
     }
    },
    "required": [
@@ -3677,7 +3681,7 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
        "type": "null"
       }
      ],
-     "description": "the command's exit status; null when it timed out, is blocked or ended or replaced the shell"
+     "description": "the command's exit status; null when it timed out, is blocked, was interrupted or ended or replaced the shell"
     },
     "shell_exited": {
      "type": "object",
@@ -3746,6 +3750,13 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
       "next_step"
      ],
      "description": "present when a program waits for the keyboard; answer or quit it with resume and answer or answer_key"
+    },
+    "interrupted": {
+     "type": "boolean",
+     "enum": [
+      true
+     ],
+     "description": "present when this call's interrupt (C-c) ended the run: exit_status is null, output is what it printed"
     },
     "watch_command": {
      "type": "string",

@@ -100,7 +100,8 @@ export const executeRows = {
       whole_output: "none",
       answer: "pane-input",
       answer_key: "pane-input",
-      enter: "none"
+      enter: "none",
+      interrupt: "none"
     }
   },
   send_keys: {

@@ -42,9 +42,11 @@ export const answerRefusal = (refusal: TmuxRefusal, run: Run, program: string): 
 }
 
 /**
- * Types `answer` into `run`'s pane when its program in front waits for the keyboard; returns the
- * program and its kind. Fails, having typed nothing, when the run ended, it is working, or the pane
- * is not as seen (a mode, synchronize-panes, another program in front).
+ * Types `answer` into `run`'s pane when its program in front waits for the keyboard, or C-c (an
+ * interrupt) whatever the program does; returns the program and whether it was interrupted. Fails,
+ * having typed nothing, when the run ended, it is working (but for C-c), or the pane is not as seen (a
+ * mode, synchronize-panes, another program in front). The run's trailer then discards what its program
+ * left unread (domain/runTemplates.ts `flush`): the shell never reads an answer as a command.
  */
 export const answerRun = (run: Run, answer: Answer) =>
   Effect.gen(function*() {
@@ -99,14 +101,16 @@ export const answerRun = (run: Run, answer: Answer) =>
           rows: look.screen.split("\n")
         }, undefined)
       )
-    if (holder === undefined) {
+    // C-c is no answer: it interrupts the run whether its program reads the keyboard or works.
+    const interrupt = answer._tag === "Key" && answer.key === "C-c"
+    if (holder === undefined && !interrupt) {
       return yield* new PaneNotReady({
         pane: run.paneId,
         reason: "busy",
         detail: `run ${run.id} is not waiting for the keyboard (its program works, or is not seen reading the ` +
           `terminal); ${nothing}`,
         remedy: `call run_shell_command with resume "${run.id}" and no answer to wait for it; answer when it ` +
-          "comes back blocked"
+          `comes back blocked; to stop it, resume "${run.id}" with interrupt true`
       })
     }
     // Security: the name goes into the guard's format, so only a plain name does (no #, braces, commas).
@@ -141,5 +145,5 @@ export const answerRun = (run: Run, answer: Answer) =>
           })
       )
     )
-    return { program: holder.program, kind: holder.kind }
+    return { program: holder?.program ?? look.pane_current_command, interrupted: interrupt }
   })

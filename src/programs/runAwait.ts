@@ -58,6 +58,8 @@ export type RunOutcome =
   | { readonly _tag: "ShellExited"; readonly status: number | null; readonly output: RunOutput }
   /** The command replaced the shell (an in-shell `exec`) with `program`: its status is unknown; the pane is free. */
   | { readonly _tag: "ShellReplaced"; readonly program: string; readonly output: RunOutput }
+  /** The call's C-c ended the run, and with it the rest of its typed line: no status; what it printed. */
+  | { readonly _tag: "Interrupted"; readonly output: RunOutput }
 
 /** The output with what this run's watchers saw before (a pager since quit) among its screen reasons. */
 export const withSeen = (run: Run, output: RunOutput): RunOutput => ({
@@ -78,7 +80,8 @@ export const awaitRun = <R>(
   deadline: number,
   fresh: boolean,
   limits: OutputLimits,
-  untyped?: Effect.Effect<boolean, never, R>
+  untyped?: Effect.Effect<boolean, never, R>,
+  interrupted = false
 ) =>
   Effect.gen(function*() {
     const runs = yield* ShellRuns
@@ -179,6 +182,10 @@ export const awaitRun = <R>(
           return yield* new RunIncomplete({ pane: run.paneId, shown, stillOpen: true })
         }
         yield* collectRun(run, null, "unreported", true)
+        // Back at the prompt after this call's C-c: the run ended as asked, with what it printed.
+        if (interrupted) {
+          return { _tag: "Interrupted", output: withSeen(run, { ...read, lines: printed }) } satisfies RunOutcome
+        }
         if (!fresh) {
           const bounded = tailBound(printed, limits.maxLines, limits.maxBytes)
           return yield* new RunUnreported({
@@ -271,8 +278,8 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
 /** Looks, 50 ms apart, for the status of a shell whose pane is dead. */
 const exitStatusLooks = 20
 
-/** Waits again for a held run: types nothing. */
-export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
+/** Waits again for a held run (`interrupted`: after this call's C-c): types nothing. */
+export const resumeRun = (run: Run, deadline: number, limits: OutputLimits, interrupted = false) =>
   Effect.gen(function*() {
     const tmux = yield* PaneCommand
     const state = yield* readPane(run.paneId, {
@@ -318,5 +325,5 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits) =>
       [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from)],
       { timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(run.paneId))
-    return yield* awaitRun(run, waiter, from, deadline, false, limits)
+    return yield* awaitRun(run, waiter, from, deadline, false, limits, undefined, interrupted)
   })

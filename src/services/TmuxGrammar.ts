@@ -152,7 +152,7 @@ const waitFor: Form = { switches: "S", args: [checks.channel] }
 
 /**
  * The commands a run's template may hold (domain/runTemplates.ts): the protocol's options unset or set
- * on its pane, its channel signalled; nothing that waits, and nothing that reaches the host.
+ * on its pane, its channel signalled, C-c to its pane; nothing that waits, and nothing that reaches the host.
  */
 export const templateForms: Readonly<Record<string, Form>> = {
   "set-option": {
@@ -162,7 +162,9 @@ export const templateForms: Readonly<Record<string, Form>> = {
     options: { "remain-on-exit": checks.nothing, "remain-on-exit-format": checks.nothing },
     userOptions: protocolOptionPattern
   },
-  "wait-for": { switches: "S", required: "S", args: [checks.channel] }
+  "wait-for": { switches: "S", required: "S", args: [checks.channel] },
+  // C-c alone: the terminal's input discarded before the shell reads it again (see `templates`).
+  "send-keys": { required: "t", values: { t: target }, args: [oneOf("C-c")] }
 }
 
 /** A template's value: read back into commands, each admitted by `templateForms`. */

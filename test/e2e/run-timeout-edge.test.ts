@@ -48,7 +48,7 @@ describe("a run that ends as its call times out", () => {
     assert.notProperty(result, "run_id")
   })
 
-  it("a run interrupted after a timed-out answer: its line printed since that answer is in the RunUnreported", async () => {
+  it("a run interrupted after a timed-out answer: the line it printed since is in its RunUnreported", async () => {
     const { world, c, pane } = await open(
       "/bin/bash",
       {},

@@ -44,6 +44,10 @@ const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
 /** The longest answer: typed in one tmux command list (a tmux message holds 16 KiB). */
 const maxAnswer = 2000
 
+/** What an answer's text may not hold: C0 and C1 controls, DEL (a newline, C-d, a bracketed paste's end). */
+// oxlint-disable-next-line no-control-regex -- the control characters are what it finds
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/u
+
 /** A tmux key name: a name or one printable character, after C-, M-, S- modifiers. */
 const keyName = /^(?:[CMS]-){0,3}(?:[A-Za-z][A-Za-z0-9]{0,11}|[!-~])$/u
 
@@ -113,12 +117,16 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       Schema.String.annotate({ description: "text typed first, then Enter" }).check(noNul)
     ),
     answer_key: Schema.optionalKey(Schema.String.annotate({ description: "a key (C-d) instead" })),
-    enter: Schema.optionalKey(Schema.Boolean.annotate({ description: "with answer: Enter after it (default true)" }))
+    enter: Schema.optionalKey(Schema.Boolean.annotate({ description: "with answer: Enter after it (default true)" })),
+    interrupt: Schema.optionalKey(Schema.Boolean.annotate({
+      description: "with resume: C-c to the run's program, then its end with what it printed"
+    }))
   }),
   output: Schema.Struct({
     pane_id: idVariable("pane_id"),
     exit_status: Schema.NullOr(Schema.Int).annotate({
-      description: "the command's exit status; null when it timed out, is blocked or ended or replaced the shell"
+      description: "the command's exit status; null when it timed out, is blocked, was interrupted or ended or " +
+        "replaced the shell"
     }),
     shell_exited: Schema.optionalKey(
       Schema.Struct({
@@ -157,6 +165,12 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       }).annotate({
         description: "present when a program waits for the keyboard; answer or quit it with resume and answer " +
           "or answer_key"
+      })
+    ),
+    interrupted: Schema.optionalKey(
+      Schema.Literal(true).annotate({
+        description: "present when this call's interrupt (C-c) ended the run: exit_status is null, output is " +
+          "what it printed"
       })
     ),
     watch_command: Schema.optionalKey(
@@ -275,6 +289,27 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
             `${input.answer.length}; a key alone goes in answer_key`
         })
       }
+      const control = input.answer === undefined ? -1 : input.answer.search(controlCharacter)
+      if (control !== -1) {
+        return yield* new ArgumentProblem({
+          detail:
+            `answer is one line of text: it holds a control character (U+${
+              input.answer!.codePointAt(control)!.toString(16).toUpperCase().padStart(4, "0")
+            } at offset ${control}), which the program or the shell after it would read as a key (a newline ` +
+            "ends the line, so the rest would reach whatever reads next); answer one line per resume, and a " +
+            "key (C-d, Tab, Escape) with answer_key"
+        })
+      }
+      if (
+        input.interrupt !== undefined && (input.resume === undefined || input.answer !== undefined ||
+          input.answer_key !== undefined)
+      ) {
+        return yield* new ArgumentProblem({
+          detail: input.resume === undefined
+            ? "interrupt goes with resume (the run to interrupt)"
+            : "interrupt is C-c to the run: give it without answer or answer_key"
+        })
+      }
       if (input.answer_key !== undefined && !keyName.test(input.answer_key)) {
         return yield* new ArgumentProblem({
           detail: "answer_key must be one tmux key name (C-d, Enter, Escape, q, M-x ...); text goes in answer"
@@ -327,6 +362,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         ? { _tag: "Text", text: input.answer, enter: input.enter !== false }
         : input.answer_key !== undefined
         ? { _tag: "Key", key: input.answer_key }
+        : input.interrupt === true
+        ? { _tag: "Key", key: "C-c" }
         : undefined
       // Progress names the run as soon as it has an ID: a hub whose link drops can still point at it.
       let named: string | undefined = held?._tag === "Pending" ? held.run.id : undefined
@@ -334,9 +371,9 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       const label = () => `${named === undefined ? "running" : `run ${named}`} in ${input.pane_id}`
       const work = held?._tag === "Pending"
         ? Effect.map(
-          Effect.andThen(
-            answer === undefined ? Effect.void : answerRun(held.run, answer),
-            resumeRun(held.run, deadline, limits)
+          Effect.flatMap(
+            answer === undefined ? Effect.succeed(undefined) : answerRun(held.run, answer),
+            (answered) => resumeRun(held.run, deadline, limits, answered?.interrupted === true)
           ),
           (outcome) => ({ run: held.run, outcome, earlier: [] })
         )
@@ -380,11 +417,14 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
         ...(outcome._tag === "ShellExited" ? { shell_exited: { exit_status: outcome.status } } : {}),
         ...(outcome._tag === "ShellReplaced" ? { shell_replaced: { program: outcome.program } } : {}),
+        ...(outcome._tag === "Interrupted" ? { interrupted: true as const } : {}),
         timed_out: outcome._tag === "TimedOut",
         ...(outcome._tag === "Blocked"
           ? { blocked_by: { program: outcome.by, kind: outcome.kind, next_step: nextStep(outcome, attach) } }
           : {}),
-        ...(["Finished", "ShellExited", "ShellReplaced"].includes(outcome._tag) ? {} : { run_id: run.id }),
+        ...(["Finished", "ShellExited", "ShellReplaced", "Interrupted"].includes(outcome._tag)
+          ? {}
+          : { run_id: run.id }),
         ...(outcome._tag === "TimedOut" ? yield* watchCommandOf(run.id, input.pane_id) : {}),
         elapsed_seconds: Math.round(finished - started) / 1000,
         ...reportedTimeout(input.timeout, timeout),
