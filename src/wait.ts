@@ -182,7 +182,7 @@ const servicesOf = (target: WaitTarget) =>
       provenanceAtStartup: "unknown",
       provenanceRecord: undefined,
       lease: { state: "unavailable", reason: "wait takes no lease" },
-      configFlags: [],
+      newServerConfig: { flags: [], fd: undefined, label: "tmux-default" },
       environment: target.environment
     }),
     Context.add(ServerPane, { panes: Effect.succeed([]), oneAtATime: (effect) => effect })

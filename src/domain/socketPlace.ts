@@ -51,6 +51,36 @@ const maxLinks = 40
 export const privateFolderFix = "choose a folder only you can write (yours, mode 0700), such as " +
   "$XDG_RUNTIME_DIR or one in your home, for LIBTMUX_SOCKET=path:"
 
+/**
+ * Where a walk of folders leads, in the words its refusals use: to a handed tmux socket, or to this
+ * user's lock folder (Lease.ts), which also holds the single executable's tmux configuration.
+ * @category models
+ */
+export interface Destination {
+  /** What the walked folder is called: `socket folder`. */
+  readonly folder: string
+  /** What the walk leads to, as in "folder X on the way to <target>". */
+  readonly target: string
+  /** What the owner of a folder on the way could do: `put their own socket in your socket's place`. */
+  readonly ownerRisk: string
+  /** What a folder others can write without the sticky bit allows. */
+  readonly sharedRisk: string
+  /** The way out, said at the end of each refusal. */
+  readonly fix: string
+  /** What to do about a folder that does not exist. */
+  readonly missing: string
+}
+
+/** The walk to a socket we were handed (`path:`, or `$TMUX` for `inherit`). */
+export const socketDestination: Destination = {
+  folder: "socket folder",
+  target: "the tmux socket",
+  ownerRisk: "put their own socket in your socket's place",
+  sharedRisk: "another user could replace the socket or a folder after it with their own",
+  fix: privateFolderFix,
+  missing: `tmux creates the socket, not its folder: create it (mode 0700) or ${privateFolderFix}`
+}
+
 const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(4, "0")
 
 const describeKind = (kind: Entry["kind"]): string =>
@@ -71,20 +101,19 @@ const refuse = (path: string, detail: string): PlaceRefusal => ({ path, detail }
  * mode or owner, and with the sticky bit only they can rename or remove its entries: so a folder
  * that passes here stays as it is, which is why this walk is made once, at startup.
  */
-const folderProblem = (path: string, entry: Entry, uid: number): PlaceRefusal | undefined => {
+const folderProblem = (path: string, entry: Entry, uid: number, to: Destination): PlaceRefusal | undefined => {
   if (entry.uid !== uid && entry.uid !== 0) {
     return refuse(
       path,
-      `folder ${path} on the way to the tmux socket belongs to uid ${entry.uid}, not to you (uid ${uid}) or ` +
-        `root, so its owner could put their own socket in your socket's place; ${privateFolderFix}`
+      `folder ${path} on the way to ${to.target} belongs to uid ${entry.uid}, not to you (uid ${uid}) or ` +
+        `root, so its owner could ${to.ownerRisk}; ${to.fix}`
     )
   }
   if ((entry.mode & groupOrOtherWrite) !== 0 && (entry.mode & sticky) === 0) {
     return refuse(
       path,
-      `folder ${path} on the way to the tmux socket has mode ${octal(entry.mode)}: group or others can ` +
-        `write it without the sticky bit, so another user could replace the socket or a folder after it ` +
-        `with their own; ${privateFolderFix}`
+      `folder ${path} on the way to ${to.target} has mode ${octal(entry.mode)}: group or others can ` +
+        `write it without the sticky bit, so ${to.sharedRisk}; ${to.fix}`
     )
   }
   return undefined
@@ -99,20 +128,21 @@ const parentOf = (path: string) => path.slice(0, Math.max(1, path.lastIndexOf("/
 /**
  * Resolves `folder` the way the kernel does, one name at a time, checking every folder it passes
  * through, including those holding a link on the way (whoever can change a link can send the path
- * elsewhere). Resolves to the real folder and its entry.
+ * elsewhere). Resolves to the real folder and its entry; a refusal speaks of where the walk leads (`to`).
  */
 export const walkFolders = (
   folder: string,
   uid: number,
-  reader: PlaceReader
+  reader: PlaceReader,
+  to: Destination = socketDestination
 ): { readonly real: string; readonly entry: Entry } | PlaceRefusal => {
   const root = reader.lstat("/")
   if (root === "missing" || "problem" in root) {
-    return refuse("/", `the root folder cannot be examined; ${privateFolderFix}`)
+    return refuse("/", `the root folder cannot be examined; ${to.fix}`)
   }
   let current = "/"
   let entry: Entry = root
-  const problem = folderProblem("/", root, uid)
+  const problem = folderProblem("/", root, uid, to)
   if (problem !== undefined) return problem
   const queue = splitPath(folder)
   let links = 0
@@ -123,7 +153,7 @@ export const walkFolders = (
       current = parentOf(current)
       const parent = reader.lstat(current)
       if (parent === "missing" || "problem" in parent) {
-        return refuse(current, `folder ${current} cannot be examined; ${privateFolderFix}`)
+        return refuse(current, `folder ${current} cannot be examined; ${to.fix}`)
       }
       entry = parent
       continue
@@ -133,20 +163,19 @@ export const walkFolders = (
     if (found === "missing") {
       return refuse(
         next,
-        `socket folder ${next} does not exist; tmux creates the socket, not its folder: create it (mode 0700) ` +
-          `or ${privateFolderFix}`
+        `${to.folder} ${next} does not exist; ${to.missing}`
       )
     }
     if ("problem" in found) {
-      return refuse(next, `socket folder ${next} cannot be examined (${found.problem}); ${privateFolderFix}`)
+      return refuse(next, `${to.folder} ${next} cannot be examined (${found.problem}); ${to.fix}`)
     }
     if (found.kind === "symlink") {
       if (++links > maxLinks) {
-        return refuse(next, `socket folder ${folder} passes through too many symbolic links; ${privateFolderFix}`)
+        return refuse(next, `${to.folder} ${folder} passes through too many symbolic links; ${to.fix}`)
       }
       const target = reader.readlink(next)
       if (typeof target !== "string") {
-        return refuse(next, `link ${next} cannot be read (${target.problem}); ${privateFolderFix}`)
+        return refuse(next, `link ${next} cannot be read (${target.problem}); ${to.fix}`)
       }
       if (target.startsWith("/")) {
         current = "/"
@@ -158,11 +187,11 @@ export const walkFolders = (
     if (found.kind !== "folder") {
       return refuse(
         next,
-        `socket folder ${folder} cannot be used: ${next} is not a folder (it is ${describeKind(found.kind)}); ` +
-          privateFolderFix
+        `${to.folder} ${folder} cannot be used: ${next} is not a folder (it is ${describeKind(found.kind)}); ` +
+          to.fix
       )
     }
-    const unsafe = folderProblem(next, found, uid)
+    const unsafe = folderProblem(next, found, uid, to)
     if (unsafe !== undefined) return unsafe
     current = next
     entry = found

@@ -10,7 +10,7 @@ import { formatSelector } from "../domain/socket.ts"
 import { withCreationLock } from "../platform/Lease.ts"
 import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
 import { layer as procLayer, Proc } from "../platform/Proc.ts"
-import { isMinimalConfig, probeServer, provenanceOption } from "../platform/Provenance.ts"
+import { probeServer, provenanceOption } from "../platform/Provenance.ts"
 import { guardPlace } from "../platform/SocketGuard.ts"
 import { buildArgv, execTmux, makePool, poolSize } from "../platform/TmuxExec.ts"
 import type { TmuxError } from "../services/errors.ts"
@@ -35,12 +35,7 @@ const creating = (
   pin: SocketPin["Service"],
   probe: Effect.Effect<Effect.Success<ReturnType<typeof probeServer>>, TmuxError>
 ) => {
-  const given = pin.configFlags[1]
-  const configuration = given === undefined
-    ? (pin.selector.form === "inherit" ? "tmux-default" : "user")
-    : isMinimalConfig(given, pin.environment, process.getuid?.() ?? 0)
-    ? "minimal"
-    : `path:${given}`
+  const configuration = pin.newServerConfig.label
   const record = configuration === "minimal"
     ? []
     : [["set-option", "-s", provenanceOption, `libtmux-mcp ${configuration}`]]
@@ -79,16 +74,17 @@ export const layer = (bin: string): Layer.Layer<Authorities, never, SocketPin> =
     const exec = (
       flags: ReadonlyArray<string>,
       commands: ReadonlyArray<ReadonlyArray<string>>,
-      options: RunnerOptions
+      options: RunnerOptions,
+      passFd?: number
     ) =>
       Effect.andThen(
         guardPlace(pin.place, "connect"),
-        execTmux(bin, buildArgv(flags, commands), socket, { ...options, env: pin.environment })
+        execTmux(bin, buildArgv(flags, commands), socket, { ...options, env: pin.environment, passFd })
       )
-    const pinned = (extraFlags: ReadonlyArray<string>): Runner => (commands, options) =>
-      pooled(commands, exec([...pin.flags, ...extraFlags], commands, options))
-    // A spawn may start the server, so only spawns carry the configuration-file flags.
-    const spawn = pinned(pin.configFlags)
+    const pinned = (extraFlags: ReadonlyArray<string>, passFd?: number): Runner => (commands, options) =>
+      pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd))
+    // A spawn may start the server, so only spawns carry the configuration file (and its descriptor).
+    const spawn = pinned(pin.newServerConfig.flags, pin.newServerConfig.fd)
     // Outside the pool: at close, calls in flight may still hold its permits. A paste interrupted
     // between its load and its paste leaves its buffer: ours go at close, dead instances' too.
     const raw = (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>

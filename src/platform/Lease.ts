@@ -2,8 +2,9 @@
  * The advisory lease and the creation lock, keyed to the resolved socket path. Both are Unix
  * sockets in a folder only this user can enter (`$XDG_RUNTIME_DIR/libtmux-mcp`, else
  * `<TMUX_TMPDIR or /tmp>/tmux-<uid>/libtmux-mcp-locks`), verified to be owned by this uid with no
- * access for others, so no other user can hold them first. They are never put beside a `path:` socket:
- * nothing of ours is created in that folder (tmux's own `<socket>.lock` is checked in SocketGuard.ts).
+ * access for others, in a place no other user can change, so no other user can hold them first.
+ * They are never put beside a `path:` socket: nothing of ours is created in that folder (tmux's own
+ * `<socket>.lock` is checked in SocketGuard.ts).
  *
  * Holding one means listening on it. A holder killed with SIGKILL leaves its socket file behind,
  * but nothing listens there any more (a connection is refused), so the next instance takes it
@@ -18,9 +19,11 @@ import type * as Scope from "effect/Scope"
 import { createHash, randomBytes } from "node:crypto"
 import { linkSync, lstatSync, mkdirSync, renameSync, unlinkSync } from "node:fs"
 import { createConnection, createServer, type Server } from "node:net"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { type Destination, walkFolders } from "../domain/socketPlace.ts"
 import type { LeaseState } from "../services/SocketPin.ts"
 import { realpath } from "./files.ts"
+import { liveReader } from "./SocketGuard.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
 
@@ -50,20 +53,51 @@ const makeFolder = (path: string): string | undefined => {
 }
 
 /**
+ * Where the lock folder is reached from, in a refusal's words: the variable that chose its parent
+ * and what to set instead. The folders on the way may be yours or root's; one others can write
+ * must be sticky (as /tmp), so only the lock folder's owner can rename or remove it there.
+ */
+const lockDestination = (
+  variable: "XDG_RUNTIME_DIR" | "TMUX_TMPDIR" | undefined,
+  uid: number,
+  tmuxFolder: string
+): Destination => {
+  const fix = variable === "XDG_RUNTIME_DIR"
+    ? `set XDG_RUNTIME_DIR to a folder of yours (mode 0700) such as /run/user/${uid}, or unset it (the ` +
+      `locks then go in ${tmuxFolder}); su without - and sudo -E keep the other user's XDG_RUNTIME_DIR`
+    : variable === "TMUX_TMPDIR"
+    ? "set TMUX_TMPDIR to a folder of yours (mode 0700), or XDG_RUNTIME_DIR to one"
+    : "set XDG_RUNTIME_DIR to a folder of yours (mode 0700)"
+  return {
+    folder: variable === undefined ? "temporary folder" : `${variable} folder`,
+    target: "the lock folder",
+    ownerRisk: "swap the lock folder, and the tmux configuration kept in it, for their own",
+    sharedRisk: "another user could swap the lock folder, or a folder on the way to it, for their own",
+    fix,
+    missing: fix
+  }
+}
+
+/**
  * The folder for this user's locks: `$XDG_RUNTIME_DIR/libtmux-mcp`, else a `libtmux-mcp-locks`
  * folder inside tmux's own `tmux-<uid>` (beside the sockets, the lock files would look like tmux
- * servers to anything that lists that folder). Each folder made or used is verified owner-only;
- * a string result says why there is none.
+ * servers to anything that lists that folder). Every folder on the way there must be this user's or
+ * root's, and sticky if others can write it (`walkFolders`): else another user could swap the lock
+ * folder after it was checked. Each folder made or used is verified owner-only; a string result
+ * says why there is none.
  */
 export const lockFolder = (env: Environment): { readonly path: string } | string => {
   const uid = process.getuid?.()
   if (uid === undefined) return `no user id on ${process.platform}`
   const runtime = env.XDG_RUNTIME_DIR
+  const fromRuntime = runtime !== undefined && runtime.startsWith("/")
   const tmpdir = env.TMUX_TMPDIR !== undefined && env.TMUX_TMPDIR !== "" ? realpath(env.TMUX_TMPDIR) : undefined
   const tmuxFolder = join(tmpdir ?? realpath("/tmp") ?? "/tmp", `tmux-${uid}`)
-  const folders = runtime !== undefined && runtime.startsWith("/")
-    ? [join(runtime, "libtmux-mcp")]
-    : [tmuxFolder, join(tmuxFolder, "libtmux-mcp-locks")]
+  const parent = fromRuntime ? runtime : dirname(tmuxFolder)
+  const variable = fromRuntime ? "XDG_RUNTIME_DIR" : tmpdir !== undefined ? "TMUX_TMPDIR" : undefined
+  const walked = walkFolders(parent, uid, liveReader, lockDestination(variable, uid, tmuxFolder))
+  if ("detail" in walked) return walked.detail
+  const folders = fromRuntime ? [join(runtime, "libtmux-mcp")] : [tmuxFolder, join(tmuxFolder, "libtmux-mcp-locks")]
   for (const folder of folders) {
     const why = makeFolder(folder) ?? notOwnerOnly(folder, uid)
     if (why !== undefined) return why

@@ -31,21 +31,22 @@ const shippedConfigPath = (): string => {
 const shipped = packaged ? undefined : shippedConfigPath()
 
 /**
- * The minimal configuration as a file tmux can read: the shipped one, or in the single executable
- * its embedded copy written out (packaged.ts) into this user's lock folder, which Lease.ts makes and
- * checks owner-only. A string says why there is none.
+ * The minimal configuration as a file tmux can read: the shipped one, by path (whoever could swap it
+ * could as well swap this package's code), or in the single executable its embedded copy written
+ * out (packaged.ts) into this user's lock folder, which Lease.ts makes and checks, and held open
+ * (`fd`) for tmux to read as `/dev/fd/<n>`. A string says why there is none.
  */
-export const minimalConfigFile = (env: Environment, uid: number): { readonly path: string } | string => {
+export const minimalConfigFile = (
+  env: Environment,
+  uid: number
+): { readonly path: string; readonly fd?: number } | string => {
   if (shipped !== undefined) return { path: shipped }
   const folder = lockFolder(env)
   return typeof folder === "string" ? folder : assetFile("tmux-minimal.conf", folder.path, uid)
 }
 
-/** Whether `path` is the minimal configuration's file. */
-export const isMinimalConfig = (path: string, env: Environment, uid: number): boolean => {
-  const file = minimalConfigFile(env, uid)
-  return typeof file !== "string" && file.path === path
-}
+/** Whether `path` is the shipped minimal configuration's file (the single executable ships none). */
+export const isShippedMinimalConfig = (path: string): boolean => path === shipped
 
 /** The option a server started by libtmux-mcp carries, naming the product and configuration. */
 export const provenanceOption = "@libtmux-mcp-started-by"

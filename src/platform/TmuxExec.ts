@@ -70,6 +70,12 @@ export const makePool = (size: number) =>
       isBlocking(commands) ? exec : pool.withPermit(exec)
   )
 
+/**
+ * The path a tmux client reads a file passed to it (`passFd`) from: its fd 3. On Linux, opening it
+ * opens the very file that descriptor is on, from its start, whatever has its name by then.
+ */
+export const passedFilePath = "/dev/fd/3"
+
 /** The most a tmux client may print on one stream before it is stopped (a capture of a huge history). */
 const defaultMaxOutputBytes = 512 * 1024 * 1024
 
@@ -81,7 +87,11 @@ export const execTmux = (
   bin: string,
   argv: ReadonlyArray<string>,
   socket: string,
-  options: RunnerOptions & { readonly env?: Readonly<Record<string, string | undefined>> } = {}
+  options: RunnerOptions & {
+    readonly env?: Readonly<Record<string, string | undefined>>
+    /** A descriptor of ours the client gets as its fd 3 (`passedFilePath`). */
+    readonly passFd?: number | undefined
+  } = {}
 ): Effect.Effect<string, TmuxError> => {
   const command = argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
@@ -101,7 +111,12 @@ export const execTmux = (
       cwd: options.cwd,
       env: options.env,
       signal,
-      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"]
+      stdio: [
+        options.input === undefined ? "ignore" : "pipe",
+        "pipe",
+        "pipe",
+        ...(options.passFd === undefined ? [] : [options.passFd])
+      ]
     })
     const collect = (stream: NodeJS.ReadableStream) => {
       const chunks: Array<Buffer> = []

@@ -12,6 +12,19 @@ export type LeaseState =
   | { readonly state: "shared"; readonly holder: string }
   | { readonly state: "unavailable"; readonly reason: string }
 
+/** The configuration a server this process starts gets. @category models */
+export interface NewServerConfig {
+  /** Global flags that choose the file (`-f <file>`); none when tmux chooses. */
+  readonly flags: ReadonlyArray<string>
+  /**
+   * A descriptor held open on the file checked at startup, given to each spawn as its fd 3 (the
+   * flags then name `/dev/fd/3`): tmux reads that file, not whatever has its name by then.
+   */
+  readonly fd: number | undefined
+  /** What a server started with it records: `minimal`, `user`, `tmux-default` or `path:<file>`. */
+  readonly label: string
+}
+
 /** The pinned socket. @category services */
 export class SocketPin extends Context.Service<SocketPin, {
   readonly selector: SocketSelector
@@ -35,8 +48,8 @@ export class SocketPin extends Context.Service<SocketPin, {
   readonly provenanceRecord: string | undefined
   /** This instance's advisory lease on the socket. */
   readonly lease: LeaseState
-  /** Global flags that choose the configuration file when a spawn starts the server. */
-  readonly configFlags: ReadonlyArray<string>
+  /** The configuration a spawn that starts the server gives it. */
+  readonly newServerConfig: NewServerConfig
   /**
    * The environment every tmux client runs with: the one the socket was resolved from, so the
    * path reported is the path used (TMUX_TMPDIR, TMUX), and the one a new server's panes inherit.

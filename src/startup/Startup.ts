@@ -39,7 +39,7 @@ import { probeServer } from "../platform/Provenance.ts"
 import type { PaneFromEnvironment } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { version } from "../version.ts"
-import { checkSocketPath, checkTmuxVersion, configFlags } from "./StartupChecks.ts"
+import { checkSocketPath, checkTmuxVersion, configForNewServer } from "./StartupChecks.ts"
 
 /** Everything startup decided. @category models */
 export interface StartupFacts {
@@ -146,7 +146,7 @@ export const startup = (
     if (invocation.kind === "wait") return { kind: "wait", target: yield* waitTarget(invocation, env, uid) } as const
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
-    const flags = yield* configFlags(config, env, uid)
+    const newServerConfig = yield* configForNewServer(config, env, uid)
     const resolvedPath = resolveSocketPath(config.socket, {
       TMUX_TMPDIR: env.TMUX_TMPDIR,
       TMUX: env.TMUX,
@@ -223,7 +223,7 @@ export const startup = (
       provenanceAtStartup: found.provenance,
       provenanceRecord: found.record,
       lease,
-      configFlags: flags,
+      newServerConfig,
       environment: env
     }
     const audit = yield* auditTarget(config.auditLog, env, uid)

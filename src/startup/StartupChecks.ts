@@ -1,10 +1,11 @@
 /**
  * The checks startup makes on the machine before it serves: the tmux binary is tmux 3.2 or newer,
- * the configuration file is a readable regular file, nothing tmux would destroy sits at the socket
- * path, and a socket we were handed is out of other users' reach. Each failure is a `StartupError`
- * whose reason names what is wrong.
+ * the configuration file is a readable regular file (the single executable's is held open), nothing
+ * tmux would destroy sits at the socket path, and a socket we were handed is out of other users'
+ * reach. Each failure is a `StartupError` whose reason names what is wrong.
  */
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import { closeSync, openSync, type Stats, statSync } from "node:fs"
 import type { ServerConfig } from "../domain/config.ts"
 import { isHandedSocket, type SocketSelector } from "../domain/socket.ts"
@@ -16,9 +17,10 @@ import {
   startupError,
   TmuxUnusable
 } from "../domain/StartupError.ts"
-import { minimalConfigFile } from "../platform/Provenance.ts"
+import { isShippedMinimalConfig, minimalConfigFile } from "../platform/Provenance.ts"
 import { liveReader } from "../platform/SocketGuard.ts"
-import { execTmux } from "../platform/TmuxExec.ts"
+import { execTmux, passedFilePath } from "../platform/TmuxExec.ts"
+import type { NewServerConfig } from "../services/SocketPin.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
 
@@ -61,40 +63,57 @@ export const checkTmuxVersion = (config: ServerConfig, env: Environment): Effect
   )
 }
 
-/** The `-f` flags for a server this process starts; the file must be a readable regular file. */
-export const configFlags = (
+/**
+ * The configuration for a server this process starts: tmux's own choice (`inherit`, `user`), or a
+ * file that must be a readable regular file. The single executable's minimal configuration is held
+ * open from here, checked through its descriptor (packaged.ts), and given to tmux as `/dev/fd/3`
+ * until the scope closes: tmux reads the file checked now, however much later it starts a server.
+ */
+export const configForNewServer = (
   config: ServerConfig,
   env: Environment,
   uid: number
-): Effect.Effect<ReadonlyArray<string>, StartupError> => {
+): Effect.Effect<NewServerConfig, StartupError, Scope.Scope> => {
   const choice = config.tmuxConfig
-  if (config.socket.form === "inherit" || choice.kind === "user") return Effect.succeed([])
-  const file = choice.kind === "minimal" ? minimalConfigFile(env, uid) : { path: choice.path }
-  if (typeof file === "string") {
-    return Effect.fail(settingInvalid(
-      "LIBTMUX_TMUX_CONFIG",
-      `LIBTMUX_TMUX_CONFIG minimal: the executable's minimal configuration has no file (${file}); ` +
-        "give a readable regular file, or user"
-    ))
-  }
-  const path = file.path
-  const refuse = (why: string) =>
-    settingInvalid(
-      "LIBTMUX_TMUX_CONFIG",
-      `LIBTMUX_TMUX_CONFIG file ${path} ${why}; give a readable regular file, minimal or user`
+  if (config.socket.form === "inherit") return Effect.succeed({ flags: [], fd: undefined, label: "tmux-default" })
+  if (choice.kind === "user") return Effect.succeed({ flags: [], fd: undefined, label: "user" })
+  const opened: Effect.Effect<ReturnType<typeof minimalConfigFile>, never, Scope.Scope> = choice.kind === "minimal"
+    ? Effect.acquireRelease(
+      Effect.sync(() => minimalConfigFile(env, uid)),
+      (file) => Effect.sync(() => typeof file !== "string" && file.fd !== undefined && closeSync(file.fd))
     )
-  return Effect.try({
-    try: () => statSync(path),
-    catch: () => refuse("does not exist or cannot be read")
-  }).pipe(
-    Effect.flatMap((stats) =>
-      // Checked before opening: opening a FIFO for reading would wait for a writer.
-      stats.isFile()
-        ? Effect.try({ try: () => closeSync(openSync(path, "r")), catch: () => refuse("cannot be read") })
-        : Effect.fail(refuse(`is not a regular file (it is ${kindOf(stats)})`))
-    ),
-    Effect.as(["-f", path])
-  )
+    : Effect.succeed({ path: choice.path })
+  return Effect.flatMap(opened, (file): Effect.Effect<NewServerConfig, StartupError> => {
+    if (typeof file === "string") {
+      return Effect.fail(settingInvalid(
+        "LIBTMUX_TMUX_CONFIG",
+        `LIBTMUX_TMUX_CONFIG minimal: the executable's minimal configuration has no file (${file}); ` +
+          "give a readable regular file, or user"
+      ))
+    }
+    if (file.fd !== undefined) {
+      return Effect.succeed({ flags: ["-f", passedFilePath], fd: file.fd, label: "minimal" })
+    }
+    const path = file.path
+    const label = choice.kind === "minimal" || isShippedMinimalConfig(path) ? "minimal" : `path:${path}`
+    const refuse = (why: string) =>
+      settingInvalid(
+        "LIBTMUX_TMUX_CONFIG",
+        `LIBTMUX_TMUX_CONFIG file ${path} ${why}; give a readable regular file, minimal or user`
+      )
+    return Effect.try({
+      try: () => statSync(path),
+      catch: () => refuse("does not exist or cannot be read")
+    }).pipe(
+      Effect.flatMap((stats) =>
+        // Checked before opening: opening a FIFO for reading would wait for a writer.
+        stats.isFile()
+          ? Effect.try({ try: () => closeSync(openSync(path, "r")), catch: () => refuse("cannot be read") })
+          : Effect.fail(refuse(`is not a regular file (it is ${kindOf(stats)})`))
+      ),
+      Effect.as({ flags: ["-f", path], fd: undefined, label })
+    )
+  })
 }
 
 const kindOf = (stats: Stats): string =>

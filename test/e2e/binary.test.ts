@@ -3,6 +3,11 @@
  * `--print-config`, and through the SDK's real Client over stdio tools/list, a session in tmux's
  * minimal configuration (the embedded share/ file), a run and a regex search (the worker thread
  * with re2js inlined). The executable is built here when it is missing or older than its sources.
+ *
+ * Issue 58, item 3: the minimal configuration it writes out lives in the lock folder, so that folder's
+ * place is checked (a folder of another user on the way is refused), and tmux reads the file checked
+ * at startup, never one swapped in later. The "stranger" is uid 65534, whose folder this (root)
+ * process makes and chowns; as another user those tests are skipped, except in CI.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
@@ -10,6 +15,7 @@ import { execFileSync, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import {
   chmodSync,
+  chownSync,
   copyFileSync,
   existsSync,
   lstatSync,
@@ -17,6 +23,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -63,6 +70,8 @@ beforeAll(() => {
 afterAll(() => rmSync(away, { recursive: true, force: true }))
 
 const h = harness("binary")
+const stranger = 65534
+const withStranger = it.skipIf(process.getuid?.() !== 0 && process.env.CI !== "true")
 
 /** A PATH of its own with the programs a session needs and no Node. */
 const nodelessPath = (world: TmuxWorld): string => {
@@ -84,6 +93,20 @@ const binaryEnv = (world: TmuxWorld): Record<string, string> => ({
   XDG_CACHE_HOME: join(world.dir, "cache"),
   LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown"
 })
+
+/** The executable serving over stdio, connected through the SDK's real Client. */
+const serve = async (world: TmuxWorld, env: Record<string, string>) => {
+  const transport = new StdioClientTransport({ command: binary, args: [], env, cwd: world.dir, stderr: "pipe" })
+  let stderr = ""
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
+  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
+  await client.connect(transport)
+  return { c: h.track({ client, stderr: () => stderr, close: () => client.close() }), pid: transport.pid }
+}
+
+/** The name the minimal configuration is written out under: its text's hash. */
+const shippedConfig = readFileSync(join(root, "share", "tmux-minimal.conf"), "utf8")
+const configName = `tmux-minimal-${createHash("sha256").update(shippedConfig).digest("hex").slice(0, 12)}.conf`
 
 describe("the single executable", () => {
   it("prints its version, its help and a client entry that runs it, with no Node on PATH", () => {
@@ -122,26 +145,14 @@ describe("the single executable", () => {
     // A link planted where the configuration goes is replaced, never written through.
     const folder = join(world.dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp-locks")
     mkdirSync(folder, { recursive: true, mode: 0o700 })
-    const shipped = readFileSync(join(root, "share", "tmux-minimal.conf"), "utf8")
-    const file = join(folder, `tmux-minimal-${createHash("sha256").update(shipped).digest("hex").slice(0, 12)}.conf`)
+    const shipped = shippedConfig
+    const file = join(folder, configName)
     writeFileSync(join(world.dir, "decoy"), "decoy\n")
     symlinkSync(join(world.dir, "decoy"), file)
-    const transport = new StdioClientTransport({
-      command: binary,
-      args: [],
-      env: binaryEnv(world),
-      cwd: world.dir,
-      stderr: "pipe"
-    })
-    let stderr = ""
-    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")))
-    const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
-    await client.connect(transport)
-    const c = h.track({ client, stderr: () => stderr, close: () => client.close() })
+    const { c, pid } = await serve(world, binaryEnv(world))
+    const client = c.client
     // The server process's own PATH (a pane's login shell sets its own).
-    const path = readFileSync(`/proc/${transport.pid}/environ`, "utf8").split("\0").find((entry) =>
-      entry.startsWith("PATH=")
-    )
+    const path = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").find((entry) => entry.startsWith("PATH="))
     assert.strictEqual(path, `PATH=${join(world.dir, "bin")}`)
     assert.deepStrictEqual(readdirSync(join(world.dir, "bin")).sort(), ["id", "sh", "tmux"])
 
@@ -179,5 +190,49 @@ describe("the single executable", () => {
     const invalid = await call(c, "search_panes", { pattern: "(?=x)", regex: true })
     assert.strictEqual(invalid._meta?.["com.git-pull.libtmux-mcp/error"], "PatternInvalid")
     assert.include(textOf(invalid), "RE2 syntax")
+  })
+
+  withStranger(
+    "refuses an XDG_RUNTIME_DIR of another user, naming it and what to set, and writes nothing there",
+    () => {
+      const world = h.world()
+      // As after `su` without `-`: the variable still names the other user's folder, of mode 0700.
+      const runtime = join(world.dir, "runtime")
+      mkdirSync(runtime, { mode: 0o700 })
+      chownSync(runtime, stranger, stranger)
+      const refused = spawnSync(binary, [], {
+        env: { ...binaryEnv(world), XDG_RUNTIME_DIR: runtime },
+        encoding: "utf8",
+        input: ""
+      })
+      assert.strictEqual(refused.status, 1, refused.stderr)
+      assert.include(refused.stderr, `folder ${runtime} on the way to the lock folder belongs to uid ${stranger}`)
+      assert.include(refused.stderr, "set XDG_RUNTIME_DIR to a folder of yours")
+      assert.deepStrictEqual(readdirSync(runtime), [])
+    }
+  )
+
+  it("starts tmux with the configuration checked at startup, not a file swapped in after it", async () => {
+    const world = h.world()
+    const { c } = await serve(world, binaryEnv(world))
+    const file = join(world.dir, `tmux-${process.getuid?.() ?? 0}`, "libtmux-mcp-locks", configName)
+    assert.strictEqual(readFileSync(file, "utf8"), shippedConfig)
+    // Swapped after startup: a new file, owner-only, under the same name.
+    const marker = join(world.dir, "planted-ran")
+    writeFileSync(`${file}.planted`, `set -g @planted yes\nrun-shell 'touch ${marker}'\n`, { mode: 0o600 })
+    renameSync(`${file}.planted`, file)
+    for (const name of ["first", "second"]) {
+      // The second starts a server again: the checked file is read afresh, from its start.
+      if (name === "second") world.tmux("libtmux-mcp", "kill-server")
+      const created = structured(await call(c, "create_session", { session_name: name }))
+      assert.isTrue(created.server_started)
+      assert.strictEqual(
+        world.tmux("libtmux-mcp", "show-options", "-sv", "@libtmux-mcp-started-by").trim(),
+        "libtmux-mcp minimal"
+      )
+      assert.strictEqual(world.tmux("libtmux-mcp", "show-environment", "-g", "PAGER").trim(), "PAGER=cat")
+      assert.notInclude(world.tmux("libtmux-mcp", "show-options", "-g"), "@planted")
+      assert.isFalse(existsSync(marker))
+    }
   })
 })

@@ -34,7 +34,7 @@ export const fakeSocketPin: Context.Service.Shape<typeof SocketPin> = {
   provenanceAtStartup: "none",
   provenanceRecord: undefined,
   lease: { state: "held" },
-  configFlags: [],
+  newServerConfig: { flags: [], fd: undefined, label: "user" },
   environment: {}
 }
 

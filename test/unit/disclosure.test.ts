@@ -41,7 +41,7 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
     provenanceAtStartup: "unknown",
     provenanceRecord: undefined,
     lease: { state: "held" },
-    configFlags: [],
+    newServerConfig: { flags: [], fd: undefined, label: "user" },
     environment: {}
   },
   caller: { paneId: undefined, socketPath: undefined, onPinnedSocket: false },
