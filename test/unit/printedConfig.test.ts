@@ -178,6 +178,22 @@ describe("notes on stderr", () => {
     assert.isTrue(clientConfigNotes(config, exe).some((note) => note.includes("cache folder")))
   })
 
+  it("inherit outside tmux: says the entry's server will reach tmux's default socket, and how to name one", () => {
+    const outside = clientConfigNotes(decide(["--print-config", "cursor", "--socket", "inherit"]), node)
+    const warning = outside.find((note) => note.includes("inherit"))
+    assert.isDefined(warning, outside.join("\n"))
+    assert.include(warning, "ran outside tmux")
+    assert.include(warning, "tmux's default socket")
+    assert.include(warning, "--socket path:/PATH")
+    // Inside tmux it became that server's path, with its own note, and no warning.
+    const inside = invoke({ TMUX: "/tmp/tmux-1000/default,123,0" }, ["--print-config", "cursor", "--socket", "inherit"])
+    assert.isTrue(Result.isSuccess(inside))
+    if (Result.isSuccess(inside) && inside.success.kind === "print-config") {
+      const notes = clientConfigNotes(inside.success, node)
+      assert.isFalse(notes.some((note) => note.includes("outside tmux")), notes.join("\n"))
+    }
+  })
+
   it("claude-desktop: where the file is on Linux, macOS and Windows", () => {
     const [where] = clientConfigNotes(decide(["--print-config", "claude-desktop"]), node)
     for (const path of ["~/.config/Claude/", "~/Library/Application Support/Claude/", "%APPDATA%\\Claude\\"]) {
