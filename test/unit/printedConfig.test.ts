@@ -6,6 +6,7 @@
  */
 import * as Result from "effect/Result"
 import { parse as parseToml } from "smol-toml"
+import { readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { clientConfigNotes, clients, codexToolTimeout, renderClientConfig } from "../../src/domain/clientConfig.ts"
 import type { PrintConfig } from "../../src/domain/printConfig.ts"
@@ -328,5 +329,30 @@ describe("--print-config with --host: one entry that runs the hub", () => {
       assert.isTrue(Result.isFailure(result), argv.join(" "))
       if (Result.isFailure(result)) assert.include(result.failure.message, "goes with --host NAME=DESTINATION")
     }
+  })
+})
+
+describe("docs/remote.md", () => {
+  const page = readFileSync(new URL("../../docs/remote.md", import.meta.url), "utf8")
+  /** The entry the page's `node dist/libtmux-mcp.js --print-config …` line prints. */
+  const printedBy = (line: string) => {
+    const config = decide(shellWords(line.replace(/^node dist\/libtmux-mcp\.js /u, "")))
+    return readEntry(config, renderClientConfig(config, node, bin))
+  }
+
+  it("shows the remote mode's ssh command as the entry carries it, settings prefix included", () => {
+    const shown = /```sh\n(node dist\/libtmux-mcp\.js --print-config [^\n]*--ssh [^\n]*)\n```\n\nprints a client entry whose command is\n\n```\n([^\n]+)\n```/u
+      .exec(page)
+    assert.isNotNull(shown, "the remote mode's first example")
+    const entry = printedBy(shown![1]!)
+    assert.deepStrictEqual(shellWords(shown![2]!), [entry.command, ...entry.args])
+  })
+
+  it("shows the single executable's remote command as the entry carries it", () => {
+    const line = /^(node dist\/libtmux-mcp\.js --print-config [^\n]*--remote-binary [^\n]*)$/mu.exec(page)?.[1]
+    const remote = /The remote command is then `([^`]+)`/u.exec(page)?.[1]
+    assert.isDefined(line)
+    assert.isDefined(remote)
+    assert.strictEqual(remote, printedBy(line!).args.at(-1))
   })
 })
