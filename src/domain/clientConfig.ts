@@ -19,7 +19,7 @@ export { type ClientName, clients, isClient } from "./clients.ts"
 /** Codex's per-call timeout (`tool_timeout_sec`, default 60 s): the wait ceiling and room for the rest. */
 export const codexToolTimeout = (waitMaxSeconds: number): number => Math.max(60, Math.ceil(waitMaxSeconds) + 30)
 
-/** A Node path in a folder that a cache clean removes (npm's, npx's, the one scripts/node24.sh fills). */
+/** A Node path in a folder that a cache clean removes (npm's, npx's; scripts/node24.sh's before 0.3.0). */
 const inCacheFolder = (node: string): boolean => /[\\/]\.cache[\\/]|[\\/]_npx[\\/]/u.test(node)
 
 /** The command that checks the Node on the remote host (the executable itself, for the single executable). */
