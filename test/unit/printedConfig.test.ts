@@ -5,8 +5,8 @@
  * always ones every client takes.
  */
 import * as Result from "effect/Result"
-import { parse as parseToml } from "smol-toml"
 import { readFileSync } from "node:fs"
+import { parse as parseToml } from "smol-toml"
 import { assert, describe, it } from "vitest"
 import { clientConfigNotes, clients, codexToolTimeout, renderClientConfig } from "../../src/domain/clientConfig.ts"
 import type { PrintConfig } from "../../src/domain/printConfig.ts"
@@ -341,8 +341,12 @@ describe("docs/remote.md", () => {
   }
 
   it("shows the remote mode's ssh command as the entry carries it, settings prefix included", () => {
-    const shown = /```sh\n(node dist\/libtmux-mcp\.js --print-config [^\n]*--ssh [^\n]*)\n```\n\nprints a client entry whose command is\n\n```\n([^\n]+)\n```/u
-      .exec(page)
+    // The sh block with the command, the sentence, then the plain block with what it prints.
+    const shown = new RegExp(
+      "```sh\\n(node dist/libtmux-mcp\\.js --print-config [^\\n]*--ssh [^\\n]*)\\n```\\n\\n" +
+        "prints a client entry whose command is\\n\\n```\\n([^\\n]+)\\n```",
+      "u"
+    ).exec(page)
     assert.isNotNull(shown, "the remote mode's first example")
     const entry = printedBy(shown![1]!)
     assert.deepStrictEqual(shellWords(shown![2]!), [entry.command, ...entry.args])
