@@ -1,7 +1,8 @@
 /**
  * `npm run pack [-- DESTINATION]`: the installable tarball. Packs a copy of the built package whose
  * package.json keeps no scripts and no development fields, so installing it builds nothing and npm
- * warns about no lifecycle script. Prints the tarball's path.
+ * warns about no lifecycle script, and is not private, so `npm publish` takes the tarball (the
+ * checkout's stays private: publishing it would ship the build scripts). Prints the tarball's path.
  */
 import { execFileSync } from "node:child_process"
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -17,7 +18,7 @@ if (!existsSync(join(root, "dist", "libtmux-mcp.js"))) {
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, unknown> & {
   readonly files: ReadonlyArray<string>
 }
-const { scripts: _scripts, devDependencies: _dev, allowScripts: _allow, ...packed } = manifest
+const { scripts: _scripts, devDependencies: _dev, allowScripts: _allow, private: _private, ...packed } = manifest
 // npm always packs README and LICENSE; the changes and the security policy are named.
 const files = [...manifest.files, "CHANGES.md", "SECURITY.md"]
 const stage = mkdtempSync(join(tmpdir(), "libtmux-mcp-stage-"))

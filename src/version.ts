@@ -1,2 +1,2 @@
 /** The package version; a unit test keeps it equal to package.json's. */
-export const version = "0.2.0"
+export const version = "0.3.0"

@@ -19,7 +19,7 @@ export { type ClientName, clients, isClient } from "./clients.ts"
 /** Codex's per-call timeout (`tool_timeout_sec`, default 60 s): the wait ceiling and room for the rest. */
 export const codexToolTimeout = (waitMaxSeconds: number): number => Math.max(60, Math.ceil(waitMaxSeconds) + 30)
 
-/** A Node path in a folder that a cache clean removes (npm's, npx's, the one scripts/node24.sh fills). */
+/** A Node path in a folder that a cache clean removes (npm's, npx's; scripts/node24.sh's before 0.3.0). */
 const inCacheFolder = (node: string): boolean => /[\\/]\.cache[\\/]|[\\/]_npx[\\/]/u.test(node)
 
 /** The command that checks the Node on the remote host (the executable itself, for the single executable). */
@@ -58,6 +58,15 @@ export const clientConfigNotes = (config: PrintConfig, node: string, executable 
       "clients do not pass TMUX to the servers they start, so inherit would reach the default socket instead" +
       (config.name === "libtmux-mcp" ? "; give it its own entry name with --name (say --name tmux-live)" : "")
     ]),
+    // Still inherit: this command saw no tmux server in TMUX, and the client passes none.
+    ...(config.env.LIBTMUX_SOCKET === "inherit" ?
+      [
+        "libtmux-mcp: the entry keeps LIBTMUX_SOCKET=inherit, but this command ran outside tmux (no socket in TMUX) " +
+        "and clients do not pass TMUX to the servers they start, so its server will use tmux's default socket " +
+        "(the one `tmux` reaches with no -L or -S), not the server of a terminal you sit in; run this command " +
+        "inside that tmux (inherit then becomes its path:), or name one: --socket path:/PATH or name:NAME"
+      ] :
+      []),
     ...(host === undefined && !executable && inCacheFolder(node) ?
       [
         `libtmux-mcp: the Node path ${node} is in a cache folder: cleaning that cache removes ` +

@@ -197,6 +197,15 @@ describe("--print-config", () => {
     assert.include(result.stderr, "clients do not pass TMUX")
   })
 
+  it("keeps --socket inherit outside tmux, and warns on stderr that it will reach tmux's default socket", async () => {
+    const world = h.world()
+    const result = await runToExit(world, {}, ["--print-config", "cursor", "--socket", "inherit"])
+    assert.strictEqual(result.code, 0, result.stderr)
+    assert.deepStrictEqual(JSON.parse(result.stdout).mcpServers["libtmux-mcp"].env, { LIBTMUX_SOCKET: "inherit" })
+    assert.include(result.stderr, "ran outside tmux")
+    assert.include(result.stderr, "tmux's default socket")
+  })
+
   it("refuses an unknown client or an invalid setting, naming the valid set", async () => {
     const world = h.world()
     const unknown = await runToExit(world, {}, ["--print-config", "emacs"])

@@ -4,22 +4,35 @@
  * which shells and programs a test may skip for, and the words a shell parses from a line.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { TmuxWorld } from "./tmux.ts"
 
-/** Writes the tmux configuration that makes new panes run `shell`: read when a tmux server starts. */
-const writeShellConfig = (config: string, shell: string): void =>
+/**
+ * Writes the tmux configuration that makes new panes run `shell`: read when a tmux server starts.
+ * The panes get an XDG_RUNTIME_DIR of their own (`runtime`): without one fish makes
+ * `/tmp/fish.<user>` whatever TMPDIR says, and the test run would leave it behind.
+ */
+const writeShellConfig = (config: string, shell: string, runtime: string): void =>
   writeFileSync(
     config,
-    ["set -s exit-empty on", "set -g history-limit 50000", `set -g default-shell '${shell}'`, ""].join("\n")
+    [
+      "set -s exit-empty on",
+      "set -g history-limit 50000",
+      `set -g default-shell '${shell}'`,
+      `set-environment -g XDG_RUNTIME_DIR '${runtime}'`,
+      ""
+    ].join("\n")
   )
 
 /** The environment for a server whose new panes run `shell`. */
 export const shellEnv = (world: TmuxWorld, shell: string): Record<string, string> => {
   const config = join(world.dir, `tmux-${shell.replaceAll("/", "_")}.conf`)
-  writeShellConfig(config, shell)
+  // Owner-only, as fish requires of a runtime folder; in the world, so its disposal removes it.
+  const runtime = join(world.dir, "runtime")
+  mkdirSync(runtime, { recursive: true, mode: 0o700 })
+  writeShellConfig(config, shell, runtime)
   for (const file of [".zshrc", ".bashrc", ".profile"]) writeFileSync(join(world.dir, file), "")
   return {
     LIBTMUX_TMUX_CONFIG: config,

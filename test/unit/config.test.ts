@@ -2,7 +2,7 @@
  * Startup configuration parsing: variables, flags (a flag beats its variable), ranges and errors.
  */
 import * as Result from "effect/Result"
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { type Invocation, type ServerConfig, settings } from "../../src/domain/config.ts"
 import { invoke } from "../support/invocation.ts"
@@ -27,6 +27,19 @@ describe("the README's configuration table", () => {
       [, name, flag]
     ) => [name, flag])
     assert.deepStrictEqual(rows, settings.map((setting) => [setting.variable, setting.flag]))
+  })
+})
+
+describe("the docs' client entries", () => {
+  // A client starts the server without TMUX: an entry with inherit reaches tmux's default socket, not
+  // the server the reader sits in, so an example entry names the socket with path: instead.
+  it("name a socket to reach rather than set LIBTMUX_SOCKET to inherit", () => {
+    const pages = ["README.md", ...readdirSync(new URL("../../docs/", import.meta.url)).map((name) => `docs/${name}`)]
+      .filter((page) => page.endsWith(".md"))
+    const entries = pages.filter((page) =>
+      /"LIBTMUX_SOCKET":\s*"inherit"/u.test(readFileSync(new URL(`../../${page}`, import.meta.url), "utf8"))
+    )
+    assert.deepStrictEqual(entries, [])
   })
 })
 

@@ -5,6 +5,7 @@
  * always ones every client takes.
  */
 import * as Result from "effect/Result"
+import { readFileSync } from "node:fs"
 import { parse as parseToml } from "smol-toml"
 import { assert, describe, it } from "vitest"
 import { clientConfigNotes, clients, codexToolTimeout, renderClientConfig } from "../../src/domain/clientConfig.ts"
@@ -178,6 +179,22 @@ describe("notes on stderr", () => {
     assert.isTrue(clientConfigNotes(config, exe).some((note) => note.includes("cache folder")))
   })
 
+  it("inherit outside tmux: says the entry's server will reach tmux's default socket, and how to name one", () => {
+    const outside = clientConfigNotes(decide(["--print-config", "cursor", "--socket", "inherit"]), node)
+    const warning = outside.find((note) => note.includes("inherit"))
+    assert.isDefined(warning, outside.join("\n"))
+    assert.include(warning, "ran outside tmux")
+    assert.include(warning, "tmux's default socket")
+    assert.include(warning, "--socket path:/PATH")
+    // Inside tmux it became that server's path, with its own note, and no warning.
+    const inside = invoke({ TMUX: "/tmp/tmux-1000/default,123,0" }, ["--print-config", "cursor", "--socket", "inherit"])
+    assert.isTrue(Result.isSuccess(inside))
+    if (Result.isSuccess(inside) && inside.success.kind === "print-config") {
+      const notes = clientConfigNotes(inside.success, node)
+      assert.isFalse(notes.some((note) => note.includes("outside tmux")), notes.join("\n"))
+    }
+  })
+
   it("claude-desktop: where the file is on Linux, macOS and Windows", () => {
     const [where] = clientConfigNotes(decide(["--print-config", "claude-desktop"]), node)
     for (const path of ["~/.config/Claude/", "~/Library/Application Support/Claude/", "%APPDATA%\\Claude\\"]) {
@@ -312,5 +329,34 @@ describe("--print-config with --host: one entry that runs the hub", () => {
       assert.isTrue(Result.isFailure(result), argv.join(" "))
       if (Result.isFailure(result)) assert.include(result.failure.message, "goes with --host NAME=DESTINATION")
     }
+  })
+})
+
+describe("docs/remote.md", () => {
+  const page = readFileSync(new URL("../../docs/remote.md", import.meta.url), "utf8")
+  /** The entry the page's `node dist/libtmux-mcp.js --print-config …` line prints. */
+  const printedBy = (line: string) => {
+    const config = decide(shellWords(line.replace(/^node dist\/libtmux-mcp\.js /u, "")))
+    return readEntry(config, renderClientConfig(config, node, bin))
+  }
+
+  it("shows the remote mode's ssh command as the entry carries it, settings prefix included", () => {
+    // The sh block with the command, the sentence, then the plain block with what it prints.
+    const shown = new RegExp(
+      "```sh\\n(node dist/libtmux-mcp\\.js --print-config [^\\n]*--ssh [^\\n]*)\\n```\\n\\n" +
+        "prints a client entry whose command is\\n\\n```\\n([^\\n]+)\\n```",
+      "u"
+    ).exec(page)
+    assert.isNotNull(shown, "the remote mode's first example")
+    const entry = printedBy(shown![1]!)
+    assert.deepStrictEqual(shellWords(shown![2]!), [entry.command, ...entry.args])
+  })
+
+  it("shows the single executable's remote command as the entry carries it", () => {
+    const line = /^(node dist\/libtmux-mcp\.js --print-config [^\n]*--remote-binary [^\n]*)$/mu.exec(page)?.[1]
+    const remote = /The remote command is then `([^`]+)`/u.exec(page)?.[1]
+    assert.isDefined(line)
+    assert.isDefined(remote)
+    assert.strictEqual(remote, printedBy(line!).args.at(-1))
   })
 })
