@@ -90,7 +90,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     "timeout (timed_out, run_id, output so far) it runs on: resume with run_id for its status (not `echo $?`) " +
     "and newer output; for a run of minutes, give watch_command to your host's background runner instead of " +
     "resuming in a loop. A program waiting for the keyboard returns in ~1 s (blocked_by, run_id): answer it by " +
-    "resume with answer. Never type a secret you were not given. Fields appear only when they say something: " +
+    "resume with answer; stop a run with resume and interrupt. Never type a secret you were not given. " +
+    "Fields appear only when they say something: " +
     "output_from previous_answer (only what is new since the last answer), output_start_lost (the start " +
     "scrolled out of history), truncated_lines/bytes (dropped from the start for max_lines/max_bytes; lines " +
     "lost past history are not counted), output_is_screen (the screen as drawn, not the stream).",
