@@ -20,14 +20,18 @@ import {
   ticksToMs,
   uptimeMsOf
 } from "../platform/Proc.ts"
+import { isSystemShell } from "../platform/shellFiles.ts"
 import { PaneProcess, type ShellProcess } from "../services/PaneProcess.ts"
 
 export { liveProcFiles } from "../platform/Proc.ts"
 
 /** What `shellFrom` reads from the system (platform/Proc.ts); tests hand it a made-up /proc. @category models */
-export type ProcFiles = Pick<AllProcFiles, "read" | "link" | "device">
+export type ProcFiles = Pick<AllProcFiles, "read" | "link" | "device" | "identity">
 
 const stat = (pid: number, files: Pick<AllProcFiles, "read">) => statOf(files, pid)
+
+const optional = <K extends string, A>(key: K, value: A | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as { readonly [P in K]?: A }
 
 /** Where a process idle at a prompt sleeps (measured: bash, fish poll; zsh, dash read the tty). */
 const promptWaits = ["poll_schedule_timeout", "do_select", "wait_woken", "n_tty_read"]
@@ -87,7 +91,8 @@ export const shellFrom = (files: ProcFiles, ticks: () => number = clockTicks) =>
     foregroundGroup: own.tpgid,
     ...(ageMs === undefined ? {} : { ageMs }),
     ...(own.image === undefined ? {} : { image: own.image }),
-    ...(exe === undefined ? {} : { program: programName(exe) })
+    ...(exe === undefined ? {} : { program: programName(exe) }),
+    ...(exe === undefined ? {} : optional("systemShell", isSystemShell(files, `/proc/${panePid}/exe`)))
   }
 }
 

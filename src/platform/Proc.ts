@@ -24,6 +24,8 @@ export interface ProcFiles {
   readonly list: (path: string) => ReadonlyArray<string>
   /** `length` bytes of a file from `position`, or `undefined`. */
   readonly readAt: (path: string, position: number, length: number) => Uint8Array | undefined
+  /** The file a path names (links followed), as device and inode, or `undefined`. */
+  readonly identity?: (path: string) => string | undefined
 }
 
 const attempt = <A>(f: () => A): A | undefined => {
@@ -39,6 +41,11 @@ export const liveProcFiles: ProcFiles = {
   read: (path) => attempt(() => readFileSync(path, "utf8")),
   link: (path) => attempt(() => readlinkSync(path)),
   device: (path) => attempt(() => statSync(path).rdev),
+  identity: (path) =>
+    attempt(() => {
+      const found = statSync(path)
+      return `${found.dev}:${found.ino}`
+    }),
   list: (path) => attempt(() => readdirSync(path)) ?? [],
   readAt: (path, position, length) =>
     attempt(() => {

@@ -107,12 +107,17 @@ export const awaitReady = <S extends PaneLook, R>(
         })
       }
       // Security: a name is what a program calls itself; the program it runs says what it is.
-      if (!spawning && shell?.program !== undefined && !runsShell(comm, shell.program)) {
+      if (
+        !spawning && shell?.program !== undefined && (!runsShell(comm, shell.program) || shell.systemShell === false)
+      ) {
         return yield* new PaneNotReady({
           pane: paneId,
           reason: "not-a-shell",
           detail: `its process is named ${comm} but runs ${shell.program}, which is not a shell ` +
-            "run_shell_command drives; nothing was typed",
+            (shell.systemShell === false
+              ? "of this system (no file /etc/shells lists or a shell's name finds on PATH)"
+              : "run_shell_command drives") +
+            "; nothing was typed",
           remedy: "use send_keys to type into it, or a pane running a supported shell"
         })
       }

@@ -50,6 +50,11 @@ export interface ShellProcess {
    */
   readonly program?: string
   /**
+   * Whether that program's file is a shell of this system (platform/shellFiles.ts: /etc/shells or a
+   * shell's name on PATH, by device and inode); absent when it cannot be told.
+   */
+  readonly systemShell?: boolean
+  /**
    * Set when what /proc shows under the pane's pid is not the pane's process (its controlling
    * terminal is not the pane's, or there is no such process here: tmux runs in another pid
    * namespace): why. Nothing else in the record then says anything about the pane.

@@ -5,7 +5,7 @@
  * under `unshare --pid`, which needs root: skipped with the reason otherwise).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { mkdirSync, realpathSync, symlinkSync } from "node:fs"
+import { chmodSync, copyFileSync, mkdirSync, realpathSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, structured, textOf } from "../support/mcp.ts"
@@ -59,6 +59,26 @@ describe("the pane's process, judged by what it is", () => {
     assert.isTrue(view.proc)
     assert.lengthOf(view.checked_per_call, 2)
     assert.deepStrictEqual(view.cannot_see.length, (view.wchan ? 0 : 1) + (view.child_lists ? 0 : 1))
+  })
+
+  const copied = "refuses a copy of python3 named bash (issue 58, item 7): its file is no shell of this system"
+  it.skipIf(python === undefined)(python === undefined ? `${copied} (skipped: no python3)` : copied, async () => {
+    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      const bin = join(world.dir, "copied")
+      mkdirSync(bin)
+      copyFileSync(python!, join(bin, "bash"))
+      chmodSync(join(bin, "bash"), 0o755)
+      Object.assign(env, shellEnv(world, join(bin, "bash")))
+    })
+    await until(
+      "python's prompt",
+      () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane),
+      (screen) => screen.includes(">>>")
+    )
+    const result = await call(c, "run_shell_command", { pane_id: pane, command: "print('typed' + 'in')" })
+    assert.isTrue(result.isError)
+    assert.include(textOf(result), "named bash but runs bash, which is not a shell of this system", textOf(result))
+    assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "print(")
   })
 
   const namespaced = "refuses a pane whose processes live in another pid namespace: /proc here is not the pane's"
