@@ -4,9 +4,9 @@
  * written after the wait starts (or after a given cursor) counts: a row is new when it lies past
  * the rows present at entry, or when its text at the same position changed (so a prompt identical
  * to an old one, printed again below it, is new output). Patterns match lines, the rows a line
- * wrapped over joined, and a line is new when any of its rows is. Rows are positions counted from the top of
- * the history, which move when the history is cleared or tmux trims it at its limit: the rows just
- * above the anchor are watched, and when they change the anchor is found again by them. The
+ * wrapped over joined, and a line is new when any of its rows is. Rows are positions counted from
+ * the top of the history, which move when the history is cleared or tmux trims it at its limit: the
+ * rows just above the anchor are watched, and when they change the anchor is found again by them. The
  * reader's pacer says at each tick whether a look can find anything new (the first look always
  * happens): a quiet pane is not read again until something changed.
  */
