@@ -41,6 +41,7 @@ import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
 import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
 import { hostRefusal } from "../wire/hostParameter.ts"
+import { hostAnswer } from "./hostAnswer.ts"
 
 /** A call to a tool outside the effective selection. Acts on nothing. @category errors */
 export class ToolNotSelected extends Schema.TaggedError<ToolNotSelected>()("ToolNotSelected", {
@@ -430,7 +431,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         }
         // Security: a command line the host composed is never passed on for the agent's machine to run;
         // a watch_command is built from the hub's own host table.
-        const { watch_command: composed, ...answer } = (result.structuredContent ?? {}) as Record<string, unknown>
+        const { watch_command: composed, ...answer } = yield* hostAnswer(host, _definition, result.structuredContent)
         const remote = table?.remotes.find((entry) => entry.name === host)
         const watch = composed === undefined || remote === undefined ? undefined : hostWatchCommandLine({
           ssh: { destination: remote.destination, port: remote.port, sshConfig: table!.sshConfig },

@@ -7,10 +7,10 @@
  * drops or hangs never holds another's calls. A session that ends fails its calls in flight: a read
  * is sent once more on a new session, any other call answers OutcomeUnknown and is never resent.
  * A connect that fails leaves the host alone for a back-off pause, during which its calls fail at
- * once with the last error.
+ * once with the last error. A host's answer over the bound on one message (HostTransport.ts), or one
+ * that is not a tool result, fails its call with HostAnswerRefused; the session goes on.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type CallToolResult, ErrorCode, McpError, type Progress } from "@modelcontextprotocol/sdk/types.js"
 import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js"
 import * as Clock from "effect/Clock"
@@ -21,6 +21,7 @@ import { backOffMs, defaultLinkTimeoutSeconds, keepAliveSeconds, runIdInProgress
 import type { HostTable, RemoteHostEntry } from "../domain/hosts.ts"
 import type { SshLink } from "../domain/ssh.ts"
 import {
+  HostAnswerRefused,
   HostCallFailed,
   HostLost,
   HostToolMissing,
@@ -30,6 +31,7 @@ import {
 } from "../services/errors.ts"
 import { type ForwardOptions, Hosts, type HostState, hubCallMetaKey } from "../services/Hosts.ts"
 import { version } from "../version.ts"
+import { answerRefusedCode, HostTransport } from "./HostTransport.ts"
 
 /** A connected host: its session and what its initialize answer and tools/list said. */
 interface Session {
@@ -88,6 +90,12 @@ export const hostCommand = (
     link
   )
 
+/** The first thing the SDK's schema found wrong with a result, as `path: message`. */
+const firstIssue = (error: Error): string => {
+  const issue = (error as { issues?: ReadonlyArray<{ path?: ReadonlyArray<unknown>; message?: string }> }).issues?.[0]
+  return issue === undefined ? error.message.slice(0, 300) : `${(issue.path ?? []).join(".")}: ${issue.message}`
+}
+
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /**
@@ -118,14 +126,9 @@ export const layer = (
           { ...(host.selection ?? env), LIBTMUX_LINK_TIMEOUT: String(linkTimeoutSeconds) },
           link
         )
-        const transport = new StdioClientTransport({
-          command: ssh.command,
-          args: ssh.args,
-          env: sshEnvironment(),
-          stderr: "pipe"
-        })
+        const transport = new HostTransport({ command: ssh.command, args: ssh.args, env: sshEnvironment() })
         let stderr = ""
-        transport.stderr?.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)))
+        transport.stderr.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)))
         const client = new Client({ name: "libtmux-mcp-hub", version }, { jsonSchemaValidator: passThrough })
         try {
           await client.connect(transport)
@@ -245,8 +248,20 @@ export const layer = (
                   }
                 }
               ) as Promise<CallToolResult>,
-            catch: (error): Dropped | HostCallFailed =>
-              error instanceof McpError && error.code === ErrorCode.ConnectionClosed
+            catch: (error): Dropped | HostCallFailed | HostAnswerRefused =>
+              error instanceof McpError && error.code === answerRefusedCode
+                ? new HostAnswerRefused({
+                  host: host.name,
+                  tool,
+                  detail: error.message.replace(/^MCP error -?\d+: /u, "")
+                })
+                : error instanceof Error && error.name === "ZodError"
+                ? new HostAnswerRefused({
+                  host: host.name,
+                  tool,
+                  detail: `it is not a tool result (${firstIssue(error)})`
+                })
+                : error instanceof McpError && error.code === ErrorCode.ConnectionClosed
                 ? new Dropped("its ssh session closed", true)
                 : error instanceof McpError && error.code === ErrorCode.RequestTimeout
                 ? new Dropped(`no answer within ${seconds(remaining)}`, false)
@@ -261,7 +276,7 @@ export const layer = (
         })
 
       const isDropped = (error: unknown): error is Dropped => error instanceof Dropped
-      type Failure = HostUnreachable | HostToolMissing | HostCallFailed | HostLost | OutcomeUnknown
+      type Failure = HostUnreachable | HostToolMissing | HostCallFailed | HostAnswerRefused | HostLost | OutcomeUnknown
 
       const call = (
         name: string,

@@ -5,7 +5,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { PaneId } from "../domain/ids.ts"
-import { capturedRows, relativeRow } from "../domain/rows.ts"
+import { capturedRows, captureRows, joinedLines, relativeRow, trimSpaces, wrapsOf } from "../domain/rows.ts"
 import { PaneReader, type PaneView } from "../services/PaneReader.ts"
 import type { ServerPane } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
@@ -39,15 +39,22 @@ export const make = Effect.gen(function*() {
     lastHistory.set(paneId, history)
     if (lastHistory.size > historyMemory) lastHistory.delete(lastHistory.keys().next().value!)
   }
-  const read = (paneId: PaneId, from?: number) =>
+  const read = (paneId: PaneId, from?: number, options?: { readonly joined: boolean }) =>
     Effect.gen(function*() {
       let guess = lastHistory.get(paneId) ?? 0
       for (let attempt = 0;; attempt++) {
         const start = from === undefined ? undefined : relativeRow(from, guess)
-        const { state, captured } = yield* Effect.flatMap(reads, (tmux) =>
-          tmux.paneAndCapture(paneId, viewFields, ["-S", start === undefined ? "0" : String(start), "-E", "-"])).pipe(
-            orPaneNotFound(paneId)
-          )
+        const range = ["-S", start === undefined ? "0" : String(start), "-E", "-"]
+        const { state, captured } = yield* Effect.flatMap(
+          reads,
+          (tmux) =>
+            options?.joined === true
+              ? tmux.paneAndCaptures(paneId, viewFields, [["-N", ...range], ["-J", ...range]])
+              : Effect.map(
+                tmux.paneAndCapture(paneId, viewFields, range),
+                (read) => ({ ...read, captured: [read.captured] })
+              )
+        ).pipe(orPaneNotFound(paneId))
         const history = state.history_size
         remember(paneId, history)
         const wanted = from === undefined ? undefined : relativeRow(from, history)
@@ -55,24 +62,28 @@ export const make = Effect.gen(function*() {
           guess = history
           continue
         }
-        const rows = capturedRows(captured)
         const firstRow = history + (start ?? 0)
         const skip = from === undefined ? state.cursor_y : 0
-        return {
+        const [text = "", joinedText] = captured
+        const view = {
           pid: state.pane_pid,
           dead: state.pane_dead,
           alternate: state.alternate_on,
           historySize: history,
           cursorY: state.cursor_y,
           serverPid: state.pid,
-          firstRow: firstRow + skip,
-          rows: rows.slice(skip)
-        } satisfies PaneView
+          firstRow: firstRow + skip
+        }
+        if (joinedText === undefined) return { ...view, rows: capturedRows(text).slice(skip) } satisfies PaneView
+        // The cells (`-N`) trimmed as tmux trims a plain capture are the same rows.
+        const cells = captureRows(text)
+        const rows = capturedRows(cells.map(trimSpaces).join("\n"))
+        const wraps = wrapsOf(cells, captureRows(joinedText))
+        const lines = joinedLines(cells.slice(skip, rows.length), wraps.slice(skip, rows.length))
+        return { ...view, rows: rows.slice(skip), lines } satisfies PaneView
       }
     }).pipe(
-      Effect.tapError(() =>
-        Effect.sync(() => lastHistory.delete(paneId))
-      ),
+      Effect.tapError(() => Effect.sync(() => lastHistory.delete(paneId))),
       Effect.provideContext(context),
       Effect.withSpan("PaneReader.read", { attributes: { pane_id: paneId } })
     )

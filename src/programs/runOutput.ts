@@ -15,6 +15,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { dropCells } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
+import { joinRows, wrapsOf } from "../domain/rows.ts"
 import { extractOutput } from "../domain/runPositions.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { uniqueMarker } from "./formats.ts"
@@ -55,41 +56,6 @@ const readParts = (paneId: PaneId, parts: ReadonlyArray<ReturnType<typeof captur
 const linesOf = (text: string | undefined): Array<string> => {
   const all = (text ?? "").split("\n")
   return all.at(-1) === "" ? all.slice(0, -1) : all
-}
-
-/**
- * Which of `rows` (a capture with `-N`) wrap on into the next: `joined` (the same rows with `-J`)
- * holds each line as its rows' cells concatenated. The last row's is not known (false).
- */
-export const wrapsOf = (rows: ReadonlyArray<string>, joined: ReadonlyArray<string>): Array<boolean> => {
-  const wraps: Array<boolean> = []
-  let row = 0
-  for (const line of joined) {
-    if (row >= rows.length) break
-    let length = 0
-    do {
-      length += rows[row]!.length
-      wraps.push(true)
-      row++
-    } while (length < line.length && row < rows.length)
-    wraps[wraps.length - 1] = false
-  }
-  while (wraps.length < rows.length) wraps.push(false)
-  return wraps
-}
-
-/** The lines of rows, each row joined to the next where it wraps on. */
-export const joinRows = (rows: ReadonlyArray<string>, wraps: ReadonlyArray<boolean>): Array<string> => {
-  const lines: Array<string> = []
-  let line = ""
-  rows.forEach((row, i) => {
-    line += row
-    if (wraps[i] !== true || i === rows.length - 1) {
-      lines.push(line)
-      line = ""
-    }
-  })
-  return lines
 }
 
 /** What a capture of just these rows prints, with `-N` or `-J`. */

@@ -3,9 +3,10 @@
  * that deadlines, polling and progress run under TestClock with a scripted reader. Only output
  * written after the wait starts (or after a given cursor) counts: a row is new when it lies past
  * the rows present at entry, or when its text at the same position changed (so a prompt identical
- * to an old one, printed again below it, is new output). Rows are positions counted from the top of
- * the history, which move when the history is cleared or tmux trims it at its limit: the rows just
- * above the anchor are watched, and when they change the anchor is found again by them. The
+ * to an old one, printed again below it, is new output). Patterns match lines, the rows a line
+ * wrapped over joined, and a line is new when any of its rows is. Rows are positions counted from
+ * the top of the history, which move when the history is cleared or tmux trims it at its limit: the
+ * rows just above the anchor are watched, and when they change the anchor is found again by them. The
  * reader's pacer says at each tick whether a look can find anything new (the first look always
  * happens): a quiet pane is not read again until something changed.
  */
@@ -98,7 +99,7 @@ export const waitForText = (paneId: PaneId, matcher: LineMatcher | undefined, ti
     let unmatched: string | undefined
     // One look from a few rows above the anchor; those rows tell whether the content moved.
     const look = Effect.gen(function*() {
-      const view = yield* reader.read(paneId, Math.max(0, anchor - contextRows))
+      const view = yield* reader.read(paneId, Math.max(0, anchor - contextRows), { joined: true })
       if (view.dead) return yield* new PaneGone({ pane: paneId, reason: "died while waiting for text" })
       if (view.pid !== entry.pid) {
         return yield* new PaneGone({ pane: paneId, reason: "was respawned while waiting for text" })
@@ -145,13 +146,22 @@ export const waitForText = (paneId: PaneId, matcher: LineMatcher | undefined, ti
       const now = yield* Clock.currentTimeMillis
       if (view.alternate) alternateScreenSeen = true
       else {
-        const rewritten = anchor === entryAnchor && entryAbove !== undefined
-          ? above.filter((row, i) => row !== (entryAbove[i] ?? "") && row.trim() !== "")
-          : []
-        newLines = [
-          ...rewritten,
-          ...view.rows.filter((row, i) => view.firstRow + i >= anchor && !old(row, view.firstRow + i - anchor))
-        ]
+        const top = anchor - above.length
+        const rewritable = anchor === entryAnchor && entryAbove !== undefined
+        const isNew = (row: string, at: number) =>
+          at >= anchor
+            ? !old(row, at - anchor)
+            : rewritable && at >= top && row !== (entryAbove[at - top] ?? "") && row.trim() !== ""
+        // A line with any new row is new, whole: a pattern matches across the rows the pane wrapped it over.
+        const lines = view.lines ?? view.rows.map((text) => ({ text, rows: 1 }))
+        let at = view.firstRow
+        newLines = lines.flatMap((line) => {
+          const first = at - view.firstRow
+          at += line.rows
+          return view.rows.slice(first, first + line.rows).some((row, k) => isNew(row, view.firstRow + first + k))
+            ? [line.text]
+            : []
+        })
         const text = newLines.join("\n")
         if (matcher === undefined) {
           if (newLines.length > 0) {

@@ -7,6 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type {
+  HostAnswerRefused,
   HostCallFailed,
   HostLost,
   HostToolMissing,
@@ -63,7 +64,7 @@ export class Hosts extends Context.Service<Hosts, {
     options: ForwardOptions
   ): Effect.Effect<
     CallToolResult,
-    HostUnknown | HostUnreachable | HostLost | OutcomeUnknown | HostToolMissing | HostCallFailed
+    HostUnknown | HostUnreachable | HostLost | OutcomeUnknown | HostToolMissing | HostCallFailed | HostAnswerRefused
   >
   readonly states: Effect.Effect<ReadonlyArray<HostState>>
 }>()("libtmux-mcp/services/Hosts") {}

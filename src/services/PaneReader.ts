@@ -7,6 +7,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
+import type { JoinedLine } from "../domain/rows.ts"
 import type { PaneNotFound, TmuxError } from "./errors.ts"
 
 /** One look at a pane. @category models */
@@ -22,6 +23,11 @@ export interface PaneView {
   readonly firstRow: number
   /** Rows from the requested absolute row (or the cursor row) down to the last written row. */
   readonly rows: ReadonlyArray<string>
+  /**
+   * With a joined read: the rows as lines, joined where the pane wrapped them (as `capture-pane -J`
+   * joins them), in order, each with how many of `rows` it spans; the first may have begun above them.
+   */
+  readonly lines?: ReadonlyArray<JoinedLine>
 }
 
 /** Paces the reads of one waiting loop at one pane. @category models */
@@ -43,8 +49,15 @@ export const everyTick = (tickMs: number): Pacer => ({
 
 /** Reads pane views. @category services */
 export class PaneReader extends Context.Service<PaneReader, {
-  /** Rows from absolute row `from` (the cursor row when omitted) to the last written row. */
-  read(paneId: PaneId, from?: number): Effect.Effect<PaneView, PaneNotFound | TmuxError>
+  /**
+   * Rows from absolute row `from` (the cursor row when omitted) to the last written row; `joined`
+   * reads their lines too (a second capture of the rows).
+   */
+  read(
+    paneId: PaneId,
+    from?: number,
+    options?: { readonly joined: boolean }
+  ): Effect.Effect<PaneView, PaneNotFound | TmuxError>
   /** A pacer for a loop that reads the pane `view` came from; without one, every tick reads. */
   readonly pacer?: (view: PaneView) => Effect.Effect<Pacer>
 }>()("libtmux-mcp/services/PaneReader") {}

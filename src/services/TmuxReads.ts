@@ -317,6 +317,29 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
       const split = stdout.indexOf(`${RS}\n`) + 2
       const [state] = yield* parseRows(fields, "display-message", stdout.slice(paneId.length + 1, split))
       return { state: state as Row<F>, captured: stdout.slice(split) }
+    }),
+  /**
+   * Format fields of one pane and several captures of the same moment (`capture-pane -p` with each
+   * of `captures`), in one invocation. The line between captures holds control characters, which a
+   * pane's rows never do (the terminal acts on them and stores none).
+   */
+  paneAndCaptures: <F extends Fields>(
+    paneId: PaneId,
+    fields: F,
+    captures: ReadonlyArray<ReadonlyArray<string>>
+  ): Effect.Effect<{ readonly state: Row<F>; readonly captured: ReadonlyArray<string> }, TmuxError> =>
+    Effect.gen(function*() {
+      const stdout = yield* observe.run([
+        ["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`],
+        ...captures.flatMap((args, i) => [
+          ...(i === 0 ? [] : [["display-message", "-p", "-t", paneId, `${FS}${RS}${FS}`] as const]),
+          ["capture-pane", "-p", "-t", paneId, ...args] as const
+        ])
+      ])
+      if (!stdout.startsWith(paneId + FS)) return yield* noSuchPane(paneId)
+      const split = stdout.indexOf(`${RS}\n`) + 2
+      const [state] = yield* parseRows(fields, "display-message", stdout.slice(paneId.length + 1, split))
+      return { state: state as Row<F>, captured: stdout.slice(split).split(`${FS}${RS}${FS}\n`) }
     })
 })
 

@@ -465,6 +465,23 @@ export class HostCallFailed extends Schema.TaggedError<HostCallFailed>()("HostCa
 }
 
 /**
+ * The hub did not pass on a host's answer: it was over the size the hub reads of one message, or it
+ * was not a result of the tool (not a tool result, or not fitting the tool's output schema). The call
+ * ran there; only its answer is lost. @category errors
+ */
+export class HostAnswerRefused extends Schema.TaggedError<HostAnswerRefused>()("HostAnswerRefused", {
+  host: Schema.String,
+  tool: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `host ${this.host}'s answer to ${this.tool} was refused, not passed on: ${this.detail}. The call ran ` +
+      `there: an inspect tool changed nothing; any other may have acted, so look (list_sessions, list_panes, ` +
+      `capture_pane with host ${this.host}) before repeating it`
+  }
+}
+
+/**
  * Every failure a tool program may end in, as one Schema union: a tool's failure schema (toolkit.ts)
  * and `ToolError` are both this.
  * @category schemas
@@ -498,7 +515,8 @@ export const ToolFailure = Schema.Union([
   HostLost,
   OutcomeUnknown,
   HostToolMissing,
-  HostCallFailed
+  HostCallFailed,
+  HostAnswerRefused
 ])
 
 /** Every failure a tool program may end in. @category errors */

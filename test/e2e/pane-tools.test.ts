@@ -268,6 +268,28 @@ describe("search and wait", () => {
     assert.strictEqual(dead._meta?.["com.git-pull.libtmux-mcp/error"], "PaneNotFound")
   })
 
+  it("wait_for_text matches a line the pane wrapped, across the wrap", async () => {
+    const { world, c } = await shared.freshTmux()
+    const pane = structured(await call(c, "create_session", { session_name: "narrow", width: 40, height: 10 }))
+      .pane_id as string
+    const { cursor } = structured(await call(c, "capture_since", { pane_id: pane }))
+    const waiting = call(c, "wait_for_text", { pane_id: pane, patterns: ["GET / HTTP"], timeout: 5, since: cursor })
+    // 34 x's and "GET / " fill the 40-column row; "HTTP/1.1" goes on the next. The typed line
+    // never holds the pattern itself.
+    world.tmux(
+      "libtmux-mcp",
+      "send-keys",
+      "-t",
+      pane,
+      `printf '%s%s\\n' "$(printf 'x%.0s' {1..34})GET / " HTTP/1.1`,
+      "Enter"
+    )
+    const matched = structured(await waiting)
+    assert.deepInclude(matched, { outcome: "matched", matched_index: 0 })
+    assert.strictEqual(matched.matched_line, `${"x".repeat(34)}GET / HTTP/1.1`)
+    assert.include(matched.new_lines, matched.matched_line)
+  })
+
   it("find_pane_by_position finds each corner of a two-by-two grid", async () => {
     const { c, session, pane } = await open()
     const right = structured(await call(c, "split_window", { pane_id: pane, direction: "right" })).pane_id

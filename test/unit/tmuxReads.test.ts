@@ -106,4 +106,20 @@ describe("typed reads", () => {
     assert.deepStrictEqual(issued[0]?.map((command) => command[0]), ["display-message", "capture-pane"])
     assert.isTrue(issued.flat().every((command) => Object.hasOwn(grammar.TmuxObserve, command[0])))
   })
+
+  it("reads state and several captures of the same moment in one invocation and splits them", async () => {
+    const { reads, issued } = scripted(`%3${FS}${record("7")}row 1 \nrow 2\n${FS}${RS}${FS}\nrow 1 row 2\n`)
+    const { state, captured } = await Effect.runPromise(
+      reads.paneAndCaptures("%3" as PaneId, { history_size: "int" }, [["-N"], ["-J"]])
+    )
+    assert.deepStrictEqual(state, { history_size: 7 })
+    assert.deepStrictEqual(captured, ["row 1 \nrow 2\n", "row 1 row 2\n"])
+    assert.deepStrictEqual(issued[0]?.map((command) => command.slice(0, 1).concat(command.slice(4))), [
+      ["display-message", `#{pane_id}${FS}#{history_size}${RS}`],
+      ["capture-pane", "-N"],
+      ["display-message", `${FS}${RS}${FS}`],
+      ["capture-pane", "-J"]
+    ])
+    assert.isTrue(issued.flat().every((command) => Object.hasOwn(grammar.TmuxObserve, command[0])))
+  })
 })

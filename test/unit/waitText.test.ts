@@ -143,6 +143,41 @@ describe("waitForText", () => {
       assert.deepStrictEqual([result.matchedIndex, result.matchedLine], [0, "a1"])
     }))
 
+  describe("matches lines as the pane wrapped them, joined (issue 58)", () => {
+    const across = (line: string) => line.includes("GET / HTTP")
+
+    it.effect("a pattern matches across the rows a line wrapped over", () =>
+      Effect.gen(function*() {
+        const entry = view(["$"])
+        const wrapped = view(["$ printf", "xxGET /", "HTTP/1.1", "$"], {
+          lines: [{ text: "$ printf", rows: 1 }, { text: "xxGET / HTTP/1.1", rows: 2 }, { text: "$", rows: 1 }]
+        })
+        const fiber = yield* Effect.forkChild(run(scripted(entry, () => wrapped), [across], 5_000))
+        yield* TestClock.adjust(60)
+        const result = yield* Fiber.join(fiber)
+        assert.deepStrictEqual([result.outcome, result.matchedLine], ["matched", "xxGET / HTTP/1.1"])
+        assert.deepStrictEqual(result.newLines, ["$ printf", "xxGET / HTTP/1.1", "$"])
+      }))
+
+    it.effect("a line counts when any of its rows is new, and not when all are old", () =>
+      Effect.gen(function*() {
+        // The old row where the call began, wrapped on into a new one.
+        const half = view(["GET /", "HTTP"], { lines: [{ text: "GET / HTTP", rows: 2 }] })
+        const fiber = yield* Effect.forkChild(run(scripted(view(["GET /"]), () => half), [across], 5_000))
+        yield* TestClock.adjust(60)
+        assert.strictEqual((yield* Fiber.join(fiber)).matchedLine, "GET / HTTP")
+        // A wrapped line wholly there before the call stays old, though a row below is new.
+        const entry = view(["GET /", "HTTP", "$"])
+        const later = view(["GET /", "HTTP", "$", "new"], {
+          lines: [{ text: "GET / HTTP", rows: 2 }, { text: "$", rows: 1 }, { text: "new", rows: 1 }]
+        })
+        const old = yield* Effect.forkChild(run(scripted(entry, () => later), [across], 300))
+        yield* TestClock.adjust(400)
+        const result = yield* Fiber.join(old)
+        assert.deepStrictEqual([result.outcome, result.newLines], ["timeout", ["new"]])
+      }))
+  })
+
   it.effect("ends with outcome timeout at the deadline when matching is still running then", () =>
     Effect.gen(function*() {
       const entry = view(["$ "])

@@ -16,8 +16,10 @@ import { verifyCursor } from "./capture_since.ts"
 export const wait_for_text = defineTool(manifest.wait_for_text, {
   description: "Wait for new output in a pane to match one of patterns (or any new output without them); " +
     "returns the match and its line. Output written before the call never counts: to wait " +
-    "race-free after typing, call capture_since first and pass its cursor as since. Rows " +
-    "match unjoined, trailing spaces removed; nothing matches on the alternate screen.",
+    "race-free after typing, call capture_since first and pass its cursor as since. Lines match " +
+    "with the rows the pane wrapped them over joined (as capture_pane's join_wrapped shows them), " +
+    "trailing spaces removed; a line counts when any of its rows is new. Nothing matches on the " +
+    "alternate screen.",
   input: Schema.Struct({
     pane_id: PaneId,
     patterns: Schema.optionalKey(
