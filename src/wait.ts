@@ -331,8 +331,11 @@ const release = (target: WaitTarget, waiter: Waiter, signal: boolean) =>
  * the run's process is gone.
  */
 const lookOf = (run: Run) => (rows: boolean) =>
-  Effect.map(screenOf(run)(rows), (seen) =>
-    seen.panePid !== undefined && seen.panePid !== 0 && seen.panePid !== run.panePid ? { ...seen, dead: true } : seen)
+  Effect.map(
+    screenOf(run)(rows),
+    (seen) =>
+      seen.panePid !== undefined && seen.panePid !== 0 && seen.panePid !== run.panePid ? { ...seen, dead: true } : seen
+  )
 
 /** What a watcher's event means for the run. */
 const fromEvent = (target: WaitTarget, run: Run, event: RunEvent) => {
@@ -397,7 +400,14 @@ const watch = (target: WaitTarget) =>
         const run = reading.run
         const kernel = yield* kernelProbe
         const woken = Effect.map(Effect.promise(() => waiter!.done), (done) => ({ _tag: "Woken" as const, done }))
-        const watched = watchRun(run.panePid, run.tty, kernel, lookOf(run), run.inShell === true ? run : undefined, pace)
+        const watched = watchRun(
+          run.panePid,
+          run.tty,
+          kernel,
+          lookOf(run),
+          run.inShell === true ? run : undefined,
+          pace
+        )
           .pipe(
             Effect.map((event) => ({ _tag: "Watched" as const, event })),
             Effect.catch((error) =>
