@@ -37,6 +37,9 @@ import { SocketPin } from "./services/SocketPin.ts"
 import { makeAuthorities, PaneCommand, type Runner } from "./services/Tmux.ts"
 import type { WaitTarget } from "./startup/Startup.ts"
 
+/** Why a pane that no longer exists is gone. */
+const closedWhy = "it was closed"
+
 /** The only tmux commands the watcher's reads may run. */
 const reads = new Set(["display-message", "capture-pane", "list-panes", "list-windows", "list-sessions"])
 
@@ -54,12 +57,32 @@ const pace = { watchPoll: 1_000, screenEvery: Number.POSITIVE_INFINITY }
 /** The failure of the command itself, not an outcome of the run. */
 class WaitFailed extends Error {}
 
-/** One tmux client running `head; wait-for <channel>; head`, read as it prints. */
+/** How a waiting client ended. */
+interface WaiterEnd {
+  readonly code: number | null
+  /** The second head, printed after the wake; `undefined` when the client ended before it. */
+  readonly second: string | undefined
+  /** tmux's error for the list (a `%error` block) or the client's standard error. */
+  readonly error: string
+  /** tmux told the client to exit before its list was done, unasked: the server is shutting down. */
+  readonly toldToExit: boolean
+}
+
+/**
+ * One control-mode tmux client (`tmux -C`) running `head; wait-for <channel>; head`, read as it
+ * prints. A control client ends when its standard input does: this process holds that pipe, so the
+ * client ends with it, however it ends (SIGKILL too), and `stop` is closing it. tmux 3.3a keeps the
+ * stopped client's place among the channel's waiters until the channel is next signalled, as for any
+ * killed `wait-for` client: the run's trailer signals it. An unattached control client leaves no
+ * session attached and ends once its list is done.
+ */
 interface Waiter {
   /** The first head, once printed; `undefined` when the client ended first. */
   readonly first: Promise<string | undefined>
-  readonly done: Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>
+  readonly done: Promise<WaiterEnd>
   readonly alive: () => boolean
+  /** tmux told the client to exit, unasked, before its list was done: its server is going. */
+  readonly toldToExit: () => boolean
   readonly stop: () => void
 }
 
@@ -71,22 +94,39 @@ const startWaiter = (target: WaitTarget): Waiter => {
   const head = headCommand(paneId, runId)
   const child = spawn(
     tmuxBin,
-    buildArgv(target.flags, [head, ["wait-for", protocolNames(runId).channel], head]) as Array<string>,
-    { env: target.environment, stdio: ["ignore", "pipe", "pipe"] }
+    buildArgv([...target.flags, "-C"], [head, ["wait-for", protocolNames(runId).channel], head]) as Array<string>,
+    { env: target.environment, stdio: ["pipe", "pipe", "pipe"] }
   )
-  let stdout = ""
+  // Output of each command's %begin...%end (or %error) block, in order: the head, the wait, the head.
+  const blocks: Array<{ lines: Array<string>; failed: boolean }> = []
+  let open: { lines: Array<string>; failed: boolean } | undefined
+  let pending = ""
+  let printed = 0
   let stderr = ""
   let exited = false
+  let stopped = false
+  let toldToExit = false
   let showFirst: (line: string | undefined) => void = () => undefined
   const first = new Promise<string | undefined>((resolve) => {
     showFirst = resolve
   })
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+  const shutdown = () => toldToExit && !stopped && blocks.length < 3
+  const headOf = (index: number) => {
+    const block = blocks[index]
+    return block === undefined || block.failed ? undefined : block.lines[0]
+  }
+  const done = new Promise<WaiterEnd>((resolve) => {
     const end = (code: number | null) => {
       if (exited) return
       exited = true
       showFirst(undefined)
-      resolve({ code, stdout, stderr })
+      const failed = blocks.find((block) => block.failed)
+      resolve({
+        code,
+        second: headOf(2),
+        error: failed === undefined ? stderr : failed.lines.join("\n"),
+        toldToExit: shutdown()
+      })
     }
     child.on("close", end)
     child.on("error", (error) => {
@@ -94,11 +134,30 @@ const startWaiter = (target: WaitTarget): Waiter => {
       end(null)
     })
   })
+  child.stdin.on("error", () => undefined)
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout += chunk
-    if (stdout.length > waiterOutputLimit) child.kill("SIGTERM")
-    const newline = stdout.indexOf("\n")
-    if (newline !== -1) showFirst(stdout.slice(0, newline))
+    printed += chunk.length
+    if (printed > waiterOutputLimit) child.kill("SIGTERM")
+    pending += chunk
+    const lines = pending.split("\n")
+    pending = lines.pop() ?? ""
+    for (const line of lines) {
+      if (open !== undefined) {
+        if (/^%(end|error) /u.test(line)) {
+          open.failed = line.startsWith("%error")
+          blocks.push(open)
+          open = undefined
+          if (blocks.length === 1) showFirst(headOf(0))
+        } else {
+          open.lines.push(line)
+        }
+      } else if (line.startsWith("%begin ")) {
+        open = { lines: [], failed: false }
+      } else if (line.startsWith("%exit")) {
+        toldToExit = true
+      }
+      // Other lines outside a block are notifications (a paste buffer changed): none is the run's.
+    }
   })
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     if (stderr.length < waiterOutputLimit) stderr += chunk
@@ -107,8 +166,11 @@ const startWaiter = (target: WaitTarget): Waiter => {
     first,
     done,
     alive: () => !exited,
+    toldToExit: shutdown,
     stop: () => {
-      if (!exited) child.kill("SIGTERM")
+      if (exited || stopped) return
+      stopped = true
+      child.stdin.end()
     }
   }
 }
@@ -118,7 +180,7 @@ type Reading = WaitOutcome | { readonly _tag: "Running"; readonly run: Run }
 
 const settle = (target: WaitTarget, head: Head): Effect.Effect<Reading, WaitFailed> => {
   const { paneId, runId } = target.request
-  if (head.panePid === 0) return Effect.succeed({ _tag: "PaneGone", runId, paneId, why: "it was closed" })
+  if (head.panePid === 0) return Effect.succeed({ _tag: "PaneGone", runId, paneId, why: closedWhy })
   const read = readRecord(head.runRecord)
   if (read._tag === "Undecodable") {
     return Effect.fail(new WaitFailed(`the record of run ${runId} on pane ${paneId} cannot be read: ${read.reason}`))
@@ -200,12 +262,41 @@ const goneOr = (target: WaitTarget, error: ToolError | WaitFailed): Effect.Effec
   if (error._tag === "ServerNotRunning" || (error._tag === "PaneNotFound" && !error.serverRunning)) {
     return Effect.succeed({ _tag: "ServerGone", runId, socket: target.socket })
   }
-  if (error._tag === "PaneNotFound") return Effect.succeed({ _tag: "PaneGone", runId, paneId, why: "it was closed" })
+  if (error._tag === "PaneNotFound") return Effect.succeed({ _tag: "PaneGone", runId, paneId, why: closedWhy })
   if (error._tag === "TmuxCommandFailed" && /can't find (pane|window|session)/u.test(error.stderr)) {
-    return Effect.succeed({ _tag: "PaneGone", runId, paneId, why: "it was closed" })
+    return Effect.succeed({ _tag: "PaneGone", runId, paneId, why: closedWhy })
   }
   return Effect.fail(new WaitFailed(error.message))
 }
+
+/** How long a closed pane is checked against its server going away: kill-server ends the sessions first. */
+const shutdownWindowMs = 1000
+
+/** Whether a tmux server still answers on the socket (a refusal is an answer: only no server is `false`). */
+const serverAnswers = (paneId: PaneId) =>
+  Effect.flatMap(PaneCommand, (tmux) => tmux.run([["display-message", "-p", "-t", paneId, "#{pid}"]])).pipe(
+    Effect.as(true),
+    Effect.catch((error) => Effect.succeed(error._tag !== "ServerNotRunning"))
+  )
+
+/**
+ * A pane found closed is told apart from its server going away: the server ends its sessions (and
+ * wakes every waiter) before it exits, so a pane missing while the server still answers is watched
+ * for `shutdownWindowMs`: the waiting client told to exit, or no server left, is the server's end.
+ */
+const paneOrServerGone = (target: WaitTarget, waiter: Waiter | undefined, outcome: WaitOutcome) =>
+  Effect.gen(function*() {
+    if (outcome._tag !== "PaneGone" || outcome.why !== closedWhy) return outcome
+    const gone: WaitOutcome = { _tag: "ServerGone", runId: target.request.runId, socket: target.socket }
+    const until = (yield* Clock.currentTimeMillis) + shutdownWindowMs
+    while (true) {
+      if (waiter?.toldToExit() === true) return gone
+      yield* Effect.orDie(guardPlace(target.place, "connect"))
+      if (!(yield* serverAnswers(target.request.paneId))) return gone
+      if ((yield* Clock.currentTimeMillis) >= until) return outcome
+      yield* Effect.sleep(50)
+    }
+  })
 
 /** Reads the run's head afresh and settles it; `still` is what a run still running means here. */
 const lookAgain = <R>(target: WaitTarget, still: (run: Run) => Effect.Effect<Reading, WaitFailed, R>) =>
@@ -233,6 +324,18 @@ const release = (target: WaitTarget, waiter: Waiter, signal: boolean) =>
     }
     waiter.stop()
   })
+
+/**
+ * The watcher's look at the pane: a pane respawned since the run was typed is told as the run's
+ * process gone (its pid is another), so the look that follows settles it; the kernel sees only that
+ * the run's process is gone.
+ */
+const lookOf = (run: Run) => (rows: boolean) =>
+  Effect.map(
+    screenOf(run)(rows),
+    (seen) =>
+      seen.panePid !== undefined && seen.panePid !== 0 && seen.panePid !== run.panePid ? { ...seen, dead: true } : seen
+  )
 
 /** What a watcher's event means for the run. */
 const fromEvent = (target: WaitTarget, run: Run, event: RunEvent) => {
@@ -276,63 +379,70 @@ const watch = (target: WaitTarget) =>
     const deadline = timeoutSeconds === undefined
       ? undefined
       : (yield* Clock.currentTimeMillis) + timeoutSeconds * 1000
-    while (true) {
-      yield* Effect.orDie(guardPlace(target.place, "connect"))
-      const waiter = yield* Effect.acquireRelease(Effect.sync(() => startWaiter(target)), (w) => Effect.sync(w.stop))
-      const first = yield* Effect.promise(() => waiter.first)
-      if (first === undefined) {
-        const done = yield* Effect.promise(() => waiter.done)
-        const after = yield* lookAgain(target, () => Effect.fail(new WaitFailed(`tmux failed: ${done.stderr.trim()}`)))
-        if (after._tag === "Running") return yield* Effect.fail(new WaitFailed(`tmux failed: ${done.stderr.trim()}`))
-        return after
-      }
-      const reading = yield* settle(target, parseHead(first))
-      if (reading._tag !== "Running") {
-        yield* release(target, waiter, signals(reading))
-        return reading
-      }
-      const run = reading.run
-      const kernel = yield* kernelProbe
-      const woken = Effect.map(Effect.promise(() => waiter.done), (done) => ({ _tag: "Woken" as const, done }))
-      const watched = watchRun(
-        run.panePid,
-        run.tty,
-        kernel,
-        screenOf(run),
-        run.inShell === true ? run : undefined,
-        pace
-      )
-        .pipe(
-          Effect.map((event) => ({ _tag: "Watched" as const, event })),
-          Effect.catch((error) => Effect.map(goneOr(target, error), (outcome) => ({ _tag: "Gone" as const, outcome })))
+    let waiter: Waiter | undefined
+    const decided = Effect.gen(function*() {
+      while (true) {
+        yield* Effect.orDie(guardPlace(target.place, "connect"))
+        waiter = yield* Effect.acquireRelease(Effect.sync(() => startWaiter(target)), (w) => Effect.sync(w.stop))
+        const first = yield* Effect.promise(() => waiter!.first)
+        if (first === undefined) {
+          const done = yield* Effect.promise(() => waiter!.done)
+          const failed = () => Effect.fail(new WaitFailed(`tmux failed: ${done.error.trim()}`))
+          const after = yield* lookAgain(target, failed)
+          if (after._tag === "Running") return yield* failed()
+          return after
+        }
+        const reading = yield* settle(target, parseHead(first))
+        if (reading._tag !== "Running") {
+          yield* release(target, waiter, signals(reading))
+          return reading
+        }
+        const run = reading.run
+        const kernel = yield* kernelProbe
+        const woken = Effect.map(Effect.promise(() => waiter!.done), (done) => ({ _tag: "Woken" as const, done }))
+        const watched = watchRun(
+          run.panePid,
+          run.tty,
+          kernel,
+          lookOf(run),
+          run.inShell === true ? run : undefined,
+          pace
         )
-      const raced = Effect.raceFirst(woken, watched)
-      const now = yield* Clock.currentTimeMillis
-      const result = deadline === undefined
-        ? Option.some(yield* raced)
-        : yield* Effect.timeoutOption(raced, Math.max(0, deadline - now))
-      if (Option.isNone(result)) {
-        waiter.stop()
-        return { _tag: "TimedOut", runId, seconds: timeoutSeconds! } satisfies WaitOutcome
+          .pipe(
+            Effect.map((event) => ({ _tag: "Watched" as const, event })),
+            Effect.catch((error) =>
+              Effect.map(goneOr(target, error), (outcome) => ({ _tag: "Gone" as const, outcome }))
+            )
+          )
+        const raced = Effect.raceFirst(woken, watched)
+        const now = yield* Clock.currentTimeMillis
+        const result = deadline === undefined
+          ? Option.some(yield* raced)
+          : yield* Effect.timeoutOption(raced, Math.max(0, deadline - now))
+        if (Option.isNone(result)) {
+          waiter.stop()
+          return { _tag: "TimedOut", runId, seconds: timeoutSeconds! } satisfies WaitOutcome
+        }
+        const found = result.value
+        if (found._tag === "Woken") {
+          // The end's signal prints the second head; a server that shuts down wakes it without one.
+          const again = found.done.second !== undefined
+            ? yield* settle(target, parseHead(found.done.second))
+            : yield* lookAgain(target, () => Effect.succeed({ _tag: "Running", run } as const))
+          // A wake without the end record is no end: wait again.
+          if (again._tag !== "Running") return again
+          continue
+        }
+        if (found._tag === "Gone") {
+          waiter.stop()
+          return found.outcome
+        }
+        const outcome = yield* fromEvent(target, run, found.event)
+        yield* release(target, waiter, signals(outcome))
+        if (outcome._tag !== "Running") return outcome
       }
-      const found = result.value
-      if (found._tag === "Woken") {
-        const second = found.done.stdout.split("\n")[1] ?? ""
-        const again = found.done.code === 0 && second !== ""
-          ? yield* settle(target, parseHead(second))
-          : yield* lookAgain(target, () => Effect.succeed({ _tag: "Running", run } as const))
-        // A wake without the end record is no end: wait again.
-        if (again._tag !== "Running") return again
-        continue
-      }
-      if (found._tag === "Gone") {
-        waiter.stop()
-        return found.outcome
-      }
-      const outcome = yield* fromEvent(target, run, found.event)
-      yield* release(target, waiter, signals(outcome))
-      if (outcome._tag !== "Running") return outcome
-    }
+    })
+    return yield* Effect.flatMap(decided, (outcome) => paneOrServerGone(target, waiter, outcome))
   })
 
 /** Runs `wait`: prints the outcome's line, and returns its exit code. */

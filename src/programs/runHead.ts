@@ -167,6 +167,7 @@ export const screenOf = (run: Run) => (rows: boolean) =>
       recorded: parseEndRecord(parsed.endRecord) !== undefined,
       typed: parsed.typed !== "",
       dead: parsed.dead,
+      panePid: parsed.panePid,
       alternate: parsed.alternate,
       program: parsed.program,
       cursorX: parsed.cursorX,

@@ -34,6 +34,8 @@ export interface RunScreen {
   /** `false` while the run's paste has not come (its typed record is not set yet): a slow typing client. */
   readonly typed?: boolean
   readonly dead: boolean
+  /** The pane's process now: another than the run's when the pane was respawned. */
+  readonly panePid?: number
   readonly alternate: boolean
   readonly program: string
   readonly cursorX: number

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { binPath, commandToExit, type Exited, serverEnv } from "../support/mcp.ts"
-import { holdsFor, stillPending, until } from "../support/poll.ts"
+import { childProcesses, holdsFor, running, stillPending, until } from "../support/poll.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
 import { quotingShells } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
@@ -42,6 +42,35 @@ const throughShell = (
 /** Starts `libtmux-mcp wait` through `sh -c` in the world; resolves once it exits. */
 const startWait = (world: TmuxWorld, args: ReadonlyArray<string>): Promise<Exited> =>
   throughShell(world, [process.execPath, binPath, "wait", ...args].map(shellQuote).join(" "))
+
+/** `wait` started through `sh -c`, with its process: its exit, and the process to find its children under. */
+const startWatcher = (world: TmuxWorld, args: ReadonlyArray<string>) => {
+  let child: ChildProcess | undefined
+  const exited = commandToExit("sh", ["-c", [process.execPath, binPath, "wait", ...args].map(shellQuote).join(" ")], {
+    env: serverEnv(world),
+    cwd: world.dir,
+    started: (started) => {
+      child = started
+      endsWithTest(started)
+    }
+  })
+  return { exited, pid: child!.pid! }
+}
+
+/** The processes under `pid`, its own included, with their argument lists. */
+const processTree = (pid: number): Array<{ readonly pid: number; readonly args: ReadonlyArray<string> }> =>
+  childProcesses(pid).flatMap((child) => [child, ...processTree(child.pid)])
+
+/** Waits until a tmux client under `pid` waits on the run's channel; that client's pid. */
+const waitingClient = async (pid: number, runId: string): Promise<number> =>
+  (await until(
+    `the watcher's tmux client waiting on run ${runId}'s channel`,
+    () =>
+      processTree(pid).filter(({ args }) =>
+        args.some((arg, i) => arg === "wait-for" && args[i + 1] === `lmcp_${runId}`)
+      ),
+    (found) => found.length === 1
+  ))[0]!.pid
 
 /** The pane's options that name runs, as `show -p` lists them. */
 const runOptions = (world: TmuxWorld, pane: string) =>
@@ -197,6 +226,48 @@ describe.concurrent("libtmux-mcp wait", () => {
     assert.strictEqual(done.code, 9, JSON.stringify(done))
     assert.strictEqual(done.stdout, `run ${runId}: the tmux server on name:libtmux-mcp is gone\n`)
   })
+
+  it("the pane respawned while the watcher waits: pane gone", async () => {
+    const { world, c, pane } = await own.open()
+    const runId = await timedOut(c, pane, "sleep 30")
+    const watcher = startWatcher(world, [runId, "--pane", pane, "--timeout", "15"])
+    await waitingClient(watcher.pid, runId)
+    world.tmux("libtmux-mcp", "respawn-pane", "-k", "-t", pane)
+    assert.deepStrictEqual(await watcher.exited, {
+      code: 8,
+      stdout: `run ${runId}: pane ${pane} is gone (it was respawned since the run was typed)\n`,
+      stderr: ""
+    })
+  })
+
+  it("the tmux server killed while the watcher waits: server gone, not pane gone", async () => {
+    const { world, c, pane } = await own.open()
+    const runId = await timedOut(c, pane, "sleep 30")
+    const watcher = startWatcher(world, [runId, "--pane", pane, "--timeout", "15"])
+    await waitingClient(watcher.pid, runId)
+    world.tmux("libtmux-mcp", "kill-server")
+    assert.deepStrictEqual(await watcher.exited, {
+      code: 9,
+      stdout: `run ${runId}: the tmux server on name:libtmux-mcp is gone\n`,
+      stderr: ""
+    })
+  })
+
+  for (const signal of ["SIGKILL", "SIGTERM"] as const) {
+    it(`a watcher ended by ${signal} leaves no tmux client waiting`, async () => {
+      const { world, c, pane } = await own.open()
+      const runId = await timedOut(c, pane, "sleep 30")
+      const watcher = startWatcher(world, [runId, "--pane", pane])
+      const client = await waitingClient(watcher.pid, runId)
+      // The node process, under sh or sh itself when it ran the command in its place.
+      const node = [watcher.pid, ...processTree(watcher.pid).map((child) => child.pid)].find((pid) =>
+        readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("wait")
+      )!
+      process.kill(node, signal)
+      await until(`the watcher's tmux client gone after ${signal}`, () => !running(client))
+      await watcher.exited
+    })
+  }
 
   it("an unknown run ID, and a run another call collected", async () => {
     const { world, c, pane } = await own.open()
