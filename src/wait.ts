@@ -22,13 +22,14 @@ import { spawn } from "node:child_process"
 import type { PaneId } from "./domain/ids.ts"
 import { protocolNames } from "./domain/protocolNames.ts"
 import { parseEndRecord } from "./domain/runPositions.ts"
-import { decodeMark, readRecord, recordOf } from "./domain/runRecord.ts"
+import { readRecord, recordOf } from "./domain/runRecord.ts"
 import { waitExitCode, waitFailedCode, waitLine, type WaitOutcome } from "./domain/waitOutcome.ts"
 import { layer as paneProcessLayer } from "./layers/PaneProcessLive.ts"
 import { guardPlace } from "./platform/SocketGuard.ts"
 import { buildArgv, execTmux } from "./platform/TmuxExec.ts"
 import { readsForCommand } from "./programs/runAwait.ts"
 import { type Head, headFormat, kernelProbe, lookAtBottom, parseHead, screenOf } from "./programs/runHead.ts"
+import { markOf } from "./programs/runReadBack.ts"
 import { type RunEvent, watchRun } from "./programs/runWatch.ts"
 import type { ToolError } from "./services/errors.ts"
 import { ServerPane } from "./services/ServerPane.ts"
@@ -186,9 +187,9 @@ const settle = (target: WaitTarget, head: Head): Effect.Effect<Reading, WaitFail
     return Effect.fail(new WaitFailed(`the record of run ${runId} on pane ${paneId} cannot be read: ${read.reason}`))
   }
   if (read._tag === "Absent") {
-    const mark = decodeMark(head.collected)
+    const mark = markOf(runId, head.collected)
     return Effect.succeed(
-      mark?.runId === runId
+      mark !== undefined
         ? { _tag: "Collected", runId, status: mark.status, ended: mark.ended }
         : { _tag: "Unknown", runId, paneId }
     )

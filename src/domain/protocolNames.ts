@@ -13,7 +13,8 @@
  * - `last`: the last run typed in the pane and not yet collected: what a new run reports as
  *   `earlier_run` when nobody collected it.
  * - `collected`: the mark of the pane's last collected run (`CollectedMark`), set by the one call
- *   that collected it and replaced by the pane's next collection.
+ *   that collected it and moved to `collectedBefore` (then `collectedBefore2`) by the pane's next
+ *   collections: the pane's last three collected runs are told.
  * - `generation` and `typedAt(N)`: the pane's typing generation. A run read generation N with the
  *   pane's state it types from; it sets `typedAt(N+1)` with `-o`, so when another run was typed
  *   since (and took N+1), tmux refuses, and nothing is typed from a view that is out of date.
@@ -36,6 +37,12 @@ const fixedOptions = {
   openInput: "@lmcp_open",
   /** The mark of the pane's last collected run (`CollectedMark`): one per pane, replaced by the next. */
   collected: "@lmcp_done",
+  /**
+   * The two marks before it, moved down at each collection: a run collected as another's
+   * `earlier_run`, that one collected in turn, is still told by its own mark.
+   */
+  collectedBefore: "@lmcp_done1",
+  collectedBefore2: "@lmcp_done2",
   /**
    * Where an in-shell run's trailer leaves the shell's pid and option letters (`$$x$-`): it stays with
    * the pane, and says that runs changed that shell's state and whether `set -e` is on.

@@ -111,6 +111,7 @@ export const collect = (run: RunRef, collection: Collection): ReadonlyArray<Tmux
   const record = paneRunOptions.record(run.id)
   return [
     recordGuard(run),
+    ...keepMark(run.paneId),
     ["set-option", "-p", "-t", run.paneId, paneRunOptions.collected, encodeMark({ runId: run.id, ...collection })],
     ...[
       names.template,
@@ -198,6 +199,12 @@ export const answerGuard = (run: RunRef, program: string): TmuxCommand =>
       answerSeen(run)
     }}`
   )
+
+/** The pane's marks moved down one place, the oldest dropped, before a collection sets the newest. */
+const keepMark = (paneId: string): ReadonlyArray<TmuxCommand> => [
+  ["set-option", "-pF", "-t", paneId, paneRunOptions.collectedBefore2, `#{${paneRunOptions.collectedBefore}}`],
+  ["set-option", "-pF", "-t", paneId, paneRunOptions.collectedBefore, `#{${paneRunOptions.collected}}`]
+]
 
 /**
  * Typing an answer: the guard, the run's trailer made to discard what the program leaves unread of

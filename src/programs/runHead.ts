@@ -34,7 +34,7 @@ export const separator = marks.separator
 export const headFormat = (runId: string) => {
   const names = protocolNames(runId)
   return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{${paneRunOptions.record(runId)}}|` +
-    `#{${paneRunOptions.collected}}|` +
+    `#{${paneRunOptions.collected}}/#{${paneRunOptions.collectedBefore}}/#{${paneRunOptions.collectedBefore2}}|` +
     "#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_pid}|#{pane_current_command}"
 }
 
@@ -45,7 +45,10 @@ export interface Head {
   readonly typed: string
   /** The run's record as tmux holds it (see domain/runRecord.ts). */
   readonly runRecord: string
-  /** The pane's collected-run mark (see domain/runRecord.ts `CollectedMark`), of whichever run. */
+  /**
+   * The pane's last three collected-run marks (see domain/runRecord.ts `CollectedMark`), of whichever
+   * runs, joined by `/` (runReadBack.ts `markOf` finds one run's).
+   */
   readonly collected: string
   readonly history: number
   readonly cursorY: number

@@ -364,11 +364,9 @@ export const collectFinished = (run: Run, limits: OutputLimits, fresh: boolean) 
     return output
   })
 
-/** The pane's mark (`value`) when it is `runId`'s. */
-export const markOf = (runId: string, value: string): CollectedMark | undefined => {
-  const mark = decodeMark(value)
-  return mark?.runId === runId ? mark : undefined
-}
+/** `runId`'s mark among the pane's marks (`value`: one, or the head's three joined by `/`). */
+export const markOf = (runId: string, value: string): CollectedMark | undefined =>
+  value.split("/").map(decodeMark).find((mark) => mark?.runId === runId)
 
 /** How a collected run ended, as its mark says. */
 const endingText = (mark: CollectedMark): string =>

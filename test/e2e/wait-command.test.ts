@@ -286,6 +286,20 @@ describe.concurrent("libtmux-mcp wait", () => {
     })
   })
 
+  it("a run collected as another's earlier_run, that one collected too: collected, with its status", async () => {
+    const { world, c, pane } = await own.open()
+    const runId = await timedOut(c, pane, "sleep 1; exit 3")
+    await until("the run's end record", () => ended(world, pane, runId), (value) => value !== "")
+    // The next command reports it as its earlier_run, and is collected in turn: the pane's newest mark is its.
+    const next = await run(c, pane, "exit 4")
+    assert.deepInclude(next, { exit_status: 4, earlier_run: { run_id: runId, exit_status: 3 } })
+    assert.deepStrictEqual(await startWait(world, [runId, "--pane", pane, "--timeout", "10"]), {
+      code: 7,
+      stdout: `run ${runId} was already collected: exit status 3\n`,
+      stderr: ""
+    })
+  })
+
   it("two watchers on one run both see its end", async () => {
     const { world, c, pane } = await own.open()
     const runId = await timedOut(c, pane, "sleep 3; exit 6")

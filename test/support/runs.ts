@@ -64,7 +64,7 @@ export const leftovers = (world: TmuxWorld, pane: string) =>
     // The pane's typing generation (two options), what in-shell runs left in the shell and the mark
     // of its last collected run are kept on purpose: they outlive runs, not the pane.
     .filter((line) =>
-      (line.includes("lmcp") && !/^@lmcp_(gen|g[0-9]+|sh|done) /u.test(line)) ||
+      (line.includes("lmcp") && !/^@lmcp_(gen|g[0-9]+|sh|done[12]?) /u.test(line)) ||
       /^@(lx|x|[lm][0-9a-f]{6}) /u.test(line) ||
       line.startsWith("remain-on-exit")
     )
