@@ -34,14 +34,15 @@ export const secretRemedy = "a secret (a password or passphrase) is asked: do no
 
 /**
  * At readiness, with the shell not in front: the program holding the keyboard, if the kernel
- * certainly sees one reading the terminal (the mode is read only then). A relay is left to the
+ * certainly sees one reading the terminal (the mode is read only then), or hides it from this user
+ * (then only a password prompt counts: see domain/keyboard.ts). A relay is left to the
  * readiness wait: where the kernel hides the call, a tmux client (a previous run's status report,
  * leaving) looks like one. `screen`, when the caller read the rows, replaces what the state alone says.
  */
 export const holderAtReadiness = (state: PaneLook, group: number, kernel: KernelProbe, screen?: ScreenFacts) =>
   Effect.gen(function*() {
     const front = yield* kernel.front(state.pane_pid, group, state.pane_tty)
-    if (front?.wait !== "reads") return undefined
+    if (front?.wait !== "reads" && front?.wait !== "hidden") return undefined
     const verdict = classify({
       shellInFront: false,
       program: front.program,
