@@ -120,7 +120,11 @@ export const frontFrom =
       }
       queue.push(...childrenOf(files, pid).map((child) => ({ pid: child, underMember: member })))
     }
-    return pickFront(members)
+    const front = pickFront(members)
+    if (front === undefined) return undefined
+    // Read for the one that speaks for the group only: the quit advice goes by it (domain/quitAdvice.ts).
+    const executable = files.link(`/proc/${front.pid}/exe`)?.replace(/ \(deleted\)$/u, "").split("/").at(-1)
+    return executable === undefined || executable === "" ? front : { ...front, executable }
   }
 
 /** Terminal device paths tmux reports: nothing else is ever opened. */

@@ -18,16 +18,6 @@ export const kindText: Record<BlockKind, string> = {
   secret: "a secret prompt: echo is off"
 }
 
-/** The keys that quit a program of each kind, as send_keys takes them. */
-export const quitKeys: Record<BlockKind, string> = {
-  "full-screen": "q or C-c",
-  "line-editor": "C-d, or its own exit command",
-  pager: "q",
-  prompt: "C-c",
-  stdin: "C-d or C-c",
-  secret: "C-c"
-}
-
 /** Said wherever a secret is asked. */
 export const secretRemedy = "a secret (a password or passphrase) is asked: do not type one you were not given; " +
   "ask the user to type it in the pane (they can attach to watch), or interrupt it with send_keys C-c"
@@ -53,7 +43,9 @@ export const holderAtReadiness = (state: PaneLook, group: number, kernel: Kernel
       screen: screen ??
         { alternate: state.alternate_on, changing: false, prompted: state.cursor_x > 0, drawnBelow: false }
     })
-    return verdict._tag === "Blocked" ? verdict : undefined
+    return verdict._tag === "Blocked"
+      ? { ...verdict, ...(front.executable === undefined ? {} : { executable: front.executable }) }
+      : undefined
   })
 
 const blank = (row: string | undefined) => (row ?? "").trim() === ""

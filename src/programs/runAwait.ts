@@ -53,7 +53,14 @@ import { type RunEvent, watchRun } from "./runWatch.ts"
 export type RunOutcome =
   | { readonly _tag: "Finished"; readonly output: RunOutput }
   | { readonly _tag: "TimedOut"; readonly output: RunOutput }
-  | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind; readonly output: RunOutput }
+  | {
+    readonly _tag: "Blocked"
+    readonly by: string
+    readonly kind: BlockKind
+    /** The file name of the program `by` runs, where it could be read (for the quit advice). */
+    readonly executable?: string
+    readonly output: RunOutput
+  }
   /** The command ended the shell itself (an in-shell `exit`): its status; the pane is left dead. */
   | { readonly _tag: "ShellExited"; readonly status: number | null; readonly output: RunOutput }
   /** The command replaced the shell (an in-shell `exec`) with `program`: its status is unknown; the pane is free. */
@@ -142,7 +149,13 @@ export const awaitRun = <R>(
         const output = withSeen(held, yield* outputSoFar(run, limits))
         if (output.status !== undefined) return yield* settleRun(held, output, fresh)
         yield* runs.hold(held)
-        return { _tag: "Blocked", by: event.by, kind: event.kind, output } satisfies RunOutcome
+        return {
+          _tag: "Blocked",
+          by: event.by,
+          kind: event.kind,
+          ...(event.executable === undefined ? {} : { executable: event.executable }),
+          output
+        } satisfies RunOutcome
       }
       case "Exited": {
         if (run.inShell === true) return yield* shellExited(run, limits)

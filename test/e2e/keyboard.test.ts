@@ -226,7 +226,7 @@ describe.concurrent("refusals and pagers", () => {
     assert.include(textOf(refused), "send_keys")
     assert.include(textOf(refused), "nothing was typed")
     // The way out that fits a REPL: "q" would be typed into it as code.
-    assert.include(textOf(refused), "quit it: C-d, or its own exit command")
+    assert.include(textOf(refused), "quit it with send_keys with enter false (C-d, or its own exit command)")
   })
 
   it("on our own socket git log and git diff print everything, no pager; less still says it drew", async () => {
