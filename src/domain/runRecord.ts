@@ -78,7 +78,10 @@ export interface Run {
   readonly echoRows: number
   /** The pane's height when typed. */
   readonly screenRows: number
-  /** What a watcher of this run saw draw on the screen (a pager, a full-screen program), for the answers it holds for (domain/screenSeen.ts). */
+  /**
+   * What a watcher of this run saw draw on the screen (a pager, a full-screen program), carried to
+   * the answers it holds for (domain/screenSeen.ts).
+   */
   readonly screenSeen?: ReadonlyArray<ScreenSeen>
   /** The command runs in the shell itself (in_shell, and always in fish): an `exit` ends the shell. */
   readonly inShell?: boolean

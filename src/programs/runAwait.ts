@@ -69,7 +69,7 @@ export type RunOutcome =
   /** The call's C-c ended the run, and with it the rest of its typed line: no status; what it printed. */
   | { readonly _tag: "Interrupted"; readonly output: RunOutput }
 
-/** A run's last answer: its output with what this run's watchers saw before that holds for it (domain/screenSeen.ts). */
+/** A run's last answer: its output with what this run's watchers saw that holds for it (domain/screenSeen.ts). */
 export const withSeen = (run: Run, output: RunOutput): RunOutput => ({
   ...output,
   screen: screenOfAnswer(run.screenSeen ?? [], output.screen).screen

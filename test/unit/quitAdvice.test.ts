@@ -22,7 +22,10 @@ describe("quitAdvice", () => {
       quitAdvice("full-screen", ["vim"], "answer"),
       "answer_key \"Escape\", then answer \":q!\" (this leaves without saving; \":wq\" instead of \":q!\" saves)"
     )
-    assert.match(quitAdvice("full-screen", ["vi"], "send_keys"), /^send_keys "Escape" with enter false, then send_keys ":q!" \(/u)
+    assert.match(
+      quitAdvice("full-screen", ["vi"], "send_keys"),
+      /^send_keys "Escape" with enter false, then send_keys ":q!" \(/u
+    )
     assert.match(quitAdvice("full-screen", ["nano"], "answer"), /^answer_key "C-x" \(when it then asks/u)
   })
 
