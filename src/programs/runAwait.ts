@@ -182,9 +182,10 @@ export const awaitRun = <R>(
         const tmux = yield* PaneCommand
         const capture = yield* lookAtBottom(run)
         if (readsForCommand(run, capture)) {
-          yield* runs.hold(run)
-          // The shell itself reads for the in-shell command (its `read`): a prompt of the run's.
-          const answer = heldAnswer(run, yield* outputSoFar(run, limits))
+          // The shell itself reads for the in-shell command (its `read`): a prompt of the run's. Held
+          // with what the answer carries, or as it was when the read fails.
+          const read = yield* outputSoFar(run, limits).pipe(Effect.tapError(() => runs.hold(run)))
+          const answer = heldAnswer(run, read)
           yield* runs.hold(answer.run)
           const output = answer.output
           return { _tag: "Blocked", by: run.shell, kind: "prompt", output } satisfies RunOutcome
