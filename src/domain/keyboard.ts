@@ -10,6 +10,9 @@
  * - a program that polls the terminal together with a socket or a pty master relays the keyboard
  *   elsewhere (`ssh -t`, `sudo` with `use_pty`): what is behind it cannot be seen, so it holds the
  *   keyboard only while the alternate screen is up;
+ * - a program the kernel hides from this user (another user's, or a set-user-ID one such as `su` or
+ *   `sudo` asking its password) holds it only as a secret prompt: echo off in canonical mode, a
+ *   prompt written before the cursor, the screen holding still;
  * - of a holder, the terminal's mode and the screen tell the kind: echo off in canonical mode is a
  *   secret asked; a pager by its name; raw mode on the alternate screen, on a screen still
  *   changing (at two of the watcher's looks running: one change is tmux drawing late), with rows
@@ -38,9 +41,11 @@ export const blockKinds: ReadonlyArray<BlockKind> = ["full-screen", "line-editor
 /**
  * What a process of the terminal's foreground waits on: `reads` the pane's terminal, `relays` it
  * together with a socket or pty master, `unsure` (asleep with the terminal open, the kernel does
- * not say on what), `elsewhere` (asleep on something else), `running`. @category models
+ * not say on what), `hidden` (asleep, and the kernel shows this user neither its call nor its
+ * descriptors: another user's process, or a set-user-ID one such as `su` or `sudo`), `elsewhere`
+ * (asleep on something else), `running`. @category models
  */
-export type TtyWait = "reads" | "relays" | "unsure" | "elsewhere" | "running"
+export type TtyWait = "reads" | "relays" | "unsure" | "hidden" | "elsewhere" | "running"
 
 /**
  * One process of the foreground group as the kernel shows it. The descriptor reads are functions:
@@ -171,12 +176,15 @@ export const waitOf = (view: ProcessWait, tty: string, arch: string): TtyWait =>
         return "elsewhere"
     }
   }
+  // No call and no descriptor to go by: the kernel hides the process from this user. What it waits
+  // on is left to the terminal's mode and the screen, which tell a password prompt alone (classify).
+  if (view.held().length === 0) return "hidden"
   // No call to go by: the wait channel. A terminal read is certain; the others also serve sockets and writes.
   const held = byHeld(view, tty, false)
   return view.wchan?.startsWith("n_tty_read") === true && held !== "relays" ? "reads" : held
 }
 
-const rank: Record<TtyWait, number> = { reads: 0, relays: 1, unsure: 2, elsewhere: 3, running: 4 }
+const rank: Record<TtyWait, number> = { reads: 0, relays: 1, unsure: 2, hidden: 3, elsewhere: 4, running: 5 }
 
 /** The process that speaks for a foreground group: the one closest to holding the keyboard. */
 export const pickFront = <A extends { readonly wait: TtyWait }>(members: ReadonlyArray<A>): A | undefined =>
@@ -243,6 +251,12 @@ export const classify = (facts: KeyboardFacts): Keyboard => {
     return screen.alternate ? blocked("full-screen", program) : { _tag: "Working" }
   }
   if (mode === undefined || screen === undefined) return { _tag: "Suspect", program }
+  // Of a hidden process only a password prompt is told: echo off, a prompt before the cursor, nothing moving.
+  if (wait === "hidden") {
+    return mode.icanon && !mode.echo && screen.prompted && !screen.changing
+      ? blocked("secret", program)
+      : { _tag: "Working" }
+  }
   // Without the kernel's word on the descriptor, output still arriving says it is a writer, not a reader.
   if (wait === "unsure" && screen.changing) return { _tag: "Working" }
   if (mode.icanon && !mode.echo) return blocked("secret", program)

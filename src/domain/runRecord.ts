@@ -14,8 +14,8 @@ import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
 import { sliceCells } from "./cells.ts"
 import { PaneId } from "./ids.ts"
-import type { ScreenReason } from "./keyboard.ts"
 import { runIdPattern } from "./protocolNames.ts"
+import type { ScreenSeen } from "./screenSeen.ts"
 
 /** The record's version: a record of another version is not read. */
 export const recordVersion = 1
@@ -78,8 +78,11 @@ export interface Run {
   readonly echoRows: number
   /** The pane's height when typed. */
   readonly screenRows: number
-  /** What a watcher of this run saw draw on the screen (a pager, a full-screen program), for every later result. */
-  readonly screenSeen?: ReadonlyArray<ScreenReason>
+  /**
+   * What a watcher of this run saw draw on the screen (a pager, a full-screen program), carried to
+   * the answers it holds for (domain/screenSeen.ts).
+   */
+  readonly screenSeen?: ReadonlyArray<ScreenSeen>
   /** The command runs in the shell itself (in_shell, and always in fish): an `exit` ends the shell. */
   readonly inShell?: boolean
   /**

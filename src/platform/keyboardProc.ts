@@ -91,16 +91,24 @@ const processWait = (files: ProcReads, pid: number, comm: string, state: string,
 
 /**
  * The process of foreground group `group` (descendants of the pane's process `panePid`, not that
- * process itself) closest to holding the terminal `tty`, with what it waits on.
+ * process itself) closest to holding the terminal `tty`, with what it waits on. A descendant of a
+ * member that left the terminal's session (it has no controlling terminal: `su -c` starts its
+ * command so, as `setsid` does) counts with the group: it still reads the terminal through the
+ * descriptors it inherited, and no job control stops it, while its parent in front waits for it.
  */
 export const frontFrom =
   (files: ProcReads, arch: string) => (panePid: number, group: number, tty: string): FrontProcess | undefined => {
     const members: Array<FrontProcess> = []
-    const queue = [panePid]
+    const queue: Array<{ readonly pid: number; readonly underMember: boolean }> = [{
+      pid: panePid,
+      underMember: false
+    }]
     for (let seen = 0; queue.length > 0 && seen < maxProcesses; seen++) {
-      const pid = queue.shift()!
+      const { pid, underMember } = queue.shift()!
       const stat = statOf(files, pid)
-      if (stat !== undefined && stat.pgrp === group && pid !== panePid) {
+      const member = stat !== undefined && pid !== panePid &&
+        (stat.pgrp === group || (underMember && stat.ttyNr === 0))
+      if (member) {
         const view = processWait(files, pid, stat.comm, stat.state, arch)
         members.push({
           pid,
@@ -110,9 +118,13 @@ export const frontFrom =
           wakes: wakesByItself(view.syscall, arch)
         })
       }
-      queue.push(...childrenOf(files, pid))
+      queue.push(...childrenOf(files, pid).map((child) => ({ pid: child, underMember: member })))
     }
-    return pickFront(members)
+    const front = pickFront(members)
+    if (front === undefined) return undefined
+    // Read for the one that speaks for the group only: the quit advice goes by it (domain/quitAdvice.ts).
+    const executable = files.link(`/proc/${front.pid}/exe`)?.replace(/ \(deleted\)$/u, "").split("/").at(-1)
+    return executable === undefined || executable === "" ? front : { ...front, executable }
   }
 
 /** Terminal device paths tmux reports: nothing else is ever opened. */

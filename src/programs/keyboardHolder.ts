@@ -18,30 +18,21 @@ export const kindText: Record<BlockKind, string> = {
   secret: "a secret prompt: echo is off"
 }
 
-/** The keys that quit a program of each kind, as send_keys takes them. */
-export const quitKeys: Record<BlockKind, string> = {
-  "full-screen": "q or C-c",
-  "line-editor": "C-d, or its own exit command",
-  pager: "q",
-  prompt: "C-c",
-  stdin: "C-d or C-c",
-  secret: "C-c"
-}
-
 /** Said wherever a secret is asked. */
 export const secretRemedy = "a secret (a password or passphrase) is asked: do not type one you were not given; " +
   "ask the user to type it in the pane (they can attach to watch), or interrupt it with send_keys C-c"
 
 /**
  * At readiness, with the shell not in front: the program holding the keyboard, if the kernel
- * certainly sees one reading the terminal (the mode is read only then). A relay is left to the
+ * certainly sees one reading the terminal (the mode is read only then), or hides it from this user
+ * (then only a password prompt counts: see domain/keyboard.ts). A relay is left to the
  * readiness wait: where the kernel hides the call, a tmux client (a previous run's status report,
  * leaving) looks like one. `screen`, when the caller read the rows, replaces what the state alone says.
  */
 export const holderAtReadiness = (state: PaneLook, group: number, kernel: KernelProbe, screen?: ScreenFacts) =>
   Effect.gen(function*() {
     const front = yield* kernel.front(state.pane_pid, group, state.pane_tty)
-    if (front?.wait !== "reads") return undefined
+    if (front?.wait !== "reads" && front?.wait !== "hidden") return undefined
     const verdict = classify({
       shellInFront: false,
       program: front.program,
@@ -52,7 +43,9 @@ export const holderAtReadiness = (state: PaneLook, group: number, kernel: Kernel
       screen: screen ??
         { alternate: state.alternate_on, changing: false, prompted: state.cursor_x > 0, drawnBelow: false }
     })
-    return verdict._tag === "Blocked" ? verdict : undefined
+    return verdict._tag === "Blocked"
+      ? { ...verdict, ...(front.executable === undefined ? {} : { executable: front.executable }) }
+      : undefined
   })
 
 const blank = (row: string | undefined) => (row ?? "").trim() === ""

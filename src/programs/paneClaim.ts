@@ -9,6 +9,7 @@ import { type BlockKind } from "../domain/keyboard.ts"
 import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
 import { generationOfOption, marks, paneRunOptions, runIdPattern, runOfOption } from "../domain/protocolNames.ts"
+import { quitAdvice } from "../domain/quitAdvice.ts"
 import { commandsOf } from "../domain/runMachine.ts"
 import { parseEndRecord, parseStartMark } from "../domain/runPositions.ts"
 import { recordOf, type RunRecord } from "../domain/runRecord.ts"
@@ -18,7 +19,7 @@ import { PaneProcess } from "../services/PaneProcess.ts"
 import { type HeldView, type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { reads } from "../services/TmuxReads.ts"
-import { holderAtReadiness, kindText, quitKeys, screenFacts, secretRemedy } from "./keyboardHolder.ts"
+import { holderAtReadiness, kindText, screenFacts, secretRemedy } from "./keyboardHolder.ts"
 import { orPaneNotFound, stateFields } from "./pane.ts"
 import { headOfRun, kernelProbe } from "./runHead.ts"
 import { timings } from "./runWatch.ts"
@@ -252,7 +253,10 @@ const runNamed = (held: RunRecord) =>
   `server process ${held.instance})`
 
 /** A run whose program in front waits for the keyboard: waiting would not end it, an answer or a quit does. */
-const blockedRefusal = (held: RunRecord, holder: { readonly program: string; readonly kind: BlockKind }) =>
+const blockedRefusal = (
+  held: RunRecord,
+  holder: { readonly program: string; readonly kind: BlockKind; readonly executable?: string }
+) =>
   new PaneNotReady({
     pane: held.run.paneId,
     reason: "run-held",
@@ -261,7 +265,7 @@ const blockedRefusal = (held: RunRecord, holder: { readonly program: string; rea
     remedy: holder.kind === "secret"
       ? `${secretRemedy}; then call run_shell_command with resume "${held.run.id}"`
       : `answer it (run_shell_command with resume "${held.run.id}" and answer, or send_keys then resume), or ` +
-        `quit it (answer_key or send_keys with enter false: ${quitKeys[holder.kind]}) and call again`
+        `quit it with ${quitAdvice(holder.kind, [holder.program, holder.executable], "answer")}, and call again`
   })
 
 export const claimRefusal = (held: RunRecord) =>

@@ -7,12 +7,13 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { tailBound } from "../domain/bounds.ts"
-import { type BlockKind, screenReasonOf } from "../domain/keyboard.ts"
+import { type BlockKind, type ScreenReason, screenReasonOf } from "../domain/keyboard.ts"
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
 import { forgetShellFlags } from "../domain/runCommands.ts"
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import { readRecord } from "../domain/runRecord.ts"
+import { screenOfAnswer } from "../domain/screenSeen.ts"
 import { showsPrompt } from "../domain/shellProtocol.ts"
 import {
   PaneGone,
@@ -53,7 +54,14 @@ import { type RunEvent, watchRun } from "./runWatch.ts"
 export type RunOutcome =
   | { readonly _tag: "Finished"; readonly output: RunOutput }
   | { readonly _tag: "TimedOut"; readonly output: RunOutput }
-  | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind; readonly output: RunOutput }
+  | {
+    readonly _tag: "Blocked"
+    readonly by: string
+    readonly kind: BlockKind
+    /** The file name of the program `by` runs, where it could be read (for the quit advice). */
+    readonly executable?: string
+    readonly output: RunOutput
+  }
   /** The command ended the shell itself (an in-shell `exit`): its status; the pane is left dead. */
   | { readonly _tag: "ShellExited"; readonly status: number | null; readonly output: RunOutput }
   /** The command replaced the shell (an in-shell `exec`) with `program`: its status is unknown; the pane is free. */
@@ -61,11 +69,21 @@ export type RunOutcome =
   /** The call's C-c ended the run, and with it the rest of its typed line: no status; what it printed. */
   | { readonly _tag: "Interrupted"; readonly output: RunOutput }
 
-/** The output with what this run's watchers saw before (a pager since quit) among its screen reasons. */
+/** A run's last answer: its output with what this run's watchers saw that holds for it (domain/screenSeen.ts). */
 export const withSeen = (run: Run, output: RunOutput): RunOutput => ({
   ...output,
-  screen: [...new Set([...(run.screenSeen ?? []), ...output.screen])]
+  screen: screenOfAnswer(run.screenSeen ?? [], output.screen).screen
 })
+
+/**
+ * An answer after which the run is held: its output with the screen reasons that hold for it
+ * (`seen`: what this answer's watcher saw hold the keyboard), and the run carrying what holds for
+ * the next answer.
+ */
+const heldAnswer = (run: Run, output: RunOutput, seen?: ScreenReason) => {
+  const shown = screenOfAnswer(run.screenSeen ?? [], output.screen, seen)
+  return { run: { ...run, screenSeen: shown.carried }, output: { ...output, screen: shown.screen } }
+}
 
 /**
  * Waits for a typed run: the `waiter` (an invocation blocked on the run's channel, then reading
@@ -106,8 +124,9 @@ export const awaitRun = <R>(
       const output = yield* outputSoFar(run, limits)
       // It ended as the call timed out: the look that saw its end holds its whole answer.
       if (output.status !== undefined) return yield* settleRun(run, output, fresh)
-      yield* runs.hold(run)
-      return { _tag: "TimedOut", output: withSeen(run, output) } satisfies RunOutcome
+      const answer = heldAnswer(run, output)
+      yield* runs.hold(answer.run)
+      return { _tag: "TimedOut", output: answer.output } satisfies RunOutcome
     }
     const event: RunEvent | { readonly _tag: "Signalled"; readonly stdout: string } = raced.value
     switch (event._tag) {
@@ -137,12 +156,17 @@ export const awaitRun = <R>(
           output: withSeen(run, yield* collectFinished(run, limits, fresh))
         } satisfies RunOutcome
       case "Blocked": {
-        const seen = screenReasonOf(event.kind)
-        const held = seen === undefined ? run : { ...run, screenSeen: [...new Set([...(run.screenSeen ?? []), seen])] }
-        const output = withSeen(held, yield* outputSoFar(run, limits))
-        if (output.status !== undefined) return yield* settleRun(held, output, fresh)
-        yield* runs.hold(held)
-        return { _tag: "Blocked", by: event.by, kind: event.kind, output } satisfies RunOutcome
+        const answer = heldAnswer(run, yield* outputSoFar(run, limits), screenReasonOf(event.kind))
+        if (answer.output.status !== undefined) return yield* settleRun(run, answer.output, fresh)
+        yield* runs.hold(answer.run)
+        const output = answer.output
+        return {
+          _tag: "Blocked",
+          by: event.by,
+          kind: event.kind,
+          ...(event.executable === undefined ? {} : { executable: event.executable }),
+          output
+        } satisfies RunOutcome
       }
       case "Exited": {
         if (run.inShell === true) return yield* shellExited(run, limits)
@@ -158,9 +182,12 @@ export const awaitRun = <R>(
         const tmux = yield* PaneCommand
         const capture = yield* lookAtBottom(run)
         if (readsForCommand(run, capture)) {
-          yield* runs.hold(run)
-          // The shell itself reads for the in-shell command (its `read`): a prompt of the run's.
-          const output = withSeen(run, yield* outputSoFar(run, limits))
+          // The shell itself reads for the in-shell command (its `read`): a prompt of the run's. Held
+          // with what the answer carries, or as it was when the read fails.
+          const read = yield* outputSoFar(run, limits).pipe(Effect.tapError(() => runs.hold(run)))
+          const answer = heldAnswer(run, read)
+          yield* runs.hold(answer.run)
+          const output = answer.output
           return { _tag: "Blocked", by: run.shell, kind: "prompt", output } satisfies RunOutcome
         }
         const read = yield* outputOf(run, capture.head, limits, capture)

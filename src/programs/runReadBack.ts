@@ -158,23 +158,27 @@ const outputFrom = (run: Run, head: Head, limits: OutputLimits, capture?: Captur
     const resumed = returned === undefined ? undefined : yield* resumeFrom(run, head, capture, found!, returned)
     const from = resumed?.from ?? found ?? { row: 0, column: 0 }
     const continued = resumed !== undefined
+    // Behind a full-screen program the output ends where the screen it saved had its cursor, in cells
+    // as on the main screen: the next answer goes on from there (a line it ended within comes once).
+    const saved = head.alternate ? yield* savedCursor(run.paneId, head.history) : undefined
+    const until = head.alternate
+      ? saved ?? { row: head.history + run.screenRows - 1, column: Number.MAX_SAFE_INTEGER }
+      : end
     // The rows read with the head are the newest piece: the pane scrolling since cannot move them.
     // With a full-screen program up they are its screen, not the run's rows.
     const read = yield* readOutput({
       paneId: run.paneId,
       history: head.history,
       start: from,
-      end: head.alternate ? { row: head.history + run.screenRows - 1, column: Number.MAX_SAFE_INTEGER } : end,
+      end: until,
       alternate: head.alternate,
       bottom: head.alternate ? undefined : capture,
       ...limits
     })
-    const lines = head.alternate ? trimBlankTail(read.lines) : read.lines
-    // Behind a full-screen program the output ends where the screen it saved had its cursor.
-    const endRow = head.alternate ? yield* savedCursorRow(run.paneId, head.history) : end.row
-    const through = found === undefined || endRow === undefined
+    const lines = head.alternate && saved === undefined ? trimBlankTail(read.lines) : read.lines
+    const through = found === undefined || (head.alternate && saved === undefined)
       ? undefined
-      : positionAfter(endRow, found.shift, head.alternate ? undefined : { end, read, from, resumed })
+      : positionAfter(until.row, found.shift, { end: until, read, from, resumed })
     return {
       lines,
       status,
@@ -250,8 +254,8 @@ const rowNow = (run: Run, head: Head, capture: Capture | undefined, row: number)
 /**
  * Where an answer's output ended, for the next one (see `ReadPosition`): the row, and when it ended
  * within the row the column, a digest of the cells before it and the row its line begins on (the
- * previous answer's, when this one only went on with that line). Behind a full-screen program
- * (`within` absent) only the row.
+ * previous answer's, when this one only went on with that line). Without `within` (the screen a
+ * full-screen program saved gave no cursor) only the row.
  */
 const positionAfter = (
   row: number,
@@ -279,11 +283,17 @@ const screenReasons = (alternate: boolean, typed: TypedAt | undefined, history: 
     : [])
 ]
 
-/** The absolute row of the cursor of the screen a full-screen program saved, or `undefined`. */
-const savedCursorRow = (paneId: PaneId, history: number) =>
+/** Where the cursor of the screen a full-screen program saved is (absolute row, cell column), or `undefined`. */
+const savedCursor = (paneId: PaneId, history: number) =>
   Effect.map(
-    Effect.flatMap(PaneCommand, (tmux) => tmux.run([["display-message", "-p", "-t", paneId, "#{alternate_saved_y}"]])),
-    (stdout) => /^[0-9]+$/u.test(stdout.trim()) ? history + Number(stdout.trim()) : undefined
+    Effect.flatMap(
+      PaneCommand,
+      (tmux) => tmux.run([["display-message", "-p", "-t", paneId, "#{alternate_saved_y}|#{alternate_saved_x}"]])
+    ),
+    (stdout) => {
+      const found = /^([0-9]+)\|([0-9]+)$/u.exec(stdout.trim())
+      return found === null ? undefined : { row: history + Number(found[1]), column: Number(found[2]) }
+    }
   ).pipe(orPaneNotFound(paneId))
 
 /** The blank rows below the last written one of a saved screen are no output. */

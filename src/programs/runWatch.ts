@@ -11,9 +11,10 @@ import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import { type BlockKind, classify } from "../domain/keyboard.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
+import { quitAdvice } from "../domain/quitAdvice.ts"
 import { shellKind, supportedShells } from "../domain/shellProtocol.ts"
 import { PaneGone, PaneNotReady, type ToolError } from "../services/errors.ts"
-import { holderAtReadiness, kindText, quitKeys, screenFacts, secretRemedy } from "./keyboardHolder.ts"
+import { holderAtReadiness, kindText, screenFacts, secretRemedy } from "./keyboardHolder.ts"
 import type { KernelProbe, PaneLook, RunScreen } from "./runLooks.ts"
 
 export type { KernelProbe, PaneLook, RunScreen } from "./runLooks.ts"
@@ -78,8 +79,9 @@ export const awaitReady = <S extends PaneLook, R>(
           reason: "full-screen",
           detail: `a full-screen program (${state.pane_current_command}) ` +
             "is showing on the alternate screen; nothing was typed",
-          remedy: "quit it first (for example send_keys \"q\" or C-c with enter " +
-            "false), or run the command in another pane (split_window)"
+          remedy: `quit it first, with ${
+            quitAdvice("full-screen", [state.pane_current_command], "send_keys")
+          }, or run the command in another pane (split_window)`
         })
       }
       const shell = yield* kernel.shell(state.pane_pid, state.pane_tty)
@@ -155,10 +157,9 @@ export const awaitReady = <S extends PaneLook, R>(
             }), not a shell at its prompt; nothing was typed`,
             remedy: holder.kind === "secret"
               ? secretRemedy
-              : `type into ${holder.program} with send_keys (or quit it: ${
-                quitKeys[holder.kind]
-              }, with enter false), ` +
-                "or use another pane"
+              : `type into ${holder.program} with send_keys (or quit it with ${
+                quitAdvice(holder.kind, [holder.program, holder.executable], "send_keys")
+              }), or use another pane`
           })
         }
       }
@@ -190,7 +191,8 @@ export const awaitReady = <S extends PaneLook, R>(
 /** Why the watcher stopped watching. @category models */
 export type RunEvent =
   | { readonly _tag: "Recorded" }
-  | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind }
+  /** `executable`: the file name of the program `by` runs, where it could be read (for the quit advice). */
+  | { readonly _tag: "Blocked"; readonly by: string; readonly kind: BlockKind; readonly executable?: string }
   | { readonly _tag: "Returned" }
   | { readonly _tag: "Exited" }
   /** The shell an in-shell run was typed into was replaced (`exec`) by `by`. */
@@ -278,7 +280,14 @@ export const watchRun = <R>(
           // A secret prompt is told at once; the others once they held still (or kept changing) long enough.
           const settled = !first && (redrawn || !drawn.changing)
           const decided = verdict._tag === "Blocked" && (settled || verdict.kind === "secret")
-          if (decided) return { _tag: "Blocked", by: verdict.program, kind: verdict.kind } satisfies RunEvent
+          if (decided) {
+            return {
+              _tag: "Blocked",
+              by: verdict.program,
+              kind: verdict.kind,
+              ...(front?.executable === undefined ? {} : { executable: front.executable })
+            } satisfies RunEvent
+          }
           suspect = {
             program: facts.program,
             since: first ? suspect.since : now,

@@ -13,6 +13,11 @@ export interface FrontProcess {
   readonly pid: number
   /** Its command name. */
   readonly program: string
+  /**
+   * The file name of the program it runs (/proc/<pid>/exe), where this user may read it: what an
+   * alternative's name stands for (Debian's `editor`, git's editor there, is vim or nano).
+   */
+  readonly executable?: string
   /** Whether it is a shell (a subshell's `read` builtin). */
   readonly programIsShell: boolean
   /** What it waits on (see domain/keyboard.ts). */

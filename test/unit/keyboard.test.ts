@@ -20,7 +20,7 @@ const Facts = Schema.Struct({
   shellInFront: Schema.Boolean,
   program: Schema.Literals(["bash", "python3", "less", "top", "cat", "ssh"]),
   programIsShell: Schema.Boolean,
-  wait: Schema.Literals(["reads", "relays", "unsure", "elsewhere", "running"]),
+  wait: Schema.Literals(["reads", "relays", "unsure", "hidden", "elsewhere", "running"]),
   wakes: Schema.Boolean,
   mode: Schema.UndefinedOr(Schema.Struct({ icanon: Schema.Boolean, echo: Schema.Boolean })),
   screen: Schema.UndefinedOr(Schema.Struct({
@@ -31,7 +31,7 @@ const Facts = Schema.Struct({
   }))
 })
 
-const readsTty = (wait: TtyWait) => wait === "reads" || wait === "relays" || wait === "unsure"
+const readsTty = (wait: TtyWait) => wait === "reads" || wait === "relays" || wait === "unsure" || wait === "hidden"
 
 describe("classify", () => {
   prop(
@@ -46,6 +46,11 @@ describe("classify", () => {
         assert.notStrictEqual(facts.wait, "relays")
       }
       if (!readsTty(facts.wait)) assert.notStrictEqual(verdict._tag, "Blocked")
+      // Of a process the kernel hides, only a password prompt held still is told.
+      if (facts.wait === "hidden" && verdict._tag === "Blocked") {
+        assert.strictEqual(verdict.kind, "secret")
+        assert.isTrue(facts.screen?.prompted === true && !facts.screen.changing)
+      }
       if (facts.shellInFront) assert.notStrictEqual(verdict._tag, "Blocked")
     },
     { arbitrary: { runs: 500 } }
@@ -87,6 +92,17 @@ describe("classify", () => {
       "full-screen"
     )
     assert.strictEqual(kind(held({ mode: undefined })), "Suspect")
+    // A process hidden from this user (su or sudo asking as a set-user-ID program): a password prompt only.
+    const asking = { icanon: true, echo: false }
+    assert.strictEqual(kind(held({ program: "su", wait: "hidden", mode: undefined })), "Suspect")
+    assert.strictEqual(kind(held({ program: "su", wait: "hidden", mode: asking })), "secret")
+    assert.strictEqual(kind(held({ program: "su", wait: "hidden", mode: asking, screen: still })), "Working")
+    assert.strictEqual(
+      kind(held({ program: "su", wait: "hidden", mode: asking, screen: { ...still, prompted: true, changing: true } })),
+      "Working"
+    )
+    assert.strictEqual(kind(held({ program: "sudo", wait: "hidden", mode: { icanon: false, echo: false } })), "Working")
+    assert.strictEqual(kind(held({ program: "su", wait: "hidden", mode: { icanon: true, echo: true } })), "Working")
   })
 
   it("reads stty's flags", () => {
@@ -164,7 +180,9 @@ describe("what a process of the foreground waits on, from /proc as measured", ()
     // Where /proc/<pid>/syscall is not readable (another user's view under Yama): the wait channel.
     ["a terminal read, by its wait channel", { wchan: "n_tty_read" }, "reads"],
     ["a read or a stalled write, by its wait channel", { wchan: "wait_woken" }, "unsure"],
-    ["a socket read, by its wait channel", { wchan: "wait_woken", fds: std({ 3: "socket:[4]" }) }, "relays"]
+    ["a socket read, by its wait channel", { wchan: "wait_woken", fds: std({ 3: "socket:[4]" }) }, "relays"],
+    // A set-user-ID su or sudo, or another user's process: no wait channel, call or descriptor to read.
+    ["a process the kernel hides from this user", { wchan: undefined, fds: new Map() }, "hidden"]
   ]
   for (const [name, extra, expected] of cases) {
     it(name, () => assert.strictEqual(waitOf(view(extra), tty, "x64"), expected))
@@ -236,6 +254,37 @@ describe("frontFrom over a made-up /proc", () => {
     assert.strictEqual(piped?.wait, "elsewhere")
     // Without the memory, a pipe held besides the terminal leaves it unsure.
     assert.strictEqual(frontFrom(proc("7 0x1000 0x1 0xffffffff", fds, undefined), "x64")(10, 20, tty)?.wait, "unsure")
+  })
+
+  it("counts a child of the group that left the terminal's session (su -c), not a background job", () => {
+    // su (group 20, in front) waits for its command, which su -c started in a session of its own
+    // (no controlling terminal: stat field 7 is 0) and which reads the terminal it inherited.
+    const files: Record<string, string> = {
+      "/proc/10/stat": "10 (bash) S 1 10 10 34816 20 0",
+      "/proc/10/task/10/children": "20 30",
+      "/proc/20/stat": "20 (su) S 10 20 10 34816 20 0",
+      "/proc/20/wchan": "do_wait",
+      "/proc/20/syscall": "61 0x15 0x7ffd 0x2",
+      "/proc/20/task/20/children": "21",
+      "/proc/21/stat": "21 (bash) S 20 21 21 0 -1 0",
+      "/proc/21/wchan": "wait_woken",
+      "/proc/21/syscall": "0 0x0 0x5642 0x1000",
+      // A background job of the shell (its own group, the same terminal): job control stops it if it reads.
+      "/proc/30/stat": "30 (cat) S 10 30 10 34816 20 0",
+      "/proc/30/wchan": "wait_woken",
+      "/proc/30/syscall": "0 0x0 0x5642 0x1000"
+    }
+    const tasks: Record<string, Array<string>> = { "/proc/10/task": ["10"], "/proc/20/task": ["20"] }
+    const proc: ProcReads = {
+      read: (path) => files[path],
+      link: (path) => /^\/proc\/(21|30)\/fd\/[0-2]$/u.test(path) ? tty : undefined,
+      list: (path) => tasks[path] ?? (/^\/proc\/(21|30)\/fd$/u.test(path) ? ["0", "1", "2"] : []),
+      readAt: () => undefined
+    }
+    assert.deepInclude(frontFrom(proc, "x64")(10, 20, tty), { pid: 21, program: "bash", wait: "reads" })
+    // Without the detached child, su alone waits for a child: work.
+    delete files["/proc/20/task/20/children"]
+    assert.deepInclude(frontFrom(proc, "x64")(10, 20, tty), { pid: 20, wait: "elsewhere" })
   })
 
   it("finds nobody when the group has no process below the pane's", () => {

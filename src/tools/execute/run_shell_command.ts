@@ -8,12 +8,13 @@ import { type Bounded, tailBound } from "../../domain/bounds.ts"
 import { PaneId } from "../../domain/ids.ts"
 import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
 import { runIdPattern } from "../../domain/protocolNames.ts"
+import { quitAdvice } from "../../domain/quitAdvice.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
 import { readRecord } from "../../domain/runRecord.ts"
 import { commandProblem } from "../../domain/shellProtocol.ts"
 import { watchCommandLine } from "../../domain/watchCommand.ts"
 import { manifest } from "../../manifest/index.ts"
-import { kindText, quitKeys, secretRemedy } from "../../programs/keyboardHolder.ts"
+import { kindText, secretRemedy } from "../../programs/keyboardHolder.ts"
 import { noNul } from "../../programs/keys.ts"
 import { boundFields, outputLimits, truncationFields } from "../../programs/outputBounds.ts"
 import { type EarlierRun } from "../../programs/paneClaim.ts"
@@ -52,11 +53,14 @@ const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/u
 const keyName = /^(?:[CMS]-){0,3}(?:[A-Za-z][A-Za-z0-9]{0,11}|[!-~])$/u
 
 /** What a blocked run's result tells the agent to do next. */
-const nextStep = (blocked: { readonly by: string; readonly kind: BlockKind }, attach: string): string =>
+const nextStep = (
+  blocked: { readonly by: string; readonly kind: BlockKind; readonly executable?: string },
+  attach: string
+): string =>
   blocked.kind === "secret"
     ? `${secretRemedy}. The user can type it after attaching with: ${attach}; then resume`
     : `${blocked.by} holds the keyboard (${kindText[blocked.kind]}): answer it with resume and answer (or ` +
-      `answer_key), or quit it with answer_key (${quitKeys[blocked.kind]})`
+      `answer_key), or quit it with ${quitAdvice(blocked.kind, [blocked.by, blocked.executable], "answer")}`
 
 /** A timed-out run's `watch_command`, when this process is the libtmux-mcp command and its paths quote alike. */
 const watchCommandOf = (runId: string, paneId: string) =>
