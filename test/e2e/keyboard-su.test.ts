@@ -65,7 +65,8 @@ const secretAsked = async (c: Connected, args: Record<string, unknown>) => {
 
 /** Types what the person would, then Enter. */
 const typeIn = (world: TmuxWorld, pane: string, text: string) => {
-  keys(world, pane, "-l", text)
+  // After --: a password may start with "-", which tmux would read as a flag.
+  keys(world, pane, "-l", "--", text)
   keys(world, pane, "Enter")
 }
 

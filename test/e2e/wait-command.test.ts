@@ -288,7 +288,9 @@ describe.concurrent("libtmux-mcp wait", () => {
 
   it("a run collected as another's earlier_run, that one collected too: collected, with its status", async () => {
     const { world, c, pane } = await own.open()
-    const runId = await timedOut(c, pane, "sleep 1; exit 3")
+    const go = join(world.dir, "go-earlier")
+    const runId = await timedOut(c, pane, `until [ -e ${shellQuote(go)} ]; do sleep 0.05; done; exit 3`)
+    writeFileSync(go, "")
     await until("the run's end record", () => ended(world, pane, runId), (value) => value !== "")
     // The next command reports it as its earlier_run, and is collected in turn: the pane's newest mark is its.
     const next = await run(c, pane, "exit 4")
