@@ -1,7 +1,8 @@
 /**
  * Burst benchmark (not a test): pending wait_for_channel calls, then 2,000 concurrent inspect calls
  * (list_sessions and get_pane_info, alternating), then one signal_channel that releases the waiters.
- * Reports the burst's duration and failures, ping latency before, during and after it, and two
+ * Reports the burst's duration and failures, when its first, median and last answers came, ping
+ * latency before, during and after it, and two
  * floors from the same run: 2,000 bare tmux list-sessions at the server's pool size, and 2,000
  * concurrent pings (the MCP SDK's own per-request handling, no tmux).
  * Usage: node bench/burst.ts [server entry, default dist/libtmux-mcp.js]
@@ -89,6 +90,8 @@ const main = async () => {
   await new Promise((wake) => setTimeout(wake, 1_000))
   let finished = false
   const started = performance.now()
+  // When each call answered, from the burst's start: early calls should answer early.
+  const answeredAt: Array<number> = []
   const burst = Promise.allSettled(
     Array.from({ length: burstSize }, (_, i) =>
       client.callTool(
@@ -97,7 +100,7 @@ const main = async () => {
           : { name: "get_pane_info", arguments: { pane_id: pane } },
         undefined,
         long
-      ))
+      ).finally(() => answeredAt.push(performance.now() - started)))
   )
   const during = pingWhile(client, () => finished, 100)
   const results = await burst
@@ -120,6 +123,11 @@ const main = async () => {
     `burst of ${burstSize} inspect calls beside ${waiterCount} waiters: ${ms(burstMs)} (${
       (burstMs / burstSize).toFixed(1)
     } ms per call), ${failed} failed`
+  )
+  console.log(
+    `  answers from the burst's start: first ${ms(quantile(answeredAt, 0))}, median ${
+      ms(quantile(answeredAt, 0.5))
+    }, p90 ${ms(quantile(answeredAt, 0.9))}, last ${ms(Math.max(...answeredAt))}`
   )
   console.log(
     `  ping during the burst (${pings.length} pings, one every 100 ms): median ${ms(quantile(pings, 0.5))}, p90 ${
