@@ -14,7 +14,7 @@ import { shellQuote } from "../../src/domain/quote.ts"
 import { absent, call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { rounds } from "../support/rounds.ts"
-import { leftovers, resume, run, runHarness } from "../support/runs.ts"
+import { lateReadsTmux, leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { missingHere, shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -209,28 +209,13 @@ describe("a run's record in tmux", () => {
   })
 
   it("a run another server collects before the call that typed it reads it: RunCollected, not resume", async () => {
-    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
-      // This server's waiting client reads a second after the signal, and its other reads of the run
-      // start 1.5 s late: the other server, waiting too, collects the run first.
-      const wrapper = join(world.dir, "slow-tmux")
-      writeFileSync(
-        wrapper,
-        [
-          "#!/bin/sh",
-          `case "$*" in *"wait-for lmcp_"*)`,
-          "  n=$#; prev=",
-          `  for a in "$@"; do set -- "$@" "$a"`,
-          `    [ "$prev" = wait-for ] && [ "$a" != -S ] && set -- "$@" ";" run-shell "sleep 1"; prev=$a; done`,
-          `  shift $n;;`,
-          `*lmcp_end_*) sleep 1.5;;`,
-          "esac",
-          `exec tmux "$@"`,
-          ""
-        ].join("\n")
-      )
-      chmodSync(wrapper, 0o755)
-      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
-    })
+    // This server's waiting client reads a second after the signal, and its other reads of the run
+    // start 1.5 s late: the other server, waiting too, collects the run first.
+    const { world, c, pane } = await h.open(
+      "/bin/bash",
+      {},
+      (world, env) => lateReadsTmux(world, env, { readLate: 1, endLate: 1.5 })
+    )
     const other = await h.connect(world, shellEnv(world, "/bin/bash"))
     const typed = call(c, "run_shell_command", { pane_id: pane, command: "sleep 2; echo raced", timeout: 20 })
     const held = await until(

@@ -4,44 +4,23 @@
  * The answer is the run's own, from its start: never an empty output "since the previous answer"
  * that no call returned.
  */
-import { chmodSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
-import { run, runHarness } from "../support/runs.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { lateReadsTmux, run, runHarness } from "../support/runs.ts"
 
 const { open } = runHarness("edge", { inProcess: true })
 
-/**
- * The server's tmux as a wrapper under which the run's waiting client reads 5 s after the signal
- * and every other read of a run's end record starts 1.5 s late.
- */
-const lateTmux = (world: TmuxWorld, env: Readonly<Record<string, string>>) => {
-  const wrapper = join(world.dir, "late-tmux")
-  writeFileSync(
-    wrapper,
-    [
-      "#!/bin/sh",
-      `case "$*" in *"wait-for lmcp_"*)`,
-      "  n=$#; prev=",
-      `  for a in "$@"; do set -- "$@" "$a"`,
-      `    [ "$prev" = wait-for ] && [ "$a" != -S ] && set -- "$@" ";" run-shell "sleep 5"; prev=$a; done`,
-      `  shift $n;;`,
-      `*lmcp_end_*) sleep 1.5;;`,
-      "esac",
-      `exec tmux "$@"`,
-      ""
-    ].join("\n")
-  )
-  chmodSync(wrapper, 0o755)
-  ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
-}
-
 describe("a run that ends as its call times out", () => {
   it("answers its whole output and status, from the start", async () => {
-    const { c, pane } = await open("/bin/bash", {}, lateTmux)
+    // The waiting client reads 5 s after the run's signal, the watcher's looks at its end 1.5 s late.
+    const { c, pane } = await open(
+      "/bin/bash",
+      {},
+      (world, env) => lateReadsTmux(world, env, { readLate: 5, endLate: 1.5 })
+    )
     const result = await run(c, pane, "sleep 0.3; echo TOKEN-58", { timeout: 1.2 })
     assert.deepInclude(result, { exit_status: 0, output: "TOKEN-58" }, JSON.stringify(result))
     assert.notProperty(result, "output_from")

@@ -2,6 +2,8 @@
  * run_shell_command helpers shared by the control-loop tests: a pane running a chosen shell, a
  * run, a resume, and what a run may have left on the tmux server.
  */
+import { chmodSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { errorMetaKey } from "../../src/wire/McpServer.ts"
 import { harness } from "./harness.ts"
 import { call, type Connected, structured, textOf } from "./mcp.ts"
@@ -68,3 +70,33 @@ export const leftovers = (world: TmuxWorld, pane: string) =>
       /^@(lx|x|[lm][0-9a-f]{6}) /u.test(line) ||
       line.startsWith("remain-on-exit")
     )
+
+/**
+ * Makes the server's tmux (in `env`) a wrapper under which a run's waiting client reads back
+ * `readLate` seconds after the run's signal and every other read of a run's end record starts
+ * `endLate` seconds late: a loaded machine's timings, made certain.
+ */
+export const lateReadsTmux = (
+  world: TmuxWorld,
+  env: Readonly<Record<string, string>>,
+  { readLate, endLate }: { readonly readLate: number; readonly endLate: number }
+) => {
+  const wrapper = join(world.dir, "late-reads-tmux")
+  writeFileSync(
+    wrapper,
+    [
+      "#!/bin/sh",
+      `case "$*" in *"wait-for lmcp_"*)`,
+      "  n=$#; prev=",
+      `  for a in "$@"; do set -- "$@" "$a"`,
+      `    [ "$prev" = wait-for ] && [ "$a" != -S ] && set -- "$@" ";" run-shell "sleep ${readLate}"; prev=$a; done`,
+      `  shift $n;;`,
+      `*lmcp_end_*) sleep ${endLate};;`,
+      "esac",
+      `exec tmux "$@"`,
+      ""
+    ].join("\n")
+  )
+  chmodSync(wrapper, 0o755)
+  ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+}
