@@ -15,6 +15,7 @@ export type TemplateCommand =
   | readonly ["set-option", "-pF", "-t", string, string, string]
   | readonly ["wait-for", "-S", string]
   | readonly ["send-keys", "-t", string, "C-c"]
+  | readonly ["copy-mode", "-q", "-t", string]
 
 declare const templateBrand: unique symbol
 /** A template's text, as `template` renders it. @category models */
@@ -64,8 +65,14 @@ export const templates = (runId: string, paneId: string, restorePane = false, fl
   return {
     // An answer its program stopped reading for is still in the terminal's input, where the shell
     // would read it as a command. C-c makes the terminal discard its input; its SIGINT reaches the
-    // trailer's tmux client, in front while this list runs, which ignores it.
-    end: template(flush ? [["send-keys", "-t", paneId, "C-c"], release, ...end] : [release, ...end], true),
+    // trailer's tmux client, in front while this list runs, which ignores it. A pane in a mode (a
+    // person scrolling) would take the C-c as the mode's key: the modes are left first.
+    end: template(
+      flush
+        ? [["copy-mode", "-q", "-t", paneId], ["send-keys", "-t", paneId, "C-c"], release, ...end]
+        : [release, ...end],
+      true
+    ),
     mark: template([["set-option", "-pF", "-t", paneId, names.start, position]])
   }
 }

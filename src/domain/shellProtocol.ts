@@ -197,13 +197,19 @@ export const hasVerbose = (flags: string): boolean => /^x[A-Za-z0-9]*v/u.test(fl
  * `cd`: one of more than four characters counts when its first and last two are the same.
  */
 export const showsPrompt = (prompt: string, row: string, cursorX: number): boolean => {
-  const shown = [...sliceCells(row, cursorX)]
-  const was = [...prompt]
+  const shown = [...withoutInterrupt(sliceCells(row, cursorX))]
+  const was = [...withoutInterrupt(prompt)]
   if (prompt.trim() === "" || dropCells(row, cursorX).trim() !== "") return false
-  if (shown.join("") === prompt) return true
+  if (shown.join("") === was.join("")) return true
   const ends = (chars: ReadonlyArray<string>) => chars.slice(0, 2).join("") + chars.slice(-2).join("")
   return was.length > 4 && shown.length > 4 && ends(shown) === ends(was)
 }
+
+/**
+ * A prompt row without the `^C` the terminal echoed before the shell drew it: an answered run's
+ * trailer sends C-c (domain/runTemplates.ts), and the prompt after it starts on that row.
+ */
+const withoutInterrupt = (cells: string): string => cells.startsWith("^C") ? cells.slice(2) : cells
 
 /** The last typed line: its echo ends where the command's output begins. */
 export const trailerLine = (typed: string): string => typed.slice(typed.lastIndexOf("\n") + 1)

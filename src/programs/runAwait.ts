@@ -156,8 +156,10 @@ export const awaitRun = <R>(
           output: withSeen(run, yield* collectFinished(run, limits, fresh))
         } satisfies RunOutcome
       case "Blocked": {
-        const answer = heldAnswer(run, yield* outputSoFar(run, limits), screenReasonOf(event.kind))
-        if (answer.output.status !== undefined) return yield* settleRun(run, answer.output, fresh)
+        const sofar = yield* outputSoFar(run, limits)
+        // It ended as it was seen blocked: a finished run's answer, its screen reasons as any's.
+        if (sofar.status !== undefined) return yield* settleRun(run, sofar, fresh)
+        const answer = heldAnswer(run, sofar, screenReasonOf(event.kind))
         yield* runs.hold(answer.run)
         const output = answer.output
         return {

@@ -303,10 +303,13 @@ export const pasteReached = (run: Run, generation: number) =>
     const seen = yield* readPane(run.paneId, {
       [owner]: "string",
       [typedAt]: "string",
-      [paneRunOptions.collected]: "string"
+      [paneRunOptions.collected]: "string",
+      [paneRunOptions.collectedBefore]: "string",
+      [paneRunOptions.collectedBefore2]: "string"
     })
+    const marks = [paneRunOptions.collected, paneRunOptions.collectedBefore, paneRunOptions.collectedBefore2]
     const typed = (!fenced && seen[owner] === run.id) || seen[typedAt] !== "" ||
-      markOf(run.id, seen[paneRunOptions.collected]) !== undefined
+      marks.some((mark) => markOf(run.id, seen[mark]) !== undefined)
     if (!typed) yield* withdrawTyping(run.id, run.paneId)
     return typed
   }).pipe(Effect.orElseSucceed(() => true))

@@ -163,8 +163,10 @@ export const templateForms: Readonly<Record<string, Form>> = {
     userOptions: protocolOptionPattern
   },
   "wait-for": { switches: "S", required: "S", args: [checks.channel] },
-  // C-c alone: the terminal's input discarded before the shell reads it again (see `templates`).
-  "send-keys": { required: "t", values: { t: target }, args: [oneOf("C-c")] }
+  // C-c alone, after any mode is left: the terminal's input discarded before the shell reads it again
+  // (see `templates`).
+  "send-keys": { required: "t", values: { t: target }, args: [oneOf("C-c")] },
+  "copy-mode": { switches: "q", required: "qt", values: { t: target } }
 }
 
 /** A template's value: read back into commands, each admitted by `templateForms`. */

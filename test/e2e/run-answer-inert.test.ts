@@ -8,6 +8,7 @@ import { chmodSync, existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { absent, call, structured, textOf } from "../support/mcp.ts"
+import { until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -59,6 +60,29 @@ describe.concurrent("an answer never runs in the shell", () => {
     assert.deepInclude(answered, { exit_status: 0 })
     assert.include(answered.output, "got=[]")
     // The shell is at its prompt and has read what the terminal held: a run after it finds nothing run.
+    assert.deepInclude(await run(c, pane, "echo next", { timeout: 20 }), { exit_status: 0, output: "next" })
+    assert.isFalse(existsSync(mark), "the unread answer ran in the shell")
+  })
+
+  it("the unread answer is discarded even when a person put the pane in copy mode meanwhile", async () => {
+    const { world, c, pane } = await open("/bin/bash", {}, lateAnswers)
+    const mark = join(world.dir, "MARK-mode")
+    const asked = await run(c, pane, "read -t 3 -p 'ans? ' x; echo \"got=[$x]\"; sleep 2 & wait", { timeout: 10 })
+    assert.deepInclude(asked.blocked_by, { program: "bash", kind: "prompt" })
+    const answering = call(c, "run_shell_command", {
+      pane_id: pane,
+      resume: asked.run_id,
+      answer: `touch ${mark}`,
+      timeout: 20
+    })
+    // The answer reaches the terminal after the read gave up (the terminal echoes it); then a person scrolls.
+    await until(
+      "the unread answer on the pane",
+      () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane),
+      (screen) => screen.includes(`touch ${mark}`)
+    )
+    world.tmux("libtmux-mcp", "copy-mode", "-t", pane)
+    assert.deepInclude(structured(await answering), { exit_status: 0 })
     assert.deepInclude(await run(c, pane, "echo next", { timeout: 20 }), { exit_status: 0, output: "next" })
     assert.isFalse(existsSync(mark), "the unread answer ran in the shell")
   })

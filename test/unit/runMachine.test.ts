@@ -47,7 +47,10 @@ describe("step", () => {
     assert.strictEqual(here?.next._tag, "Running")
     // The guard, the trailer made to discard what the program leaves unread, the keys.
     assert.deepStrictEqual(here?.commands.map((command) => command[0]), ["set-option", "set-option", "send-keys"])
-    assert.match(here?.commands[1]?.at(-1) ?? "", /^send-keys -t %5 C-c ; set-option -pu -t %5 @lmcp_claim ; /u)
+    assert.match(
+      here?.commands[1]?.at(-1) ?? "",
+      /^copy-mode -q -t %5 ; send-keys -t %5 C-c ; set-option -pu -t %5 @lmcp_claim ; /u
+    )
     assert.isUndefined(step(held, { _tag: "Answer", program: "python3", keys: [["send-keys", "-t", "%6", "y"]] }))
     assert.isUndefined(step(held, { _tag: "Answer", program: "python3", keys: [["kill-server"]] }))
   })

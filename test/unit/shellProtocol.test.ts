@@ -145,6 +145,10 @@ describe("typedText", () => {
 
   it("tells the shell's prompt drawn again from a prompt of the command's own", () => {
     assert.isTrue(showsPrompt("bash-5.2$ ", "bash-5.2$ ", 10))
+    // After an answered run the terminal's echo of its trailer's C-c stands before the prompt.
+    assert.isTrue(showsPrompt("$ ", "^C$ ", 4))
+    assert.isTrue(showsPrompt("^C$ ", "$ ", 2))
+    assert.isFalse(showsPrompt("$ ", "^C$ read", 8))
     assert.isFalse(showsPrompt("bash-5.2$ ", "name? ", 6))
     assert.isFalse(showsPrompt("bash-5.2$ ", "bash-5.2$ ls", 10))
     assert.isFalse(showsPrompt("", "", 0))
