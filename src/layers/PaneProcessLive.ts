@@ -92,7 +92,7 @@ export const shellFrom = (files: ProcFiles, ticks: () => number = clockTicks) =>
     ...(ageMs === undefined ? {} : { ageMs }),
     ...(own.image === undefined ? {} : { image: own.image }),
     ...(exe === undefined ? {} : { program: programName(exe) }),
-    ...(exe === undefined ? {} : optional("systemShell", isSystemShell(files, `/proc/${panePid}/exe`)))
+    ...(exe === undefined ? {} : optional("systemShell", isSystemShell(files, panePid)))
   }
 }
 

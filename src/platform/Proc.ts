@@ -24,7 +24,7 @@ export interface ProcFiles {
   readonly list: (path: string) => ReadonlyArray<string>
   /** `length` bytes of a file from `position`, or `undefined`. */
   readonly readAt: (path: string, position: number, length: number) => Uint8Array | undefined
-  /** The file a path names (links followed), as device and inode, or `undefined`. */
+  /** The file a path names (links followed), as device, inode, size and change time, or `undefined`. */
   readonly identity?: (path: string) => string | undefined
 }
 
@@ -44,7 +44,7 @@ export const liveProcFiles: ProcFiles = {
   identity: (path) =>
     attempt(() => {
       const found = statSync(path)
-      return `${found.dev}:${found.ino}`
+      return `${found.dev}:${found.ino}:${found.size}:${found.ctimeMs}`
     }),
   list: (path) => attempt(() => readdirSync(path)) ?? [],
   readAt: (path, position, length) =>

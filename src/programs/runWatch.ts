@@ -117,7 +117,8 @@ export const awaitReady = <S extends PaneLook, R>(
           reason: "not-a-shell",
           detail: `its process is named ${comm} but runs ${shell.program}, which is not a shell ` +
             (shell.systemShell === false
-              ? "of this system (no file /etc/shells lists or a shell's name finds on PATH)"
+              ? "of this system (not a file /etc/shells lists, the login shell, the pane's SHELL, or one a " +
+                "shell's name finds on PATH)"
               : "run_shell_command drives") +
             "; nothing was typed",
           remedy: "use send_keys to type into it, or a pane running a supported shell"

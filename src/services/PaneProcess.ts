@@ -55,8 +55,9 @@ export interface ShellProcess {
    */
   readonly program?: string
   /**
-   * Whether that program's file is a shell of this system (platform/shellFiles.ts: /etc/shells or a
-   * shell's name on PATH, by device and inode); absent when it cannot be told.
+   * Whether that program's file is a shell of this system (platform/shellFiles.ts: /etc/shells, the
+   * login shell, the pane's SHELL, or a shell's name on PATH, by the file's identity); absent when it
+   * cannot be told.
    */
   readonly systemShell?: boolean
   /**

@@ -63,13 +63,14 @@ describe("the pane's process, judged by what it is", () => {
 
   const copied = "refuses a copy of python3 named bash (issue 58, item 7): its file is no shell of this system"
   it.skipIf(python === undefined)(python === undefined ? `${copied} (skipped: no python3)` : copied, async () => {
-    const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
-      const bin = join(world.dir, "copied")
-      mkdirSync(bin)
-      copyFileSync(python!, join(bin, "bash"))
-      chmodSync(join(bin, "bash"), 0o755)
-      Object.assign(env, shellEnv(world, join(bin, "bash")))
-    })
+    // The pane's shell replaces itself with the copy: tmux started the pane with bash, not with it.
+    const { world, c, pane } = await h.open()
+    const copy = join(world.dir, "copied", "bash")
+    mkdirSync(join(world.dir, "copied"))
+    copyFileSync(python!, copy)
+    chmodSync(copy, 0o755)
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", `exec ${copy}`)
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "Enter")
     await until(
       "python's prompt",
       () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane),
@@ -79,6 +80,18 @@ describe("the pane's process, judged by what it is", () => {
     assert.isTrue(result.isError)
     assert.include(textOf(result), "named bash but runs bash, which is not a shell of this system", textOf(result))
     assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "print(")
+  })
+
+  it("drives a shell outside /etc/shells and PATH that tmux started the pane with (as a Nix or Homebrew one)", async () => {
+    const { c, pane } = await h.open("/bin/bash", {}, (world, env) => {
+      const own = join(world.dir, "profile", "bin")
+      mkdirSync(own, { recursive: true })
+      copyFileSync("/bin/bash", join(own, "bash"))
+      chmodSync(join(own, "bash"), 0o755)
+      Object.assign(env, shellEnv(world, join(own, "bash")))
+    })
+    const result = await call(c, "run_shell_command", { pane_id: pane, command: "echo driven", timeout: 20 })
+    assert.deepInclude(structured(result), { exit_status: 0, output: "driven" }, textOf(result))
   })
 
   const namespaced = "refuses a pane whose processes live in another pid namespace: /proc here is not the pane's"
