@@ -82,7 +82,7 @@ describe("the pane's process, judged by what it is", () => {
     assert.notInclude(world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane), "print(")
   })
 
-  it("drives a shell outside /etc/shells and PATH that tmux started the pane with (as a Nix or Homebrew one)", async () => {
+  it("drives a shell outside /etc/shells and PATH that tmux started the pane with (a Nix, Homebrew one)", async () => {
     const { c, pane } = await h.open("/bin/bash", {}, (world, env) => {
       const own = join(world.dir, "profile", "bin")
       mkdirSync(own, { recursive: true })
