@@ -8,6 +8,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { chmodSync, copyFileSync, mkdirSync, realpathSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { runHarness } from "../support/runs.ts"
@@ -69,7 +70,7 @@ describe("the pane's process, judged by what it is", () => {
     mkdirSync(join(world.dir, "copied"))
     copyFileSync(python!, copy)
     chmodSync(copy, 0o755)
-    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", `exec ${copy}`)
+    world.tmux("libtmux-mcp", "send-keys", "-t", pane, "-l", `exec ${shellQuote(copy)}`)
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "Enter")
     await until(
       "python's prompt",
