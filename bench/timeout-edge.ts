@@ -10,6 +10,7 @@
  */
 import { existsSync } from "node:fs"
 import { join } from "node:path"
+import { shellQuote } from "../src/domain/quote.ts"
 import { benchWorld, sleep } from "./world.ts"
 
 const tries = Number(process.env.LIBTMUX_BENCH_TRIES ?? 200)
@@ -58,7 +59,7 @@ const main = async () => {
       return
     }
     await sleep(Math.max(0, typedAt + 2200 + 600 * Math.random() - Date.now()))
-    await raw({ pane_id: pane, resume: asked.run_id, answer: `touch ${mark}`, timeout: 10 })
+    await raw({ pane_id: pane, resume: asked.run_id, answer: `touch ${shellQuote(mark)}`, timeout: 10 })
     // The shell has read its terminal once the next run answers.
     await raw({ pane_id: pane, command: "true", timeout: 20 })
     if (existsSync(mark)) counts.answered.ranInShell++

@@ -7,6 +7,7 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { absent, call, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
@@ -34,7 +35,7 @@ describe.concurrent("an answer never runs in the shell", () => {
     const mark = join(world.dir, "MARK-nl")
     const asked = await run(c, pane, "read -p 'ans? ' x; echo \"got=[$x]\"", { timeout: 10 })
     assert.deepInclude(asked.blocked_by, { program: "bash", kind: "prompt" })
-    for (const text of [`ok\ntouch ${mark}`, "ok\u0004", "ok\u001b[201~", "ok\r"]) {
+    for (const text of [`ok\ntouch ${shellQuote(mark)}`, "ok\u0004", "ok\u001b[201~", "ok\r"]) {
       const refused = await call(c, "run_shell_command", { pane_id: pane, resume: asked.run_id, answer: text })
       assert.strictEqual(tag(refused), "InputInvalid", textOf(refused))
       assert.include(textOf(refused), "answer is one line of text: it holds a control character")
@@ -55,7 +56,12 @@ describe.concurrent("an answer never runs in the shell", () => {
     const asked = await run(c, pane, "read -t 3 -p 'ans? ' x; echo \"got=[$x]\"; sleep 2 & wait", { timeout: 10 })
     assert.deepInclude(asked.blocked_by, { program: "bash", kind: "prompt" })
     const answered = structured(
-      await call(c, "run_shell_command", { pane_id: pane, resume: asked.run_id, answer: `touch ${mark}`, timeout: 20 })
+      await call(c, "run_shell_command", {
+        pane_id: pane,
+        resume: asked.run_id,
+        answer: `touch ${shellQuote(mark)}`,
+        timeout: 20
+      })
     )
     assert.deepInclude(answered, { exit_status: 0 })
     assert.include(answered.output, "got=[]")
@@ -72,14 +78,14 @@ describe.concurrent("an answer never runs in the shell", () => {
     const answering = call(c, "run_shell_command", {
       pane_id: pane,
       resume: asked.run_id,
-      answer: `touch ${mark}`,
+      answer: `touch ${shellQuote(mark)}`,
       timeout: 20
     })
     // The answer reaches the terminal after the read gave up (the terminal echoes it); then a person scrolls.
     await until(
       "the unread answer on the pane",
       () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane),
-      (screen) => screen.includes(`touch ${mark}`)
+      (screen) => screen.includes(`touch ${shellQuote(mark)}`)
     )
     world.tmux("libtmux-mcp", "copy-mode", "-t", pane)
     assert.deepInclude(structured(await answering), { exit_status: 0 })
