@@ -53,7 +53,7 @@ export const layer = (
     PaneProcessLive.layer,
     ShellRunsLive.layer
   )
-  const tmux = TmuxLive.layer(facts.config.tmuxBin).pipe(Layer.provideMerge(base))
+  const tmux = TmuxLive.layer(facts.config.tmuxBin, facts.config.transport).pipe(Layer.provideMerge(base))
   const caller = ServerPaneLive.layer(
     facts.caller,
     ServerPaneLive.liveLookup(facts.pin.serverStateAtStartup === "existing")

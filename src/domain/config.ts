@@ -44,6 +44,8 @@ export interface ServerConfig {
   readonly suppressHistory: boolean
   readonly waitMaxSeconds: number
   readonly tmuxBin: string
+  /** How tmux commands reach the server: one control connection where it applies, or a client per command. */
+  readonly transport: "auto" | "control" | "spawn"
   /** Where audit records go: a file path, or stderr when undefined. */
   readonly auditLog: string | undefined
   /** Whether to adopt a tmux server of unknown provenance found at startup. */
@@ -102,6 +104,10 @@ const serverSettings = Config.all({
   suppressHistory: setting("LIBTMUX_SUPPRESS_HISTORY", parseSuppressHistory),
   waitMaxSeconds: setting("LIBTMUX_MCP_WAIT_MAX_SECONDS", parseWaitMax),
   tmuxBin: setting("LIBTMUX_TMUX_BIN", parseTmuxBin),
+  transport: setting(
+    "LIBTMUX_TRANSPORT",
+    (raw) => oneOf("LIBTMUX_TRANSPORT", raw, ["auto", "control", "spawn"] as const)
+  ),
   auditLog: setting("LIBTMUX_AUDIT_LOG", parseAuditLog),
   adopt: setting("LIBTMUX_ADOPT", (raw) => oneOf("LIBTMUX_ADOPT", raw, ["adopt", "refuse"] as const)),
   lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, ["shared", "exclusive"] as const)),
@@ -174,6 +180,7 @@ export const parseInvocation = (
         suppressHistory: yield* read.suppressHistory,
         waitMaxSeconds: yield* read.waitMaxSeconds,
         tmuxBin,
+        transport: yield* read.transport,
         auditLog: yield* read.auditLog,
         adopt: yield* read.adopt,
         lease: yield* read.lease,

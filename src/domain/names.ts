@@ -6,6 +6,7 @@
  * therefore checked against a closed grammar here and literalized (runs of `#` doubled) before
  * they reach a format-expanding argument.
  */
+import { controlSessionPrefix, isControlSession } from "./protocolNames.ts"
 
 /** tmux session IDs look like `$3`. */
 export const sessionIdPattern = /^\$\d+$/u
@@ -21,7 +22,8 @@ export const maxNameLength = 128
  * Why a session or window name is not acceptable, or `undefined` when it is.
  * Plain text: it may not be empty, hold control characters, contain `.` or `:` (tmux would
  * rewrite them to `_`) or `\` (tmux stores a session name's `\` as `\\`, so a lookup by the
- * given name fails), or begin with `$`, `@` or `%` (tmux would read it as an ID).
+ * given name fails), or begin with `$`, `@` or `%` (tmux would read it as an ID), or with the
+ * prefix of the control connections' hidden sessions.
  */
 export const nameProblem = (name: string): string | undefined => {
   if (name.length === 0) return "must not be empty"
@@ -33,6 +35,9 @@ export const nameProblem = (name: string): string | undefined => {
     return "must not contain '\\' (tmux stores it escaped, so the name would not be found again as given)"
   }
   if (/^[$@%]/u.test(name)) return "must not begin with '$', '@' or '%' (tmux would read it as an ID)"
+  if (isControlSession(name)) {
+    return `must not begin with '${controlSessionPrefix}' (the names of libtmux-mcp's own hidden sessions)`
+  }
   return undefined
 }
 

@@ -167,3 +167,16 @@ export const marks = {
 /** Whether `name` is what a protocol guard's failing branch expands to (see `marks`): the grammar admits it. */
 export const isGuardMark = (name: string): boolean =>
   name === marks.collected || name.startsWith(`${marks.stale}:`) || name.startsWith(`${marks.answerRefused}:`)
+
+/**
+ * The name prefix of the hidden sessions libtmux-mcp's control connections stay attached to
+ * (platform/TmuxControl.ts): every tool filters them from what it lists and refuses them as targets,
+ * whichever instance's they are, and no session or window may be given a name with it.
+ */
+export const controlSessionPrefix = "libtmux-mcp-connection-"
+
+/** This instance's hidden session: named by its tag, whose dots tmux would rewrite. */
+export const controlSessionName = (tag: string): string => `${controlSessionPrefix}${tag.replaceAll(".", "_")}`
+
+/** Whether a session is one of the connections' hidden sessions. */
+export const isControlSession = (sessionName: string): boolean => sessionName.startsWith(controlSessionPrefix)

@@ -41,6 +41,13 @@ export const settings = [
   },
   { variable: "LIBTMUX_TMUX_BIN", flag: "--tmux-bin", help: "tmux binary (default tmux)" },
   {
+    variable: "LIBTMUX_TRANSPORT",
+    flag: "--transport",
+    help: "auto (default), control or spawn: auto keeps one tmux control-mode connection on a name: socket " +
+      "(not name:default) and forks a tmux client per command on an inherit or path: socket; control asks for " +
+      "the connection on any socket, spawn never makes one"
+  },
+  {
     variable: "LIBTMUX_AUDIT_LOG",
     flag: "--audit-log",
     help: "absolute path of a regular file of yours to append audit " +

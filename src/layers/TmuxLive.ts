@@ -6,13 +6,16 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { formatSelector } from "../domain/socket.ts"
+import { controlSessionName } from "../domain/protocolNames.ts"
+import { formatSelector, type SocketSelector } from "../domain/socket.ts"
+import { makeControlLink } from "../platform/ControlLink.ts"
 import { withCreationLock } from "../platform/Lease.ts"
 import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
 import { layer as procLayer, Proc } from "../platform/Proc.ts"
 import { probeServer, provenanceOption } from "../platform/Provenance.ts"
 import { guardPlace } from "../platform/SocketGuard.ts"
-import { buildArgv, execTmux, makePool, poolSize } from "../platform/TmuxExec.ts"
+import { thisTag } from "../platform/thisInstance.ts"
+import { buildArgv, commandLabel, execTmux, makePool, poolSize } from "../platform/TmuxExec.ts"
 import type { TmuxError } from "../services/errors.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import {
@@ -61,8 +64,19 @@ const creating = (
 /** When, after startup, dead instances' leftovers are looked for. */
 const sweepDelayMs = 1000
 
+/** How tmux commands reach the server (LIBTMUX_TRANSPORT). @category models */
+export type Transport = "auto" | "control" | "spawn"
+
+/**
+ * Whether commands go over one control connection: asked for, or by default on a socket selected by
+ * name, the project's own (`name:libtmux-mcp` unless set), but not tmux's `default`, which is a
+ * person's. An `inherit` or `path:` socket is a person's too: spawned clients only, unless asked.
+ */
+export const usesControl = (transport: Transport, selector: SocketSelector): boolean =>
+  transport === "control" || (transport === "auto" && selector.form === "name" && selector.name !== "default")
+
 /** The live authority services over the pinned socket. @category layers */
-export const layer = (bin: string): Layer.Layer<Authorities, never, SocketPin> =>
+export const layer = (bin: string, transport: Transport = "auto"): Layer.Layer<Authorities, never, SocketPin> =>
   Layer.effectContext(Effect.gen(function*() {
     const pin = yield* SocketPin
     const proc = yield* Proc
@@ -79,10 +93,27 @@ export const layer = (bin: string): Layer.Layer<Authorities, never, SocketPin> =
     ) =>
       Effect.andThen(
         guardPlace(pin.place, "connect"),
-        execTmux(bin, buildArgv(flags, commands), socket, { ...options, env: pin.environment, passFd })
+        execTmux(bin, buildArgv(flags, commands), socket, {
+          ...options,
+          env: pin.environment,
+          passFd,
+          label: commandLabel(commands)
+        })
       )
-    const pinned = (extraFlags: ReadonlyArray<string>, passFd?: number): Runner => (commands, options) =>
-      pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd))
+    // One control connection carries what it can (platform/ControlLink.ts); the socket is named by
+    // its path, which the place check above guards, whatever selected it.
+    const link = usesControl(transport, pin.selector)
+      ? makeControlLink(
+        { bin, socketFlags: ["-S", pin.resolvedPath], env: pin.environment, session: controlSessionName(thisTag) },
+        guardPlace(pin.place, "connect")
+      )
+      : undefined
+    if (link !== undefined) yield* Effect.addFinalizer(() => Effect.sync(link.shutdown))
+    const pinned = (extraFlags: ReadonlyArray<string>, passFd?: number): Runner => {
+      const spawned = (commands: ReadonlyArray<ReadonlyArray<string>>, options: RunnerOptions) =>
+        pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd))
+      return link === undefined ? spawned : (commands, options) => link.run(commands, options, spawned)
+    }
     // A spawn may start the server, so only spawns carry the configuration file (and its descriptor).
     const spawn = pinned(pin.newServerConfig.flags, pin.newServerConfig.fd)
     // Outside the pool: at close, calls in flight may still hold its permits. A paste interrupted
@@ -92,13 +123,15 @@ export const layer = (bin: string): Layer.Layer<Authorities, never, SocketPin> =
     yield* Effect.addFinalizer(() => removeBuffers(raw, proc, false))
     // Dead instances' leftovers, once, a moment after startup (not in the way of the first calls).
     yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, proc, pin.flags)))
+    const create = creating(
+      spawn,
+      pin,
+      Effect.andThen(guardPlace(pin.place, "connect"), probeServer(bin, pin.flags, socket, pin.environment))
+    )
     return makeAuthorities({
       run: pinned([]),
       spawn,
-      create: creating(
-        spawn,
-        pin,
-        Effect.andThen(guardPlace(pin.place, "connect"), probeServer(bin, pin.flags, socket, pin.environment))
-      )
+      // A server this call started (or found) is there to connect to now, not after the retry delay.
+      create: (commands, options) => Effect.tap(create(commands, options), () => Effect.sync(() => link?.wake()))
     })
   })).pipe(Layer.provide(procLayer))

@@ -42,6 +42,10 @@ export const buildArgv = (
   ...commands.flatMap((command, i) => [...(i === 0 ? [] : [";"]), ...command.map(escapeArgument)])
 ]
 
+/** The commands' names, as failures name an invocation. */
+export const commandLabel = (commands: ReadonlyArray<ReadonlyArray<string>>): string =>
+  commands.map((command) => command[0]).join(" ")
+
 /**
  * How many short tmux commands may run at once: enough to keep every core busy while tmux
  * clients wait on the single-threaded server, few enough that a burst queues in this process
@@ -77,7 +81,7 @@ export const makePool = (size: number) =>
 export const passedFilePath = "/dev/fd/3"
 
 /** The most a tmux client may print on one stream before it is stopped (a capture of a huge history). */
-const defaultMaxOutputBytes = 512 * 1024 * 1024
+export const defaultMaxOutputBytes = 512 * 1024 * 1024
 
 /**
  * Runs tmux with the given argv; resolves with stdout or a typed failure. Spawned directly, not
@@ -91,9 +95,11 @@ export const execTmux = (
     readonly env?: Readonly<Record<string, string | undefined>>
     /** A descriptor of ours the client gets as its fd 3 (`passedFilePath`). */
     readonly passFd?: number | undefined
+    /** How failures name the invocation (`commandLabel`). */
+    readonly label?: string
   } = {}
 ): Effect.Effect<string, TmuxError> => {
-  const command = argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
+  const command = options.label ?? argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
   const limitBytes = options.maxOutputBytes ?? defaultMaxOutputBytes
   return Effect.callback<string, TmuxError>((resume, signal) => {

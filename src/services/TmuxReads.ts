@@ -8,7 +8,7 @@
  */
 import * as Effect from "effect/Effect"
 import { type IdKind, idPatterns, type PaneId, type SessionId, type WindowId } from "../domain/ids.ts"
-import { paneRunOptions, protocolNames, runIdPattern } from "../domain/protocolNames.ts"
+import { isControlSession, paneRunOptions, protocolNames, runIdPattern } from "../domain/protocolNames.ts"
 import { parseEndRecord } from "../domain/runPositions.ts"
 import { decodeMark, decodeRecord, type RunEnding } from "../domain/runRecord.ts"
 import { formatSelector } from "../domain/socket.ts"
@@ -205,16 +205,25 @@ const noSuchPane = (paneId: PaneId) =>
     stderr: `no such pane: ${paneId} (its fields came back empty)`
   })
 
+/** Rows without the control connections' hidden sessions (and their windows and panes): no tool shows them. */
+const visible = <R extends { readonly session_name: string }>(rows: ReadonlyArray<R>): ReadonlyArray<R> =>
+  rows.some((row) => isControlSession(row.session_name))
+    ? rows.filter((row) => !isControlSession(row.session_name))
+    : rows
+
+/** The server fields with the session each row is of, to leave out the hidden ones. */
+const serverRowFields = { ...serverFields, session_name: "string" } as const satisfies Fields
+
 /** The typed reads over a read authority. @category constructors */
 export const make = (observe: Authority<"TmuxObserve">) => ({
   /** Every session on the pinned server, in tmux's order. */
   sessions: (): Effect.Effect<ReadonlyArray<Row<typeof sessionFields>>, TmuxError> =>
-    Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions),
+    Effect.map(Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions), visible),
   /** The server's own fields, once per session (an empty list when it has no session). */
   server: (): Effect.Effect<ReadonlyArray<Row<typeof serverFields>>, TmuxError> =>
     Effect.flatMap(
-      observe.run([["list-sessions", "-F", formatOf(serverFields)]]),
-      (stdout) => parseRows(serverFields, "list-sessions", stdout)
+      observe.run([["list-sessions", "-F", formatOf(serverRowFields)]]),
+      (stdout) => Effect.map(parseRows(serverRowFields, "list-sessions", stdout), visible)
     ),
   /**
    * The runs run_shell_command typed that are not collected, by pane, as their panes' options
@@ -287,12 +296,15 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
         "-F",
         formatOf(windowFields)
       ]]),
-      (stdout) => parseRows(windowFields, "list-windows", stdout)
+      (stdout) => Effect.map(parseRows(windowFields, "list-windows", stdout), visible)
     ),
   /** Panes of one window or session, or of the whole server. */
   panes: (scope: PaneScope): Effect.Effect<ReadonlyArray<Row<typeof paneFields>>, TmuxError> => {
     const args = scope === "all" ? ["-a"] : "windowId" in scope ? ["-t", scope.windowId] : ["-s", "-t", scope.sessionId]
-    return Effect.flatMap(observe.run([["list-panes", ...args, "-F", formatOf(paneFields)]]), decode.panes)
+    return Effect.map(
+      Effect.flatMap(observe.run([["list-panes", ...args, "-F", formatOf(paneFields)]]), decode.panes),
+      visible
+    )
   },
   /** Format fields of one pane by ID, in one invocation. */
   pane: <F extends Fields>(paneId: PaneId, fields: F): Effect.Effect<Row<F>, TmuxError> =>

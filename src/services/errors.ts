@@ -181,6 +181,20 @@ export class TmuxTimedOut extends Schema.TaggedError<TmuxTimedOut>()("TmuxTimedO
   }
 }
 
+/**
+ * The connection to tmux closed, or did not answer in time, while a command that changes something
+ * was in flight: whether it ran is not known, and it was not sent again. @category errors
+ */
+export class TmuxAnswerLost extends Schema.TaggedError<TmuxAnswerLost>()("TmuxAnswerLost", {
+  command: Schema.String,
+  reason: Schema.String
+}) {
+  override get message() {
+    return `tmux ${this.command} got no answer (${this.reason}); it may or may not have acted and it was not ` +
+      "run again: look (list_sessions, list_panes, capture_pane) before repeating it"
+  }
+}
+
 /** tmux printed more than the caller set out to read; the command was stopped. @category errors */
 export class TmuxOutputTooLarge extends Schema.TaggedError<TmuxOutputTooLarge>()("TmuxOutputTooLarge", {
   command: Schema.String,
@@ -498,6 +512,7 @@ export const ToolFailure = Schema.Union([
   TmuxCommandFailed,
   TmuxNotFound,
   TmuxTimedOut,
+  TmuxAnswerLost,
   TmuxOutputTooLarge,
   SocketUnsafe,
   PaneNotReady,
@@ -528,5 +543,6 @@ export type TmuxError =
   | TmuxCommandFailed
   | TmuxNotFound
   | TmuxTimedOut
+  | TmuxAnswerLost
   | TmuxOutputTooLarge
   | SocketUnsafe

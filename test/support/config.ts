@@ -12,6 +12,7 @@ export const testConfig = (overrides: Partial<ServerConfig> = {}): ServerConfig 
   suppressHistory: true,
   waitMaxSeconds: 30,
   tmuxBin: "tmux",
+  transport: "auto",
   auditLog: undefined,
   adopt: "adopt",
   lease: "shared",

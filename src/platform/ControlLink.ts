@@ -1,0 +1,202 @@
+/**
+ * The control connection's life (TmuxControl.ts), behind the one runner: opened on the first
+ * invocation it can carry, opened again on a later one after it went, given up for a moment when
+ * it cannot open (no server: the spawned client says so), and closed when the hidden sessions are
+ * all that is left on the server, so that the server ends when its last session does, as it would
+ * without us. An invocation it cannot carry, or any while it is not open, goes through `spawned`.
+ */
+import * as Effect from "effect/Effect"
+import { isControlSession } from "../domain/protocolNames.ts"
+import {
+  TmuxAnswerLost,
+  TmuxCommandFailed,
+  type TmuxError,
+  TmuxOutputTooLarge,
+  TmuxTimedOut
+} from "../services/errors.ts"
+import type { RunnerOptions } from "../services/Tmux.ts"
+import {
+  type ControlConnection,
+  ControlLost,
+  type ControlOptions,
+  controlRoute,
+  onlyReads,
+  openControl
+} from "./TmuxControl.ts"
+import { commandLabel, defaultMaxOutputBytes, defaultTimeoutMs } from "./TmuxExec.ts"
+
+/** How long after a connection could not open the next invocation tries again. */
+const retryDelayMs = 1000
+
+type Spawned = (
+  commands: ReadonlyArray<ReadonlyArray<string>>,
+  options: RunnerOptions
+) => Effect.Effect<string, TmuxError>
+
+/** A control link: runs what it can carry over the connection and everything else through `spawned`. */
+export interface ControlLink {
+  readonly run: (
+    commands: ReadonlyArray<ReadonlyArray<string>>,
+    options: RunnerOptions,
+    spawned: Spawned
+  ) => Effect.Effect<string, TmuxError>
+  /** A server may have started (this instance started one): the next invocation tries at once. */
+  readonly wake: () => void
+  /** Closes the connection for good (the layer's scope ends). */
+  readonly shutdown: () => void
+}
+
+type State =
+  | { readonly kind: "closed"; readonly retryAt: number }
+  | { readonly kind: "opening"; readonly opened: Promise<ControlConnection | undefined> }
+  | { readonly kind: "open"; readonly connection: ControlConnection }
+  | { readonly kind: "shut" }
+
+/**
+ * A link over `open` (a check of the socket's place, then the client; a failure means the
+ * connection is not there), for sessions named by `isControlSession`.
+ */
+export const makeControlLink = (
+  options: Omit<ControlOptions, "notice" | "closed">,
+  check: Effect.Effect<void, TmuxError>
+): ControlLink => {
+  let state: State = { kind: "closed", retryAt: 0 }
+  let checking = false
+
+  /** Closes the connection when only hidden sessions are left: the server's lifetime stays the user's. */
+  const checkSessions = (connection: ControlConnection) => {
+    if (checking) return
+    checking = true
+    connection.send([["list-sessions", "-F", "#{session_name}"]], 1 << 20).then((answer) => {
+      checking = false
+      const names = answer.stdout.split("\n").filter((name) => name !== "")
+      if (answer.error === undefined && names.every(isControlSession)) {
+        connection.close("only hidden sessions are left on the server")
+      }
+    }, () => {
+      checking = false
+    })
+  }
+
+  const open = (): Promise<ControlConnection | undefined> => {
+    let connection: ControlConnection | undefined
+    const opened = Effect.runPromise(Effect.exit(check)).then((checked) =>
+      checked._tag === "Failure" ? undefined : openControl({
+        ...options,
+        notice: (line) => {
+          if (line === "%sessions-changed" && connection !== undefined) checkSessions(connection)
+        },
+        // A connection that went is opened again on a later invocation, not at once: when the server
+        // is ending, or has only hidden sessions left, a new one would only go again.
+        closed: () => {
+          if (state.kind === "open" && state.connection === connection) {
+            state = { kind: "closed", retryAt: Date.now() + retryDelayMs }
+          }
+        }
+      }).then((made) => {
+        connection = made
+        checkSessions(made)
+        return made
+      }, () => undefined)
+    ).then((made) => {
+      if (state.kind === "shut") {
+        made?.close("the server is stopping")
+        return undefined
+      }
+      state = made === undefined || !made.isOpen()
+        ? { kind: "closed", retryAt: Date.now() + retryDelayMs }
+        : { kind: "open", connection: made }
+      return made
+    })
+    state = { kind: "opening", opened }
+    return opened
+  }
+
+  const current = (): Promise<ControlConnection | undefined> | ControlConnection | undefined => {
+    switch (state.kind) {
+      case "open":
+        return state.connection.isOpen() ? state.connection : undefined
+      case "opening":
+        return state.opened
+      case "closed":
+        return Date.now() >= state.retryAt ? open() : undefined
+      case "shut":
+        return undefined
+    }
+  }
+
+  /** One invocation over `connection`; a lost read is asked again through `spawned`, a lost change is reported. */
+  const over = (
+    connection: ControlConnection,
+    commands: ReadonlyArray<ReadonlyArray<string>>,
+    sent: ReadonlyArray<ReadonlyArray<string>>,
+    options: RunnerOptions,
+    spawned: Spawned
+  ): Effect.Effect<string, TmuxError> => {
+    const command = commandLabel(commands)
+    const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
+    const limitBytes = options.maxOutputBytes ?? defaultMaxOutputBytes
+    const answered = Effect.callback<string, TmuxError | ControlLost>((resume) => {
+      let settled = false
+      const settle = (effect: Effect.Effect<string, TmuxError | ControlLost>) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resume(effect)
+      }
+      // As for a spawned client: the verdict waits for this turn's I/O, so an answer that came is not lost.
+      const timer = setTimeout(() =>
+        setImmediate(() => {
+          if (settled) return
+          connection.close(`a command did not answer within ${timeoutMs} ms`)
+          settle(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
+        }), timeoutMs)
+      connection.send(sent, limitBytes).then(
+        (answer) =>
+          settle(
+            answer.tooLarge
+              ? Effect.fail(new TmuxOutputTooLarge({ command, limitBytes }))
+              : answer.error !== undefined
+              ? Effect.fail(new TmuxCommandFailed({ command, exitCode: 1, stderr: answer.error }))
+              : Effect.succeed(answer.stdout)
+          ),
+        (error: unknown) => settle(Effect.fail(error instanceof ControlLost ? error : new ControlLost(String(error))))
+      )
+      return Effect.sync(() => clearTimeout(timer))
+    })
+    return Effect.catch(answered, (error) => {
+      const lost = error instanceof ControlLost || error._tag === "TmuxTimedOut"
+      if (!lost) return Effect.fail(error)
+      // Never written, or only reads: the spawned client asks once more; a change that may have run is not sent again.
+      if ((error instanceof ControlLost && !error.sent) || onlyReads(commands)) return spawned(commands, options)
+      return Effect.fail(
+        error instanceof ControlLost ? new TmuxAnswerLost({ command, reason: error.why }) : error
+      )
+    })
+  }
+
+  return {
+    run: (commands, options, spawned) => {
+      const sent = controlRoute(commands, options)
+      if (sent === undefined) return spawned(commands, options)
+      return Effect.suspend(() => {
+        const found = current()
+        if (found === undefined) return spawned(commands, options)
+        if (!(found instanceof Promise)) return over(found, commands, sent, options, spawned)
+        return Effect.flatMap(
+          Effect.promise(() => found),
+          (connection) =>
+            connection === undefined ? spawned(commands, options) : over(connection, commands, sent, options, spawned)
+        )
+      })
+    },
+    wake: () => {
+      if (state.kind === "closed") state = { kind: "closed", retryAt: 0 }
+    },
+    shutdown: () => {
+      const last = state
+      state = { kind: "shut" }
+      if (last.kind === "open") last.connection.close("the server is stopping")
+    }
+  }
+}
