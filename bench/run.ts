@@ -1,6 +1,6 @@
 /**
  * Benchmarks (not tests): cold start to the first tools/list answer against a bare `node -e 0`
- * start, with a breakdown, and the list_sessions and send_keys round trips over stdio against bare
+ * start, with a breakdown, and the list_sessions, capture_pane and send_keys round trips over stdio against bare
  * tmux processes spawned from the same client.
  * Prints ratio lines; quote ratios from one run, not absolute times (these machines are noisy).
  * Everything runs on a private TMUX_TMPDIR and is cleaned up.
@@ -167,10 +167,16 @@ const main = async () => {
   }
   const format = "#{session_id}\u001f#{session_name}\u001f#{session_windows}\u001f" +
     "#{session_attached}\u001f#{session_created}\u001f#{session_path}\u001e"
-  await roundTrip("list_sessions", "target <= 1.25x", tmux(["list-sessions", "-F", format]), tool("list_sessions", {}))
+  await roundTrip("list_sessions", "target <= 0.6x", tmux(["list-sessions", "-F", format]), tool("list_sessions", {}))
+  await roundTrip(
+    "capture_pane",
+    "target <= 0.6x",
+    tmux(["capture-pane", "-p", "-t", paneId]),
+    tool("capture_pane", { pane_id: paneId })
+  )
   await roundTrip(
     "send_keys",
-    "target <= 1.2x",
+    "target <= 0.6x",
     tmux(["send-keys", "-t", paneId, "-l", "--", "x"]),
     tool("send_keys", { pane_id: paneId, keys: "x", literal: true, enter: false })
   )

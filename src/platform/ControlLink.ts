@@ -6,6 +6,7 @@
  * without us. An invocation it cannot carry, or any while it is not open, goes through `spawned`.
  */
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import { isControlSession } from "../domain/protocolNames.ts"
 import {
   TmuxAnswerLost,
@@ -23,7 +24,7 @@ import {
   onlyReads,
   openControl
 } from "./TmuxControl.ts"
-import { commandLabel, defaultMaxOutputBytes, defaultTimeoutMs } from "./TmuxExec.ts"
+import { commandLabel, defaultMaxOutputBytes, defaultTimeoutMs, isWait } from "./TmuxExec.ts"
 
 /** How long after a connection could not open the next invocation tries again. */
 const retryDelayMs = 1000
@@ -175,21 +176,65 @@ export const makeControlLink = (
     })
   }
 
+  const run = (
+    commands: ReadonlyArray<ReadonlyArray<string>>,
+    options: RunnerOptions,
+    spawned: Spawned
+  ): Effect.Effect<string, TmuxError> => {
+    const wait = commands.findIndex(isWait)
+    if (wait !== -1 && commands.length > 1 && state.kind !== "shut") return split(commands, wait, options, spawned)
+    const sent = controlRoute(commands, options)
+    if (sent === undefined) return spawned(commands, options)
+    return Effect.suspend(() => {
+      const found = current()
+      if (found === undefined) return spawned(commands, options)
+      if (!(found instanceof Promise)) return over(found, commands, sent, options, spawned)
+      return Effect.flatMap(
+        Effect.promise(() => found),
+        (connection) =>
+          connection === undefined ? spawned(commands, options) : over(connection, commands, sent, options, spawned)
+      )
+    })
+  }
+
+  /**
+   * A list that waits on a channel, as three: what comes before the wait over the connection, the
+   * wait in a spawned client of its own, then what comes after over the connection. In order, as
+   * one list runs, and stopped at the first error as one list is; a signal that comes before the
+   * wait starts is kept by tmux for it. The input goes with the part that holds its `load-buffer`.
+   */
+  const split = (
+    commands: ReadonlyArray<ReadonlyArray<string>>,
+    wait: number,
+    options: RunnerOptions,
+    spawned: Spawned
+  ): Effect.Effect<string, TmuxError> => {
+    const before = commands.slice(0, wait)
+    const after = commands.slice(wait + 1)
+    const { cwd, input, ...rest } = options
+    // A start folder, input for a later part, or a first part the connection cannot carry: the list
+    // goes as it is, in one spawned client.
+    if (
+      cwd !== undefined || (input !== undefined && !before.some((command) => command[0] === "load-buffer")) ||
+      (before.length > 0 && controlRoute(before, options) === undefined)
+    ) {
+      return spawned(commands, options)
+    }
+    return Effect.gen(function*() {
+      // The waiter's client starts first, so its fork overlaps the first part; when that part fails,
+      // the waiter goes, as a list stops at its error. A signal meanwhile is kept for it either way.
+      const waiting = yield* Effect.forkChild(spawned([commands[wait]!], rest))
+      const first = before.length === 0
+        ? ""
+        : yield* Effect.onError(run(before, options, spawned), () => Fiber.interrupt(waiting))
+      const waited = yield* Fiber.join(waiting)
+      const last = after.length === 0 ? "" : yield* run(after, rest, spawned)
+      return first + waited + last
+    })
+  }
+
   return {
-    run: (commands, options, spawned) => {
-      const sent = controlRoute(commands, options)
-      if (sent === undefined) return spawned(commands, options)
-      return Effect.suspend(() => {
-        const found = current()
-        if (found === undefined) return spawned(commands, options)
-        if (!(found instanceof Promise)) return over(found, commands, sent, options, spawned)
-        return Effect.flatMap(
-          Effect.promise(() => found),
-          (connection) =>
-            connection === undefined ? spawned(commands, options) : over(connection, commands, sent, options, spawned)
-        )
-      })
-    },
+    run,
     wake: () => {
       if (state.kind === "closed") state = { kind: "closed", retryAt: 0 }
     },

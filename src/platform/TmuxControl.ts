@@ -89,12 +89,12 @@ interface Pending {
   tooLarge: boolean
   stdout: Array<Buffer>
   error: string | undefined
-  /** The next line is the marker's own closing guard. */
-  skipGuard: boolean
 }
 
 const newline = Buffer.from("\n")
 const startsWith = (line: Buffer, text: string) => line.toString("latin1", 0, text.length) === text
+const isGuard = (line: Buffer) =>
+  startsWith(line, "%begin ") || startsWith(line, "%end ") || startsWith(line, "%error ")
 
 /**
  * One command's answer from the lines between two markers: from the first `%begin` to the last line
@@ -124,6 +124,8 @@ export class ControlReader {
   private readonly queue: Array<Pending> = []
   private rest: Buffer = Buffer.alloc(0)
   private broken: string | undefined
+  /** The next line is a marker's own closing guard. */
+  private markerGuard = false
 
   private readonly notice: (line: string) => void
 
@@ -136,7 +138,7 @@ export class ControlReader {
     return this.queue.length
   }
 
-  expect(pending: Omit<Pending, "lines" | "bytes" | "tooLarge" | "stdout" | "error" | "skipGuard">): void {
+  expect(pending: Omit<Pending, "lines" | "bytes" | "tooLarge" | "stdout" | "error">): void {
     if (this.broken !== undefined) return pending.reject(new ControlLost(this.broken, false))
     this.queue.push({
       ...pending,
@@ -144,8 +146,7 @@ export class ControlReader {
       bytes: 0,
       tooLarge: false,
       stdout: [],
-      error: undefined,
-      skipGuard: false
+      error: undefined
     })
   }
 
@@ -168,15 +169,15 @@ export class ControlReader {
   }
 
   private line(line: Buffer): void {
+    if (this.markerGuard) {
+      this.markerGuard = false
+      return
+    }
     const pending = this.queue[0]
-    if (pending === undefined) {
-      if (line[0] === 0x25) this.notice(line.toString("latin1"))
-      return
-    }
-    if (pending.skipGuard) {
-      pending.skipGuard = false
-      return
-    }
+    // Notifications come between answers, which a request's lines also hold: each goes to the
+    // notice (one that a pane's text forged only makes the link look at the sessions once more).
+    if (line[0] === 0x25 && !isGuard(line)) this.notice(line.toString("latin1"))
+    if (pending === undefined) return
     const marker = pending.lines.length > 0 && line[0] !== 0x25 && line.length < 64
       ? pending.markers.indexOf(line.toString("latin1"))
       : -1
@@ -193,7 +194,7 @@ export class ControlReader {
 
   /** One command's answer is complete; the last one's completes the request. */
   private close(pending: Pending, last: boolean): void {
-    pending.skipGuard = true
+    this.markerGuard = true
     const lines = pending.lines
     pending.lines = []
     if (lines.length > 0 || !last) {
@@ -208,7 +209,8 @@ export class ControlReader {
       }
       const body = Buffer.concat(answer.body.flatMap((line) => [line, newline]))
       if (answer.ok) pending.stdout.push(body)
-      else pending.error = body.toString("utf8").trim()
+      // A line tmux could not parse says so; a spawned client's argv is parsed too, and says it without the prefix.
+      else pending.error = body.toString("utf8").trim().replace(/^parse error: /u, "")
     }
     if (!last) return
     this.queue.shift()

@@ -58,8 +58,11 @@ export const poolSize = (cores: number = availableParallelism()): number => Math
  * (no -S, -L or -U). Such a client must not hold a pool permit, or enough waiters would starve
  * every other command, including the signal that releases them.
  */
-export const isBlocking = (commands: ReadonlyArray<ReadonlyArray<string>>): boolean =>
-  commands.some((command) => command[0] === "wait-for" && !command.slice(1).some((arg) => /^-[SLU]$/u.test(arg)))
+export const isBlocking = (commands: ReadonlyArray<ReadonlyArray<string>>): boolean => commands.some(isWait)
+
+/** A plain `wait-for CHANNEL`: it returns only when another client signals the channel. */
+export const isWait = (command: ReadonlyArray<string>): boolean =>
+  command[0] === "wait-for" && !command.slice(1).some((arg) => /^-[SLU]$/u.test(arg))
 
 /**
  * A pool of `size` permits for short invocations: `pooled(commands, exec)` runs `exec` once it
