@@ -4,13 +4,15 @@
  * whole line (at most 4,096 bytes, see auditLine.ts); a short write leaves no partial line behind
  * (AuditWrite.ts), so a record is whole or absent.
  *
- * One writer fiber takes the records in order from a queue, so lines never interleave or reorder,
- * and makes its system calls on libuv's threadpool: a write that never returns (a frozen file
- * system) holds that fiber, not the thread that answers requests. A caller waits for its record
- * while the writer makes progress, and gives up once the write in progress has been pending for
- * `writeBoundMs` (a burst of calls queues, it does not stall); an intent record not written then
- * refuses its call. Such
- * a write cannot be taken back: if it completes later, an outcome record saying the call did
+ * One writer fiber takes the records from a queue, so lines never interleave, and makes its system
+ * calls one at a time, on libuv's threadpool: a write that never returns (a frozen file system)
+ * holds that fiber, not the thread that answers requests. Intent records go in the order the calls
+ * came; an outcome (or rejection) record goes before the intent records still queued: its call
+ * ended before those began to act, and under a burst the early calls answer early instead of after
+ * every later intent. A caller waits for its record while the writer makes progress, and gives up
+ * once the write in progress has been pending for `writeBoundMs` (a burst of calls queues, it does
+ * not stall); an intent record not written then refuses its call. Such a write cannot be taken
+ * back: if it completes later, an outcome record saying the call did
  * nothing follows it. While a write has been pending longer than the bound, intent records are
  * refused at once instead of queueing behind it.
  *
@@ -244,14 +246,26 @@ const makeSink = (
       }
     })
 
-  const writerLoop: Effect.Effect<never> = Effect.forever(Effect.flatMap(Queue.take(queue), (job) =>
-    // A defect here is a bug of ours; it refuses this record, and the writer goes on with the next.
+  // A defect here is a bug of ours; it refuses this record, and the writer goes on with the next.
+  const guarded = (job: Job): Effect.Effect<void> =>
     Effect.catchDefect(runJob(job), (defect) =>
       Effect.sync(() => {
         runningSince = undefined
         job.state = "finished"
         Deferred.doneUnsafe(job.done, Exit.fail(`${where()}: internal error in the audit writer: ${String(defect)}`))
-      }))))
+      }))
+
+  /** Best-effort records not yet written: they go first (they are in the queue too, to wake the writer). */
+  const first: Array<Job> = []
+
+  const writerLoop: Effect.Effect<never> = Effect.forever(
+    Effect.flatMap(Queue.take(queue), (job) =>
+      Effect.gen(function*() {
+        while (first.length > 0) yield* guarded(first.shift()!)
+        // One that went first above is taken from the queue later, written already.
+        if (job.state === "queued") yield* guarded(job)
+      }))
+  )
 
   /** How long the write in progress has been pending, when that is longer than the bound. */
   const stalledFor = (): number | undefined => {
@@ -278,7 +292,10 @@ const makeSink = (
 
   const enqueue = (line: string, intent: Job["intent"]): Job => {
     const job: Job = { line, intent, state: "queued", gaveUp: undefined, done: Deferred.makeUnsafe() }
-    if (intent === undefined) queuedLater += 1
+    if (intent === undefined) {
+      queuedLater += 1
+      first.push(job)
+    }
     Queue.offerUnsafe(queue, job)
     return job
   }

@@ -63,20 +63,55 @@ export const makeControlLink = (
 ): ControlLink => {
   let state: State = { kind: "closed", retryAt: 0 }
   let checking = false
+  let checkAgain = false
+  /** The IDs of the hidden sessions on the server, their windows and panes, as last looked: never targets. */
+  let hiddenIds = new Set<string>()
 
-  /** Closes the connection when only hidden sessions are left: the server's lifetime stays the user's. */
-  const checkSessions = (connection: ControlConnection) => {
-    if (checking) return
+  /**
+   * Looks at the server's sessions (on connecting, and when sessions or windows come or go): keeps
+   * the hidden sessions' IDs, and when only hidden sessions are left, kills this one (its own
+   * `detach-on-destroy` detaches a person's client that a `detach-on-destroy off` moved onto it) and
+   * closes the connection, so the server ends when its last session does, as it would without us.
+   */
+  const checkSessions = (connection: ControlConnection): Promise<void> => {
+    if (checking) {
+      checkAgain = true
+      return Promise.resolve()
+    }
     checking = true
-    connection.send([["list-sessions", "-F", "#{session_name}"]], 1 << 20).then((answer) => {
+    const format = "#{session_name}\u001f#{session_id}\u001f#{window_id}\u001f#{pane_id}"
+    return connection.send([["list-panes", "-a", "-F", format]], 1 << 24).then((answer) => {
       checking = false
-      const names = answer.stdout.split("\n").filter((name) => name !== "")
-      if (answer.error === undefined && names.every(isControlSession)) {
-        connection.close("only hidden sessions are left on the server")
+      if (answer.error !== undefined) return
+      const rows = answer.stdout.split("\n").filter((row) => row !== "").map((row) => row.split("\u001f"))
+      hiddenIds = new Set(rows.filter(([name = ""]) => isControlSession(name)).flatMap(([, ...ids]) => ids))
+      if (rows.every(([name = ""]) => isControlSession(name))) {
+        connection.send([["kill-session", "-t", `=${options.session}`]], 1 << 20).finally(() =>
+          connection.close("only hidden sessions are left on the server")
+        )
+      } else if (checkAgain) {
+        checkAgain = false
+        checkSessions(connection)
       }
     }, () => {
       checking = false
     })
+  }
+
+  /** Why a command is refused: it names a hidden session's pane, window or session. */
+  const hiddenTarget = (commands: ReadonlyArray<ReadonlyArray<string>>): TmuxCommandFailed | undefined => {
+    if (hiddenIds.size === 0) return undefined
+    for (const command of commands) {
+      for (let i = 1; i < command.length - 1; i++) {
+        if (command[i] !== "-t" && command[i] !== "-s") continue
+        const id = /^[%@$][0-9]+/u.exec(command[i + 1]!)?.[0]
+        if (id === undefined || !hiddenIds.has(id)) continue
+        const kind = id[0] === "%" ? "pane" : id[0] === "@" ? "window" : "session"
+        // As tmux words a target that names nothing: callers then say what exists instead.
+        return new TmuxCommandFailed({ command: command[0]!, exitCode: 1, stderr: `can't find ${kind}: ${id}` })
+      }
+    }
+    return undefined
   }
 
   const open = (): Promise<ControlConnection | undefined> => {
@@ -85,7 +120,9 @@ export const makeControlLink = (
       checked._tag === "Failure" ? undefined : openControl({
         ...options,
         notice: (line) => {
-          if (line === "%sessions-changed" && connection !== undefined) checkSessions(connection)
+          const changed = line === "%sessions-changed" || line.startsWith("%window-add ") ||
+            line.startsWith("%unlinked-window-add ")
+          if (changed && connection !== undefined) checkSessions(connection)
         },
         // A connection that went is opened again on a later invocation, not at once: when the server
         // is ending, or has only hidden sessions left, a new one would only go again.
@@ -94,9 +131,10 @@ export const makeControlLink = (
             state = { kind: "closed", retryAt: Date.now() + retryDelayMs }
           }
         }
-      }).then((made) => {
+      }).then(async (made) => {
         connection = made
-        checkSessions(made)
+        // The hidden sessions are known before the first command goes: none can name one.
+        await checkSessions(made)
         return made
       }, () => undefined)
     ).then((made) => {
@@ -181,6 +219,8 @@ export const makeControlLink = (
     options: RunnerOptions,
     spawned: Spawned
   ): Effect.Effect<string, TmuxError> => {
+    const refused = hiddenTarget(commands)
+    if (refused !== undefined) return Effect.fail(refused)
     const wait = commands.findIndex(isWait)
     if (wait !== -1 && commands.length > 1 && state.kind !== "shut") return split(commands, wait, options, spawned)
     const sent = controlRoute(commands, options)

@@ -56,7 +56,7 @@ const serverGone = (world: TmuxWorld) =>
 
 const errorTag = (result: CallToolResult) => result._meta?.["com.git-pull.libtmux-mcp/error"]
 
-/** Calls `tool` until the world shows a connection: one hidden session and one control client on it. */
+/** Calls list_sessions until the world shows a connection: one hidden session, one control client on it. */
 const connection = async (world: TmuxWorld, c: Connected, timeoutMs = 5_000) => {
   const seen = await until(
     "a control connection with its hidden session",
@@ -354,7 +354,7 @@ describe("the control connection", () => {
     })
 
     for (const transport of ["auto", "spawn"] as const) {
-      it(`keeps a person's attached session, and the server ends with it (LIBTMUX_TRANSPORT=${transport})`, async () => {
+      it(`keeps a person's attached session, the server ends with it (LIBTMUX_TRANSPORT=${transport})`, async () => {
         const world = h.world()
         const config = userConfig(world)
         // A person's terminal on the session, the server started with their configuration: attached,
