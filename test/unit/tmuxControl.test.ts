@@ -118,7 +118,7 @@ describe("controlRoute", () => {
     assert.deepStrictEqual(controlRoute(commands, {}), commands)
   })
 
-  it("leaves to a spawned client a wait, a spawn, a start folder, and a command that would fall to its own session", () => {
+  it("leaves a wait, a spawn, a start folder and a command with no target to a spawned client", () => {
     assert.isUndefined(controlRoute([["wait-for", "chan"]], {}))
     assert.isUndefined(controlRoute([["new-window", "-t", "$1"]], {}))
     assert.isUndefined(controlRoute([["respawn-pane", "-k", "-t", "%1"]], {}))
