@@ -127,6 +127,8 @@ export const makeControlLink = (
         // A connection that went is opened again on a later invocation, not at once: when the server
         // is ending, or has only hidden sessions left, a new one would only go again.
         closed: () => {
+          // IDs are the server's: a server started after this one numbers its own objects from 0 again.
+          hiddenIds = new Set()
           if (state.kind === "open" && state.connection === connection) {
             state = { kind: "closed", retryAt: Date.now() + retryDelayMs }
           }
@@ -238,10 +240,12 @@ export const makeControlLink = (
   }
 
   /**
-   * A list that waits on a channel, as three: what comes before the wait over the connection, the
-   * wait in a spawned client of its own, then what comes after over the connection. In order, as
-   * one list runs, and stopped at the first error as one list is; a signal that comes before the
-   * wait starts is kept by tmux for it. The input goes with the part that holds its `load-buffer`.
+   * A list that waits on a channel, as two: what comes before the wait over the connection, then the
+   * wait and what follows it in a spawned client of its own, so that what the list reads once the
+   * wait ends is read in the same turn of the server, before another client can act (another
+   * instance collecting the run). In order, as one list runs, and stopped at the first error as one
+   * list is; a signal that comes before the wait starts is kept by tmux for it. The input goes with
+   * the first part, which holds its `load-buffer`.
    */
   const split = (
     commands: ReadonlyArray<ReadonlyArray<string>>,
@@ -250,26 +254,22 @@ export const makeControlLink = (
     spawned: Spawned
   ): Effect.Effect<string, TmuxError> => {
     const before = commands.slice(0, wait)
-    const after = commands.slice(wait + 1)
     const { cwd, input, ...rest } = options
-    // A start folder, input for a later part, or a first part the connection cannot carry: the list
-    // goes as it is, in one spawned client.
+    // A start folder, input for the waiting part, or a first part the connection cannot carry: the
+    // list goes as it is, in one spawned client.
     if (
-      cwd !== undefined || (input !== undefined && !before.some((command) => command[0] === "load-buffer")) ||
-      (before.length > 0 && controlRoute(before, options) === undefined)
+      before.length === 0 || cwd !== undefined ||
+      (input !== undefined && !before.some((command) => command[0] === "load-buffer")) ||
+      controlRoute(before, options) === undefined
     ) {
       return spawned(commands, options)
     }
     return Effect.gen(function*() {
-      // The waiter's client starts first, so its fork overlaps the first part; when that part fails,
-      // the waiter goes, as a list stops at its error. A signal meanwhile is kept for it either way.
-      const waiting = yield* Effect.forkChild(spawned([commands[wait]!], rest))
-      const first = before.length === 0
-        ? ""
-        : yield* Effect.onError(run(before, options, spawned), () => Fiber.interrupt(waiting))
-      const waited = yield* Fiber.join(waiting)
-      const last = after.length === 0 ? "" : yield* run(after, rest, spawned)
-      return first + waited + last
+      // The waiting client starts first, so its fork overlaps the first part; when that part fails,
+      // it goes, as a list stops at its error.
+      const waiting = yield* Effect.forkChild(spawned(commands.slice(wait), rest))
+      const first = yield* Effect.onError(run(before, options, spawned), () => Fiber.interrupt(waiting))
+      return first + (yield* Fiber.join(waiting))
     })
   }
 

@@ -275,6 +275,9 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
       "-A",
       "-s",
       options.session,
+      // A window name given keeps it: tmux's automatic rename would show the pane's command instead.
+      "-n",
+      "libtmux-mcp",
       "-f",
       "ignore-size,no-output",
       "--",

@@ -14,6 +14,7 @@ import { commandsOf } from "../domain/runMachine.ts"
 import { parseEndRecord, parseStartMark } from "../domain/runPositions.ts"
 import { recordOf, type RunRecord } from "../domain/runRecord.ts"
 import { showsPrompt } from "../domain/shellProtocol.ts"
+import { thisTag } from "../platform/thisInstance.ts"
 import { PaneNotReady, type ProgramError } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type HeldView, type Run } from "../services/ShellRuns.ts"
@@ -205,15 +206,32 @@ export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | un
     const found: Array<{ readonly run: Run; readonly earlier: EarlierRun }> = []
     for (const runId of new Set([abandoned ?? "", last])) {
       if (!runIdPattern.test(runId)) continue
-      const head = yield* headOfRun(paneId, runId)
+      let head = yield* headOfRun(paneId, runId)
       // Only a record of this pane's own run: a forged one naming another pane's run collects nothing.
-      const recorded = recordOf(head.runRecord, paneId, runId)
+      let recorded = recordOf(head.runRecord, paneId, runId)
+      // Another server's run that just ended is its call's to read and collect, which it does at
+      // once (its output goes only to that answer): it gets a moment first, and a run nobody
+      // collects in it (a call that gave up, a server gone) is collected here.
+      for (
+        let waited = 0;
+        runId !== abandoned && recorded !== undefined && recorded.tag !== thisTag &&
+        parseEndRecord(head.endRecord) !== undefined && waited < ownerGraceMs;
+        waited += ownerPollMs
+      ) {
+        yield* Effect.sleep(ownerPollMs)
+        head = yield* headOfRun(paneId, runId)
+        recorded = recordOf(head.runRecord, paneId, runId)
+      }
       const end = parseEndRecord(head.endRecord)
       if (recorded === undefined || (runId !== abandoned && end === undefined)) continue
       found.push({ run: recorded.run, earlier: { run_id: runId, exit_status: end?.status ?? null } })
     }
     return found
   })
+
+/** How long another server's ended run is left to its own call, and how often it is looked at meanwhile. */
+const ownerGraceMs = 300
+const ownerPollMs = 10
 
 /** The option tmux refused to set again (`set-option -o`), when that is the failure. */
 const alreadySet = (error: ProgramError): string | undefined =>

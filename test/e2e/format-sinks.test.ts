@@ -10,7 +10,7 @@ import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
-import { afterFormatJobs, markerJob } from "../support/tmux.ts"
+import { afterFormatJobs, markerJob, userSessions } from "../support/tmux.ts"
 
 const h = harness("sinks")
 
@@ -46,7 +46,7 @@ describe("create_session format sinks", () => {
       const window = world.tmux("libtmux-mcp", "display", "-p", "-t", String(created.window_id), "#{window_name}")
       assert.strictEqual(window.trimEnd(), args.window_name)
     }
-    const names = world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim().split("\n").sort()
+    const names = userSessions(world)
     assert.deepStrictEqual(names, cases.map((c) => c.session_name).sort())
     afterFormatJobs(world)
     assert.deepStrictEqual(markers(world.dir), [])
@@ -78,7 +78,7 @@ describe("create_session format sinks", () => {
         assert.isTrue(result.isError, `${tool} ${session_name}`)
       }
     }
-    assert.deepStrictEqual(world.tmux("libtmux-mcp", "list-sessions", "-F", "#{session_name}").trim(), "real")
+    assert.deepStrictEqual(userSessions(world), ["real"])
     assert.deepStrictEqual(markers(world.dir), [])
   })
 })

@@ -46,7 +46,8 @@ const openCounting = async () => {
   const wrapper = join(world.dir, "tmux-counting")
   writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
   chmodSync(wrapper, 0o755)
-  const opened = await open({ LIBTMUX_TMUX_BIN: wrapper })
+  // Forked clients are what is counted: the control connection carries its commands as lines.
+  const opened = await open({ LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "spawn" })
   // A second after it starts, the server sweeps what dead servers left (src/platform/Leftovers.ts):
   // counts start once its pane pass, the sweep's last tmux client here, has run. On a loaded machine
   // the sweep may come before the session: then its look at the panes found none and was its last.

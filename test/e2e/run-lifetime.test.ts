@@ -18,11 +18,11 @@ const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =
 describe("a typed run's lifetime", () => {
   it("a tmux client killed while it waits on a typed run: the answer names the run; resume collects it", async () => {
     const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
-      // Stands for a tmux client lost under load: the invocation that types is killed after 1 s.
+      // Stands for a tmux client lost under load: the invocation that waits is killed after 1 s.
       const wrapper = join(world.dir, "killed-tmux")
       writeFileSync(
         wrapper,
-        `#!/bin/sh\ncase "$*" in *paste-buffer*) exec timeout -s KILL 1 tmux "$@";; esac\nexec tmux "$@"\n`
+        `#!/bin/sh\ncase "$*" in *"wait-for lmcp_"*) exec timeout -s KILL 1 tmux "$@";; esac\nexec tmux "$@"\n`
       )
       chmodSync(wrapper, 0o755)
       ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
@@ -62,6 +62,8 @@ describe("a typed run's lifetime", () => {
       writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *paste-buffer*) sleep 0.5;; esac\nexec tmux "$@"\n`)
       chmodSync(wrapper, 0o755)
       ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+      // A forked client's start is what is slow here: the control connection starts none to type.
+      ;(env as Record<string, string>).LIBTMUX_TRANSPORT = "spawn"
     })
     // The shell at its prompt: the readiness look (a first contact each time) takes a few ms.
     await until("the shell's prompt", () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane).trim() !== "")

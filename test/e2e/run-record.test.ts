@@ -289,15 +289,18 @@ describe("a pane that changes as a run is about to type", () => {
     it(`respawned between readiness and typing, after ${path}: nothing typed, and the refusal says so`, async () => {
       const { world, c, pane } = await one.open()
       if (path !== "first contact (a look)") assert.deepInclude(await run(c, pane, "true"), { exit_status: 0 })
-      // tmux runs the hook right after the typing list's load (the one command of it that waits),
-      // before the rest of that list: the pane's process is replaced there.
-      world.tmux(
-        "libtmux-mcp",
-        "set-hook",
-        "-g",
-        "after-load-buffer",
-        `set-hook -gu after-load-buffer ; respawn-pane -k -t ${pane}`
-      )
+      // tmux runs the hook right after the typing list's load, before the rest of that list: the
+      // pane's process is replaced there. The load is a load-buffer in a spawned client, a set-buffer
+      // over the control connection (platform/TmuxControl.ts).
+      for (const hook of ["after-load-buffer", "after-set-buffer"]) {
+        world.tmux(
+          "libtmux-mcp",
+          "set-hook",
+          "-g",
+          hook,
+          `set-hook -gu after-load-buffer ; set-hook -gu after-set-buffer ; respawn-pane -k -t ${pane}`
+        )
+      }
       const marker = join(world.dir, "typed")
       const refused = await call(c, "run_shell_command", {
         pane_id: pane,

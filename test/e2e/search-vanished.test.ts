@@ -26,7 +26,11 @@ describe("search_panes and a pane that closes during it", () => {
         `exec tmux "$@"\n`
     )
     chmodSync(wrapper, 0o755)
-    const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_TMUX_BIN: wrapper })
+    const c = await h.connect(world, {
+      ...shellEnv(world, "/bin/bash"),
+      LIBTMUX_TMUX_BIN: wrapper,
+      LIBTMUX_TRANSPORT: "spawn"
+    })
     const first = structured(await call(c, "create_session", { session_name: "s" })).pane_id as string
     const second = structured(await call(c, "split_window", { pane_id: first })).pane_id as string
     const third = structured(await call(c, "split_window", { pane_id: first })).pane_id as string

@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type ControlConnection, openControl } from "../../src/platform/TmuxControl.ts"
 import { buildArgv, execTmux } from "../../src/platform/TmuxExec.ts"
+import { until } from "../support/poll.ts"
 import { makeWorld } from "../support/tmux.ts"
 
 const world = makeWorld("control")
@@ -43,10 +44,11 @@ beforeAll(async () => {
     notice: () => undefined,
     closed: () => undefined
   })
-  // The printf has run once its last line is there.
-  for (let i = 0; i < 100 && !world.tmux("s", "capture-pane", "-p", "-t", pane).includes("xxxxxxxxxx"); i++) {
-    await new Promise((done) => setTimeout(done, 20))
-  }
+  await until(
+    "the printf's last line",
+    () => world.tmux("s", "capture-pane", "-p", "-t", pane),
+    (screen) => screen.includes("xxxxxxxxxx")
+  )
 })
 afterAll(() => {
   connection?.close("the test ended")

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { isControlSession } from "../../src/domain/protocolNames.ts"
 import { until } from "./poll.ts"
 
 /** One isolated tmux world. */
@@ -106,3 +107,11 @@ export const paneShows = (
     () => world.tmux("libtmux-mcp", "display-message", "-p", "-t", pane, format).trim(),
     holds
   )
+
+/**
+ * The sessions a person made on the world's default socket, sorted: what a raw `tmux ls` shows
+ * without the control connections' hidden sessions (src/domain/protocolNames.ts).
+ */
+export const userSessions = (world: TmuxWorld, socket = "libtmux-mcp"): ReadonlyArray<string> =>
+  (world.tryTmux(socket, "list-sessions", "-F", "#{session_name}") ?? "").split("\n")
+    .filter((name) => name !== "" && !isControlSession(name)).sort()
