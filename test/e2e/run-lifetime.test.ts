@@ -61,8 +61,7 @@ describe("a typed run's lifetime", () => {
       const wrapper = join(world.dir, "slow-tmux")
       writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *paste-buffer*) sleep 0.5;; esac\nexec tmux "$@"\n`)
       chmodSync(wrapper, 0o755)
-      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
-      // A forked client's start is what is slow here: the control connection starts none to type.
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper // A forked client's start is what is slow here: the control connection starts none to type.
       ;(env as Record<string, string>).LIBTMUX_TRANSPORT = "spawn"
     })
     // The shell at its prompt: the readiness look (a first contact each time) takes a few ms.

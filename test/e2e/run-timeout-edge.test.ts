@@ -39,11 +39,12 @@ describe("a run that ends as its call times out", () => {
     await until(
       "the line on the pane",
       async () => structured(await call(c, "capture_pane", { pane_id: pane })).content as string,
-      (content) => content.includes("LINE-58")
+      // The line itself, not the command's echo (`echo LINE-58`), which is there from the start.
+      (content) => content.split("\n").includes("LINE-58")
     )
     await call(c, "send_keys", { pane_id: pane, keys: "C-c", literal: false })
     const answer = await call(c, "run_shell_command", { pane_id: pane, resume: first.run_id, timeout: 10 })
     assert.strictEqual(answer._meta?.["com.git-pull.libtmux-mcp/error"], "RunUnreported", textOf(answer))
-    assert.include(textOf(answer), "LINE-58")
+    assert.include(textOf(answer), "LINE-58", textOf(answer))
   })
 })

@@ -21,21 +21,16 @@ let window = ""
 let session = ""
 
 beforeAll(async () => {
-  world.tmux("s", "new-session", "-d", "-s", "work", "-x", "100", "-y", "30", "-n", "main")
+  // The first pane prints, as its own command, lines that read as guards, wide characters, a tab
+  // and a long line, then stays; no shell is in the way.
+  const text = "printf '%s\\n' '%end 1 2 1' '%begin 1 3 1' '漢字 wide' \"$(printf 'a\\tb')\" " +
+    "\"$(printf 'x%.0s' $(seq 150))\"; exec sleep 1000"
+  world.tmux("s", "new-session", "-d", "-s", "work", "-x", "100", "-y", "30", "-n", "main", text)
   world.tmux("s", "split-window", "-t", "work", "-h")
   world.tmux("s", "new-window", "-d", "-t", "work", "-n", "second")
   const ids = world.tmux("s", "display-message", "-p", "-t", "work:0.0", "#{pane_id} #{window_id} #{session_id}")
   ;[pane = "", window = "", session = ""] = ids.trim().split(" ")
   pane2 = world.tmux("s", "display-message", "-p", "-t", "work:0.1", "#{pane_id}").trim()
-  // Text on the screen that reads as guards, wide characters, tabs and a long line.
-  world.tmux(
-    "s",
-    "send-keys",
-    "-t",
-    pane,
-    "-l",
-    "printf '%s\\n' '%end 1 2 1' '%begin 1 3 1' '漢字 wide' \"$(printf 'a\\tb')\" \"$(printf 'x%.0s' $(seq 150))\"\n"
-  )
   connection = await openControl({
     bin: "tmux",
     socketFlags: ["-S", socket],
@@ -74,38 +69,40 @@ const controlled = async (commands: ReadonlyArray<ReadonlyArray<string>>) => {
 }
 
 describe("arguments over the connection", () => {
-  /** Sets a buffer over the connection and reads it back with a spawned client, byte for byte. */
-  const roundTrip = async (text: string) => {
-    const answer = await connection.send([["set-buffer", "-b", "fuzz", "--", text]], 1 << 20)
-    assert.isUndefined(answer.error)
-    const back = execFileSync("tmux", ["-S", socket, "save-buffer", "-b", "fuzz", "-"], { env })
-    assert.isTrue(back.equals(Buffer.from(text, "utf8")), `${JSON.stringify(text.slice(0, 80))} came back changed`)
+  /** Sets each text as a buffer over the connection and reads it back with a spawned client, byte for byte. */
+  const roundTrip = async (texts: ReadonlyArray<string>) => {
+    for (const text of texts) {
+      const answer = await connection.send([["set-buffer", "-b", "fuzz", "--", text]], 1 << 20)
+      assert.isUndefined(answer.error)
+      const back = execFileSync("tmux", ["-S", socket, "save-buffer", "-b", "fuzz", "-"], { env, maxBuffer: 1 << 24 })
+      assert.isTrue(back.equals(Buffer.from(text, "utf8")), `${JSON.stringify(text.slice(0, 80))} came back changed`)
+    }
   }
 
   it("arrive byte for byte: every byte 0x01-0xFF as a character, the parser's own characters, and 1 MB", async () => {
     const every = Array.from({ length: 255 }, (_, i) => String.fromCharCode(i + 1)).join("")
-    for (
-      const text of [
-        every,
-        "a\nb\rc",
-        ";#{}$~\"'\\",
-        "%if #{pane_id}\n%endif",
-        "FOO=bar",
-        "-t",
-        "--",
-        "~/x $HOME ${HOME} \\033",
-        "漢字 ÿ é \u{1F600}",
-        ";",
-        "x".repeat(1_000_000)
-      ]
-    ) await roundTrip(text)
-    // Random strings of the characters above, a few hundred of them.
     const alphabet = [...every, "漢", "\u{1F600}", "%if", "#{", "}"]
-    for (let i = 0; i < 300; i++) {
-      // Not empty: an empty set-buffer, as an empty load-buffer, leaves the buffer as it was.
-      const length = 1 + Math.floor(Math.random() * 40)
-      await roundTrip(Array.from({ length }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join(""))
-    }
+    // Random strings of the characters above, and not empty: an empty set-buffer, as an empty
+    // load-buffer, leaves the buffer as it was.
+    const random = Array.from({ length: 120 }, () =>
+      Array.from(
+        { length: 1 + Math.floor(Math.random() * 40) },
+        () => alphabet[Math.floor(Math.random() * alphabet.length)]
+      ).join(""))
+    await roundTrip([
+      every,
+      "a\nb\rc",
+      ";#{}$~\"'\\",
+      "%if #{pane_id}\n%endif",
+      "FOO=bar",
+      "-t",
+      "--",
+      "~/x $HOME ${HOME} \\033",
+      "漢字 ÿ é \u{1F600}",
+      ";",
+      "x".repeat(1_000_000),
+      ...random
+    ])
   })
 
   it("a list stops at its error as a spawned client's does: the command after it never runs", async () => {
