@@ -137,8 +137,8 @@ describe.concurrent("a run collected while an answer reads it", () => {
           ""
         ].join("\n")
       )
-      chmodSync(wrapper, 0o755)
-      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper // The wrapper acts before a forked client's list; the control connection's would pass it by.
+      chmodSync(wrapper, 0o755) // The wrapper acts before a forked client's list; the control connection's would pass it by.
+      ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
       ;(env as Record<string, string>).LIBTMUX_TRANSPORT = "spawn"
     })
     const timed = await run(c, pane, "echo one; sleep 60", { timeout: 4 })
