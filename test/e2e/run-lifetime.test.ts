@@ -60,7 +60,8 @@ describe("a typed run's lifetime", () => {
       // starts half a second late, so a short timeout always runs out before tmux runs its list.
       const wrapper = join(world.dir, "slow-tmux")
       writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *paste-buffer*) sleep 0.5;; esac\nexec tmux "$@"\n`)
-      chmodSync(wrapper, 0o755) // A forked client's start is what is slow here: the control connection starts none to type.
+      // A forked client's start is what is slow here: the control connection starts none to type.
+      chmodSync(wrapper, 0o755)
       ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
       ;(env as Record<string, string>).LIBTMUX_TRANSPORT = "spawn"
     })

@@ -137,7 +137,8 @@ describe.concurrent("a run collected while an answer reads it", () => {
           ""
         ].join("\n")
       )
-      chmodSync(wrapper, 0o755) // The wrapper acts before a forked client's list; the control connection's would pass it by.
+      // The wrapper acts before a forked client's list; the control connection's would pass it by.
+      chmodSync(wrapper, 0o755)
       ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
       ;(env as Record<string, string>).LIBTMUX_TRANSPORT = "spawn"
     })
