@@ -25,8 +25,9 @@ const lateAnswers = (world: TmuxWorld, env: Readonly<Record<string, string>>) =>
     wrapper,
     ["#!/bin/sh", `case "$*" in *lmcp-answer-refused*) sleep 3;; esac`, `exec tmux "$@"`, ""].join("\n")
   )
+  // The wrapper delays a forked client; over the control connection the answer would not wait.
   chmodSync(wrapper, 0o755)
-  ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper // The wrapper delays a forked client; over the control connection the answer would not wait.
+  ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
   ;(env as Record<string, string>).LIBTMUX_TRANSPORT = "spawn"
 }
 
