@@ -240,12 +240,15 @@ export const makeControlLink = (
   }
 
   /**
-   * A list that waits on a channel, as two: what comes before the wait over the connection, then the
-   * wait and what follows it in a spawned client of its own, so that what the list reads once the
-   * wait ends is read in the same turn of the server, before another client can act (another
+   * A list that waits on a channel, as two: what comes before the wait over the connection, then
+   * the wait and what follows it in a spawned client of its own, so that what the list reads once
+   * the wait ends is read in the same turn of the server, before another client can act (another
    * instance collecting the run). In order, as one list runs, and stopped at the first error as one
    * list is; a signal that comes before the wait starts is kept by tmux for it. The input goes with
-   * the first part, which holds its `load-buffer`.
+   * the first part, which holds its `load-buffer`. Never a wait on a control client: it blocks
+   * every command behind it, and tmux 3.3a's server crashes when a session with
+   * `destroy-unattached` goes while an attached control client's wait is pending (as this process's
+   * end makes it go).
    */
   const split = (
     commands: ReadonlyArray<ReadonlyArray<string>>,

@@ -34,6 +34,7 @@ import {
   PaneNotReady,
   type ProgramError,
   RunWaitFailed,
+  type TmuxAnswerLost,
   type TmuxCommandFailed,
   type TmuxOutputTooLarge,
   type TmuxTimedOut
@@ -277,9 +278,11 @@ const typeRun = (
   })
 
 /** A failure of the typing invocation's tmux client itself, not an answer about the pane or the run. */
-const lostWait = (error: ProgramError): error is TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge =>
+const lostWait = (
+  error: ProgramError
+): error is TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge | TmuxAnswerLost =>
   (error._tag === "TmuxCommandFailed" && !isClaimTaken(error)) || error._tag === "TmuxTimedOut" ||
-  error._tag === "TmuxOutputTooLarge"
+  error._tag === "TmuxOutputTooLarge" || error._tag === "TmuxAnswerLost"
 
 /**
  * Whether the typing list of `run`, whose invocation ended without answering (killed at the
@@ -325,7 +328,7 @@ export const pasteReached = (run: Run, generation: number) =>
 const afterLostWait = (
   run: Run,
   generation: number,
-  error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge,
+  error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge | TmuxAnswerLost,
   limits: OutputLimits
 ) =>
   Effect.gen(function*() {
