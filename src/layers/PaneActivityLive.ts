@@ -3,7 +3,8 @@
  * so a waiting loop asks tmux only then. Every byte a pane's programs write reaches the screen
  * through the tmux server's read(2) of the pane's terminal, which counts it in the server's
  * `rchar` (/proc/<pid>/io); tmux clients talk to the server with recvmsg(2), which that count
- * leaves out, so the looks themselves do not move it. The pane's process is checked too (gone,
+ * leaves out, and the server's read(2)s of this process's control connections are taken off it
+ * (`controlBytesWritten`), so the looks themselves do not move it. The pane's process is checked too (gone,
  * or no longer the server's child: killed, respawned, or the server gone). Where /proc cannot
  * show the server as the pane's parent (not Linux, tmux in another pid namespace, another
  * user's server), the signal cannot tell and the looks are only spaced out (src/domain/pacing.ts).
@@ -12,6 +13,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { afterLook, freshPace, type Pace, tick, tickAfter } from "../domain/pacing.ts"
 import { liveProcFiles, type ProcFiles as AllProcFiles, statOf } from "../platform/Proc.ts"
+import { controlBytesWritten } from "../platform/TmuxControl.ts"
 import type { Pacer } from "../services/PaneReader.ts"
 
 type ProcFiles = Pick<AllProcFiles, "read">
@@ -36,15 +38,29 @@ const parentOf = (files: ProcFiles, pid: number): number | undefined => {
  * The kernel's signal for one pane: a function that says whether the pane can have changed since
  * its previous call (the first: since the signal was made), or undefined when /proc cannot show it.
  */
-export const kernelSignal = (files: ProcFiles, pane: PacedPane): (() => boolean) | undefined => {
+export const kernelSignal = (
+  files: ProcFiles,
+  pane: PacedPane,
+  ownBytes: () => number = controlBytesWritten
+): (() => boolean) | undefined => {
   const server = pane.serverPid
   if (server === undefined || server <= 0 || parentOf(files, pane.panePid) !== server) return undefined
   let last = readCount(files, server)
   if (last === undefined) return undefined
+  let own = ownBytes()
   return () => {
     const count = readCount(files, server)
-    const changed = count === undefined || count !== last || parentOf(files, pane.panePid) !== server
-    last = count
+    const written = ownBytes()
+    // What the server read beyond the commands this process wrote to it over its control
+    // connections since (which it reads with read(2) too); counts reach 2^64, so BigInt.
+    const changed = count === undefined || last === undefined ||
+      BigInt(count) - BigInt(last) > BigInt(written - own) || parentOf(files, pane.panePid) !== server
+    // Unchanged, the window keeps growing from the same start: commands written but not yet read
+    // now are read later, within it.
+    if (changed) {
+      last = count
+      own = written
+    }
     return changed
   }
 }

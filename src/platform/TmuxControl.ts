@@ -63,6 +63,16 @@ export const quoteArgument = (arg: string): string => {
   return `${out}"`
 }
 
+/**
+ * Bytes this process wrote to its control connections, all together: the tmux server read(2)s
+ * them, so they count in its `rchar`, which the wait pacer reads as the panes' output
+ * (layers/PaneActivityLive.ts) and must leave them out.
+ */
+let writtenBytes = 0
+
+/** The bytes written to control connections so far (see `writtenBytes`). */
+export const controlBytesWritten = (): number => writtenBytes
+
 /** One command as a parser line's part: its name bare (grammar names are plain), its arguments quoted. */
 export const quoteCommand = (command: ReadonlyArray<string>): string =>
   [command[0]!, ...command.slice(1).map(quoteArgument)].join(" ")
@@ -315,12 +325,12 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
       if (ended !== undefined) return reject(new ControlLost(ended, false))
       const markers = Array.from({ length: Math.max(1, commands.length) }, () => `fence-${tag}-${++counter}`)
       reader.expect({ markers, limitBytes, resolve, reject })
-      child.stdin!.write(
-        Buffer.from(
-          commands.length === 0 ? `display-message -p "${markers[0]}"\n` : requestText(commands, markers),
-          "latin1"
-        )
+      const bytes = Buffer.from(
+        commands.length === 0 ? `display-message -p "${markers[0]}"\n` : requestText(commands, markers),
+        "latin1"
       )
+      writtenBytes += bytes.length
+      child.stdin!.write(bytes)
     })
   const connection: ControlConnection = {
     send,

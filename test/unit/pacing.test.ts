@@ -90,6 +90,26 @@ describe("kernelSignal", () => {
     assert.isFalse(signal())
   })
 
+  it("leaves out the bytes the server read of this process's control connection, and only those", () => {
+    const state = { rchar: 10, paneParent: 100, io: true }
+    let written = 1000
+    const signal = kernelSignal(procOf(state), { panePid: 200, serverPid: 100 }, () => written)!
+    // A look over the connection: the server read its 300 bytes, and nothing else.
+    written += 300
+    state.rchar += 300
+    assert.isFalse(signal())
+    // Written, read later: still the look's own bytes.
+    written += 120
+    assert.isFalse(signal())
+    state.rchar += 120
+    assert.isFalse(signal())
+    // A pane's one byte beside a look's bytes.
+    written += 50
+    state.rchar += 51
+    assert.isTrue(signal())
+    assert.isFalse(signal())
+  })
+
   it("says changed when the pane's process is gone or not the server's child, or the server's count is gone", () => {
     const state = { rchar: 10, paneParent: 100 as number | undefined, io: true }
     const signal = kernelSignal(procOf(state), { panePid: 200, serverPid: 100 })!
