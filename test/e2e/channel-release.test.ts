@@ -11,14 +11,16 @@ import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { running, until, waiterOf } from "../support/poll.ts"
 
-const h = harness("channel")
+const h = harness("channel", { inProcess: true })
+// For the test that finds the server process's tmux wait-for child.
+const bin = harness("channel")
 /** The process has a socket open: a tmux client has connected to its server. */
 const connected = (pid: number) =>
   readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith("socket:"))
 
-const open = async () => {
-  const world = h.world()
-  const c = await h.connect(world)
+const open = async (on = h) => {
+  const world = on.world()
+  const c = await on.connect(world)
   structured(await call(c, "create_session", { session_name: "work" }))
   return { world, c }
 }
@@ -44,7 +46,7 @@ describe("wait_for_channel releases its waiter", () => {
   })
 
   it("after a cancellation, the next signal_channel reaches the next wait", async () => {
-    const { c } = await open()
+    const { c } = await open(bin)
     const controller = new AbortController()
     const cancelled = c.client.callTool(
       { name: "wait_for_channel", arguments: { channel: "job.done", timeout: 30 } },

@@ -17,7 +17,10 @@ import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { stillPending, until, waiterOf } from "../support/poll.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const h = harness("control-conn")
+// The connection's behaviour is the same in process; the bin where the server process is the point
+// (it is SIGKILLed, its tmux wait-for child is looked for) and for two instances on one socket.
+const h = harness("control-conn", { inProcess: true })
+const bin = harness("control-conn")
 const socket = "libtmux-mcp"
 const allToolsets = { LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" }
 
@@ -98,9 +101,9 @@ const hiddenSleepsUnder = (ancestor: number): Array<number> => {
   })
 }
 
-const open = async (env: Record<string, string | undefined> = {}) => {
-  const world = h.world()
-  const c = await h.connect(world, { ...allToolsets, ...env })
+const open = async (env: Record<string, string | undefined> = {}, on = h) => {
+  const world = on.world()
+  const c = await on.connect(world, { ...allToolsets, ...env })
   return { world, c }
 }
 
@@ -203,7 +206,7 @@ describe("the control connection", () => {
   }
 
   it("goes with the MCP server process when it is killed: no hidden session, client or sleep is left", async () => {
-    const { world, c } = await open()
+    const { world, c } = await open({}, bin)
     structured(await call(c, "create_session", { session_name: "stays" }))
     await connection(world, c)
     const tmuxPid = Number(raw(world, "display-message", "-p", "#{pid}").stdout.trim())
@@ -296,10 +299,10 @@ describe("the control connection", () => {
   })
 
   it("has two instances on one socket each keep a connection, neither showing the other's", async () => {
-    const world = h.world()
-    const one = await h.connect(world, allToolsets)
+    const world = bin.world()
+    const one = await bin.connect(world, allToolsets)
     const a = structured(await call(one, "create_session", { session_name: "a" }))
-    const two = await h.connect(world, allToolsets)
+    const two = await bin.connect(world, allToolsets)
     const b = structured(await call(two, "create_session", { session_name: "b" }))
     await until("two control clients, each on its own hidden session", async () => {
       structured(await call(one, "list_panes"))
@@ -417,7 +420,7 @@ describe("the control connection", () => {
   })
 
   it("answers other calls while a blocking wait_for_channel waits", async () => {
-    const { world, c } = await open()
+    const { world, c } = await open({}, bin)
     structured(await call(c, "create_session", { session_name: "waits" }))
     await connection(world, c)
     const channel = "ctl_conn_test"

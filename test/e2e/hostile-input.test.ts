@@ -6,7 +6,7 @@ import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 
-const h = harness("hostile")
+const h = harness("hostile", { inProcess: true })
 const errorTag = (result: Awaited<ReturnType<typeof call>>) => result._meta?.["com.git-pull.libtmux-mcp/error"]
 
 describe("hostile input", () => {

@@ -12,14 +12,16 @@ import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { holdsFor, stillPending, until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
 
-const h = harness("idle-wait")
+// In process, but for the test that looks at the server process's children.
+const h = harness("idle-wait", { inProcess: true })
+const bin = harness("idle-wait")
 // Each test has its own tmux server and MCP server, and most of its time is windows in which nothing may
 // happen: they run side by side.
 const errorTag = (result: Awaited<ReturnType<typeof call>>) => result._meta?.["com.git-pull.libtmux-mcp/error"]
 
-const open = async (env: Record<string, string> = {}) => {
-  const world = h.world()
-  const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), ...env })
+const open = async (env: Record<string, string> = {}, on = h) => {
+  const world = on.world()
+  const c = await on.connect(world, { ...shellEnv(world, "/bin/bash"), ...env })
   const session = structured(await call(c, "create_session", { session_name: "work", width: 100, height: 30 }))
   const pane = session.pane_id as string
   structured(await call(c, "run_shell_command", { pane_id: pane, command: "true" }))
@@ -40,14 +42,14 @@ const children = (c: Connected) => {
 }
 
 /** A server whose tmux binary logs each invocation, and the count of invocations so far. */
-const openCounting = async () => {
-  const world = h.world()
+const openCounting = async (on = h) => {
+  const world = on.world()
   const log = join(world.dir, "invocations.log")
   const wrapper = join(world.dir, "tmux-counting")
   writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
   chmodSync(wrapper, 0o755)
   // Forked clients are what is counted: the control connection carries its commands as lines.
-  const opened = await open({ LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "spawn" })
+  const opened = await open({ LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "spawn" }, on)
   // A second after it starts, the server sweeps what dead servers left (src/platform/Leftovers.ts):
   // counts start once its pane pass, the sweep's last tmux client here, has run. On a loaded machine
   // the sweep may come before the session: then its look at the panes found none and was its last.
@@ -139,7 +141,7 @@ describe.concurrent("wait_for_text on a quiet pane", () => {
   })
 
   it("leaves nothing behind when cancelled, and the next wait works", async () => {
-    const { c, pane, type, invocations } = await openCounting()
+    const { c, pane, type, invocations } = await openCounting(bin)
     const controller = new AbortController()
     const cancelled = c.client.callTool(
       { name: "wait_for_text", arguments: { pane_id: pane, patterns: ["never"], timeout: 30 } },

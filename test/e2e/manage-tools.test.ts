@@ -11,7 +11,8 @@ import { until } from "../support/poll.ts"
 import { missingHere, shellEnv } from "../support/shells.ts"
 import { afterFormatJobs, markerJob, type TmuxWorld } from "../support/tmux.ts"
 
-const h = harness("manage")
+// A test that sets the server's environment builds its own in process.
+const h = harness("manage", { inProcess: true })
 // These tests are about tmux state: they share one server process, each with a fresh tmux server,
 // unless a test sets the server's environment.
 const shared = sharedServer("manage", (world) => shellEnv(world, "/bin/bash"))

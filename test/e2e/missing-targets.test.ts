@@ -10,7 +10,7 @@ import { harness } from "../support/harness.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { samples } from "../support/samples.ts"
 
-const h = harness("missing")
+const h = harness("missing", { inProcess: true })
 const missing: Record<string, string> = { "%0": "%99", "%1": "%98", "@0": "@99", "$0": "$99", work: "nosuch" }
 
 /** The sample with every target replaced; `undefined` when it names none. */

@@ -14,6 +14,8 @@ import { shellEnv } from "../support/shells.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("owner")
+// For the one test about what the tools answer, not about the server processes on a socket.
+const inProcess = harness("owner", { inProcess: true })
 
 /** A server process started by hand, resolved when it printed its ready line. */
 const startRaw = (world: TmuxWorld, env: Record<string, string> = {}) =>
@@ -142,8 +144,8 @@ describe("life cycle", () => {
     "fails running calls with a typed error when the tmux server " +
       "dies, keeps serving, and starts a fresh server after",
     async () => {
-      const world = h.world()
-      const c = await h.connect(world, shellEnv(world, "/bin/bash"))
+      const world = inProcess.world()
+      const c = await inProcess.connect(world, shellEnv(world, "/bin/bash"))
       const pane = structured(await call(c, "create_session", { session_name: "doomed" })).pane_id
       await call(c, "run_shell_command", { pane_id: pane, command: "true" })
       const running = call(c, "run_shell_command", { pane_id: pane, command: "sleep 20", timeout: 20 })

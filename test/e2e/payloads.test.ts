@@ -14,6 +14,8 @@ import { until } from "../support/poll.ts"
 import { run, runHarness } from "../support/runs.ts"
 
 const { open: openPane } = runHarness("payloads")
+// What tmux delivers is the same in process; what the server prints on stderr is the bin's.
+const { open: openInProcess } = runHarness("payloads", { inProcess: true })
 /**
  * A pane whose shell is at its prompt: keys typed into a shell still starting land in the
  * terminal's line buffer, which keeps 4 KiB of a line and drops the rest.
@@ -31,7 +33,7 @@ const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =
  * line editor or line buffer stands between what tmux sends and what arrives.
  */
 const rawSink = async () => {
-  const { world, c } = await openPane()
+  const { world, c } = await openInProcess()
   const file = join(world.dir, "received")
   const ready = join(world.dir, "raw")
   const pane = world.tmux(

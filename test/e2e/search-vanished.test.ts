@@ -11,7 +11,7 @@ import { harness } from "../support/harness.ts"
 import { absent, call, structured, textOf } from "../support/mcp.ts"
 import { shellEnv } from "../support/shells.ts"
 
-const h = harness("vanished")
+const h = harness("vanished", { inProcess: true })
 
 describe("search_panes and a pane that closes during it", () => {
   it("returns the other panes' matches and names the closed pane", async () => {
