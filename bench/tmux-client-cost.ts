@@ -1,10 +1,11 @@
 /**
  * What one tmux command costs through a tmux client spawned for it, against the same command
  * written to one long-lived control-mode client (`tmux -C`), the way the server sends most
- * commands (src/platform/TmuxControl.ts; a benchmark, not a test). Each way runs `list-sessions` N times on a private tmux server
- * and prints, per command, the processor time of this process (a spawn from Node forks it), of the
- * tmux server, of the clients (the spawned ones, reaped: this process's children's time), and the
- * wall time. Usage: node bench/tmux-client-cost.ts [commands] (default 300).
+ * commands (src/platform/TmuxControl.ts; a benchmark, not a test). Each way runs `list-sessions`
+ * N times on a private tmux server and prints, per command, the processor time of this process (a
+ * spawn from Node forks it), of the tmux server, of the clients (the spawned ones, reaped: this
+ * process's children's time), and the wall time. Usage: node bench/tmux-client-cost.ts [commands]
+ * (default 300).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { benchWorld, runThenRemove, ticks } from "./world.ts"
