@@ -359,8 +359,8 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
   })
 }
 
-/** Commands that never wait for anything outside themselves: what a control connection may carry. */
-const carried = new Set([
+/** Commands that only read: answering one again after a lost connection changes nothing. */
+const readOnly = new Set([
   "list-sessions",
   "list-windows",
   "list-panes",
@@ -368,7 +368,12 @@ const carried = new Set([
   "capture-pane",
   "show-options",
   "show-environment",
-  "show-hooks",
+  "show-hooks"
+])
+
+/** Commands that never wait for anything outside themselves: what a control connection may carry. */
+const carried = new Set([
+  ...readOnly,
   "rename-session",
   "rename-window",
   "select-window",
@@ -392,18 +397,6 @@ const carried = new Set([
   "delete-buffer",
   "set-buffer",
   "wait-for"
-])
-
-/** Commands that only read: answering one again after a lost connection changes nothing. */
-const readOnly = new Set([
-  "list-sessions",
-  "list-windows",
-  "list-panes",
-  "display-message",
-  "capture-pane",
-  "show-options",
-  "show-environment",
-  "show-hooks"
 ])
 
 /** The most text a paste sends over the connection; a larger one goes through a spawned client's input. */
