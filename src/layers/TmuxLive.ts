@@ -108,7 +108,7 @@ export const layer = (bin: string, transport: Transport = "auto"): Layer.Layer<A
         guardPlace(pin.place, "connect")
       )
       : undefined
-    if (link !== undefined) yield* Effect.addFinalizer(() => Effect.sync(link.shutdown))
+    if (link !== undefined) yield* Effect.addFinalizer(() => Effect.promise(link.shutdown))
     const pinned = (extraFlags: ReadonlyArray<string>, passFd?: number): Runner => {
       const spawned = (commands: ReadonlyArray<ReadonlyArray<string>>, options: RunnerOptions) =>
         pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd))

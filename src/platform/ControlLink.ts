@@ -29,6 +29,9 @@ import { commandLabel, defaultMaxOutputBytes, defaultTimeoutMs, isWait } from ".
 /** How long after a connection could not open the next invocation tries again. */
 const retryDelayMs = 1000
 
+/** How long closing waits for its hidden session to be killed. */
+const shutdownWaitMs = 500
+
 type Spawned = (
   commands: ReadonlyArray<ReadonlyArray<string>>,
   options: RunnerOptions
@@ -43,8 +46,8 @@ export interface ControlLink {
   ) => Effect.Effect<string, TmuxError>
   /** A server may have started (this instance started one): the next invocation tries at once. */
   readonly wake: () => void
-  /** Closes the connection for good (the layer's scope ends). */
-  readonly shutdown: () => void
+  /** Closes the connection for good (the layer's scope ends), its hidden session first. */
+  readonly shutdown: () => Promise<void>
 }
 
 type State =
@@ -281,10 +284,15 @@ export const makeControlLink = (
     wake: () => {
       if (state.kind === "closed") state = { kind: "closed", retryAt: 0 }
     },
-    shutdown: () => {
+    shutdown: async () => {
       const last = state
       state = { kind: "shut" }
-      if (last.kind === "open") last.connection.close("the server is stopping")
+      if (last.kind !== "open") return
+      // Its session goes before this process does, not a moment after its client: whoever looks
+      // next finds the server as it would be without us.
+      const killed = last.connection.send([["kill-session", "-t", `=${options.session}`]], 1 << 20)
+      await Promise.race([killed.catch(() => undefined), new Promise((done) => setTimeout(done, shutdownWaitMs))])
+      last.connection.close("the server is stopping")
     }
   }
 }

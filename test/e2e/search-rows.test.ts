@@ -7,7 +7,7 @@ import { harness } from "../support/harness.ts"
 import { call, structured } from "../support/mcp.ts"
 import { shellEnv } from "../support/shells.ts"
 
-const h = harness("search-rows", { inProcess: true })
+const h = harness("search-rows")
 
 describe("search_panes rows", () => {
   it(
