@@ -143,10 +143,8 @@ export const makeControlLink = (
         return made
       }, () => undefined)
     ).then((made) => {
-      if (state.kind === "shut") {
-        made?.close("the server is stopping")
-        return undefined
-      }
+      // Stopping meanwhile: `shutdown`, which awaits this opening, ends it.
+      if (state.kind === "shut") return made
       state = made === undefined || !made.isOpen()
         ? { kind: "closed", retryAt: Date.now() + retryDelayMs }
         : { kind: "open", connection: made }
@@ -287,12 +285,20 @@ export const makeControlLink = (
     shutdown: async () => {
       const last = state
       state = { kind: "shut" }
-      if (last.kind !== "open") return
       // Its session goes before this process does, not a moment after its client: whoever looks
-      // next finds the server as it would be without us.
-      const killed = last.connection.send([["kill-session", "-t", `=${options.session}`]], 1 << 20)
-      await Promise.race([killed.catch(() => undefined), new Promise((done) => setTimeout(done, shutdownWaitMs))])
-      last.connection.close("the server is stopping")
+      // next finds the server as it would be without us. A connection still opening is awaited.
+      const ending = (async () => {
+        const connection = last.kind === "open"
+          ? last.connection
+          : last.kind === "opening"
+          ? await last.opened
+          : undefined
+        if (connection === undefined) return
+        await connection.send([["kill-session", "-t", `=${options.session}`]], 1 << 20).catch(() => undefined)
+        connection.close("the server is stopping")
+      })()
+      await Promise.race([ending, new Promise((done) => setTimeout(done, shutdownWaitMs))])
+      if (last.kind === "open") last.connection.close("the server is stopping")
     }
   }
 }
