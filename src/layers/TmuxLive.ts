@@ -6,6 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { parseTag } from "../domain/instance.ts"
 import { controlSessionName } from "../domain/protocolNames.ts"
 import { formatSelector, type SocketSelector } from "../domain/socket.ts"
 import { makeControlLink } from "../platform/ControlLink.ts"
@@ -104,7 +105,14 @@ export const layer = (bin: string, transport: Transport = "auto"): Layer.Layer<A
     // its path, which the place check above guards, whatever selected it.
     const link = usesControl(transport, pin.selector)
       ? makeControlLink(
-        { bin, socketFlags: ["-S", pin.resolvedPath], env: pin.environment, session: controlSessionName(thisTag) },
+        {
+          bin,
+          socketFlags: ["-S", pin.resolvedPath],
+          socketPath: pin.resolvedPath,
+          owner: { pid: process.pid, started: String(parseTag(thisTag)?.started ?? "") },
+          env: pin.environment,
+          session: controlSessionName(thisTag)
+        },
         guardPlace(pin.place, "connect")
       )
       : undefined

@@ -247,9 +247,7 @@ export const makeControlLink = (
    * instance collecting the run). In order, as one list runs, and stopped at the first error as one
    * list is; a signal that comes before the wait starts is kept by tmux for it. The input goes with
    * the first part, which holds its `load-buffer`. Never a wait on a control client: it blocks
-   * every command behind it, and tmux 3.3a's server crashes when a session with
-   * `destroy-unattached` goes while an attached control client's wait is pending (as this process's
-   * end makes it go).
+   * every command behind it.
    */
   const split = (
     commands: ReadonlyArray<ReadonlyArray<string>>,

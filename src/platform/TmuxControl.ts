@@ -238,9 +238,28 @@ const paneNotice = (serverPid: number) =>
   `It ends when that server stops. Detach (prefix d) or switch sessions to leave it; killing it makes the server ` +
   `connect again.`
 
+/**
+ * What the hidden session's pane runs: it prints its one line, then watches this process (its pid,
+ * and its start time when known, so a reused pid does not count) every 2 s, and once it is gone
+ * kills the session. The session is not set to `destroy-unattached`: tmux 3.3a's server crashes when
+ * that destroys a session, as its control client exits, while any client's `wait-for` is pending,
+ * and a `kill-session` does not. A watcher that can read nothing of /proc keeps to `kill -0`.
+ */
+const paneScript = [
+  `printf '%s\\n' "$1"; me=$2; started=$3`,
+  "alive() { if [ -z \"$started\" ]; then kill -0 \"$me\" 2>/dev/null; return; fi",
+  "  read -r s < /proc/$me/stat 2>/dev/null || return 1; set -- ${s##*) }; [ \"${20}\" = \"$started\" ]; }",
+  "while alive; do sleep 2; done",
+  `exec "$4" -S "$5" kill-session -t "=$6"`
+].join("\n")
+
 /** How a connection is opened. */
 export interface ControlOptions {
   readonly bin: string
+  /** The socket's path, for the hidden pane's own `kill-session`. */
+  readonly socketPath: string
+  /** This process, as the hidden pane watches it: its pid and start time ("" when unknown). */
+  readonly owner: { readonly pid: number; readonly started: string }
   /** Global flags that name the socket explicitly (`-L name` or `-S path`). */
   readonly socketFlags: ReadonlyArray<string>
   readonly env: Readonly<Record<string, string | undefined>>
@@ -260,15 +279,15 @@ export interface ControlConnection {
   readonly inFlight: () => number
   /** Whether it still takes requests. */
   readonly isOpen: () => boolean
-  /** Ends the client (its session goes with it) and fails what is in flight. */
+  /** Ends the client and fails what is in flight (its session stays for the next; `paneScript`). */
   readonly close: (why: string) => void
   readonly pid: number | undefined
 }
 
 /**
  * Starts a control client attached to the hidden session (made if need be, never the server:
- * `-N`), sets that session to go when its client does, and resolves once tmux answered both; it
- * rejects with what tmux said when it cannot (no server, most often).
+ * `-N`), sets that session's options, and resolves once tmux answered both; it rejects with what
+ * tmux said when it cannot (no server, most often).
  */
 export const openControl = (options: ControlOptions): Promise<ControlConnection> => {
   const env = { ...options.env }
@@ -293,9 +312,14 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
       "--",
       "sh",
       "-c",
-      "printf '%s\\n' \"$1\"; exec sleep 2147483647",
+      paneScript,
       "sh",
-      paneNotice(process.pid)
+      paneNotice(options.owner.pid),
+      String(options.owner.pid),
+      options.owner.started,
+      options.bin,
+      options.socketPath,
+      options.session
     ],
     { cwd: "/", env, stdio: ["pipe", "pipe", "pipe"] }
   )
@@ -346,9 +370,10 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
   // The attach's own answer arrives first: an empty request collects it (its error, when it failed).
   return send([], 1 << 20).then(async (attached) => {
     if (attached.error !== undefined) throw new ControlLost(attached.error)
-    // Its session goes when this client does, whatever the user's configuration says for others.
+    // Whatever the user's configuration says for others: its own pane ends it (see `paneScript`), and
+    // a client on it is detached when it goes, not moved to a session of the user's.
     const set = await send([
-      ["set-option", "-t", options.session, "destroy-unattached", "on"],
+      ["set-option", "-t", options.session, "destroy-unattached", "off"],
       ["set-option", "-t", options.session, "detach-on-destroy", "on"]
     ], 1 << 20)
     if (set.error !== undefined) throw new ControlLost(set.error)

@@ -78,8 +78,8 @@ const connection = async (world: TmuxWorld, c: Connected, timeoutMs = 5_000) => 
   return { id, name, clientPid: seen.control[0]!.pid }
 }
 
-/** Processes running `sleep 2147483647` (the hidden pane's) whose ancestry reaches `ancestor`. */
-const hiddenSleepsUnder = (ancestor: number): Array<number> => {
+/** The hidden panes' processes (`sh -c`, a script ending in its kill-session) under `ancestor`. */
+const hiddenPanesUnder = (ancestor: number): Array<number> => {
   const parentOf = (pid: number): number | undefined => {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
@@ -95,7 +95,7 @@ const hiddenSleepsUnder = (ancestor: number): Array<number> => {
     } catch {
       return false
     }
-    if (args[0] !== "sleep" || args[1] !== "2147483647") return false
+    if (args[0] !== "sh" || args[1] !== "-c" || !(args[2] ?? "").includes("kill-session")) return false
     for (let at = parentOf(pid); at !== undefined && at > 1; at = parentOf(at)) if (at === ancestor) return true
     return false
   })
@@ -205,20 +205,20 @@ describe("the control connection", () => {
     })
   }
 
-  it("goes with the MCP server process when it is killed: no hidden session, client or sleep is left", async () => {
+  it("goes with the MCP server process when it is killed: no hidden session, client or pane is left", async () => {
     const { world, c } = await open({}, bin)
     structured(await call(c, "create_session", { session_name: "stays" }))
     await connection(world, c)
     const tmuxPid = Number(raw(world, "display-message", "-p", "#{pid}").stdout.trim())
-    assert.lengthOf(hiddenSleepsUnder(tmuxPid), 1, "the hidden pane's sleep runs under the tmux server")
+    assert.lengthOf(hiddenPanesUnder(tmuxPid), 1, "the hidden pane's process runs under the tmux server")
     const pid = c.pid?.()
     assert.isNumber(pid)
     process.kill(pid!, "SIGKILL")
     await until(
-      "the hidden session, its control client and its sleep to go",
-      () => ({ hidden: hiddenSessions(world), clients: clients(world), sleeps: hiddenSleepsUnder(tmuxPid) }),
-      (left) => left.hidden.length === 0 && left.clients.length === 0 && left.sleeps.length === 0,
-      { timeoutMs: 5_000 }
+      "the hidden session, its control client and its pane's process to go (its pane looks every 2 s)",
+      () => ({ hidden: hiddenSessions(world), clients: clients(world), panes: hiddenPanesUnder(tmuxPid) }),
+      (left) => left.hidden.length === 0 && left.clients.length === 0 && left.panes.length === 0,
+      { timeoutMs: 8_000 }
     )
     assert.deepStrictEqual(rawSessions(world).map((row) => row.split(" ")[1]), ["stays"], "the user's session stays")
   })

@@ -34,6 +34,8 @@ beforeAll(async () => {
   connection = await openControl({
     bin: "tmux",
     socketFlags: ["-S", socket],
+    socketPath: socket,
+    owner: { pid: process.pid, started: "" },
     env,
     session: "libtmux-mcp-connection-test",
     notice: () => undefined,
