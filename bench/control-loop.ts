@@ -114,7 +114,7 @@ const main = async () => {
     await waiting
   }
   for (
-    const [command, runs, target] of [["true", 60, "target <= 1.25x"], ["sleep 0.1", 30, "target <= 1.05x"]] as const
+    const [command, runs, target] of [["true", 60, "target <= 0.8x"], ["sleep 0.1", 30, "target <= 1.05x"]] as const
   ) {
     const floor: Array<number> = []
     const mine: Array<number> = []

@@ -77,7 +77,7 @@ const main = async () => {
   console.log(
     `wait_for_text on an idle pane, ${idleMs / 1000} s (${rounds} rounds): median ${median((s) => s.total)}, ` +
       `max ${pct(Math.max(...shares.map((s) => s.total)))} of one core (server, its tmux clients and the tmux ` +
-      `server; target <= 2%); floor (no call) ${pct(floor.total)} ` +
+      `server; target <= 1%); floor (no call) ${pct(floor.total)} ` +
       `(${floor.parts.map(pct).join(", ")})`
   )
   console.log(
