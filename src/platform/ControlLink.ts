@@ -72,8 +72,8 @@ export const makeControlLink = (
 
   /**
    * Looks at the server's sessions (on connecting, and when sessions or windows come or go): keeps
-   * the hidden sessions' IDs, and when only hidden sessions are left, kills this one (its own
-   * `detach-on-destroy` detaches a person's client that a `detach-on-destroy off` moved onto it) and
+   * the hidden sessions' IDs, and when only hidden sessions are left, kills them (their own
+   * `detach-on-destroy` detaches a person's client that a `detach-on-destroy off` moved onto one) and
    * closes the connection, so the server ends when its last session does, as it would without us.
    */
   const checkSessions = (connection: ControlConnection): Promise<void> => {
@@ -89,9 +89,14 @@ export const makeControlLink = (
       const rows = answer.stdout.split("\n").filter((row) => row !== "").map((row) => row.split("\u001f"))
       hiddenIds = new Set(rows.filter(([name = ""]) => isControlSession(name)).flatMap(([, ...ids]) => ids))
       if (rows.every(([name = ""]) => isControlSession(name))) {
-        connection.send([["kill-session", "-t", `=${options.session}`]], 1 << 20).finally(() =>
-          connection.close("only hidden sessions are left on the server")
+        // Every instance's, this one's last: one whose connection is down (its session stays for its
+        // next) would otherwise keep the server up.
+        const names = [...new Set(rows.map(([name = ""]) => name))].filter((name) => name !== options.session)
+        // A line each, so that one already gone stops no other.
+        const kills = [...names, options.session].map((name) =>
+          connection.send([["kill-session", "-t", `=${name}`]], 1 << 20).catch(() => undefined)
         )
+        void Promise.all(kills).finally(() => connection.close("only hidden sessions are left on the server"))
       } else if (checkAgain) {
         checkAgain = false
         checkSessions(connection)

@@ -327,6 +327,29 @@ describe("the control connection", () => {
     await serverGone(world)
   })
 
+  it("ends the server with the last session even when another instance's connection is down", async () => {
+    const world = bin.world()
+    const one = await bin.connect(world, allToolsets)
+    const a = structured(await call(one, "create_session", { session_name: "a" }))
+    const first = await connection(world, one)
+    const two = await bin.connect(world, allToolsets)
+    await until(
+      "the second instance's connection",
+      async () => {
+        structured(await call(two, "list_panes"))
+        return { control: controlClients(world), hidden: hiddenSessions(world) }
+      },
+      ({ control, hidden }) => control.length === 2 && hidden.length === 2,
+      { timeoutMs: 5_000, intervalMs: 100 }
+    )
+    // The first instance's client is gone (killed from outside); its session stays for its next call.
+    process.kill(first.clientPid, "SIGKILL")
+    await until("the first instance's client to go", () => controlClients(world), (control) => control.length === 1)
+    assert.lengthOf(hiddenSessions(world), 2)
+    structured(await call(two, "kill_session", { session_id: a.session_id }))
+    await serverGone(world)
+  })
+
   describe("under a configuration with destroy-unattached on, detach-on-destroy off and a session-created hook", () => {
     const userConfig = (world: TmuxWorld) => {
       const config = join(world.dir, "user tmux.conf")
