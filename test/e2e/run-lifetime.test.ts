@@ -18,11 +18,14 @@ const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =
 describe("a typed run's lifetime", () => {
   it("a tmux client killed while it waits on a typed run: the answer names the run; resume collects it", async () => {
     const { world, c, pane } = await h.open("/bin/bash", {}, (world, env) => {
-      // Stands for a tmux client lost under load: the invocation that waits is killed after 1 s.
+      // Stands for a tmux client lost under load: the first invocation that waits is killed after 1 s
+      // (the resume's own wait is left alone).
       const wrapper = join(world.dir, "killed-tmux")
+      const killed = join(world.dir, "killed-once")
       writeFileSync(
         wrapper,
-        `#!/bin/sh\ncase "$*" in *"wait-for lmcp_"*) exec timeout -s KILL 1 tmux "$@";; esac\nexec tmux "$@"\n`
+        `#!/bin/sh\ncase "$*" in *"wait-for lmcp_"*) if [ ! -e '${killed}' ]; then : > '${killed}'; ` +
+          `exec timeout -s KILL 1 tmux "$@"; fi;; esac\nexec tmux "$@"\n`
       )
       chmodSync(wrapper, 0o755)
       ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper

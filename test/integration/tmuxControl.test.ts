@@ -6,6 +6,8 @@
 import * as Effect from "effect/Effect"
 import { execFileSync } from "node:child_process"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { parseTag } from "../../src/domain/instance.ts"
+import { thisTag } from "../../src/platform/thisInstance.ts"
 import { type ControlConnection, openControl } from "../../src/platform/TmuxControl.ts"
 import { buildArgv, execTmux } from "../../src/platform/TmuxExec.ts"
 import { until } from "../support/poll.ts"
@@ -35,7 +37,8 @@ beforeAll(async () => {
     bin: "tmux",
     socketFlags: ["-S", socket],
     socketPath: socket,
-    owner: { pid: process.pid, started: "" },
+    // This process, as the server's own connection names it: its pane watches it by pid and start time.
+    owner: { pid: process.pid, started: String(parseTag(thisTag)?.started ?? "") },
     env,
     session: "libtmux-mcp-connection-test",
     notice: () => undefined,
