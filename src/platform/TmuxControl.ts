@@ -334,7 +334,29 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
     reader.fail(why)
     options.closed(why)
   }
-  child.stdout!.on("data", (chunk: Buffer) => reader.feed(chunk))
+  // Nothing is written until the attach has answered: tmux may run lines read from the client's
+  // input before the command on its command line, and a line sent early would run before the
+  // session exists. The attach's answer ends at the first closing guard; its error is the body.
+  let attachedLines: Array<string> | undefined = []
+  let answerAttach: (error: string | undefined) => void = () => undefined
+  const attach = new Promise<string | undefined>((resolve) => (answerAttach = resolve))
+  let early = ""
+  child.stdout!.on("data", (chunk: Buffer) => {
+    if (attachedLines === undefined) return reader.feed(chunk)
+    early += chunk.toString("latin1")
+    let at = early.indexOf("\n")
+    while (at !== -1 && attachedLines !== undefined) {
+      const line = early.slice(0, at)
+      early = early.slice(at + 1)
+      if (line.startsWith("%end ") || line.startsWith("%error ")) {
+        const body = attachedLines.filter((seen) => !seen.startsWith("%"))
+        attachedLines = undefined
+        answerAttach(line.startsWith("%error ") ? Buffer.from(body.join("\n"), "latin1").toString("utf8") : undefined)
+      } else attachedLines.push(line)
+      at = early.indexOf("\n")
+    }
+    if (attachedLines === undefined && early !== "") reader.feed(Buffer.from(early, "latin1"))
+  })
   child.stderr!.on("data", (chunk: Buffer) => {
     if (stderr.length < 16) stderr.push(chunk)
   })
@@ -367,18 +389,23 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
     },
     pid: child.pid
   }
-  // The attach's own answer arrives first: an empty request collects it (its error, when it failed).
-  return send([], 1 << 20).then(async (attached) => {
-    if (attached.error !== undefined) throw new ControlLost(attached.error)
-    // Whatever the user's configuration says for others: its own pane ends it (see `paneScript`), and
-    // a client on it is detached when it goes, not moved to a session of the user's.
-    const set = await send([
-      ["set-option", "-t", options.session, "destroy-unattached", "off"],
-      ["set-option", "-t", options.session, "detach-on-destroy", "on"]
-    ], 1 << 20)
-    if (set.error !== undefined) throw new ControlLost(set.error)
-    return connection
-  }).catch((error: unknown) => {
+  const closedEarly = new Promise<string | undefined>((resolve) =>
+    child.on("close", () => resolve(ended ?? "it exited"))
+  )
+  return Promise.race([attach.then((error) => ({ error })), closedEarly.then((why) => ({ lost: why }))]).then(
+    async (attached) => {
+      if ("lost" in attached) throw new ControlLost(attached.lost ?? "it exited")
+      if (attached.error !== undefined) throw new ControlLost(attached.error)
+      // Whatever the user's configuration says for others: its own pane ends it (see `paneScript`), and
+      // a client on it is detached when it goes, not moved to a session of the user's.
+      const set = await send([
+        ["set-option", "-t", options.session, "destroy-unattached", "off"],
+        ["set-option", "-t", options.session, "detach-on-destroy", "on"]
+      ], 1 << 20)
+      if (set.error !== undefined) throw new ControlLost(set.error)
+      return connection
+    }
+  ).catch((error: unknown) => {
     connection.close("it did not open")
     throw error instanceof ControlLost ? error : new ControlLost(String(error))
   })
