@@ -143,7 +143,7 @@ export class ControlReader {
     this.notice = notice
   }
 
-  /** Whether answers are awaited. */
+  /** How many requests await their answers. */
   get waiting(): number {
     return this.queue.length
   }
@@ -167,7 +167,7 @@ export class ControlReader {
   }
 
   feed(chunk: Buffer): void {
-    let data = this.rest.length === 0 ? chunk : Buffer.concat([this.rest, chunk])
+    const data = this.rest.length === 0 ? chunk : Buffer.concat([this.rest, chunk])
     let from = 0
     for (let at = data.indexOf(0x0a, from); at !== -1; at = data.indexOf(0x0a, from)) {
       this.line(data.subarray(from, at))
@@ -175,7 +175,6 @@ export class ControlReader {
     }
     // A partial line's bytes are copied: the chunk they came in is otherwise free to go.
     this.rest = from === data.length ? Buffer.alloc(0) : Buffer.from(data.subarray(from))
-    data = this.rest
   }
 
   private line(line: Buffer): void {
@@ -275,13 +274,10 @@ export interface ControlOptions {
 export interface ControlConnection {
   /** Sends one command list; answers once every command ran or one failed. */
   readonly send: (commands: ReadonlyArray<ReadonlyArray<string>>, limitBytes: number) => Promise<ControlAnswer>
-  /** How many requests await their answers. */
-  readonly inFlight: () => number
   /** Whether it still takes requests. */
   readonly isOpen: () => boolean
   /** Ends the client and fails what is in flight (its session stays for the next; `paneScript`). */
   readonly close: (why: string) => void
-  readonly pid: number | undefined
 }
 
 /**
@@ -380,14 +376,12 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
     })
   const connection: ControlConnection = {
     send,
-    inFlight: () => reader.waiting,
     isOpen: () => ended === undefined,
     close: (why) => {
       end(why)
       child.stdin!.end()
       child.kill("SIGKILL")
-    },
-    pid: child.pid
+    }
   }
   const closedEarly = new Promise<string | undefined>((resolve) =>
     child.on("close", () => resolve(ended ?? "it exited"))
