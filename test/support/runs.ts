@@ -98,5 +98,6 @@ export const lateReadsTmux = (
     ].join("\n")
   )
   chmodSync(wrapper, 0o755)
-  ;(env as Record<string, string>).LIBTMUX_TMUX_BIN = wrapper
+  // The delays act on forked clients only: reads over a control connection would not be late.
+  Object.assign(env, { LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "spawn" })
 }
