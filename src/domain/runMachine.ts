@@ -134,56 +134,75 @@ const collected = (run: RunRef, collection: Collection): RunState => ({
   ended: collection.ended
 })
 
+/** How one event moves a run from a state: the transition, or `undefined` when it cannot happen there. */
+type Move<E> = (state: RunState, event: E) => Transition | undefined
+
+/**
+ * One move for every event of `E`, keyed by its tag: an event added to the union without a move
+ * here does not compile (test/types/fail/run-event-without-move.ts).
+ * @category models
+ */
+export type Moves<E extends { readonly _tag: string }> = {
+  readonly [K in E["_tag"]]: Move<Extract<E, { readonly _tag: K }>>
+}
+
+const to = (next: RunState, commands: ReadonlyArray<TmuxCommand> = []): Transition => ({ next, commands })
+
+/** A move only a run that holds the pane (any state but `Free` and `Collected`) can make. */
+const ofRun = <E>(
+  move: (
+    state: Exclude<RunState, { readonly _tag: "Free" | "Collected" }>,
+    run: RunRef,
+    event: E
+  ) => Transition | undefined
+): Move<E> =>
+(state, event) => state._tag === "Free" || state._tag === "Collected" ? undefined : move(state, state.run, event)
+
+/** Whether no run holds the pane: a new one may be typed. */
+const free = (state: RunState): boolean => state._tag === "Free" || state._tag === "Collected"
+
+/** The machine's moves, one per event. @category models */
+export const moves: Moves<RunEvent> = {
+  ServerDied: () => to({ _tag: "Free" }),
+  PaneLost: (state) => state._tag === "Free" ? undefined : to({ _tag: "Free" }),
+  Typed: (state, event) =>
+    free(state) ? to({ _tag: "Running", run: event.run }, typing(event.run, event.typing)) : undefined,
+  Withdrawn: (state, event) => free(state) ? to(state, withdraw(event.run, event.bufferTag)) : undefined,
+  Answered: ofRun((state, run) => state._tag === "Running" ? to({ _tag: "Held", run }) : undefined),
+  Answer: ofRun((state, run, event) =>
+    state._tag === "Held" && event.keys.every((key) => typesInto(run, key))
+      ? to({ _tag: "Running", run }, answerCommands(run, event.program, event.keys as ReadonlyArray<TmuxCommand>))
+      : undefined
+  ),
+  Signalled: ofRun((state, run, event) =>
+    state._tag === "Running" || state._tag === "Held" ? to({ _tag: "Ended", run, status: event.status }) : undefined
+  ),
+  Interrupted: ofRun((state, run) =>
+    state._tag === "Running" || state._tag === "Held" ? to({ _tag: "Stranded", run }) : undefined
+  ),
+  KeptOpen: ofRun((state, run) => holds(state) ? to({ _tag: "Open", run }, keepOpen(run)) : undefined),
+  Released: ofRun((state, run, event) =>
+    holds(state) ? to({ _tag: "Released", run }, release(run, event.successor)) : undefined
+  ),
+  Collected: ofRun((state, run, event) =>
+    state._tag === "Ended" || state._tag === "Released"
+      ? to(collected(run, event.collection), collect(run, event.collection))
+      : undefined
+  ),
+  // A call whose own run was released by another meanwhile abandons it still: its killed waiter needs the signal.
+  Abandoned: ofRun((state, run, event) =>
+    holds(state) || state._tag === "Released"
+      ? to(collected(run, event.collection), abandon(run, event.collection))
+      : undefined
+  )
+}
+
 /**
  * The next state and the commands that carry the move out, or `undefined` when `event` cannot happen
  * in `state` (a program that asks for such a move has the wrong state: it runs nothing).
  */
-export const step = (state: RunState, event: RunEvent): Transition | undefined => {
-  const to = (next: RunState, commands: ReadonlyArray<TmuxCommand> = []): Transition => ({ next, commands })
-  switch (event._tag) {
-    case "ServerDied":
-      return to({ _tag: "Free" })
-    case "PaneLost":
-      return state._tag === "Free" ? undefined : to({ _tag: "Free" })
-    case "Typed":
-      return state._tag === "Free" || state._tag === "Collected"
-        ? to({ _tag: "Running", run: event.run }, typing(event.run, event.typing))
-        : undefined
-    case "Withdrawn":
-      return state._tag === "Free" || state._tag === "Collected"
-        ? to(state, withdraw(event.run, event.bufferTag))
-        : undefined
-  }
-  if (state._tag === "Free" || state._tag === "Collected") return undefined
-  const run = state.run
-  switch (event._tag) {
-    case "Answered":
-      return state._tag === "Running" ? to({ _tag: "Held", run }) : undefined
-    case "Answer":
-      return state._tag === "Held" && event.keys.every((key) => typesInto(run, key))
-        ? to({ _tag: "Running", run }, answerCommands(run, event.program, event.keys as ReadonlyArray<TmuxCommand>))
-        : undefined
-    case "Signalled":
-      return state._tag === "Running" || state._tag === "Held"
-        ? to({ _tag: "Ended", run, status: event.status })
-        : undefined
-    case "Interrupted":
-      return state._tag === "Running" || state._tag === "Held" ? to({ _tag: "Stranded", run }) : undefined
-    case "KeptOpen":
-      return holds(state) ? to({ _tag: "Open", run }, keepOpen(run)) : undefined
-    case "Released":
-      return holds(state) ? to({ _tag: "Released", run }, release(run, event.successor)) : undefined
-    case "Collected":
-      return state._tag === "Ended" || state._tag === "Released"
-        ? to(collected(run, event.collection), collect(run, event.collection))
-        : undefined
-    case "Abandoned":
-      // A call whose own run was released by another meanwhile abandons it still: its killed waiter needs the signal.
-      return holds(state) || state._tag === "Released"
-        ? to(collected(run, event.collection), abandon(run, event.collection))
-        : undefined
-  }
-}
+export const step = (state: RunState, event: RunEvent): Transition | undefined =>
+  (moves[event._tag] as Move<RunEvent>)(state, event)
 
 /** An answer's keys go to the run's pane and nowhere else. */
 const typesInto = (run: RunRef, key: ReadonlyArray<string>): boolean =>
