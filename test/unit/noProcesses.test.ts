@@ -11,7 +11,13 @@ const unit = import.meta.dirname
 // The support modules whose helpers start shells, tmux servers or server processes.
 const starters = [
   /from "node:child_process"/u,
-  /from "\.\.\/support\/(harness|hubHosts|inPane|inProcess|mcp|paneRelay|rawServer|runs|shells|sshd|startupErrors|tmux)\.ts"/u
+  new RegExp(
+    `from "\\.\\./support/(${
+      ["harness", "hubHosts", "inPane", "inProcess", "mcp", "paneRelay", "rawServer", "runs", "shells", "sshd"]
+        .concat(["startupErrors", "tmux"]).join("|")
+    })\\.ts"`,
+    "u"
+  )
 ]
 
 describe("the unit tier", () => {
