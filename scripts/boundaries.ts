@@ -16,7 +16,7 @@
  *
  * The domain (src/domain/**, `domainViolations`) does no I/O: it imports no Node module that reaches
  * files, processes, the network or the terminal, and no platform or layer module (`domain-io`); nor
- * anything built on it: no service, program, tool, dispatch, startup, wire or generated module
+ * anything built on it: no service, program, tool, dispatch, hub, startup, wire or generated module
  * (`domain-depends-upward`). Across src/**, no module imports itself through others (`import-cycle`,
  * `importCycles`), type-only imports included.
  *
@@ -183,7 +183,7 @@ export const violations = (path: string, source: string): ReadonlyArray<Violatio
     if (programReads.test(spec)) continue
     if (/(^|\/)platform\/TmuxExec(\.ts)?$/u.test(spec)) {
       report("raw-runner", match.index, `imports the raw runner ${spec}`)
-    } else if (/(^|\/)(layers|platform|startup|wire)\//u.test(spec)) {
+    } else if (/(^|\/)(layers|platform|startup|wire|hub)\//u.test(spec)) {
       // The live implementations and the code around them: a tool gets only its row's services.
       report("layer-import", match.index, `imports the implementation ${spec}`)
     } else if (spec === "effect/Layer") report("service-escape", match.index, "imports effect/Layer")
@@ -274,7 +274,7 @@ export const domainViolations = (path: string, source: string): ReadonlyArray<Vi
   return importsOf(source).flatMap(({ spec, index }) => {
     const rule = ioModules.test(spec) || /(^|\/)(platform|layers)\//u.test(spec)
       ? "domain-io"
-      : /(^|\/)(services|programs|tools|dispatch|startup|wire|generated)\//u.test(spec)
+      : /(^|\/)(services|programs|tools|dispatch|hub|startup|wire|generated)\//u.test(spec)
       ? "domain-depends-upward"
       : undefined
     return rule === undefined ? [] : [{ rule, line: lineAt(code, index), detail: `${path} imports ${spec}` }]

@@ -7,7 +7,7 @@ import type * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import type { ServiceReplacements } from "./dispatch/Services.ts"
+import type { ServiceReplacements } from "./composition.ts"
 import { settingInvalid, type StartupError } from "./domain/StartupError.ts"
 import { startup, type StartupFacts } from "./startup/Startup.ts"
 

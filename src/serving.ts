@@ -6,7 +6,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Services from "./dispatch/Services.ts"
+import * as Services from "./composition.ts"
 import { unknownSettingWarnings } from "./domain/config.ts"
 import { advertisedSchemas } from "./generated/toolSchemas.ts"
 import { Audit } from "./services/Audit.ts"

@@ -11,13 +11,7 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as SchemaAST from "effect/SchemaAST"
-import type * as SchemaIssue from "effect/SchemaIssue"
-import { randomUUID } from "node:crypto"
 import { boundProblem, brokenBound } from "../domain/argumentBounds.ts"
-import { resendable } from "../domain/hostLink.ts"
-import { localHost } from "../domain/hosts.ts"
-import { withToolsets } from "../domain/hostToolsets.ts"
 import { isPaneId } from "../domain/ids.ts"
 import {
   type Acceptance,
@@ -26,22 +20,27 @@ import {
   toolNameOf,
   unreadSummary
 } from "../domain/redact.ts"
-import { hostWatchCommandLine } from "../domain/watchCommand.ts"
-import { type ManifestRow, rowFor, type SinkKind, typesIntoPane } from "../manifest/index.ts"
+import { type ManifestRow, typesIntoPane } from "../manifest/index.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
 import { withoutUsual } from "../programs/usual.ts"
 import { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
-import { HostCallFailed, InputInvalid, type ToolError } from "../services/errors.ts"
-import { Hosts } from "../services/Hosts.ts"
+import { InputInvalid, type ToolError } from "../services/errors.ts"
 import { LinkGate } from "../services/LinkGate.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
-import { Progress } from "../services/Progress.ts"
+import { Progress, type ProgressSink } from "../services/Progress.ts"
 import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
 import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
-import { hostRefusal } from "../wire/hostParameter.ts"
-import { hostAnswer } from "./hostAnswer.ts"
+import {
+  decodeArguments,
+  decodeProblem,
+  isToolName,
+  sinksOf,
+  spanAttributes,
+  targetsIn,
+  targetsOf
+} from "./arguments.ts"
 
 /** A call to a tool outside the effective selection. Acts on nothing. @category errors */
 export class ToolNotSelected extends Schema.TaggedError<ToolNotSelected>()("ToolNotSelected", {
@@ -67,9 +66,17 @@ export interface CallMeta {
   /** The client's name and version, from its initialize request. */
   readonly clientId?: string | undefined
   /** Where a waiting tool reports progress; absent when the client asked for none. */
-  readonly progress?: ((progress: number, total: number, message: string) => Promise<void>) | undefined
-  /** The call ID a hub forwarding this call sent, so that the two audit records join. */
-  readonly hubCall?: string | undefined
+  readonly progress?: ProgressSink | undefined
+  /**
+   * Fields a caller adds to the call's intent record: the host a hub routes it to, the call ID a hub
+   * forwarding it sent (so that the two records join).
+   */
+  readonly recorded?: { readonly host?: string; readonly hub_call?: string } | undefined
+  /**
+   * Where the decoded call goes instead of this server's program (a hub sends it to another server);
+   * it is decoded, audited and answered as any call.
+   */
+  readonly via?: Act | undefined
 }
 
 /** The selected tools and the way to call them. @category services */
@@ -81,111 +88,11 @@ export class Registry extends Context.Service<Registry, {
   call(name: string, args: unknown, meta?: CallMeta): Effect.Effect<CallOutcome, ToolNotSelected>
 }>()("libtmux-mcp/dispatch/Registry") {}
 
-const decodeOptions = { onExcessProperty: "error", errors: "all" } as const
-
-/** The `_meta` key of a failed call's error tag (the MCP wire's `errorMetaKey`). */
-const errorMetaTag = "com.git-pull.libtmux-mcp/error"
-
-/** What a call does with its decoded arguments: the tool's program here, or forwarding to a host. */
-/** Where a hub's call goes. */
-interface Route {
-  readonly host: string
-  readonly args: unknown
-  readonly refusal?: ToolError
-}
-
-type Act = (
+/** What a call does with its decoded arguments: the tool's program here, or sending it elsewhere. @category models */
+export type Act = (
   definition: ToolDefinition,
   decoded: Exit.Exit<unknown, InputInvalid>
 ) => Effect.Effect<Record<string, unknown>, ToolError, ToolServices>
-
-/** What a call's span is annotated with: the tool, and the pane and run its arguments name. */
-const spanAttributes = (name: string, args: unknown): Record<string, string> => {
-  const given = typeof args === "object" && args !== null ? args as Record<string, unknown> : {}
-  return {
-    tool: name,
-    ...(typeof given.pane_id === "string" ? { pane_id: given.pane_id } : {}),
-    ...(typeof given.run_id === "string" ? { run_id: given.run_id } : {})
-  }
-}
-
-/** The tmux IDs a result names: where the call acted. */
-const targetsOf = (structured: Readonly<Record<string, unknown>> | undefined): ReadonlyArray<string> => {
-  if (structured === undefined) return []
-  const ids = ["session_id", "window_id", "pane_id"].map((key) => structured[key]).filter((id): id is string =>
-    typeof id === "string"
-  )
-  const reached = Array.isArray(structured.targets)
-    ? structured.targets.filter((id): id is string => typeof id === "string")
-    : []
-  return [...new Set([...ids, ...reached])]
-}
-
-const isToolName = (name: string): boolean => rowFor(name) !== undefined
-
-/** The sink column of the tool a name stands for; none for an unknown name, so every value is digested. */
-const sinksOf = (name: unknown): Readonly<Record<string, SinkKind>> =>
-  (typeof name === "string" ? rowFor(name)?.sinks : undefined) ?? {}
-
-/** The tmux IDs that `*_id` arguments name, at any depth: the targets known before the call acts. */
-const targetsIn = (args: unknown): ReadonlyArray<string> => {
-  const found = new Set<string>()
-  const visit = (value: unknown, depth: number): void => {
-    if (depth > 3 || value === null || typeof value !== "object") return
-    for (const [key, item] of Object.entries(value)) {
-      if (typeof item === "string" && key.endsWith("_id") && /^[$@%]\d{1,10}$/u.test(item)) found.add(item)
-      else visit(item, depth + 1)
-    }
-  }
-  visit(args, 0)
-  return [...found]
-}
-
-/**
- * The parameters whose values a decoding failure refused (the first step of each issue's path);
- * `"all"` when an issue concerns the arguments as a whole.
- */
-const refusedBy = (issue: SchemaIssue.Issue): ReadonlySet<string> | "all" => {
-  const keys = new Set<string>()
-  let whole = false
-  const visit = (current: SchemaIssue.Issue): void => {
-    if (current._tag === "Composite") current.issues.forEach(visit)
-    else if (current._tag === "Pointer" && current.path.length > 0) keys.add(String(current.path[0]))
-    else if (current._tag === "Pointer") visit(current.issue)
-    else whole = true
-  }
-  visit(issue)
-  return whole ? "all" : keys
-}
-
-const acceptedAll: ReadonlySet<string> = new Set()
-
-/** Decodes a call's arguments; says what the schema accepted of them either way. */
-const decodeArguments = (input: ToolDefinition["input"], sinks: Acceptance["sinks"], args: unknown) =>
-  Effect.map(
-    Effect.exit(Schema.decodeUnknownEffect(input, decodeOptions)(args ?? {})),
-    (exit) => {
-      const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
-      const acceptance: Acceptance = {
-        sinks,
-        refused: Exit.isSuccess(exit) ? acceptedAll : error === undefined ? "all" : refusedBy(error.issue)
-      }
-      return { exit, acceptance }
-    }
-  )
-
-/** The decoder's message in the caller's terms, with the properties the tool does take. */
-const decodeProblem = (definition: ToolDefinition, message: string): string => {
-  const ast = definition.input.ast
-  const properties = SchemaAST.isObjects(ast) ? ast.propertySignatures.map((signature) => String(signature.name)) : []
-  const text = message.replaceAll("Expected no excess property", "Unknown property").replaceAll(
-    "Expected never",
-    "Unknown property"
-  )
-  return `${text}\n${
-    properties.length === 0 ? "this tool takes no arguments" : `valid properties: ${properties.join(", ")}`
-  }`
-}
 
 /**
  * Runs a row's program with only the services its authority allows (the table `defineTool` types
@@ -209,9 +116,7 @@ export const provideAllowed = (row: ManifestRow, services: Context.Context<ToolS
 export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> = Layer.effect(
   Registry,
   Effect.gen(function*() {
-    const { config, selection } = yield* Config
-    // Only a hub has hosts (Services.ts provides them with the host table).
-    const hubHosts = yield* Effect.serviceOption(Hosts)
+    const { selection } = yield* Config
     const audit = yield* Audit
     const secret = yield* ProcessSecret
     const linkGate = yield* LinkGate
@@ -294,8 +199,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       run: (
         effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>
       ) => Effect.Effect<Record<string, unknown>, ToolError, R>,
-      parent?: string,
-      where?: { readonly host: string; readonly act?: Act; readonly hubCall?: string }
+      parent?: string
     ) =>
       // Uninterruptible around the steps, so a cancelled call still gets its outcome record.
       Effect.uninterruptibleMask((restore) =>
@@ -312,9 +216,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
             process_reach: row.reach,
             client_id: meta.clientId,
             request_id: meta.requestId,
-            ...(where === undefined ? {} : { host: where.host }),
-            ...(where?.hubCall === undefined ? {} : { hub_call: where.hubCall }),
-            ...(meta.hubCall === undefined ? {} : { hub_call: meta.hubCall }),
+            ...meta.recorded,
             targets,
             arguments: summary
           })))
@@ -324,7 +226,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
               error: Option.getOrUndefined(Cause.findErrorOption(intent.cause))
             }
           }
-          const exit = yield* Effect.exit(restore(run((where?.act ?? execute)(definition, decoded))))
+          const exit = yield* Effect.exit(restore(run((meta.via ?? execute)(definition, decoded))))
           const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
           yield* audit.outcome({
             call: intent.value,
@@ -384,73 +286,6 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return { ok: false, tag: "Defect", message: `internal error in ${name}; see the server's stderr` } as const
       })
 
-    const table = config.hosts
-    if (table !== undefined && Option.isNone(hubHosts)) {
-      return yield* Effect.die(new Error("a host table was configured without the Hosts service"))
-    }
-    const hosts = Option.getOrUndefined(hubHosts)!
-
-    /** Where a hub's call goes, and its arguments without `host`; a refusal when `host` is wrong or missing. */
-    const routeOf = (definition: ToolDefinition, args: unknown): Route => {
-      const given = typeof args === "object" && args !== null && !Array.isArray(args)
-        ? args as Record<string, unknown>
-        : undefined
-      const { host, ...rest } = given ?? {}
-      // Security: a host --host-toolsets narrows away from the tool is refused here, before anything is sent.
-      const refusal = hostRefusal(table!, definition.row.name, host)
-      if (refusal !== undefined) {
-        return {
-          host: typeof host === "string" ? host : table!.defaultHost,
-          args: given === undefined ? args : rest,
-          refusal
-        }
-      }
-      return { host: (host as string | undefined) ?? table!.defaultHost, args: given === undefined ? args : rest }
-    }
-
-    /** Sends the decoded call to the host's server; its answer, or its error named with the host. */
-    const forward = (
-      host: string,
-      hubCall: string,
-      progress: CallMeta["progress"]
-    ): Act =>
-    (_definition, decoded) =>
-      Effect.gen(function*() {
-        const input = (yield* decoded) as Record<string, unknown>
-        const result = yield* hosts.call(host, _definition.row.name, input, {
-          // The call's time: the longest wait this server allows, and room for the rest (connect included).
-          timeoutMs: (config.waitMaxSeconds + 30) * 1000,
-          callId: hubCall,
-          resend: resendable(_definition.row),
-          progress
-        })
-        const text = result.content.map((part) => part.type === "text" ? part.text : "").join("\n")
-        if (result.isError === true) {
-          const tag = result._meta?.[errorMetaTag]
-          return yield* new HostCallFailed({ host, tag: typeof tag === "string" ? tag : "Unknown", text })
-        }
-        // Security: a command line the host composed is never passed on for the agent's machine to run;
-        // a watch_command is built from the hub's own host table.
-        const { watch_command: composed, ...answer } = yield* hostAnswer(host, _definition, result.structuredContent)
-        const remote = table?.remotes.find((entry) => entry.name === host)
-        const watch = composed === undefined || remote === undefined ? undefined : hostWatchCommandLine({
-          ssh: { destination: remote.destination, port: remote.port, sshConfig: table!.sshConfig },
-          entry: remote.command,
-          runId: String(answer.run_id),
-          paneId: String(answer.pane_id)
-        })
-        return watch === undefined ? answer : { ...answer, watch_command: watch }
-      })
-
-    /** A hub's result: with its host, and get_server_info's with every host's state. */
-    const withHost = (definition: ToolDefinition, host: string, structured: Record<string, unknown>) =>
-      definition.row.name === "get_server_info"
-        ? Effect.map(
-          hosts.states,
-          (states) => ({ ...structured, host, hosts: withToolsets(table?.toolsets, selection.toolsets, states) })
-        )
-        : Effect.succeed({ ...structured, host })
-
     const call = Effect.fn("Registry.call")(function*(name: string, args: unknown, meta: CallMeta = {}) {
       yield* Effect.annotateCurrentSpan(spanAttributes(name, args))
       const definition = definitions.get(name)
@@ -462,8 +297,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       const reporter = progress === undefined
         ? { progress: () => Effect.void }
         : {
-          progress: (done: number, total: number, message: string) =>
-            Effect.promise(() => progress(done, total, message).catch(() => undefined))
+          progress: (done: number, total: number, message: string, about?: Readonly<Record<string, string>>) =>
+            Effect.promise(() => progress(done, total, message, about).catch(() => undefined))
         }
       const local = (effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>) =>
         effect.pipe(
@@ -472,23 +307,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           Effect.provideService(LinkGate, linkGate),
           Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) })
         )
-      const route: Route | undefined = table === undefined ? undefined : routeOf(definition, args)
-      const { exit, error } = route === undefined
-        ? yield* audited(definition, args, meta, local)
-        : yield* audited(definition, route.args, meta, local, undefined, {
-          host: route.host,
-          ...(route.refusal !== undefined
-            ? { act: () => Effect.fail(route.refusal!) }
-            : route.host === localHost
-            ? {}
-            : ((hubCall) => ({ hubCall, act: forward(route.host, hubCall, progress) }))(randomUUID()))
-        })
-      if (Exit.isSuccess(exit)) {
-        return {
-          _tag: "Success",
-          structured: route === undefined ? exit.value : yield* withHost(definition, route.host, exit.value)
-        } as const
-      }
+      const { exit, error } = yield* audited(definition, args, meta, local)
+      if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
       if (error !== undefined) return { _tag: "Failure", error } as const
       return yield* Effect.failCause(exit.cause as Cause.Cause<never>)
     })

@@ -1,10 +1,8 @@
 /**
- * The rules of a hub's links to its hosts, kept pure: which calls are sent again when a session
- * drops under them, how long a host that failed to connect is left alone, how often a link is
- * pinged, and where a run's ID shows in the host's progress.
+ * The rules of a hub's links to its hosts, kept pure: which calls only read, how long a host that
+ * failed to connect is left alone, how often a link is pinged.
  */
 import type { ManifestRow } from "../manifest/index.ts"
-import { runIdBytes } from "./protocolNames.ts"
 
 /** How long a link may stay silent before it is taken as dead, by default, in seconds. */
 export const defaultLinkTimeoutSeconds = 45
@@ -15,14 +13,6 @@ export const keepAliveSeconds = (linkTimeoutSeconds: number): number => Math.max
 /** Whether a call only reads (the inspect toolset): lost, it changed nothing; any other may have acted. */
 export const onlyReads = (row: Pick<ManifestRow, "toolset">): boolean => row.toolset === "inspect"
 
-/**
- * Whether a call whose session dropped under it is sent once more on a new session: a read,
- * except `wait_for_text`, whose output during the reconnect would be missed. Everything else may
- * have acted: it is never resent (a command typed twice runs twice).
- */
-export const resendable = (row: Pick<ManifestRow, "name" | "toolset">): boolean =>
-  onlyReads(row) && row.name !== "wait_for_text"
-
 /** The first pause after a failed connect, and the longest, in milliseconds. */
 export const backOffFirstMs = 1000
 export const backOffLastMs = 30_000
@@ -30,7 +20,3 @@ export const backOffLastMs = 30_000
 /** The pause after `failures` connects failed in a row (1 s, 2 s, 4 s, ... up to 30 s); a success resets it. */
 export const backOffMs = (failures: number): number =>
   Math.min(backOffLastMs, backOffFirstMs * 2 ** Math.max(0, Math.min(failures, 16) - 1))
-
-/** The run ID a run_shell_command progress message names (`run <id> in %N: ...`), or undefined. */
-export const runIdInProgress = (message: string): string | undefined =>
-  new RegExp(`^run ([0-9a-f]{${runIdBytes * 2}}) in `, "u").exec(message)?.[1]

@@ -39,13 +39,15 @@ export const reportedTimeout = (requested: number | undefined, used: number): { 
 
 /**
  * Runs `wait` while reporting progress about once a second; a label that changes is read at each
- * report. The first report waits for `first` (at most a second), so that it can carry what is known by then.
+ * report. The first report waits for `first` (at most a second), so that it can carry what is known by then;
+ * `meta`, read at each report too, goes into its `_meta`.
  */
 export const withProgress = <A, E, R>(
   total: number,
   label: string | (() => string),
   wait: Effect.Effect<A, E, R>,
-  first: Effect.Effect<void> = Effect.void
+  first: Effect.Effect<void> = Effect.void,
+  meta: () => Readonly<Record<string, string>> | undefined = () => undefined
 ) =>
   Effect.gen(function*() {
     const reporter = yield* Progress
@@ -57,7 +59,8 @@ export const withProgress = <A, E, R>(
         yield* reporter.progress(
           elapsed,
           total,
-          `${typeof label === "string" ? label : label()}: ${elapsed.toFixed(0)}s of ${total}s`
+          `${typeof label === "string" ? label : label()}: ${elapsed.toFixed(0)}s of ${total}s`,
+          meta()
         )
       }).pipe(Effect.repeat(Schedule.spaced("1 second")))
     ))

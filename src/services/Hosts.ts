@@ -15,6 +15,7 @@ import type {
   HostUnreachable,
   OutcomeUnknown
 } from "./errors.ts"
+import type { ProgressSink } from "./Progress.ts"
 
 /** What is known of one host, for get_server_info. @category models */
 export type HostState =
@@ -49,7 +50,7 @@ export interface ForwardOptions {
    * `resendable`); lost, it answers HostLost. Any other lost call answers OutcomeUnknown.
    */
   readonly resend: boolean
-  readonly progress?: ((progress: number, total: number, message: string) => Promise<void>) | undefined
+  readonly progress?: ProgressSink | undefined
 }
 
 /** The hub's hosts. @category services */

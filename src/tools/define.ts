@@ -135,6 +135,36 @@ export interface ToolDefinition<R extends ManifestRow = ManifestRow, I = unknown
   readonly types?: { readonly input: I; readonly output: O; readonly arguments: A }
   /** The input schema under one selection, when it depends on it (the batch's enum of tools). */
   readonly specialize?: ((selection: Selection) => ToolSchema) | undefined
+  /** What a hub does with this tool's calls besides sending them to their host. */
+  readonly hub?: HubRules | undefined
+}
+
+/** What a hub knows from its own side when it passes a host's answer on (src/hub/Hub.ts). @category models */
+export interface HubSide {
+  /** The host the call went to. */
+  readonly host: string
+  /**
+   * For a remote host, the command that waits for one of its runs, built from the hub's own host
+   * table (undefined where its paths do not quote alike); undefined for the hub's own machine, whose
+   * server built its own.
+   */
+  readonly remoteWatchCommand: ((runId: string, paneId: string) => string | undefined) | undefined
+  /** Every host's state and what each offers, as the hub sees them. */
+  readonly hosts: Effect.Effect<ReadonlyArray<Readonly<Record<string, unknown>>>>
+}
+
+/** A tool's rules for a hub, stated where the tool is defined. @category models */
+export interface HubRules {
+  /**
+   * Whether a call whose session to its host dropped under it is sent once more on a new one.
+   * Absent: a read of the inspect toolset is; any other call may have acted and is not.
+   */
+  readonly resend?: boolean
+  /** The answer as the hub passes it on: the fields only the hub's side can vouch for, rebuilt. */
+  readonly answer?: (
+    answer: Readonly<Record<string, unknown>>,
+    hub: HubSide
+  ) => Effect.Effect<Readonly<Record<string, unknown>>>
 }
 
 /** A schema that decodes and encodes without services: what every tool input and output is. @category models */
@@ -164,6 +194,8 @@ export interface ToolSpec<In extends ToolSchema, Out extends ToolSchema, Req> {
   readonly run: (input: In["Type"]) => Effect.Effect<Out["Type"], ProgramError, Req>
   /** The input schema under one selection; it must decode to the same type as `input`. */
   readonly specialize?: (selection: Selection) => ToolSchema
+  /** What a hub does with this tool's calls besides sending them to their host. */
+  readonly hub?: HubRules
 }
 
 /** The authority services by name, so that a compile error can name the one a program may not require. */
@@ -219,6 +251,7 @@ export const defineTool = <const R extends ManifestRow, In extends ToolSchema, O
     output: spec.output,
     // AuthorityRule has checked that Req is within AllowedServices<R>.
     run: spec.run as (input: unknown) => Effect.Effect<unknown, ProgramError, AllowedServices<R>>,
-    specialize: spec.specialize
+    specialize: spec.specialize,
+    hub: spec.hub
   }
 }

@@ -7,13 +7,13 @@
 import { hostNames, type HostTable } from "../domain/hosts.ts"
 import { attachCommandFor, recordPair } from "../domain/quote.ts"
 import { formatSelector } from "../domain/socket.ts"
+import { hubLine, toolHosts } from "../hub/hostParameter.ts"
 import { capabilityRecord, manifest, type ToolName, type Toolset } from "../manifest/index.ts"
 import { processVisibility } from "../platform/ProcessVisibility.ts"
 import type { AuditStatus } from "../services/Audit.ts"
 import type { StartupFacts } from "../startup/Startup.ts"
 import { reachesHostCommands } from "../tools/define.ts"
 import { version } from "../version.ts"
-import { hubLine, toolHosts } from "./hostParameter.ts"
 
 /** The server instructions' byte budget (UTF-8). */
 

@@ -30,12 +30,12 @@ import { maxResultChars } from "../domain/bounds.ts"
 import type { HostTable } from "../domain/hosts.ts"
 import { defaultWaitMaxSeconds } from "../domain/waitCeiling.ts"
 import type { AdvertisedSchemas } from "../generated/toolSchemas.ts"
+import { withHostParameter } from "../hub/hostParameter.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import { defaultTimeout } from "../programs/waiting.ts"
 import { hubCallMetaKey } from "../services/Hosts.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
-import { withHostParameter } from "./hostParameter.ts"
 import { leanSchema } from "./leanSchema.ts"
 import { UnreadCall } from "./StdioLines.ts"
 
@@ -129,10 +129,10 @@ const progressOf = (
 ) =>
   token === undefined
     ? undefined
-    : (progress: number, total: number, message: string) =>
+    : (progress: number, total: number, message: string, meta?: Readonly<Record<string, string>>) =>
       extra.sendNotification({
         method: "notifications/progress",
-        params: { progressToken: token, progress, total, message }
+        params: { progressToken: token, progress, total, message, ...(meta === undefined ? {} : { _meta: meta }) }
       })
 
 /** The connected client's name and version, as it announced them. */
@@ -247,9 +247,10 @@ export const makeServer = (
           clientId: clientIdOf(server),
           progress: progressOf(request.params._meta?.progressToken, extra),
           // A hub's call ID (a UUID) joins the two audit records; anything else is not written down.
-          ...((hubCall) => typeof hubCall === "string" && hubCallShape.test(hubCall) ? { hubCall } : {})(
-            request.params._meta?.[hubCallMetaKey]
-          )
+          ...((hubCall) =>
+            typeof hubCall === "string" && hubCallShape.test(hubCall) ? { recorded: { hub_call: hubCall } } : {})(
+              request.params._meta?.[hubCallMetaKey]
+            )
         }),
         { signal: extra.signal }
       )

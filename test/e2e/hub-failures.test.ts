@@ -13,6 +13,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { readFileSync, realpathSync } from "node:fs"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { runIdMetaKey } from "../../src/services/Progress.ts"
 import { type HostMachine, startHostMachines, stopHostMachines } from "../support/hubHosts.ts"
 import { binPath, call, connect, type Connected, structured, textOf } from "../support/mcp.ts"
 import { childProcesses, holdsFor, processesNaming, running, until } from "../support/poll.ts"
@@ -65,7 +66,7 @@ const hostIntentsOf = (name: string, hubCall: unknown) =>
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((line) => line.event === "tool_call_intent" && line.hub_call === hubCall)
 
-/** A run_shell_command through the hub, and the run ID its first progress names once it came. */
+/** A run_shell_command through the hub, and the run ID its progress names once it came. */
 const startRun = (host: string, paneId: string, command: string) => {
   const named = Promise.withResolvers<string>()
   const answer = hub!.client.callTool(
@@ -74,8 +75,9 @@ const startRun = (host: string, paneId: string, command: string) => {
     {
       timeout: 60_000,
       onprogress: (progress) => {
-        const id = /^run ([0-9a-f]+) /u.exec(progress.message ?? "")?.[1]
-        if (id !== undefined) named.resolve(id)
+        // The run's ID travels as data, in the report's `_meta`, from the host's server through the hub.
+        const id = (progress as { readonly _meta?: Readonly<Record<string, unknown>> })._meta?.[runIdMetaKey]
+        if (typeof id === "string") named.resolve(id)
       }
     }
   ) as Promise<CallToolResult>

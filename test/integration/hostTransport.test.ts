@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "vitest"
-import { answerRefusedCode, HostTransport, maxHostMessageBytes } from "../../src/layers/HostTransport.ts"
+import { answerRefusedCode, HostTransport, maxHostMessageBytes } from "../../src/hub/HostTransport.ts"
 
 const fakeHost = fileURLToPath(new URL("../support/fakeHost.ts", import.meta.url))
 

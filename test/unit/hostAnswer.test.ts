@@ -6,7 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { assert, describe, it } from "vitest"
-import { hostAnswer } from "../../src/dispatch/hostAnswer.ts"
+import { hostAnswer } from "../../src/hub/hostAnswer.ts"
 import { definitionOf } from "../../src/tools/index.ts"
 
 const capture = definitionOf("capture_pane")!

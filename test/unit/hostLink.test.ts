@@ -1,27 +1,28 @@
 /**
  * The rules of a hub's links, pure: which calls are sent once more when a session drops (reads,
  * never wait_for_text, never a mutation), the back-off after failed connects, the keep-alive
- * interval from LIBTMUX_LINK_TIMEOUT (and its bounds), where a run's ID shows in progress, and the
- * ssh options a hub's session gets.
+ * interval from LIBTMUX_LINK_TIMEOUT (and its bounds), and the ssh options a hub's session gets.
  */
 import * as Result from "effect/Result"
 import { assert, describe, it } from "vitest"
 import { sshCommand } from "../../src/domain/clientConfig.ts"
 import type { Invocation } from "../../src/domain/config.ts"
-import { backOffMs, keepAliveSeconds, onlyReads, resendable, runIdInProgress } from "../../src/domain/hostLink.ts"
+import { backOffMs, keepAliveSeconds, onlyReads } from "../../src/domain/hostLink.ts"
+import { resendable } from "../../src/hub/Hub.ts"
 import { manifest, type ToolName, toolNames } from "../../src/manifest/index.ts"
+import { definitionOf } from "../../src/tools/index.ts"
 import { invoke } from "../support/invocation.ts"
 
 describe("resendable", () => {
   it("sends again only reads: every inspect tool but wait_for_text; nothing of manage, execute or teardown", () => {
-    const again = toolNames.filter((name) => resendable(manifest[name as ToolName]))
+    const again = toolNames.filter((name) => resendable(definitionOf(name as ToolName)))
     assert.include(again, "list_sessions")
     assert.include(again, "capture_pane")
     assert.include(again, "call_read_tools_batch")
     assert.notInclude(again, "wait_for_text")
     for (const name of toolNames) {
       const row = manifest[name as ToolName]
-      if (row.toolset !== "inspect") assert.isFalse(resendable(row), name)
+      if (row.toolset !== "inspect") assert.isFalse(resendable(definitionOf(name as ToolName)), name)
     }
     assert.notInclude(again, "run_shell_command")
     assert.notInclude(again, "send_keys")
@@ -78,15 +79,5 @@ describe("the link timeout", () => {
     const entry = sshCommand(host, {}).args
     assert.include(entry, "ServerAliveInterval=15")
     assert.isFalse(entry.some((arg) => arg.startsWith("ConnectTimeout")))
-  })
-})
-
-describe("runIdInProgress", () => {
-  it("finds the run ID that run_shell_command's progress names, and nothing in other messages", () => {
-    assert.strictEqual(runIdInProgress("run 0a1b2c in %3: typing"), "0a1b2c")
-    assert.strictEqual(runIdInProgress("run 0a1b2c in %3: 4s of 30s"), "0a1b2c")
-    assert.isUndefined(runIdInProgress("running in %3: 0s of 30s"))
-    assert.isUndefined(runIdInProgress("waiting for channel run 0a1b2c in x"))
-    assert.isUndefined(runIdInProgress("run 0A1B2C in %3: typing"))
   })
 })

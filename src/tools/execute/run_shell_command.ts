@@ -34,6 +34,7 @@ import {
 } from "../../programs/waiting.ts"
 import { Config } from "../../services/Config.ts"
 import { ArgumentProblem, PaneNotReady } from "../../services/errors.ts"
+import { runIdMetaKey } from "../../services/Progress.ts"
 import { ShellRuns } from "../../services/ShellRuns.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
 import { defineTool } from "../define.ts"
@@ -399,7 +400,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         timeout,
         label,
         runs.exclusive(input.pane_id, deadline - started, work),
-        named === undefined ? Deferred.await(typing) : Effect.void
+        named === undefined ? Deferred.await(typing) : Effect.void,
+        () => named === undefined ? undefined : { [runIdMetaKey]: named }
       )
       if (Option.isNone(turn)) {
         return yield* new PaneNotReady({
@@ -445,5 +447,15 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         shell: run.shell,
         ...(earlier.length === 0 ? {} : { earlier_run: earlier.at(-1)! })
       }
-    })
+    }),
+  hub: {
+    // Security: a command line a remote host composed is never passed on for the agent's machine to
+    // run; the hub builds the watch command from its own host table.
+    answer: ({ watch_command, ...answer }, hub) => {
+      const watch = hub.remoteWatchCommand === undefined || watch_command === undefined
+        ? watch_command
+        : hub.remoteWatchCommand(String(answer.run_id), String(answer.pane_id))
+      return Effect.succeed(watch === undefined ? answer : { ...answer, watch_command: watch })
+    }
+  }
 })

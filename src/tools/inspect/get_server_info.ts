@@ -75,5 +75,7 @@ export const get_server_info = defineTool(manifest.get_server_info, {
         version: first.version,
         start_time: first.start_time
       }
-    })
+    }),
+  // A hub adds every host's state: what only it sees.
+  hub: { answer: (answer, hub) => Effect.map(hub.hosts, (hosts) => ({ ...answer, hosts })) }
 })

@@ -14,6 +14,8 @@ import { verifyCursor } from "./capture_since.ts"
 
 /** @category tools */
 export const wait_for_text = defineTool(manifest.wait_for_text, {
+  // Output a host's pane writes while the hub reconnects would be missed: a lost wait is not sent again.
+  hub: { resend: false },
   description: "Wait for new output in a pane to match one of patterns (or any new output without them); " +
     "returns the match and its line. Output written before the call never counts: to wait " +
     "race-free after typing, call capture_since first and pass its cursor as since. Lines match " +

@@ -17,7 +17,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { sshCommand } from "../domain/clientConfig.ts"
-import { backOffMs, defaultLinkTimeoutSeconds, keepAliveSeconds, runIdInProgress } from "../domain/hostLink.ts"
+import { backOffMs, defaultLinkTimeoutSeconds, keepAliveSeconds } from "../domain/hostLink.ts"
 import type { HostTable, RemoteHostEntry } from "../domain/hosts.ts"
 import type { SshLink } from "../domain/ssh.ts"
 import {
@@ -30,6 +30,7 @@ import {
   OutcomeUnknown
 } from "../services/errors.ts"
 import { type ForwardOptions, Hosts, type HostState, hubCallMetaKey } from "../services/Hosts.ts"
+import { runIdMetaKey } from "../services/Progress.ts"
 import { version } from "../version.ts"
 import { answerRefusedCode, HostTransport } from "./HostTransport.ts"
 
@@ -94,6 +95,12 @@ export const hostCommand = (
 const firstIssue = (error: Error): string => {
   const issue = (error as { issues?: ReadonlyArray<{ path?: ReadonlyArray<unknown>; message?: string }> }).issues?.[0]
   return issue === undefined ? error.message.slice(0, 300) : `${(issue.path ?? []).join(".")}: ${issue.message}`
+}
+
+/** A progress report's run ID, as its `_meta` names it; anything else there is not passed on. */
+const runIdOf = (update: Progress): Readonly<Record<string, string>> | undefined => {
+  const id = (update as { readonly _meta?: Readonly<Record<string, unknown>> })._meta?.[runIdMetaKey]
+  return typeof id === "string" && /^[0-9a-f]{1,64}$/u.test(id) ? { [runIdMetaKey]: id } : undefined
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
@@ -240,10 +247,13 @@ export const layer = (
                   signal,
                   timeout: remaining,
                   onprogress: (update: Progress) => {
-                    // A run names its ID in its first report: a call lost after it can point at the run.
-                    seen.runId ??= runIdInProgress(update.message ?? "")
+                    // A run names its ID in its reports' `_meta`: a call lost after one can point at the run.
+                    const about = runIdOf(update)
+                    seen.runId ??= about?.[runIdMetaKey]
                     if (progress !== undefined) {
-                      void progress(update.progress, update.total ?? 0, update.message ?? "").catch(() => undefined)
+                      void progress(update.progress, update.total ?? 0, update.message ?? "", about).catch(() =>
+                        undefined
+                      )
                     }
                   }
                 }

@@ -3,22 +3,22 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as AuditLive from "../layers/AuditLive.ts"
-import * as PaneProcessLive from "../layers/PaneProcessLive.ts"
-import * as PaneReaderLive from "../layers/PaneReaderLive.ts"
-import * as RegexLive from "../layers/RegexLive.ts"
-import * as ServerLogLive from "../layers/ServerLogLive.ts"
-import * as ServerPaneLive from "../layers/ServerPaneLive.ts"
-import * as ShellRunsLive from "../layers/ShellRunsLive.ts"
-import * as TmuxLive from "../layers/TmuxLive.ts"
-import { entryWords } from "../platform/entry.ts"
-import type { Audit } from "../services/Audit.ts"
-import { Config } from "../services/Config.ts"
-import type { ServerLog } from "../services/ServerLog.ts"
-import { SocketPin } from "../services/SocketPin.ts"
-import type { StartupFacts } from "../startup/Startup.ts"
-import { version } from "../version.ts"
-import * as Registry from "./Registry.ts"
+import * as Registry from "./dispatch/Registry.ts"
+import * as AuditLive from "./layers/AuditLive.ts"
+import * as PaneProcessLive from "./layers/PaneProcessLive.ts"
+import * as PaneReaderLive from "./layers/PaneReaderLive.ts"
+import * as RegexLive from "./layers/RegexLive.ts"
+import * as ServerLogLive from "./layers/ServerLogLive.ts"
+import * as ServerPaneLive from "./layers/ServerPaneLive.ts"
+import * as ShellRunsLive from "./layers/ShellRunsLive.ts"
+import * as TmuxLive from "./layers/TmuxLive.ts"
+import { entryWords } from "./platform/entry.ts"
+import type { Audit } from "./services/Audit.ts"
+import { Config } from "./services/Config.ts"
+import type { ServerLog } from "./services/ServerLog.ts"
+import { SocketPin } from "./services/SocketPin.ts"
+import type { StartupFacts } from "./startup/Startup.ts"
+import { version } from "./version.ts"
 
 /** Services an embedding host may bring instead of the live ones. @category models */
 export interface ServiceReplacements {
@@ -58,19 +58,20 @@ export const layer = (
     facts.caller,
     ServerPaneLive.liveLookup(facts.pin.serverStateAtStartup === "existing")
   ).pipe(Layer.provideMerge(tmux))
-  // A hub's hosts; their SDK client and ssh transport are loaded only for a hub.
+  const local = Registry.layer.pipe(Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(caller))))
+  // A hub wraps the local registry; its SDK client and ssh transport are loaded only for a hub.
   const table = facts.config.hosts
-  const hosts = table === undefined
-    ? Layer.empty
-    : Layer.unwrap(
-      Effect.map(
-        Effect.promise(() => import("../layers/HostsLive.ts")),
-        (live) => live.layer(table, facts.config.selectionGiven, facts.config.linkTimeoutSeconds)
-      )
+  const served = table === undefined ? local : Layer.unwrap(
+    Effect.map(
+      Effect.promise(() => Promise.all([import("./hub/Hub.ts"), import("./hub/HostsLive.ts")])),
+      ([hub, hosts]) =>
+        hub.layer(table, { waitMaxSeconds: facts.config.waitMaxSeconds, toolsets: facts.selection.toolsets }).pipe(
+          Layer.provide(hosts.layer(table, facts.config.selectionGiven, facts.config.linkTimeoutSeconds)),
+          Layer.provide(local)
+        )
     )
-  return Registry.layer.pipe(
-    Layer.provide(hosts),
-    Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(caller))),
+  )
+  return served.pipe(
     Layer.provideMerge(replacements.audit ?? AuditLive.layer(facts.audit, process.getuid?.() ?? 0)),
     Layer.provideMerge(replacements.log ?? ServerLogLive.layer)
   )
