@@ -29,7 +29,7 @@ import { InputInvalid, type ToolError } from "../services/errors.ts"
 import { LinkGate } from "../services/LinkGate.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { Progress, type ProgressSink } from "../services/Progress.ts"
-import { type NestedOutcome, ReadTools } from "../services/ReadTools.ts"
+import { ReadTools } from "../services/ReadTools.ts"
 import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
 import {
@@ -134,8 +134,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const provideFor = (definition: ToolDefinition) => provisions.get(definition.row.name)!
     const nestedNames = new Set<string>(selection.batchOperations)
 
-    const execute = (definition: ToolDefinition, decoded: Exit.Exit<unknown, InputInvalid>) =>
-      Effect.gen(function*() {
+    const execute = Effect.fn("Registry.execute")(
+      function*(definition: ToolDefinition, decoded: Exit.Exit<unknown, InputInvalid>) {
         const input = yield* decoded
         // Security: input into the pane that runs this server would reach its own client.
         if (typesIntoPane(definition.row)) {
@@ -152,7 +152,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
         return (yield* Effect.orDie(
           Schema.encodeUnknownEffect(definition.output)(withoutUsual(definition.output, output))
         )) as Record<string, unknown>
-      })
+      }
+    )
 
     /**
      * The arguments as the record shows them; a batch's operations are redacted by the sinks
@@ -243,8 +244,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       )
 
     /** Records a call refused before anything could run, best effort. */
-    const rejected = (name: string, args: unknown, meta: CallMeta, parent?: string) =>
-      Effect.gen(function*() {
+    const rejected = Effect.fn("Registry.rejected")(
+      function*(name: string, args: unknown, meta: CallMeta, parent?: string) {
         const definition = isToolName(name) ? definitionOf(name as Parameters<typeof definitionOf>[0]) : undefined
         const broken = brokenBound(args)
         const acceptance: Acceptance = definition === undefined || broken !== undefined
@@ -258,11 +259,12 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           request_id: meta.requestId,
           arguments: broken === undefined ? summarizeArguments(secret, acceptance, args) : unreadSummary(broken)
         })
-      })
+      }
+    )
 
     /** One read the batch asked for: decoded, run and audited as its own call. */
-    const nested = (meta: CallMeta, parent: string) => (name: string, args: unknown): Effect.Effect<NestedOutcome> =>
-      Effect.gen(function*() {
+    const nested = (meta: CallMeta, parent: string) =>
+      Effect.fn("Registry.nested")(function*(name: string, args: unknown) {
         if (!nestedNames.has(name)) {
           yield* rejected(name, args, meta, parent)
           return {

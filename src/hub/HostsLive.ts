@@ -288,37 +288,36 @@ export const layer = (
       const isDropped = (error: unknown): error is Dropped => error instanceof Dropped
       type Failure = HostUnreachable | HostToolMissing | HostCallFailed | HostAnswerRefused | HostLost | OutcomeUnknown
 
-      const call = (
+      const call = Effect.fn("Hosts.call")(function*(
         name: string,
         tool: string,
         args: Readonly<Record<string, unknown>>,
         options: ForwardOptions
-      ) =>
-        Effect.gen(function*() {
-          const host = remotes.find((candidate) => candidate.name === name)
-          if (host === undefined) return yield* new HostUnknown({ host: name, known })
-          const deadline = now() + options.timeoutMs
-          const seen = { runId: typeof args.resume === "string" ? args.resume : undefined }
-          const once = send(host, tool, args, options, deadline, seen)
-          const lost = (dropped: Dropped): HostLost | OutcomeUnknown =>
-            options.resend
-              ? new HostLost({ host: name, detail: dropped.detail })
-              : new OutcomeUnknown({
-                host: name,
-                tool,
-                detail: dropped.detail,
-                ...(seen.runId === undefined ? {} : { run_id: seen.runId })
-              })
-          // A read whose session closed is sent once more, on a new session; nothing else ever is.
-          const again = (dropped: Dropped): Effect.Effect<CallToolResult, Failure> =>
-            options.resend && dropped.closed
-              ? Effect.mapError(once, (error): Failure =>
-                isDropped(error)
-                  ? new HostLost({ host: name, detail: `${dropped.detail}, and again when sent once more` })
-                  : error)
-              : Effect.fail(lost(dropped))
-          return yield* Effect.catchIf(once, isDropped, again)
-        })
+      ) {
+        const host = remotes.find((candidate) => candidate.name === name)
+        if (host === undefined) return yield* new HostUnknown({ host: name, known })
+        const deadline = now() + options.timeoutMs
+        const seen = { runId: typeof args.resume === "string" ? args.resume : undefined }
+        const once = send(host, tool, args, options, deadline, seen)
+        const lost = (dropped: Dropped): HostLost | OutcomeUnknown =>
+          options.resend
+            ? new HostLost({ host: name, detail: dropped.detail })
+            : new OutcomeUnknown({
+              host: name,
+              tool,
+              detail: dropped.detail,
+              ...(seen.runId === undefined ? {} : { run_id: seen.runId })
+            })
+        // A read whose session closed is sent once more, on a new session; nothing else ever is.
+        const again = (dropped: Dropped): Effect.Effect<CallToolResult, Failure> =>
+          options.resend && dropped.closed
+            ? Effect.mapError(once, (error): Failure =>
+              isDropped(error)
+                ? new HostLost({ host: name, detail: `${dropped.detail}, and again when sent once more` })
+                : error)
+            : Effect.fail(lost(dropped))
+        return yield* Effect.catchIf(once, isDropped, again)
+      })
 
       const states = Effect.sync((): ReadonlyArray<HostState> => [
         ...(table?.local === true ? [{ host: "local", state: "local" } as const] : []),

@@ -351,9 +351,15 @@ const makeSink = (
     }).pipe(Effect.mapError((reason) => new AuditUnavailable({ tool: record.tool, reason })))
 
   const service = Audit.of({
-    intent: (record) => Effect.withSpan(intent(record), "Audit.intent"),
-    outcome: (record) => Effect.withSpan(recordLater("tool_call_outcome", record), "Audit.outcome"),
-    rejection: (record) => Effect.withSpan(recordLater("tool_call_rejected", record), "Audit.rejection"),
+    intent: Effect.fn("Audit.intent")(function*(record: Parameters<Audit["Service"]["intent"]>[0]) {
+      return yield* intent(record)
+    }),
+    outcome: Effect.fn("Audit.outcome")(function*(record: Parameters<Audit["Service"]["outcome"]>[0]) {
+      yield* recordLater("tool_call_outcome", record)
+    }),
+    rejection: Effect.fn("Audit.rejection")(function*(record: Parameters<Audit["Service"]["rejection"]>[0]) {
+      yield* recordLater("tool_call_rejected", record)
+    }),
     status: Effect.sync((): AuditStatus => ({
       destination: destination === undefined ? "stderr" : "file",
       path: destination?.path ?? null,

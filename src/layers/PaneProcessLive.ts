@@ -123,15 +123,16 @@ export const layer: Layer.Layer<PaneProcess> = Layer.effect(
     return PaneProcess.of({
       shell: (panePid, tty) => Effect.sync(() => shell(panePid, tty)),
       front: (panePid, group, tty) => Effect.sync(() => front(panePid, group, tty)),
-      terminalMode: (tty) => Effect.withSpan(terminalMode(tty), "PaneProcess.terminalMode"),
-      environment: (pid, name) =>
-        Effect.sync(() => {
-          const entry = (files.read(`/proc/${pid}/environ`) ?? "").split("\u0000").find((item) =>
-            item.startsWith(`${name}=`)
-          )
-          return entry?.slice(name.length + 1)
-        }).pipe(Effect.withSpan("PaneProcess.environment")),
-      exitOf: (pid, comm) => Effect.sync(() => exitFrom(pid, comm, files)).pipe(Effect.withSpan("PaneProcess.exitOf"))
+      terminalMode: Effect.fn("PaneProcess.terminalMode")(function*(tty: string) {
+        return yield* terminalMode(tty)
+      }),
+      environment: Effect.fn("PaneProcess.environment")(function*(pid: number, name: string) {
+        const environ = yield* Effect.sync(() => files.read(`/proc/${pid}/environ`) ?? "")
+        return environ.split("\u0000").find((item) => item.startsWith(`${name}=`))?.slice(name.length + 1)
+      }),
+      exitOf: Effect.fn("PaneProcess.exitOf")(function*(pid: number, comm: string) {
+        return yield* Effect.sync(() => exitFrom(pid, comm, files))
+      })
     })
   })
 ).pipe(Layer.provide(procLayer))

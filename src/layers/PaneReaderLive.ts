@@ -39,8 +39,9 @@ export const make = Effect.gen(function*() {
     lastHistory.set(paneId, history)
     if (lastHistory.size > historyMemory) lastHistory.delete(lastHistory.keys().next().value!)
   }
-  const read = (paneId: PaneId, from?: number, options?: { readonly joined: boolean }) =>
-    Effect.gen(function*() {
+  const read = Effect.fn("PaneReader.read")(
+    function*(paneId: PaneId, from?: number, options?: { readonly joined: boolean }) {
+      yield* Effect.annotateCurrentSpan("pane_id", paneId)
       let guess = lastHistory.get(paneId) ?? 0
       for (let attempt = 0;; attempt++) {
         const start = from === undefined ? undefined : relativeRow(from, guess)
@@ -82,11 +83,13 @@ export const make = Effect.gen(function*() {
         const lines = joinedLines(cells.slice(skip, rows.length), wraps.slice(skip, rows.length))
         return { ...view, rows: rows.slice(skip), lines } satisfies PaneView
       }
-    }).pipe(
-      Effect.tapError(() => Effect.sync(() => lastHistory.delete(paneId))),
-      Effect.provideContext(context),
-      Effect.withSpan("PaneReader.read", { attributes: { pane_id: paneId } })
-    )
+    },
+    (effect, paneId) =>
+      effect.pipe(
+        Effect.tapError(() => Effect.sync(() => lastHistory.delete(paneId))),
+        Effect.provideContext(context)
+      )
+  )
   return {
     service: PaneReader.of({ read, pacer: (view) => makePacer({ panePid: view.pid, serverPid: view.serverPid }) }),
     panes: () => lastHistory.size

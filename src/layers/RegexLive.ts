@@ -139,40 +139,39 @@ export const layer: Layer.Layer<Regex> = Layer.effect(
   Regex,
   Effect.gen(function*() {
     const run = yield* makePool(Math.max(2, Math.min(4, availableParallelism())))
-    const compile = (patterns: ReadonlyArray<string>, options: MatchOptions) =>
-      Effect.gen(function*() {
-        if (patterns.some((pattern) => pattern.length === 0)) {
-          return yield* new PatternInvalid({ reason: "a pattern must not be empty" })
-        }
-        if (patterns.some((pattern) => pattern.length > maxPatternLength)) return yield* tooLong
-        if (!options.regex) return literal(patterns, options.matchCase)
-        const flags = options.matchCase ? 0 : caseInsensitive
-        const compiled = yield* run({ patterns, flags, text: undefined }, compileBudgetMs)
-        if (Option.isNone(compiled) || "crashed" in compiled.value) {
-          return yield* new PatternInvalid({
-            reason: "compiling it took too long or too much memory; use smaller or fewer counted repetitions"
-          })
-        }
-        if ("failed" in compiled.value) return yield* rejection(patterns, compiled.value)
-        const matcher: LineMatcher = {
-          firstMatches: (lines, budgetMs) =>
-            Effect.flatMap(run({ patterns, flags, text: lines.join("\n") }, budgetMs), (outcome) => {
-              if (Option.isNone(outcome)) {
-                return Effect.fail(
-                  new PatternTooCostly({ reason: `matching did not finish within ${budgetMs / 1000} s` })
-                )
-              }
-              const reply = outcome.value
-              if ("matches" in reply) return Effect.succeed(reply.matches)
+    const compile = Effect.fn("Regex.compile")(function*(patterns: ReadonlyArray<string>, options: MatchOptions) {
+      if (patterns.some((pattern) => pattern.length === 0)) {
+        return yield* new PatternInvalid({ reason: "a pattern must not be empty" })
+      }
+      if (patterns.some((pattern) => pattern.length > maxPatternLength)) return yield* tooLong
+      if (!options.regex) return literal(patterns, options.matchCase)
+      const flags = options.matchCase ? 0 : caseInsensitive
+      const compiled = yield* run({ patterns, flags, text: undefined }, compileBudgetMs)
+      if (Option.isNone(compiled) || "crashed" in compiled.value) {
+        return yield* new PatternInvalid({
+          reason: "compiling it took too long or too much memory; use smaller or fewer counted repetitions"
+        })
+      }
+      if ("failed" in compiled.value) return yield* rejection(patterns, compiled.value)
+      const matcher: LineMatcher = {
+        firstMatches: (lines, budgetMs) =>
+          Effect.flatMap(run({ patterns, flags, text: lines.join("\n") }, budgetMs), (outcome) => {
+            if (Option.isNone(outcome)) {
               return Effect.fail(
-                new PatternTooCostly({
-                  reason: "crashed" in reply ? `matching failed (${reply.crashed})` : "the pattern stopped compiling"
-                })
+                new PatternTooCostly({ reason: `matching did not finish within ${budgetMs / 1000} s` })
               )
-            })
-        }
-        return matcher
-      })
-    return Regex.of({ compile: (...args) => Effect.withSpan(compile(...args), "Regex.compile") })
+            }
+            const reply = outcome.value
+            if ("matches" in reply) return Effect.succeed(reply.matches)
+            return Effect.fail(
+              new PatternTooCostly({
+                reason: "crashed" in reply ? `matching failed (${reply.crashed})` : "the pattern stopped compiling"
+              })
+            )
+          })
+      }
+      return matcher
+    })
+    return Regex.of({ compile })
   })
 )

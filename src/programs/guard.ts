@@ -53,8 +53,8 @@ export const refuseOwnPane = <E, R>(target: string, paneIds: Effect.Effect<Reado
  * runs in a pane on the pinned socket. The window read and the send are separate tmux commands:
  * synchronize-panes turned on, or the caller's pane moved in, between them is not seen.
  */
-export const refuseOwnInput = (tool: string, paneIds: ReadonlyArray<PaneId>) =>
-  Effect.gen(function*() {
+export const refuseOwnInput = Effect.fn("guard.refuseOwnInput")(
+  function*(tool: string, paneIds: ReadonlyArray<PaneId>) {
     const own = yield* ownPanes
     if (own.length === 0) return
     for (const target of paneIds) {
@@ -71,4 +71,5 @@ export const refuseOwnInput = (tool: string, paneIds: ReadonlyArray<PaneId>) =>
         return yield* new SelfInputRefused({ tool, target, callerPane, synchronized: true })
       }
     }
-  })
+  }
+)

@@ -69,11 +69,10 @@ export const listSessionRows = Effect.flatMap(reads, (tmux) => tmux.sessions())
 export const listWindowRows = (sessionId?: string) => Effect.flatMap(reads, (tmux) => tmux.windows(sessionId))
 
 /** Panes of one window or session (by ID), or of the whole server; each marked with `is_caller`. */
-export const listPaneRows = (scope: PaneScope) =>
-  Effect.gen(function*() {
-    const rows = yield* (yield* reads).panes(scope)
-    return yield* markCaller(rows)
-  })
+export const listPaneRows = Effect.fn("hierarchy.listPaneRows")(function*(scope: PaneScope) {
+  const rows = yield* (yield* reads).panes(scope)
+  return yield* markCaller(rows)
+})
 
 /** Marks the pane this server runs in. */
 const markCaller = (rows: ReadonlyArray<Row<typeof paneFields>>) =>

@@ -29,8 +29,8 @@ export const secretRemedy = "a secret (a password or passphrase) is asked: do no
  * readiness wait: where the kernel hides the call, a tmux client (a previous run's status report,
  * leaving) looks like one. `screen`, when the caller read the rows, replaces what the state alone says.
  */
-export const holderAtReadiness = (state: PaneLook, group: number, kernel: KernelProbe, screen?: ScreenFacts) =>
-  Effect.gen(function*() {
+export const holderAtReadiness = Effect.fn("keyboardHolder.holderAtReadiness")(
+  function*(state: PaneLook, group: number, kernel: KernelProbe, screen?: ScreenFacts) {
     const front = yield* kernel.front(state.pane_pid, group, state.pane_tty)
     if (front?.wait !== "reads" && front?.wait !== "hidden") return undefined
     const verdict = classify({
@@ -46,7 +46,8 @@ export const holderAtReadiness = (state: PaneLook, group: number, kernel: Kernel
     return verdict._tag === "Blocked"
       ? { ...verdict, ...(front.executable === undefined ? {} : { executable: front.executable }) }
       : undefined
-  })
+  }
+)
 
 const blank = (row: string | undefined) => (row ?? "").trim() === ""
 

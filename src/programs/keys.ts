@@ -91,11 +91,10 @@ export const parseTargets = (paneId: PaneId, stdout: string) => {
 }
 
 /** The panes input to `paneId` reaches: its whole window while synchronize-panes is on. */
-export const inputTargets = (paneId: PaneId) =>
-  Effect.gen(function*() {
-    const stdout = yield* (yield* PaneInput).run(targetReads(paneId)).pipe(orPaneNotFound(paneId))
-    return parseTargets(paneId, stdout)
-  })
+export const inputTargets = Effect.fn("keys.inputTargets")(function*(paneId: PaneId) {
+  const stdout = yield* (yield* PaneInput).run(targetReads(paneId)).pipe(orPaneNotFound(paneId))
+  return parseTargets(paneId, stdout)
+})
 
 /**
  * Sends to one pane and says where the input went, in one tmux invocation when the text fits one

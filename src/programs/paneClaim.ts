@@ -60,22 +60,21 @@ export const heldViewWait = 100
  * within `heldViewWait`. `false` when it cannot tell (the process gone, unseen, busy): the caller
  * looks at the pane as on first contact. /proc reads only; no tmux invocation.
  */
-export const readyAsHeld = (view: HeldView, deadline: number) =>
-  Effect.gen(function*() {
-    const processes = yield* PaneProcess
-    const until = Math.min(deadline, (yield* Clock.currentTimeMillis) + heldViewWait)
-    while (true) {
-      const shell = yield* processes.shell(view.panePid, view.tty)
-      if (
-        shell === undefined || shell.unseen !== undefined || shell.comm !== view.shell ||
-        (shell.program !== undefined && !runsShell(shell.comm, shell.program))
-      ) return false
-      if (shell.reading && shell.inForeground) return true
-      const now = yield* Clock.currentTimeMillis
-      if (now >= until) return false
-      yield* Effect.sleep(Math.max(1, Math.min(timings.readyPoll, until - now)))
-    }
-  })
+export const readyAsHeld = Effect.fn("paneClaim.readyAsHeld")(function*(view: HeldView, deadline: number) {
+  const processes = yield* PaneProcess
+  const until = Math.min(deadline, (yield* Clock.currentTimeMillis) + heldViewWait)
+  while (true) {
+    const shell = yield* processes.shell(view.panePid, view.tty)
+    if (
+      shell === undefined || shell.unseen !== undefined || shell.comm !== view.shell ||
+      (shell.program !== undefined && !runsShell(shell.comm, shell.program))
+    ) return false
+    if (shell.reading && shell.inForeground) return true
+    const now = yield* Clock.currentTimeMillis
+    if (now >= until) return false
+    yield* Effect.sleep(Math.max(1, Math.min(timings.readyPoll, until - now)))
+  }
+})
 
 /**
  * How long the program in front of a held run must be seen holding the keyboard, its screen
@@ -100,109 +99,108 @@ export interface EarlierRun {
  * shows it reading the terminal, the screen still for `heldStill`) waits for an answer, not for
  * time: refused at once, naming it. At the deadline, refuses naming the run that holds the pane.
  */
-export const awaitFreePane = (paneId: PaneId, deadline: number) =>
-  Effect.gen(function*() {
-    const kernel = yield* kernelProbe
-    let memory = freshMemory
-    let abandoned: string | undefined
-    let blocked: { readonly program: string; readonly since: number; readonly rows: ReadonlyArray<string> } | undefined
-    while (true) {
-      const look = yield* readinessLook(paneId)
-      const claim = look[paneRunOptions.claim]
-      if (claim === "") return { look, abandoned }
-      if (!runIdPattern.test(claim)) {
-        return yield* new PaneNotReady({
-          pane: paneId,
-          reason: "option-invalid",
-          detail: `its option ${paneRunOptions.claim} holds ${JSON.stringify(claim.slice(0, 40))}, ` +
-            "which is no run's ID; nothing was typed",
-          remedy: "unset the option (set-option -pu) if nothing runs there, or use another pane"
-        })
-      }
-      const head = yield* headOfRun(paneId, claim)
-      const recorded = recordOf(head.runRecord, paneId, claim)
-      const shell = yield* kernel.shell(look.pane_pid)
-      const prompted = recorded !== undefined &&
-        showsPrompt(recorded.run.prompt, look.screen.split("\n")[look.cursor_y] ?? "", look.cursor_x)
-      // Its open input, which C-c did not cancel, is still open: anything typed would join it.
-      if (
-        look[paneRunOptions.openInput] === claim && recorded?.run.panePid === look.pane_pid && !prompted &&
-        head.endRecord === ""
-      ) return yield* openInputRefusal(recorded)
-      // An in-shell run's shell reads the terminal itself for the command (`read`): that is the run
-      // waiting for input, not its shell back at the prompt (which draws the prompt again).
-      const readsForRun = recorded?.run.inShell === true && parseStartMark(head.mark) !== undefined && !prompted
-      const now = yield* Clock.currentTimeMillis
-      const decided = claimStep(
-        {
-          claim,
-          // Its status report came (or it was collected) since the look when it is not pending.
-          pending: recorded !== undefined && head.endRecord === "",
-          recordedPid: recorded?.run.panePid,
-          panePid: look.pane_pid,
-          replaced: recorded?.run.inShell === true && shell !== undefined &&
-            replacedBy(recorded.run, shell) !== undefined,
-          idle: shell?.reading === true && shell.inForeground && !readsForRun
-        },
-        memory,
-        now,
-        deadline,
-        timings.idleAfter
-      )
-      memory = decided.memory
-      if (decided.step === "LookAgain") continue
-      if (decided.step === "Release") {
-        const release = { _tag: "Released", successor: String(process.pid) } as const
-        const released = yield* (yield* PaneCommand).run(
-          commandsOf({ _tag: "Held", run: { id: claim, paneId } }, release)
-        ).pipe(
-          Effect.as(true),
-          // Another caller released it first, or released and collected it since the look.
-          Effect.catchIf((error) => isClaimTaken(error) || isCollected(error), () => Effect.succeed(false))
-        )
-        if (released) abandoned = claim
-        continue
-      }
-      if (decided.step === "Refuse") return yield* claimRefusal(recorded!)
-      // Who holds the keyboard is decided as readiness decides it: from the kernel, whichever instance typed the run.
-      const rows = look.screen.split("\n")
-      const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
-        ? undefined
-        : yield* holderAtReadiness(
-          look,
-          shell.foregroundGroup,
-          kernel,
-          screenFacts(
-            {
-              recorded: false,
-              dead: false,
-              program: "",
-              alternate: look.alternate_on,
-              cursorX: look.cursor_x,
-              cursorY: look.cursor_y,
-              rows
-            },
-            blocked?.rows
-          )
-        )
-      blocked = holder === undefined
-        ? undefined
-        : blocked?.program === holder.program && blocked.rows.join("\n") === look.screen
-        ? blocked
-        : { program: holder.program, since: now, rows }
-      if (holder !== undefined && blocked !== undefined && now - blocked.since >= heldStill) {
-        return yield* blockedRefusal(recorded!, holder)
-      }
-      yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))
+export const awaitFreePane = Effect.fn("paneClaim.awaitFreePane")(function*(paneId: PaneId, deadline: number) {
+  const kernel = yield* kernelProbe
+  let memory = freshMemory
+  let abandoned: string | undefined
+  let blocked: { readonly program: string; readonly since: number; readonly rows: ReadonlyArray<string> } | undefined
+  while (true) {
+    const look = yield* readinessLook(paneId)
+    const claim = look[paneRunOptions.claim]
+    if (claim === "") return { look, abandoned }
+    if (!runIdPattern.test(claim)) {
+      return yield* new PaneNotReady({
+        pane: paneId,
+        reason: "option-invalid",
+        detail: `its option ${paneRunOptions.claim} holds ${JSON.stringify(claim.slice(0, 40))}, ` +
+          "which is no run's ID; nothing was typed",
+        remedy: "unset the option (set-option -pu) if nothing runs there, or use another pane"
+      })
     }
-  })
+    const head = yield* headOfRun(paneId, claim)
+    const recorded = recordOf(head.runRecord, paneId, claim)
+    const shell = yield* kernel.shell(look.pane_pid)
+    const prompted = recorded !== undefined &&
+      showsPrompt(recorded.run.prompt, look.screen.split("\n")[look.cursor_y] ?? "", look.cursor_x)
+    // Its open input, which C-c did not cancel, is still open: anything typed would join it.
+    if (
+      look[paneRunOptions.openInput] === claim && recorded?.run.panePid === look.pane_pid && !prompted &&
+      head.endRecord === ""
+    ) return yield* openInputRefusal(recorded)
+    // An in-shell run's shell reads the terminal itself for the command (`read`): that is the run
+    // waiting for input, not its shell back at the prompt (which draws the prompt again).
+    const readsForRun = recorded?.run.inShell === true && parseStartMark(head.mark) !== undefined && !prompted
+    const now = yield* Clock.currentTimeMillis
+    const decided = claimStep(
+      {
+        claim,
+        // Its status report came (or it was collected) since the look when it is not pending.
+        pending: recorded !== undefined && head.endRecord === "",
+        recordedPid: recorded?.run.panePid,
+        panePid: look.pane_pid,
+        replaced: recorded?.run.inShell === true && shell !== undefined &&
+          replacedBy(recorded.run, shell) !== undefined,
+        idle: shell?.reading === true && shell.inForeground && !readsForRun
+      },
+      memory,
+      now,
+      deadline,
+      timings.idleAfter
+    )
+    memory = decided.memory
+    if (decided.step === "LookAgain") continue
+    if (decided.step === "Release") {
+      const release = { _tag: "Released", successor: String(process.pid) } as const
+      const released = yield* (yield* PaneCommand).run(
+        commandsOf({ _tag: "Held", run: { id: claim, paneId } }, release)
+      ).pipe(
+        Effect.as(true),
+        // Another caller released it first, or released and collected it since the look.
+        Effect.catchIf((error) => isClaimTaken(error) || isCollected(error), () => Effect.succeed(false))
+      )
+      if (released) abandoned = claim
+      continue
+    }
+    if (decided.step === "Refuse") return yield* claimRefusal(recorded!)
+    // Who holds the keyboard is decided as readiness decides it: from the kernel, whichever instance typed the run.
+    const rows = look.screen.split("\n")
+    const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
+      ? undefined
+      : yield* holderAtReadiness(
+        look,
+        shell.foregroundGroup,
+        kernel,
+        screenFacts(
+          {
+            recorded: false,
+            dead: false,
+            program: "",
+            alternate: look.alternate_on,
+            cursorX: look.cursor_x,
+            cursorY: look.cursor_y,
+            rows
+          },
+          blocked?.rows
+        )
+      )
+    blocked = holder === undefined
+      ? undefined
+      : blocked?.program === holder.program && blocked.rows.join("\n") === look.screen
+      ? blocked
+      : { program: holder.program, since: now, rows }
+    if (holder !== undefined && blocked !== undefined && now - blocked.since >= heldStill) {
+      return yield* blockedRefusal(recorded!, holder)
+    }
+    yield* Effect.sleep(Math.max(1, Math.min(timings.watchPoll, deadline - now)))
+  }
+})
 
 /**
  * The earlier runs a new run collects as it types: the last run of the pane if its status report
  * came, and a run whose claim this call released.
  */
-export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | undefined) =>
-  Effect.gen(function*() {
+export const earlierRuns = Effect.fn("paneClaim.earlierRuns")(
+  function*(paneId: PaneId, last: string, abandoned: string | undefined) {
     const found: Array<{ readonly run: Run; readonly earlier: EarlierRun }> = []
     for (const runId of new Set([abandoned ?? "", last])) {
       if (!runIdPattern.test(runId)) continue
@@ -227,7 +225,8 @@ export const earlierRuns = (paneId: PaneId, last: string, abandoned: string | un
       found.push({ run: recorded.run, earlier: { run_id: runId, exit_status: end?.status ?? null } })
     }
     return found
-  })
+  }
+)
 
 /** How long another server's ended run is left to its own call, and how often it is looked at meanwhile. */
 const ownerGraceMs = 300

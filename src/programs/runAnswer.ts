@@ -48,102 +48,99 @@ export const answerRefusal = (refusal: TmuxRefusal, run: Run, program: string): 
  * mode, synchronize-panes, another program in front). The run's trailer then discards what its program
  * left unread (domain/runTemplates.ts `flush`): the shell never reads an answer as a command.
  */
-export const answerRun = (run: Run, answer: Answer) =>
-  Effect.gen(function*() {
-    const nothing = "nothing was typed"
-    const read = yield* readAndCapture(run.paneId, { ...runFields, "synchronize-panes": "string" }, [
-      "-N",
-      "-S",
-      "0",
-      "-E",
-      "-"
-    ])
-    const look = { ...read.state, screen: read.captured }
-    const head = yield* headOfRun(run.paneId, run.id)
-    if (parseEndRecord(head.endRecord) !== undefined || look[paneRunOptions.claim] !== run.id) {
-      return yield* new ArgumentProblem({
-        detail: `answer: run ${run.id} has ended (its status report came, or it no longer holds the pane); ` +
-          `${nothing}. Call run_shell_command with resume "${run.id}" and no answer for its exit status and output`
-      })
-    }
-    if (look.pane_in_mode) {
-      return yield* new PaneNotReady({
-        pane: run.paneId,
-        reason: "in-mode",
-        detail: `it is in copy mode (or another tmux mode), so the answer would go to the mode; ${nothing}`,
-        remedy: "leave the mode first (send_keys with keys \"q\" and enter false), then answer again"
-      })
-    }
-    if (look["synchronize-panes"] === "1") {
-      return yield* new PaneNotReady({
-        pane: run.paneId,
-        reason: "busy",
-        detail: `synchronize-panes is on in its window, so the answer would reach every pane of it; ${nothing}`,
-        remedy: "turn it off (set_synchronize_panes), then answer again"
-      })
-    }
-    // The kernel, read last before typing: who holds the keyboard, as readiness decides it.
-    const kernel = yield* kernelProbe
-    const shell = yield* kernel.shell(look.pane_pid, look.pane_tty)
-    const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
-      ? undefined
-      : yield* holderAtReadiness(
-        look,
-        shell.foregroundGroup,
-        kernel,
-        screenFacts({
-          recorded: false,
-          dead: false,
-          program: "",
-          alternate: look.alternate_on,
-          cursorX: look.cursor_x,
-          cursorY: look.cursor_y,
-          rows: look.screen.split("\n")
-        }, undefined)
-      )
-    // C-c is no answer: it interrupts the run whether its program reads the keyboard or works.
-    const interrupt = answer._tag === "Key" && answer.key === "C-c"
-    if (holder === undefined && !interrupt) {
-      return yield* new PaneNotReady({
-        pane: run.paneId,
-        reason: "busy",
-        detail: `run ${run.id} is not waiting for the keyboard (its program works, or is not seen reading the ` +
-          `terminal); ${nothing}`,
-        remedy: `call run_shell_command with resume "${run.id}" and no answer to wait for it; answer when it ` +
-          `comes back blocked; to stop it, resume "${run.id}" with interrupt true`
-      })
-    }
-    // Security: the name goes into the guard's format, so only a plain name does (no #, braces, commas).
-    if (!/^[A-Za-z0-9._+-]{1,64}$/u.test(look.pane_current_command)) {
-      return yield* new PaneNotReady({
-        pane: run.paneId,
-        reason: "busy",
-        detail: `the program in front is named ${
-          JSON.stringify(look.pane_current_command.slice(0, 64))
-        } by tmux, which the answer's guard cannot check; ${nothing}`,
-        remedy: `type the answer with send_keys, then call run_shell_command with resume "${run.id}"`
-      })
-    }
-    const keys = answer._tag === "Text"
-      ? sendCommands(run.paneId, { keys: answer.text, literal: true, enter: answer.enter })
-      : [["send-keys", "-t", run.paneId, answer.key] as const]
-    const answered = { _tag: "Answer", program: look.pane_current_command, keys } as const
-    yield* (yield* PaneCommand).run(commandsOf({ _tag: "Held", run }, answered)).pipe(
-      orPaneNotFound(run.paneId),
-      Effect.catchIf(
-        (error) =>
-          error._tag === "TmuxCommandFailed" &&
-          answerRefusal(error.refusal, run, look.pane_current_command) !== undefined,
-        (error) =>
-          new PaneNotReady({
-            pane: run.paneId,
-            reason: "changed",
-            detail: `${
-              answerRefusal((error as TmuxCommandFailed).refusal, run, look.pane_current_command)
-            }; ${nothing}`,
-            remedy: `call run_shell_command with resume "${run.id}" and no answer to see where it is`
-          })
-      )
+export const answerRun = Effect.fn("runAnswer.answerRun")(function*(run: Run, answer: Answer) {
+  const nothing = "nothing was typed"
+  const read = yield* readAndCapture(run.paneId, { ...runFields, "synchronize-panes": "string" }, [
+    "-N",
+    "-S",
+    "0",
+    "-E",
+    "-"
+  ])
+  const look = { ...read.state, screen: read.captured }
+  const head = yield* headOfRun(run.paneId, run.id)
+  if (parseEndRecord(head.endRecord) !== undefined || look[paneRunOptions.claim] !== run.id) {
+    return yield* new ArgumentProblem({
+      detail: `answer: run ${run.id} has ended (its status report came, or it no longer holds the pane); ` +
+        `${nothing}. Call run_shell_command with resume "${run.id}" and no answer for its exit status and output`
+    })
+  }
+  if (look.pane_in_mode) {
+    return yield* new PaneNotReady({
+      pane: run.paneId,
+      reason: "in-mode",
+      detail: `it is in copy mode (or another tmux mode), so the answer would go to the mode; ${nothing}`,
+      remedy: "leave the mode first (send_keys with keys \"q\" and enter false), then answer again"
+    })
+  }
+  if (look["synchronize-panes"] === "1") {
+    return yield* new PaneNotReady({
+      pane: run.paneId,
+      reason: "busy",
+      detail: `synchronize-panes is on in its window, so the answer would reach every pane of it; ${nothing}`,
+      remedy: "turn it off (set_synchronize_panes), then answer again"
+    })
+  }
+  // The kernel, read last before typing: who holds the keyboard, as readiness decides it.
+  const kernel = yield* kernelProbe
+  const shell = yield* kernel.shell(look.pane_pid, look.pane_tty)
+  const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
+    ? undefined
+    : yield* holderAtReadiness(
+      look,
+      shell.foregroundGroup,
+      kernel,
+      screenFacts({
+        recorded: false,
+        dead: false,
+        program: "",
+        alternate: look.alternate_on,
+        cursorX: look.cursor_x,
+        cursorY: look.cursor_y,
+        rows: look.screen.split("\n")
+      }, undefined)
     )
-    return { program: holder?.program ?? look.pane_current_command, interrupted: interrupt }
-  })
+  // C-c is no answer: it interrupts the run whether its program reads the keyboard or works.
+  const interrupt = answer._tag === "Key" && answer.key === "C-c"
+  if (holder === undefined && !interrupt) {
+    return yield* new PaneNotReady({
+      pane: run.paneId,
+      reason: "busy",
+      detail: `run ${run.id} is not waiting for the keyboard (its program works, or is not seen reading the ` +
+        `terminal); ${nothing}`,
+      remedy: `call run_shell_command with resume "${run.id}" and no answer to wait for it; answer when it ` +
+        `comes back blocked; to stop it, resume "${run.id}" with interrupt true`
+    })
+  }
+  // Security: the name goes into the guard's format, so only a plain name does (no #, braces, commas).
+  if (!/^[A-Za-z0-9._+-]{1,64}$/u.test(look.pane_current_command)) {
+    return yield* new PaneNotReady({
+      pane: run.paneId,
+      reason: "busy",
+      detail: `the program in front is named ${
+        JSON.stringify(look.pane_current_command.slice(0, 64))
+      } by tmux, which the answer's guard cannot check; ${nothing}`,
+      remedy: `type the answer with send_keys, then call run_shell_command with resume "${run.id}"`
+    })
+  }
+  const keys = answer._tag === "Text"
+    ? sendCommands(run.paneId, { keys: answer.text, literal: true, enter: answer.enter })
+    : [["send-keys", "-t", run.paneId, answer.key] as const]
+  const answered = { _tag: "Answer", program: look.pane_current_command, keys } as const
+  yield* (yield* PaneCommand).run(commandsOf({ _tag: "Held", run }, answered)).pipe(
+    orPaneNotFound(run.paneId),
+    Effect.catchIf(
+      (error) =>
+        error._tag === "TmuxCommandFailed" &&
+        answerRefusal(error.refusal, run, look.pane_current_command) !== undefined,
+      (error) =>
+        new PaneNotReady({
+          pane: run.paneId,
+          reason: "changed",
+          detail: `${answerRefusal((error as TmuxCommandFailed).refusal, run, look.pane_current_command)}; ${nothing}`,
+          remedy: `call run_shell_command with resume "${run.id}" and no answer to see where it is`
+        })
+    )
+  )
+  return { program: holder?.program ?? look.pane_current_command, interrupted: interrupt }
+})

@@ -308,8 +308,8 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
 const exitStatusLooks = 20
 
 /** Waits again for a held run (`interrupted`: after this call's C-c): types nothing. */
-export const resumeRun = (run: Run, deadline: number, limits: OutputLimits, interrupted = false) =>
-  Effect.gen(function*() {
+export const resumeRun = Effect.fn("runAwait.resumeRun")(
+  function*(run: Run, deadline: number, limits: OutputLimits, interrupted = false) {
     const tmux = yield* PaneCommand
     const state = yield* readPane(run.paneId, {
       pane_pid: "int",
@@ -355,4 +355,5 @@ export const resumeRun = (run: Run, deadline: number, limits: OutputLimits, inte
       { timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(run.paneId))
     return yield* awaitRun(run, waiter, from, deadline, false, limits, undefined, interrupted)
-  })
+  }
+)

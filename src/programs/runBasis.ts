@@ -36,53 +36,52 @@ export interface TypingBasis {
 }
 
 /** Waits until the pane is free and its shell at its prompt, and types from that look. */
-export const lookedBasis = (paneId: PaneId, deadline: number) =>
-  Effect.gen(function*() {
-    const free = yield* awaitFreePane(paneId, deadline)
-    const earlier = yield* earlierRuns(paneId, free.look[paneRunOptions.last], free.abandoned)
-    // Readiness starts from the look that found the pane free: no second read on a ready pane.
-    let fresh: typeof free.look | undefined = free.look
-    const look = Effect.suspend(() => {
-      const taken = fresh
-      fresh = undefined
-      return taken === undefined ? readinessLook(paneId) : Effect.succeed(taken)
-    })
-    const { image, shell, state } = yield* awaitReady(paneId, look, yield* kernelProbe, deadline)
-    const promptRow = state.history_size + state.cursor_y
-    if (!/^[0-9]{0,15}$/u.test(state[paneRunOptions.generation])) {
-      return yield* new PaneNotReady({
-        pane: paneId,
-        reason: "option-invalid",
-        detail:
-          `its option ${paneRunOptions.generation} holds ${
-            JSON.stringify(state[paneRunOptions.generation].slice(0, 40))
-          }, ` +
-          "which is no typing generation; nothing was typed",
-        remedy: `unset the option (set-option -pu ${paneRunOptions.generation}), or use another pane`
-      })
-    }
-    return {
-      view: {
-        panePid: state.pane_pid,
-        cursorX: state.cursor_x,
-        width: state.pane_width,
-        height: state.pane_height,
-        generation: state[paneRunOptions.generation]
-      },
-      tty: state.pane_tty,
-      shell,
-      prompt: sliceCells(state.screen.split("\n")[state.cursor_y] ?? "", state.cursor_x),
-      generation: generationOf(state[paneRunOptions.generation]),
-      promptRow,
-      // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
-      // a run that scrolls up to that many rows still needs no second read.
-      from: relativeRow(promptRow - scrollMargin, state.history_size),
-      earlier,
-      shellFlags: shellFlagsOf(state[paneRunOptions.shellFlags], state.pane_pid),
-      remainOnExit: state["remain-on-exit"],
-      ...(image === undefined ? {} : { image })
-    } satisfies TypingBasis
+export const lookedBasis = Effect.fn("runBasis.lookedBasis")(function*(paneId: PaneId, deadline: number) {
+  const free = yield* awaitFreePane(paneId, deadline)
+  const earlier = yield* earlierRuns(paneId, free.look[paneRunOptions.last], free.abandoned)
+  // Readiness starts from the look that found the pane free: no second read on a ready pane.
+  let fresh: typeof free.look | undefined = free.look
+  const look = Effect.suspend(() => {
+    const taken = fresh
+    fresh = undefined
+    return taken === undefined ? readinessLook(paneId) : Effect.succeed(taken)
   })
+  const { image, shell, state } = yield* awaitReady(paneId, look, yield* kernelProbe, deadline)
+  const promptRow = state.history_size + state.cursor_y
+  if (!/^[0-9]{0,15}$/u.test(state[paneRunOptions.generation])) {
+    return yield* new PaneNotReady({
+      pane: paneId,
+      reason: "option-invalid",
+      detail:
+        `its option ${paneRunOptions.generation} holds ${
+          JSON.stringify(state[paneRunOptions.generation].slice(0, 40))
+        }, ` +
+        "which is no typing generation; nothing was typed",
+      remedy: `unset the option (set-option -pu ${paneRunOptions.generation}), or use another pane`
+    })
+  }
+  return {
+    view: {
+      panePid: state.pane_pid,
+      cursorX: state.cursor_x,
+      width: state.pane_width,
+      height: state.pane_height,
+      generation: state[paneRunOptions.generation]
+    },
+    tty: state.pane_tty,
+    shell,
+    prompt: sliceCells(state.screen.split("\n")[state.cursor_y] ?? "", state.cursor_x),
+    generation: generationOf(state[paneRunOptions.generation]),
+    promptRow,
+    // Output that scrolls moves the prompt row up before the read: read from a margin above it, so
+    // a run that scrolls up to that many rows still needs no second read.
+    from: relativeRow(promptRow - scrollMargin, state.history_size),
+    earlier,
+    shellFlags: shellFlagsOf(state[paneRunOptions.shellFlags], state.pane_pid),
+    remainOnExit: state["remain-on-exit"],
+    ...(image === undefined ? {} : { image })
+  } satisfies TypingBasis
+})
 
 /** Types from what this process held of the pane: no look; the typing list's guard checks it. */
 export const heldBasis = (held: HeldView): TypingBasis => ({

@@ -130,21 +130,21 @@ export const parseCapture = (stdout: string, runId: string, from: number): Captu
  * The pane's head and its bottom rows (the screen and `scrollMargin` rows above it), with `extra`
  * commands after: one invocation, and all a short run's output needs.
  */
-export const lookAtBottom = (run: Run, extra: ReadonlyArray<readonly ["set-option", ...Array<string>]> = []) =>
-  Effect.gen(function*() {
+export const lookAtBottom = Effect.fn("runHead.lookAtBottom")(
+  function*(run: Run, extra: ReadonlyArray<readonly ["set-option", ...Array<string>]> = []) {
     const tmux = yield* PaneCommand
     const stdout = yield* tmux.run([...readCommands(run, -scrollMargin), ...extra]).pipe(orPaneNotFound(run.paneId))
     return parseCapture(stdout, run.id, -scrollMargin)
-  })
+  }
+)
 
 /** A run's state as its pane's options hold it, in one invocation. */
-export const headOfRun = (paneId: PaneId, runId: string) =>
-  Effect.gen(function*() {
-    const tmux = yield* PaneCommand
-    const stdout = yield* tmux.run([["display-message", "-p", "-t", paneId, headFormat(runId)]])
-      .pipe(orPaneNotFound(paneId))
-    return parseHead(stdout.split("\n")[0] ?? "")
-  })
+export const headOfRun = Effect.fn("runHead.headOfRun")(function*(paneId: PaneId, runId: string) {
+  const tmux = yield* PaneCommand
+  const stdout = yield* tmux.run([["display-message", "-p", "-t", paneId, headFormat(runId)]])
+    .pipe(orPaneNotFound(paneId))
+  return parseHead(stdout.split("\n")[0] ?? "")
+})
 
 /**
  * What the watcher asks tmux: the run's record and the pane's screen state, in one invocation;

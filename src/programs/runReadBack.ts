@@ -77,43 +77,42 @@ export interface OutputLimits {
  * Where the output starts (see domain/runStart.ts): from the rows the waiter read with the signal
  * when they hold the only place the typed row can be, else from one read of the candidate windows.
  */
-export const startOf = (run: Run, head: Head, capture: Capture | undefined) =>
-  Effect.gen(function*() {
-    const typed: TypedAt | undefined = parseTypedRecord(head.typed)
-    if (typed === undefined) return { _tag: "Unknown" } as const
-    const trimmed = trimsPossible(head.history, typed.historyLimit)
-    const cleared = !trimmed && head.history < typed.historySize
-    const mark = run.markStart ? parseStartMark(head.mark) : undefined
-    // Nothing moved the rows: the mark is where the output starts.
-    if (mark !== undefined && !trimmed && !cleared) return { _tag: "Found", ...mark, shift: 0 } as const
-    const shifts = cleared ? [0] : candidateShifts(typed, head.history)
-    // A margin above each window keeps the typed row inside it if output moved the rows meanwhile.
-    const spans = shifts.map((shift) => ({
-      shift,
-      first: Math.max(0, typed.row - shift - windowMargin),
-      last: typed.row - shift + run.echoRows
+export const startOf = Effect.fn("runReadBack.startOf")(function*(run: Run, head: Head, capture: Capture | undefined) {
+  const typed: TypedAt | undefined = parseTypedRecord(head.typed)
+  if (typed === undefined) return { _tag: "Unknown" } as const
+  const trimmed = trimsPossible(head.history, typed.historyLimit)
+  const cleared = !trimmed && head.history < typed.historySize
+  const mark = run.markStart ? parseStartMark(head.mark) : undefined
+  // Nothing moved the rows: the mark is where the output starts.
+  if (mark !== undefined && !trimmed && !cleared) return { _tag: "Found", ...mark, shift: 0 } as const
+  const shifts = cleared ? [0] : candidateShifts(typed, head.history)
+  // A margin above each window keeps the typed row inside it if output moved the rows meanwhile.
+  const spans = shifts.map((shift) => ({
+    shift,
+    first: Math.max(0, typed.row - shift - windowMargin),
+    last: typed.row - shift + run.echoRows
+  }))
+  // The capture is of the screen in front: with a full-screen program up, not the run's rows.
+  const held = capture !== undefined && !head.alternate && shifts.length === 1 && typed.row >= capture.firstRow
+  const windows = held
+    ? [{ shift: 0, firstRow: capture.firstRow, rows: capture.rows }]
+    : (yield* readWindows(run.paneId, head.history, spans, head.alternate))?.map((window, i) => ({
+      ...window,
+      shift: spans[i]!.shift
     }))
-    // The capture is of the screen in front: with a full-screen program up, not the run's rows.
-    const held = capture !== undefined && !head.alternate && shifts.length === 1 && typed.row >= capture.firstRow
-    const windows = held
-      ? [{ shift: 0, firstRow: capture.firstRow, rows: capture.rows }]
-      : (yield* readWindows(run.paneId, head.history, spans, head.alternate))?.map((window, i) => ({
-        ...window,
-        shift: spans[i]!.shift
-      }))
-    if (windows === undefined) return { _tag: "Lost" } as const
-    const place = placeStart({
-      windows,
-      typed,
-      trailer: run.trailer,
-      prompt: run.prompt,
-      typedStart: run.typedStart,
-      trimmed,
-      cleared
-    })
-    if (mark === undefined || place._tag !== "Found") return place
-    return { _tag: "Found", row: mark.row - place.shift, column: mark.column, shift: place.shift } as const
+  if (windows === undefined) return { _tag: "Lost" } as const
+  const place = placeStart({
+    windows,
+    typed,
+    trailer: run.trailer,
+    prompt: run.prompt,
+    typedStart: run.typedStart,
+    trimmed,
+    cleared
   })
+  if (mark === undefined || place._tag !== "Found") return place
+  return { _tag: "Found", row: mark.row - place.shift, column: mark.column, shift: place.shift } as const
+})
 
 /**
  * The run's output from where it starts to where it recorded its end (or the cursor), bounded by
@@ -310,24 +309,23 @@ export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<strin
  * run the look finds ended (`status` set) keeps no such place: its answer is the final one, whole
  * from where the previous answer ended, and the caller collects it (`settleRun` in runAwait.ts).
  */
-export const outputSoFar = (run: Run, limits: OutputLimits) =>
-  Effect.gen(function*() {
-    const capture = yield* lookAtBottom(run)
-    const output = yield* outputOf(run, capture.head, limits, capture)
-    const record = decodeRecord(capture.head.runRecord)
-    if (output.status === undefined && "through" in output && output.through !== undefined && record !== undefined) {
-      const option = paneRunOptions.record(run.id)
-      const value = encodeRecord({ ...record, returned: output.through })
-      // Set only while the record is there: a run collected meanwhile gets no record back, and the
-      // empty option the set leaves then is unset in the same list. (Base64 has no character a
-      // format treats specially.)
-      yield* (yield* PaneCommand).run([
-        ["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`],
-        ["set-option", "-pu", "-t", run.paneId, `#{?${option},${paneRunOptions.viewOk},${option}}`]
-      ]).pipe(orPaneNotFound(run.paneId))
-    }
-    return output
-  })
+export const outputSoFar = Effect.fn("runReadBack.outputSoFar")(function*(run: Run, limits: OutputLimits) {
+  const capture = yield* lookAtBottom(run)
+  const output = yield* outputOf(run, capture.head, limits, capture)
+  const record = decodeRecord(capture.head.runRecord)
+  if (output.status === undefined && "through" in output && output.through !== undefined && record !== undefined) {
+    const option = paneRunOptions.record(run.id)
+    const value = encodeRecord({ ...record, returned: output.through })
+    // Set only while the record is there: a run collected meanwhile gets no record back, and the
+    // empty option the set leaves then is unset in the same list. (Base64 has no character a
+    // format treats specially.)
+    yield* (yield* PaneCommand).run([
+      ["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`],
+      ["set-option", "-pu", "-t", run.paneId, `#{?${option},${paneRunOptions.viewOk},${option}}`]
+    ]).pipe(orPaneNotFound(run.paneId))
+  }
+  return output
+})
 
 /**
  * Collects a run whose result is in hand (its status, and how it ended), leaving the pane's mark
@@ -335,8 +333,8 @@ export const outputSoFar = (run: Run, limits: OutputLimits) =>
  * call collected it first (the guard refused: see domain/runMachine.ts). A collection that fails
  * otherwise (tmux did not answer) leaves the run recorded: a later call answers it again.
  */
-export const collectRun = (run: Run, status: number | null, ended: RunEnding = "reported", abandon = false) =>
-  Effect.gen(function*() {
+export const collectRun = Effect.fn("runReadBack.collectRun")(
+  function*(run: Run, status: number | null, ended: RunEnding = "reported", abandon = false) {
     // Not into a dead channel: a hub's host collects only once the hub answered (services/LinkGate.ts).
     yield* (yield* LinkGate).live
     const collection = { status, ended, collector: thisTag, at: yield* Clock.currentTimeMillis }
@@ -354,14 +352,15 @@ export const collectRun = (run: Run, status: number | null, ended: RunEnding = "
     )
     yield* (yield* ShellRuns).collect(run)
     return collected
-  })
+  }
+)
 
 /**
  * Reads a finished run back, then collects it. A resume (`fresh` false) answers only when it
  * collected the run: one result per run. A new run's answer is its own, in hand.
  */
-export const collectFinished = (run: Run, limits: OutputLimits, fresh: boolean) =>
-  Effect.gen(function*() {
+export const collectFinished = Effect.fn("runReadBack.collectFinished")(
+  function*(run: Run, limits: OutputLimits, fresh: boolean) {
     const capture = yield* lookAtBottom(run)
     if (capture.head.runRecord === "") {
       yield* (yield* ShellRuns).collect(run)
@@ -372,7 +371,8 @@ export const collectFinished = (run: Run, limits: OutputLimits, fresh: boolean) 
       return yield* collectedElsewhere(run, (yield* headOfRun(run.paneId, run.id)).collected)
     }
     return output
-  })
+  }
+)
 
 /** `runId`'s mark among the pane's marks (`value`: one, or the head's three joined by `/`). */
 export const markOf = (runId: string, value: string): CollectedMark | undefined =>

@@ -84,28 +84,27 @@ export interface NewRun {
  * drops the rest of the list: nothing is typed, and the call looks and waits again (a pane whose
  * process changed is refused).
  */
-export const startRun = (request: NewRun) =>
-  Effect.gen(function*() {
-    const id = newRunId()
-    if (request.named !== undefined) yield* request.named(id)
-    // The earlier runs collected so far: an attempt refused after collecting them still reports them.
-    const reported: Array<EarlierRun> = []
-    while (true) {
-      const attempt = yield* typeRun(id, request, reported).pipe(
-        Effect.catchIf(isClaimTaken, () => Effect.as(withdrawTyping(id, request.paneId), undefined))
-      )
-      if (attempt !== undefined) return attempt
-      if ((yield* Clock.currentTimeMillis) >= request.deadline) {
-        return yield* new PaneNotReady({
-          pane: request.paneId,
-          reason: "contended",
-          detail: "other runs took the pane each time this one was about to type, for the whole timeout; " +
-            "nothing was typed",
-          remedy: "call again (it is safe), or use another pane for parallel work"
-        })
-      }
+export const startRun = Effect.fn("runTyping.startRun")(function*(request: NewRun) {
+  const id = newRunId()
+  if (request.named !== undefined) yield* request.named(id)
+  // The earlier runs collected so far: an attempt refused after collecting them still reports them.
+  const reported: Array<EarlierRun> = []
+  while (true) {
+    const attempt = yield* typeRun(id, request, reported).pipe(
+      Effect.catchIf(isClaimTaken, () => Effect.as(withdrawTyping(id, request.paneId), undefined))
+    )
+    if (attempt !== undefined) return attempt
+    if ((yield* Clock.currentTimeMillis) >= request.deadline) {
+      return yield* new PaneNotReady({
+        pane: request.paneId,
+        reason: "contended",
+        detail: "other runs took the pane each time this one was about to type, for the whole timeout; " +
+          "nothing was typed",
+        remedy: "call again (it is safe), or use another pane for parallel work"
+      })
     }
-  })
+  }
+})
 
 /**
  * What a typing list that never reached its paste set (the next attempt sets it again), its claim

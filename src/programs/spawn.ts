@@ -17,18 +17,17 @@ export const StartDirectory = Schema.String.check(Schema.isMinLength(1), Schema.
 })
 
 /** Checks a start directory; the result is the tmux client's `cwd`. */
-export const checkDirectory = (directory: string | undefined) =>
-  Effect.gen(function*() {
-    if (directory === undefined) return {}
-    const problem = (detail: string) => new ArgumentProblem({ detail: `start_directory ${detail}` })
-    if (!isAbsolute(directory)) return yield* problem("must be an absolute path")
-    const info = yield* Effect.tryPromise({
-      try: () => stat(directory),
-      catch: () => problem("does not exist or cannot be read")
-    })
-    if (!info.isDirectory()) return yield* problem("is not a directory")
-    return { cwd: directory }
+export const checkDirectory = Effect.fn("spawn.checkDirectory")(function*(directory: string | undefined) {
+  if (directory === undefined) return {}
+  const problem = (detail: string) => new ArgumentProblem({ detail: `start_directory ${detail}` })
+  if (!isAbsolute(directory)) return yield* problem("must be an absolute path")
+  const info = yield* Effect.tryPromise({
+    try: () => stat(directory),
+    catch: () => problem("does not exist or cannot be read")
   })
+  if (!info.isDirectory()) return yield* problem("is not a directory")
+  return { cwd: directory }
+})
 
 /** What a spawn prints of the objects it made. */
 const spawnedFields = {

@@ -52,33 +52,30 @@ const socketOf = SocketPin.useSync((pin) => formatSelector(pin.selector))
 export const resolveSession = (target: SessionTarget) => Effect.map(findSession(target), ({ session }) => session)
 
 /** The session a target names, with every session listed in the same read. */
-export const findSession = (target: SessionTarget) =>
-  Effect.gen(function*() {
-    const { session_id: id, session_name: name } = target
-    if (id !== undefined && name !== undefined) {
-      return yield* new ArgumentProblem({ detail: "give session_id or session_name, not both" })
-    }
-    if (id === undefined && name === undefined) {
-      return yield* new ArgumentProblem({ detail: "give session_id or session_name (call list_sessions to see them)" })
-    }
-    const socket = yield* socketOf
-    const sessions = yield* listSessionRows.pipe(
-      Effect.catchTag(
-        "ServerNotRunning",
-        () => Effect.fail(new SessionNotFound({ target: (id ?? name)!, existing: [], socket, serverRunning: false }))
-      )
+export const findSession = Effect.fn("targets.findSession")(function*(target: SessionTarget) {
+  const { session_id: id, session_name: name } = target
+  if (id !== undefined && name !== undefined) {
+    return yield* new ArgumentProblem({ detail: "give session_id or session_name, not both" })
+  }
+  if (id === undefined && name === undefined) {
+    return yield* new ArgumentProblem({ detail: "give session_id or session_name (call list_sessions to see them)" })
+  }
+  const socket = yield* socketOf
+  const sessions = yield* listSessionRows.pipe(
+    Effect.catchTag(
+      "ServerNotRunning",
+      () => Effect.fail(new SessionNotFound({ target: (id ?? name)!, existing: [], socket, serverRunning: false }))
     )
-    const found = sessions.find((session) =>
-      id !== undefined ? session.session_id === id : session.session_name === name
-    )
-    if (found !== undefined) return { session: found, sessions }
-    return yield* new SessionNotFound({
-      target: id ?? JSON.stringify(name),
-      existing: sessions.map((session) => `${session.session_id} ${JSON.stringify(session.session_name)}`),
-      socket,
-      serverRunning: true
-    })
+  )
+  const found = sessions.find((session) => id !== undefined ? session.session_id === id : session.session_name === name)
+  if (found !== undefined) return { session: found, sessions }
+  return yield* new SessionNotFound({
+    target: id ?? JSON.stringify(name),
+    existing: sessions.map((session) => `${session.session_id} ${JSON.stringify(session.session_name)}`),
+    socket,
+    serverRunning: true
   })
+})
 
 /** A session when one of its target fields is given, else `undefined` (meaning: all sessions). */
 export const optionalSession = (target: SessionTarget) =>
@@ -125,21 +122,20 @@ export const resolveWindow = (
   })
 
 /** The pane `pane_id` names. */
-export const resolvePane = (paneId: PaneId) =>
-  Effect.gen(function*() {
-    const socket = yield* socketOf
-    const panes = yield* listPaneRows("all").pipe(
-      Effect.catchTag("ServerNotRunning", () =>
-        Effect.fail(new PaneNotFound({ target: paneId, existing: [], socket, serverRunning: false })))
+export const resolvePane = Effect.fn("targets.resolvePane")(function*(paneId: PaneId) {
+  const socket = yield* socketOf
+  const panes = yield* listPaneRows("all").pipe(
+    Effect.catchTag(
+      "ServerNotRunning",
+      () => Effect.fail(new PaneNotFound({ target: paneId, existing: [], socket, serverRunning: false }))
     )
-    const found = panes.find((pane) =>
-      pane.pane_id === paneId
-    )
-    if (found !== undefined) return found
-    return yield* new PaneNotFound({
-      target: paneId,
-      existing: panes.map((pane) => pane.pane_id),
-      socket,
-      serverRunning: true
-    })
+  )
+  const found = panes.find((pane) => pane.pane_id === paneId)
+  if (found !== undefined) return found
+  return yield* new PaneNotFound({
+    target: paneId,
+    existing: panes.map((pane) => pane.pane_id),
+    socket,
+    serverRunning: true
   })
+})

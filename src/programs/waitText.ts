@@ -64,8 +64,8 @@ export interface Baseline {
  * counts against the timeout: when the deadline comes during matching, the wait ends there with
  * outcome timeout; matching that runs past its own budget first is an error.
  */
-export const waitForText = (paneId: PaneId, matcher: LineMatcher | undefined, timeoutMs: number, since?: Baseline) =>
-  Effect.gen(function*() {
+export const waitForText = Effect.fn("waitText.waitForText")(
+  function*(paneId: PaneId, matcher: LineMatcher | undefined, timeoutMs: number, since?: Baseline) {
     const reader = yield* PaneReader
     const reporter = yield* Progress
     const started = yield* Clock.currentTimeMillis
@@ -211,4 +211,5 @@ export const waitForText = (paneId: PaneId, matcher: LineMatcher | undefined, ti
       }
       yield* Effect.sleep(Math.min(yield* pacer.tickMs, Math.max(1, timeoutMs - (now - started))))
     }
-  })
+  }
+)

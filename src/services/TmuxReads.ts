@@ -217,95 +217,88 @@ const serverRowFields = { ...serverFields, session_name: "string" } as const sat
 /** The typed reads over a read authority. @category constructors */
 export const make = (observe: Authority<"TmuxObserve">) => ({
   /** Every session on the pinned server, in tmux's order. */
-  sessions: (): Effect.Effect<ReadonlyArray<Row<typeof sessionFields>>, TmuxError> =>
-    Effect.map(Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions), visible),
+  sessions: Effect.fn("TmuxReads.sessions")(function*() {
+    return visible(yield* Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions))
+  }),
   /** The server's own fields, once per session (an empty list when it has no session). */
-  server: (): Effect.Effect<ReadonlyArray<Row<typeof serverFields>>, TmuxError> =>
-    Effect.flatMap(
-      observe.run([["list-sessions", "-F", formatOf(serverRowFields)]]),
-      (stdout) => Effect.map(parseRows(serverRowFields, "list-sessions", stdout), visible)
-    ),
+  server: Effect.fn("TmuxReads.server")(function*() {
+    const stdout = yield* observe.run([["list-sessions", "-F", formatOf(serverRowFields)]])
+    return visible(yield* parseRows(serverRowFields, "list-sessions", stdout))
+  }),
   /**
    * The runs run_shell_command typed that are not collected, by pane, as their panes' options
    * record them (domain/runRecord.ts): whichever server instance typed them. Two invocations.
    */
-  heldRuns: (): Effect.Effect<ReadonlyArray<HeldRun>, TmuxError> =>
-    Effect.gen(function*() {
-      const listed = yield* observe.run([["list-panes", "-a", "-F", formatOf(heldRunFields)]]).pipe(
-        Effect.flatMap((stdout) => parseRows(heldRunFields, "list-panes", stdout))
-      )
-      const wanted = listed.flatMap((pane) =>
-        [...new Set([pane[paneRunOptions.claim], pane[paneRunOptions.last]])].filter((id) => runIdPattern.test(id)).map(
-          (runId) => ({
-            paneId: pane.pane_id,
-            runId
-          })
-        )
-      )
-      if (wanted.length === 0) return []
-      // IDs are checked against the run ID pattern above: nothing else reaches these formats.
-      const stdout = yield* observe.run(wanted.map(({ paneId, runId }) =>
-        [
-          "display-message",
-          "-p",
-          "-t",
-          paneId,
-          `#{${paneRunOptions.record(runId)}}${FS}#{${protocolNames(runId).end}}${FS}#{${paneRunOptions.claim}}`
-        ] as const
-      ))
-      return stdout.split("\n").slice(0, wanted.length).flatMap((line, i) => {
-        const [record = "", end = "", claim = ""] = line.split(FS)
-        const decoded = decodeRecord(record)
-        if (decoded === undefined) return []
-        return [{
-          pane_id: wanted[i]!.paneId,
-          run_id: wanted[i]!.runId,
-          command_prefix: decoded.command.prefix,
-          command_digest: decoded.command.digest,
-          holds_pane: claim === wanted[i]!.runId,
-          exit_status: parseEndRecord(end)?.status ?? null
-        }]
-      })
-    }),
-  /** Each pane's last collected run, from its mark: one invocation. */
-  collectedRuns: (): Effect.Effect<ReadonlyArray<CollectedRun>, TmuxError> =>
-    Effect.map(
-      Effect.flatMap(
-        observe.run([["list-panes", "-a", "-F", formatOf(collectedRunFields)]]),
-        (stdout) => parseRows(collectedRunFields, "list-panes", stdout)
-      ),
-      (panes) =>
-        panes.flatMap((pane) => {
-          const mark = decodeMark(pane[paneRunOptions.collected])
-          return mark === undefined ? [] : [{
-            pane_id: pane.pane_id,
-            run_id: mark.runId,
-            exit_status: mark.status,
-            ended: mark.ended,
-            collected_by: Number(mark.collector.split(".")[0]),
-            collected_at: new Date(mark.at).toISOString()
-          }]
-        })
-    ),
-  /** Windows of one session (by ID), or of every session. */
-  windows: (sessionId?: string): Effect.Effect<ReadonlyArray<Row<typeof windowFields>>, TmuxError> =>
-    Effect.flatMap(
-      observe.run([[
-        "list-windows",
-        ...(sessionId === undefined ? ["-a"] : ["-t", sessionId]),
-        "-F",
-        formatOf(windowFields)
-      ]]),
-      (stdout) => Effect.map(parseRows(windowFields, "list-windows", stdout), visible)
-    ),
-  /** Panes of one window or session, or of the whole server. */
-  panes: (scope: PaneScope): Effect.Effect<ReadonlyArray<Row<typeof paneFields>>, TmuxError> => {
-    const args = scope === "all" ? ["-a"] : "windowId" in scope ? ["-t", scope.windowId] : ["-s", "-t", scope.sessionId]
-    return Effect.map(
-      Effect.flatMap(observe.run([["list-panes", ...args, "-F", formatOf(paneFields)]]), decode.panes),
-      visible
+  heldRuns: Effect.fn("TmuxReads.heldRuns")(function*() {
+    const listed = yield* observe.run([["list-panes", "-a", "-F", formatOf(heldRunFields)]]).pipe(
+      Effect.flatMap((stdout) => parseRows(heldRunFields, "list-panes", stdout))
     )
-  },
+    const wanted = listed.flatMap((pane) =>
+      [...new Set([pane[paneRunOptions.claim], pane[paneRunOptions.last]])].filter((id) => runIdPattern.test(id)).map(
+        (runId) => ({
+          paneId: pane.pane_id,
+          runId
+        })
+      )
+    )
+    if (wanted.length === 0) return []
+    // IDs are checked against the run ID pattern above: nothing else reaches these formats.
+    const stdout = yield* observe.run(wanted.map(({ paneId, runId }) =>
+      [
+        "display-message",
+        "-p",
+        "-t",
+        paneId,
+        `#{${paneRunOptions.record(runId)}}${FS}#{${protocolNames(runId).end}}${FS}#{${paneRunOptions.claim}}`
+      ] as const
+    ))
+    return stdout.split("\n").slice(0, wanted.length).flatMap((line, i) => {
+      const [record = "", end = "", claim = ""] = line.split(FS)
+      const decoded = decodeRecord(record)
+      if (decoded === undefined) return []
+      return [{
+        pane_id: wanted[i]!.paneId,
+        run_id: wanted[i]!.runId,
+        command_prefix: decoded.command.prefix,
+        command_digest: decoded.command.digest,
+        holds_pane: claim === wanted[i]!.runId,
+        exit_status: parseEndRecord(end)?.status ?? null
+      }] satisfies ReadonlyArray<HeldRun>
+    })
+  }),
+  /** Each pane's last collected run, from its mark: one invocation. */
+  collectedRuns: Effect.fn("TmuxReads.collectedRuns")(function*() {
+    const stdout = yield* observe.run([["list-panes", "-a", "-F", formatOf(collectedRunFields)]])
+    const panes = yield* parseRows(collectedRunFields, "list-panes", stdout)
+    return panes.flatMap((pane): ReadonlyArray<CollectedRun> => {
+      const mark = decodeMark(pane[paneRunOptions.collected])
+      return mark === undefined ? [] : [{
+        pane_id: pane.pane_id,
+        run_id: mark.runId,
+        exit_status: mark.status,
+        ended: mark.ended,
+        collected_by: Number(mark.collector.split(".")[0]),
+        collected_at: new Date(mark.at).toISOString()
+      }]
+    })
+  }),
+  /** Windows of one session (by ID), or of every session. */
+  windows: Effect.fn("TmuxReads.windows")(function*(sessionId?: string) {
+    const stdout = yield* observe.run([[
+      "list-windows",
+      ...(sessionId === undefined ? ["-a"] : ["-t", sessionId]),
+      "-F",
+      formatOf(windowFields)
+    ]])
+    return visible(yield* parseRows(windowFields, "list-windows", stdout))
+  }),
+  /** Panes of one window or session, or of the whole server. */
+  panes: Effect.fn("TmuxReads.panes")(function*(scope: PaneScope) {
+    const args = scope === "all" ? ["-a"] : "windowId" in scope ? ["-t", scope.windowId] : ["-s", "-t", scope.sessionId]
+    return visible(
+      yield* Effect.flatMap(observe.run([["list-panes", ...args, "-F", formatOf(paneFields)]]), decode.panes)
+    )
+  }),
   /** Format fields of one pane by ID, in one invocation. */
   pane: <F extends Fields>(paneId: PaneId, fields: F): Effect.Effect<Row<F>, TmuxError> =>
     Effect.gen(function*() {
