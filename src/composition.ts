@@ -4,6 +4,8 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Registry from "./dispatch/Registry.ts"
+import { defaultLinkTimeoutSeconds, keepAliveSeconds } from "./domain/hostLink.ts"
+import type { HostSessions } from "./hub/HostSessions.ts"
 import * as AuditLive from "./layers/AuditLive.ts"
 import * as PaneProcessLive from "./layers/PaneProcessLive.ts"
 import * as PaneReaderLive from "./layers/PaneReaderLive.ts"
@@ -26,6 +28,8 @@ export interface ServiceReplacements {
   readonly audit?: Layer.Layer<Audit>
   /** Where the server's log lines go (the audit's move to its fallback file, for one). */
   readonly log?: Layer.Layer<ServerLog>
+  /** How a hub reaches its hosts (the live way runs ssh). */
+  readonly hostSessions?: Layer.Layer<HostSessions>
 }
 
 /**
@@ -63,12 +67,21 @@ export const layer = (
   const table = facts.config.hosts
   const served = table === undefined ? local : Layer.unwrap(
     Effect.map(
-      Effect.promise(() => Promise.all([import("./hub/Hub.ts"), import("./hub/HostsLive.ts")])),
-      ([hub, hosts]) =>
-        hub.layer(table, { waitMaxSeconds: facts.config.waitMaxSeconds, toolsets: facts.selection.toolsets }).pipe(
-          Layer.provide(hosts.layer(table, facts.config.selectionGiven, facts.config.linkTimeoutSeconds)),
-          Layer.provide(local)
-        )
+      Effect.promise(() =>
+        Promise.all([import("./hub/Hub.ts"), import("./hub/HostsLive.ts"), import("./hub/HostSessions.ts")])
+      ),
+      ([hub, hosts, sessions]) => {
+        const seconds = facts.config.linkTimeoutSeconds ?? defaultLinkTimeoutSeconds
+        const link = { aliveSeconds: keepAliveSeconds(seconds), connectSeconds: seconds }
+        return hub.layer(table, { waitMaxSeconds: facts.config.waitMaxSeconds, toolsets: facts.selection.toolsets })
+          .pipe(
+            Layer.provide(hosts.layer(table, seconds)),
+            Layer.provide(
+              replacements.hostSessions ?? sessions.sshLayer(table, facts.config.selectionGiven ?? {}, link)
+            ),
+            Layer.provide(local)
+          )
+      }
     )
   )
   return served.pipe(

@@ -3,9 +3,7 @@
  * or SIGTERM, then close the services' scope. Loaded by main.ts while startup's tmux probes run,
  * so the protocol and the tools load in their shadow; stdout carries JSON-RPC only.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import * as Effect from "effect/Effect"
-import * as Schedule from "effect/Schedule"
 import { collectWhenIdle } from "./heap.ts"
 import { logReady, makeServing } from "./serving.ts"
 import type { StartupFacts } from "./startup/Startup.ts"
@@ -15,47 +13,10 @@ import { LineTransport } from "./wire/StdioLines.ts"
 /** How long the stop path may take before the process exits anyway. */
 const stopWithinMs = 1000
 
-/**
- * A server a hub started (LIBTMUX_LINK_TIMEOUT, which the hub pings within) takes a silence that
- * long for a partition, which tells it nothing else: it stops as on EOF, so its runs stay held in
- * tmux for `resume`. After a pause (the process was stopped), messages that waited in the pipe are
- * read before the silence is judged.
- */
-const exitWhenSilent = (seconds: number, exit: () => void) => {
-  let heard = performance.now()
-  process.stdin.on("data", () => void (heard = performance.now()))
-  const arm = (waitMs: number): void =>
-    void setTimeout(() =>
-      setImmediate(() => {
-        const left = seconds * 1000 - (performance.now() - heard)
-        if (left <= 0) exit()
-        else arm(left)
-      }), waitMs).unref()
-  arm(seconds * 1000)
-}
-
-/**
- * The gate of a hub's host: a run is collected once the hub answered a ping, so a run that ends
- * during a partition stays held (the server exits before the ping is answered) instead of being
- * answered into the dead link.
- */
-const hubGate = (server: () => Server | undefined) => ({
-  live: Effect.retry(
-    Effect.tryPromise({ try: async () => void (await server()?.ping()), catch: () => "no answer" }),
-    { schedule: Schedule.spaced("1 second") }
-  ).pipe(Effect.ignore)
-})
-
 /** Serves until stopped; `onServing` runs once the server answers on stdin. */
 export const serve = (facts: StartupFacts, onServing: () => void) =>
   Effect.gen(function*() {
-    const idleSeconds = facts.config.hosts === undefined ? facts.config.linkTimeoutSeconds : undefined
-    let built: Server | undefined
-    const { server, log } = yield* makeServing(facts, {
-      afterCall: collectWhenIdle,
-      ...(idleSeconds === undefined ? {} : { gate: hubGate(() => built) })
-    })
-    built = server
+    const { server, log, hosted } = yield* makeServing(facts, { afterCall: collectWhenIdle })
     const stopped = Promise.withResolvers<void>()
     let stopping = false
     const stop = () => {
@@ -68,18 +29,14 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
     }
     process.stdin.on("end", stop)
     process.stdin.on("close", stop)
-    if (idleSeconds !== undefined) {
-      exitWhenSilent(idleSeconds, () => {
-        log.line("warning", `libtmux-mcp: no message from the hub for ${idleSeconds} s; exiting as on EOF`)
-        stop()
-      })
-    }
     process.on("SIGINT", stop)
     process.on("SIGTERM", stop)
-    yield* connect(
-      server,
-      new LineTransport(process.stdin, process.stdout, undefined, (text) => log.line("warning", text))
-    )
+    const transport = new LineTransport(process.stdin, process.stdout, undefined, (text) => log.line("warning", text))
+    yield* connect(server, transport)
+    hosted?.watch(transport, () => {
+      log.line("warning", `libtmux-mcp: no message from the hub for ${hosted.seconds} s; exiting as on EOF`)
+      stop()
+    })
     onServing()
     // A person who started it by hand sees what it waits for.
     if (process.stdin.isTTY) {

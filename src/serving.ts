@@ -3,6 +3,7 @@
  * and what a test connects to in process. Nothing here touches the process (its streams, signals
  * or heap).
  */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -15,12 +16,11 @@ import { ServerLog } from "./services/ServerLog.ts"
 import type { StartupFacts } from "./startup/Startup.ts"
 import { version } from "./version.ts"
 import { capabilitiesDocument, instructions, readyLine, warningLines } from "./wire/Disclosure.ts"
+import { hostedSide } from "./wire/Hosted.ts"
 import { makeServer, type ServerOptions } from "./wire/McpServer.ts"
 
 /** What a server is built with besides the facts. */
 export interface ServingOptions {
-  /** A hub's host's gate before a run is collected (see services/LinkGate.ts); others pass at once. */
-  readonly gate?: Context.Service.Shape<typeof LinkGate>
   /** Runs after each call is answered (the server process's heap collector). */
   readonly afterCall?: ServerOptions["afterCall"]
   /** Services to use instead of the live ones. */
@@ -33,8 +33,11 @@ export interface ServingOptions {
  */
 export const makeServing = (facts: StartupFacts, options: ServingOptions = {}) =>
   Effect.gen(function*() {
-    const { gate, replacements, afterCall } = options
-    const gates = gate === undefined ? Layer.empty : Layer.succeed(LinkGate, gate)
+    const { replacements, afterCall } = options
+    let built: Server | undefined
+    // A server a hub started: its link's watch and its collection gate (wire/Hosted.ts).
+    const hosted = hostedSide(facts, () => built)
+    const gates = hosted === undefined ? Layer.empty : Layer.succeed(LinkGate, hosted.gate)
     const context = yield* Layer.build(Layer.provide(Services.layer(facts, replacements), gates))
     const log = Context.get(context, ServerLog)
     const server = yield* makeServer(context, {
@@ -48,7 +51,8 @@ export const makeServing = (facts: StartupFacts, options: ServingOptions = {}) =
       log,
       hosts: facts.config.hosts
     })
-    return { server, log }
+    built = server
+    return { server, log, hosted }
   })
 
 /** The lines a server logs once it answers: the ready line, then each warning (`env` is what startup read). */

@@ -16,10 +16,8 @@ import type { JsonSchemaValidator, jsonSchemaValidator } from "@modelcontextprot
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { sshCommand } from "../domain/clientConfig.ts"
 import { backOffMs, defaultLinkTimeoutSeconds, keepAliveSeconds } from "../domain/hostLink.ts"
 import type { HostTable, RemoteHostEntry } from "../domain/hosts.ts"
-import type { SshLink } from "../domain/ssh.ts"
 import {
   HostAnswerRefused,
   HostCallFailed,
@@ -32,7 +30,8 @@ import {
 import { type ForwardOptions, Hosts, type HostState, hubCallMetaKey } from "../services/Hosts.ts"
 import { runIdMetaKey } from "../services/Progress.ts"
 import { version } from "../version.ts"
-import { answerRefusedCode, HostTransport } from "./HostTransport.ts"
+import { HostSessions } from "./HostSessions.ts"
+import { answerRefusedCode } from "./HostTransport.ts"
 
 /** A connected host: its session and what its initialize answer and tools/list said. */
 interface Session {
@@ -60,10 +59,6 @@ class Dropped {
   }
 }
 
-/** The last line ssh or the host's server wrote on stderr: the reason a connect failed, in their words. */
-const lastLine = (text: string): string | undefined =>
-  text.split("\n").map((line) => line.trim()).filter((line) => line !== "").at(-1)
-
 /**
  * The host is this same server, which encodes its results with the schemas it advertises; the
  * hub's own client checks them against the hub's. (The bundle carries no JSON Schema compiler.)
@@ -71,25 +66,6 @@ const lastLine = (text: string): string | undefined =>
 const passThrough: jsonSchemaValidator = {
   getValidator: <T>(): JsonSchemaValidator<T> => (input) => ({ valid: true, data: input as T, errorMessage: undefined })
 }
-
-/** The environment ssh runs with: this process's (its agent socket, its HOME for ~/.ssh), strings only. */
-const sshEnvironment = (): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(process.env).filter((entry): entry is [string, string] => typeof entry[1] === "string")
-  )
-
-/** The ssh command line for one host, as `--print-config --ssh` builds it, with the hub's link timing. */
-export const hostCommand = (
-  table: HostTable,
-  host: RemoteHostEntry,
-  env: Readonly<Record<string, string>>,
-  link?: SshLink
-): { readonly command: string; readonly args: Array<string> } =>
-  sshCommand(
-    { destination: host.destination, port: host.port, sshConfig: table.sshConfig, command: host.command },
-    env,
-    link
-  )
 
 /** The first thing the SDK's schema found wrong with a result, as `path: message`. */
 const firstIssue = (error: Error): string => {
@@ -106,36 +82,27 @@ const runIdOf = (update: Progress): Readonly<Record<string, string>> | undefined
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`
 
 /**
- * The hosts of `table`; `env` goes into each host's remote command (the hub's selection settings),
- * with the link timeout, which the host's server keeps as its idle limit.
+ * The hosts of `table`, each reached through the links HostSessions opens; the pings run at a third
+ * of the link timeout, which the host's server keeps as its idle limit.
  */
 export const layer = (
   table: HostTable | undefined,
-  env: Readonly<Record<string, string>> = {},
   linkTimeoutSeconds: number = defaultLinkTimeoutSeconds
-): Layer.Layer<Hosts> =>
+): Layer.Layer<Hosts, never, HostSessions> =>
   Layer.effect(
     Hosts,
     Effect.gen(function*() {
       const clock = yield* Clock.Clock
+      const sessions = yield* HostSessions
       const now = () => clock.currentTimeMillisUnsafe()
       const remotes = table?.remotes ?? []
       const slots = new Map<string, Slot>(remotes.map((host) => [host.name, { state: "idle" }]))
       const names = remotes.map((host) => host.name)
       const known = [...(table?.local === true ? ["local"] : []), ...names]
       const aliveMs = keepAliveSeconds(linkTimeoutSeconds) * 1000
-      const link: SshLink = { aliveSeconds: keepAliveSeconds(linkTimeoutSeconds), connectSeconds: linkTimeoutSeconds }
 
       const open = async (host: RemoteHostEntry): Promise<Session> => {
-        const ssh = hostCommand(
-          table!,
-          host,
-          { ...(host.selection ?? env), LIBTMUX_LINK_TIMEOUT: String(linkTimeoutSeconds) },
-          link
-        )
-        const transport = new HostTransport({ command: ssh.command, args: ssh.args, env: sshEnvironment() })
-        let stderr = ""
-        transport.stderr.on("data", (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)))
+        const { transport, said: lastSaid } = sessions.open(host)
         const client = new Client({ name: "libtmux-mcp-hub", version }, { jsonSchemaValidator: passThrough })
         try {
           await client.connect(transport)
@@ -156,7 +123,7 @@ export const layer = (
             if (slot?.state === "connected" && slot.session === session) {
               slots.set(host.name, {
                 state: "idle",
-                lastError: `the session ended${((line) => line === undefined ? "" : `: ${line}`)(lastLine(stderr))}`
+                lastError: `the session ended${((line) => line === undefined ? "" : `: ${line}`)(lastSaid())}`
               })
             }
           }
@@ -165,7 +132,7 @@ export const layer = (
           await client.close().catch(() => undefined)
           // ssh's own words say why (refused, no route, permission denied, command not found).
           const reason = error instanceof Error ? error.message : String(error)
-          const said = lastLine(stderr)
+          const said = lastSaid()
           throw new Error(said === undefined || said.startsWith("libtmux-mcp ready") ? reason : `${said} (${reason})`)
         }
       }
@@ -265,7 +232,7 @@ export const layer = (
                   tool,
                   detail: error.message.replace(/^MCP error -?\d+: /u, "")
                 })
-                : error instanceof Error && error.name === "ZodError"
+                : error instanceof Error && (error.name === "ZodError" || error.name === "$ZodError")
                 ? new HostAnswerRefused({
                   host: host.name,
                   tool,

@@ -3,15 +3,20 @@
  * HOME and tmux folder, stand for two machines running this same server; the hub (with `local`)
  * forwards calls to them over kept `ssh -T` sessions. Sessions and runs on both, a run resumed on its
  * host, a pane ID of one host refused by the other, an undeclared host refused, a host on a closed
- * port unreachable while the others keep serving, and the two audit records joined by a call ID.
- * One shared setup; everything is ended at the end.
+ * port unreachable while the others keep serving, and the two audit records joined by a call ID; the
+ * entry `--print-config` prints for a hub, started as a client would start it, serving through the
+ * sshd, with its printed checks run. One shared setup; everything is ended at the end. (The failure
+ * table's rows run over in-memory hosts: test/integration/hub-failures.test.ts.)
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type HostMachine, startHostMachines, stopHostMachines } from "../support/hubHosts.ts"
-import { call, commandToExit, connect, type Connected, structured, textOf } from "../support/mcp.ts"
+import { binPath, call, commandToExit, connect, type Connected, serverEnv, structured, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { freePort, sshdAvailable } from "../support/sshd.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
@@ -23,6 +28,8 @@ let machines: Array<HostMachine> = []
 let local: TmuxWorld | undefined
 let hub: Connected | undefined
 let closedPort = 0
+/** The flags that reach alpha alone through the test's sshd: its alias, the hub's ssh config, its server's wrapper. */
+let alphaReach: Array<string> = []
 
 const timeout = { timeout: 60_000 }
 const run = (name: string, args: Record<string, unknown>) => call(hub!, name, args, timeout)
@@ -34,6 +41,8 @@ beforeAll(async () => {
   const started = await startHostMachines("hub", local, ["alpha", "beta"])
   machines = started.machines
   closedPort = await freePort()
+  const beta = started.reach.indexOf(`beta=${join(machines[1]!.world.dir, "serve.sh")}`)
+  alphaReach = ["--host", "alpha=alpha", ...started.reach.filter((_, i) => i !== beta && i !== beta - 1)]
   hub = await connect(local, {}, [
     "--host",
     "alpha=alpha",
@@ -234,6 +243,12 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
           .filter(([, ppid, ...args]) => Number(ppid) === hubPid && args[0] === "ssh" && args.includes("beta"))
           .map(([pid]) => Number(pid))
       const [pid] = await until("the hub's ssh session to beta", sshOfBeta, (pids) => pids.length === 1)
+      // In flight: typed there (a session killed before the call went would only carry it on a new one).
+      await until(
+        "the run to be typed on beta",
+        () => machines[1]!.world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", String(session.pane_id)),
+        (screen) => screen.includes("sleep 25")
+      )
       process.kill(pid!, "SIGKILL")
       const lost = await inFlight
       assert.isTrue(lost.isError)
@@ -244,4 +259,56 @@ describe.skipIf(skip)("a hub of two hosts over ssh", () => {
     },
     60_000
   )
+})
+
+describe.skipIf(skip)("--print-config for a hub", () => {
+  it("prints an entry that, started as the client starts it, serves through the host; its checks succeed", async () => {
+    const printed = await commandToExit(process.execPath, [
+      binPath,
+      "--print-config",
+      "cursor",
+      ...alphaReach,
+      "--no-local",
+      "--toolsets",
+      "inspect"
+    ], { env: serverEnv(local!), cwd: local!.dir })
+    assert.strictEqual(printed.code, 0, printed.stderr)
+    const entry = JSON.parse(printed.stdout).mcpServers["libtmux-mcp"] as {
+      command: string
+      args: Array<string>
+      env: Record<string, string>
+    }
+    assert.deepStrictEqual(entry.env, { LIBTMUX_HOSTS: "alpha=alpha", LIBTMUX_TOOLSETS: "inspect" })
+    const transport = new StdioClientTransport({
+      command: entry.command,
+      args: entry.args,
+      env: { ...serverEnv(local!), ...entry.env },
+      cwd: "/",
+      stderr: "pipe"
+    })
+    const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
+    await client.connect(transport)
+    try {
+      // With --no-local alpha is the default host.
+      const listed =
+        (await client.callTool({ name: "list_sessions", arguments: {} }, undefined, timeout)) as CallToolResult
+      assert.strictEqual(structured(listed).host, "alpha")
+    } finally {
+      await client.close()
+    }
+    // The checks printed on stderr, run as a person would paste them (alpha's "Node" here is the wrapper's sh).
+    const check = (what: string) => {
+      const line = printed.stderr.split("\n").find((note) => note.startsWith(`libtmux-mcp: alpha ${what}`))
+      assert.isDefined(line, printed.stderr)
+      return commandToExit("sh", ["-c", line!.replace(/^libtmux-mcp: alpha [^:]+: /u, "")], {
+        env: serverEnv(local!),
+        cwd: local!.dir
+      })
+    }
+    const reachable = await check("reachable")
+    assert.strictEqual(reachable.code, 0, reachable.stderr)
+    const version = await check("server")
+    assert.strictEqual(version.code, 0, version.stderr)
+    assert.match(version.stdout, /^libtmux-mcp \d+\.\d+\.\d+/u)
+  }, 60_000)
 })

@@ -55,7 +55,7 @@ describe.concurrent("an answer never runs in the shell", () => {
     const mark = join(world.dir, "MARK-late")
     // The read gives up 3 s in; the answer, seen waiting, reaches tmux after that, while bash, still in
     // front, waits for its child.
-    const asked = await run(c, pane, "read -t 3 -p 'ans? ' x; echo \"got=[$x]\"; sleep 2 & wait", { timeout: 10 })
+    const asked = await run(c, pane, "read -t 3 -p 'ans? ' x; echo \"got=[$x]\"; sleep 5 & wait", { timeout: 10 })
     assert.deepInclude(asked.blocked_by, { program: "bash", kind: "prompt" })
     const answered = structured(
       await call(c, "run_shell_command", {
@@ -75,7 +75,7 @@ describe.concurrent("an answer never runs in the shell", () => {
   it("the unread answer is discarded even when a person put the pane in copy mode meanwhile", async () => {
     const { world, c, pane } = await open("/bin/bash", {}, lateAnswers)
     const mark = join(world.dir, "MARK-mode")
-    const asked = await run(c, pane, "read -t 3 -p 'ans? ' x; echo \"got=[$x]\"; sleep 2 & wait", { timeout: 10 })
+    const asked = await run(c, pane, "read -t 3 -p 'ans? ' x; echo \"got=[$x]\"; sleep 5 & wait", { timeout: 10 })
     assert.deepInclude(asked.blocked_by, { program: "bash", kind: "prompt" })
     const answering = call(c, "run_shell_command", {
       pane_id: pane,
