@@ -21,7 +21,7 @@ import * as Services from "./composition.ts"
 import { decide, type EmbedOptions } from "./decide.ts"
 import { type CallMeta, Registry, type ToolNotSelected } from "./dispatch/Registry.ts"
 import type { StartupError } from "./domain/StartupError.ts"
-import type { ToolError } from "./services/errors.ts"
+import type { CallError } from "./services/errors.ts"
 import type { registry } from "./tools/index.ts"
 
 export { Registry, ToolNotSelected } from "./dispatch/Registry.ts"
@@ -51,7 +51,7 @@ export { ServerPane } from "./services/ServerPane.ts"
 export { ShellRuns } from "./services/ShellRuns.ts"
 export { SocketPin } from "./services/SocketPin.ts"
 export { PaneCommand, PaneInput, TmuxChange, TmuxDelete, TmuxObserve, TmuxSpawn } from "./services/Tmux.ts"
-export { makeToolkit, type TmuxToolkit, ToolFailure, toolkit } from "./toolkit.ts"
+export { CallFailure, makeToolkit, type TmuxToolkit, ToolFailure, toolkit } from "./toolkit.ts"
 export { version } from "./version.ts"
 
 /** Names of the tools this build has. @category models */
@@ -74,7 +74,7 @@ export const callTool = <K extends RegisteredTool>(
   name: K,
   input: InputOf<K>,
   meta?: CallMeta
-): Effect.Effect<OutputOf<K>, ToolError | ToolNotSelected, Registry> =>
+): Effect.Effect<OutputOf<K>, CallError | ToolNotSelected, Registry> =>
   Registry.use((registry) => registry.call(name, input, meta)).pipe(
     Effect.flatMap((outcome) =>
       outcome._tag === "Success" ? Effect.succeed(outcome.structured as OutputOf<K>) : Effect.fail(outcome.error)

@@ -2,7 +2,7 @@
  * The selected tools as an `effect/ai` Toolkit, for agents that talk to their model through
  * `LanguageModel`: the same names, descriptions, parameter schemas and strict decoding as over MCP,
  * and handlers that call the same registry, so audit records and capability rules are the same. A
- * tool's failure reaches the model loop as that tool's typed failure.
+ * tool's failure reaches the model loop as that tool's typed failure (or, configured as a hub, the hub's).
  */
 import { type Tool, Toolkit } from "effect/ai"
 import * as AiTool from "effect/ai/Tool"
@@ -15,10 +15,10 @@ import { decide, type EmbedOptions } from "./decide.ts"
 import { Registry } from "./dispatch/Registry.ts"
 import type { StartupError } from "./domain/StartupError.ts"
 import { type ToolName, toolNames } from "./manifest/index.ts"
-import { ToolFailure } from "./services/errors.ts"
+import { CallFailure } from "./services/errors.ts"
 import type { registry } from "./tools/index.ts"
 
-export { ToolFailure } from "./services/errors.ts"
+export { CallFailure, ToolFailure } from "./services/errors.ts"
 
 type Definition<K extends ToolName> = NonNullable<(typeof registry)[K]["types"]>
 
@@ -26,7 +26,7 @@ type Definition<K extends ToolName> = NonNullable<(typeof registry)[K]["types"]>
 export type TmuxTool<K extends ToolName> = Tool.Tool<K, {
   readonly parameters: Schema.Codec<Definition<K>["input"], unknown>
   readonly success: Schema.Codec<Definition<K>["output"], unknown>
-  readonly failure: typeof ToolFailure
+  readonly failure: typeof CallFailure
   readonly failureMode: "return"
 }>
 
@@ -56,7 +56,7 @@ export const makeToolkit: Effect.Effect<TmuxToolkit, never, Registry> = Effect.g
       description: definition.description,
       parameters: definition.input,
       success: definition.output,
-      failure: ToolFailure,
+      failure: CallFailure,
       // A failure goes back to the model as the tool's result, typed, so the agent loop can act on it.
       failureMode: "return"
     })

@@ -25,7 +25,7 @@ import { refuseOwnInput } from "../programs/guard.ts"
 import { withoutUsual } from "../programs/usual.ts"
 import { Audit } from "../services/Audit.ts"
 import { Config } from "../services/Config.ts"
-import { InputInvalid, type ToolError } from "../services/errors.ts"
+import { type CallError, InputInvalid } from "../services/errors.ts"
 import { LinkGate } from "../services/LinkGate.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { Progress, type ProgressSink } from "../services/Progress.ts"
@@ -58,7 +58,7 @@ export class ToolNotSelected extends Schema.TaggedError<ToolNotSelected>()("Tool
 /** How one call ended. @category models */
 export type CallOutcome =
   | { readonly _tag: "Success"; readonly structured: Readonly<Record<string, unknown>> }
-  | { readonly _tag: "Failure"; readonly error: ToolError }
+  | { readonly _tag: "Failure"; readonly error: CallError }
 
 /** Identifies a call for the audit record, and carries its progress channel. @category models */
 export interface CallMeta {
@@ -92,7 +92,7 @@ export class Registry extends Context.Service<Registry, {
 export type Act = (
   definition: ToolDefinition,
   decoded: Exit.Exit<unknown, InputInvalid>
-) => Effect.Effect<Record<string, unknown>, ToolError, ToolServices>
+) => Effect.Effect<Record<string, unknown>, CallError, ToolServices>
 
 /**
  * Runs a row's program with only the services its authority allows (the table `defineTool` types
@@ -198,8 +198,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       args: unknown,
       meta: CallMeta,
       run: (
-        effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>
-      ) => Effect.Effect<Record<string, unknown>, ToolError, R>,
+        effect: Effect.Effect<Record<string, unknown>, CallError, ToolServices>
+      ) => Effect.Effect<Record<string, unknown>, CallError, R>,
       parent?: string
     ) =>
       // Uninterruptible around the steps, so a cancelled call still gets its outcome record.
@@ -223,7 +223,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           })))
           if (Exit.isFailure(intent)) {
             return {
-              exit: Exit.failCause(intent.cause) as Exit.Exit<Record<string, unknown>, ToolError>,
+              exit: Exit.failCause(intent.cause) as Exit.Exit<Record<string, unknown>, CallError>,
               error: Option.getOrUndefined(Cause.findErrorOption(intent.cause))
             }
           }
@@ -302,7 +302,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           progress: (done: number, total: number, message: string, about?: Readonly<Record<string, string>>) =>
             Effect.promise(() => progress(done, total, message, about).catch(() => undefined))
         }
-      const local = (effect: Effect.Effect<Record<string, unknown>, ToolError, ToolServices>) =>
+      const local = (effect: Effect.Effect<Record<string, unknown>, CallError, ToolServices>) =>
         effect.pipe(
           provideFor(definition),
           Effect.provideService(Progress, reporter),

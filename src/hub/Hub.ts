@@ -14,7 +14,7 @@ import { type HostTable, localHost } from "../domain/hosts.ts"
 import { withToolsets } from "../domain/hostToolsets.ts"
 import { hostWatchCommandLine } from "../domain/watchCommand.ts"
 import type { Toolset } from "../manifest/index.ts"
-import { HostCallFailed, type ToolError } from "../services/errors.ts"
+import { type CallError, HostCallFailed } from "../services/errors.ts"
 import { Hosts } from "../services/Hosts.ts"
 import type { HubSide, ToolDefinition } from "../tools/define.ts"
 import { hostAnswer } from "./hostAnswer.ts"
@@ -94,7 +94,7 @@ export const layer = (table: HostTable, options: HubOptions): Layer.Layer<Regist
         if (definition === undefined) return yield* local.call(name, args, meta)
         const route = routeOf(table, args)
         // Security: a host --host-toolsets narrows away from the tool is refused here, before anything is sent.
-        const refusal: ToolError | undefined = hostRefusal(table, name, route.given)
+        const refusal: CallError | undefined = hostRefusal(table, name, route.given)
         const hubCall = refusal === undefined && route.host !== localHost ? randomUUID() : undefined
         const via: Act | undefined = refusal !== undefined
           ? () => Effect.fail(refusal)

@@ -9,7 +9,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import { hostNames, type HostTable } from "../domain/hosts.ts"
 import { onHost } from "../domain/hostToolsets.ts"
 import { manifest, type ToolName } from "../manifest/index.ts"
-import { HostToolMissing, InputInvalid, type ToolError } from "../services/errors.ts"
+import { type CallError, HostToolMissing, InputInvalid } from "../services/errors.ts"
 
 /** The hosts that offer `tool`, in declaration order (`local` first). */
 export const toolHosts = (table: HostTable, tool: string): ReadonlyArray<string> =>
@@ -26,7 +26,7 @@ export const hostRequired = (table: HostTable, tool: string): boolean => {
  * Why a call cannot go to the `host` it gives (absent: the default), or undefined: a host missing
  * where it is required, one that is not declared, one narrowed away from the tool. Nothing is sent.
  */
-export const hostRefusal = (table: HostTable, tool: string, host: unknown): ToolError | undefined => {
+export const hostRefusal = (table: HostTable, tool: string, host: unknown): CallError | undefined => {
   const names = hostNames(table)
   const offering = toolHosts(table, tool)
   if (host === undefined && hostRequired(table, tool)) {

@@ -497,7 +497,7 @@ export class HostAnswerRefused extends Schema.TaggedError<HostAnswerRefused>()("
 
 /**
  * Every failure a tool program may end in, as one Schema union: a tool's failure schema (toolkit.ts)
- * and `ToolError` are both this.
+ * and `ToolError` are both this. A hub's own failures are `HubFailure`.
  * @category schemas
  */
 export const ToolFailure = Schema.Union([
@@ -524,7 +524,18 @@ export const ToolFailure = Schema.Union([
   CursorInvalid,
   PatternInvalid,
   PatternTooCostly,
-  AuditUnavailable,
+  AuditUnavailable
+])
+
+/** Every failure a tool program may end in. @category errors */
+export type ToolError = typeof ToolFailure.Type
+
+/**
+ * What a hub's call may end in besides its tool's failures: the host, its link or its answer failed
+ * (src/hub/). Its own union: no tool program can fail with one.
+ * @category schemas
+ */
+export const HubFailure = Schema.Union([
   HostUnknown,
   HostUnreachable,
   HostLost,
@@ -534,8 +545,17 @@ export const ToolFailure = Schema.Union([
   HostAnswerRefused
 ])
 
-/** Every failure a tool program may end in. @category errors */
-export type ToolError = typeof ToolFailure.Type
+/** A hub's own failure. @category errors */
+export type HubError = typeof HubFailure.Type
+
+/**
+ * What a call may end in: its tool's failure, or, on a hub, the hub's (the toolkit's failure schema).
+ * @category schemas
+ */
+export const CallFailure = Schema.Union([...ToolFailure.members, ...HubFailure.members])
+
+/** What a call may end in. @category errors */
+export type CallError = typeof CallFailure.Type
 
 /** Failures of running tmux itself, shared by every authority service. @category errors */
 export type TmuxError =

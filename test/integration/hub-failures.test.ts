@@ -13,7 +13,7 @@ import { runIdMetaKey } from "../../src/services/Progress.ts"
 import { connectInProcess } from "../support/inProcess.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { type MemoryHost, memoryHost, memorySessions } from "../support/memoryHosts.ts"
-import { until } from "../support/poll.ts"
+import { holdsFor, until } from "../support/poll.ts"
 import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
 
 const linkTimeout = 3
@@ -137,9 +137,11 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
   it("a quiet link is kept: the hub's pings hold the host's server past twice the link timeout", async () => {
     const { host, ok } = await open(["alpha"])
     const server = host("alpha").server()
-    await new Promise((resolve) => setTimeout(resolve, (2 * linkTimeout + 1) * 1000))
-    assert.strictEqual(host("alpha").server(), server)
-    assert.notInclude(server!.stderr(), "no message from the hub")
+    await holdsFor(
+      (2 * linkTimeout + 1) * 1000,
+      "alpha's server keeps serving without a call",
+      () => host("alpha").server() === server && !server!.stderr().includes("no message from the hub")
+    )
     await ok("list_sessions", { host: "alpha" })
     assert.strictEqual(host("alpha").opened(), 1)
   })
@@ -152,7 +154,7 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     const read = run("list_sessions", { host: "alpha" })
     const write = run("create_window", { host: "alpha", session_name: "work", window_name: "maybe" })
     const waited = run("wait_for_text", { host: "alpha", pane_id: pane, patterns: ["never-printed"], timeout: 20 })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await until("the three calls to wait on their way", () => host("alpha").waiting(), (count) => count >= 3)
     await host("alpha").drop()
     const [readAnswer, writeAnswer, waitAnswer] = await Promise.all([read, write, waited])
     assert.isFalse(readAnswer.isError === true, textOf(readAnswer))

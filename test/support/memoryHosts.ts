@@ -40,6 +40,8 @@ export interface MemoryHost {
   /** From now on nothing passes either way, and the link stays; `heal` delivers what waited, in order. */
   readonly stall: () => void
   readonly heal: () => void
+  /** How many tool calls wait on their way to the host. */
+  readonly waiting: () => number
   /** Stops every server its sessions started. */
   readonly stop: () => Promise<void>
 }
@@ -103,6 +105,10 @@ class HeldLink implements Transport {
     }, endAfterMs).unref()
   }
 
+  waiting(): number {
+    return this.toHost.filter((message) => "method" in message && message.method === "tools/call").length
+  }
+
   heal() {
     if (this.ended) return
     this.held = false
@@ -146,6 +152,7 @@ export const memoryHost = (name: string, world: TmuxWorld): MemoryHost => {
     partition: () => link?.hold(timeout * 1000),
     stall: () => link?.hold(),
     heal: () => link?.heal(),
+    waiting: () => link?.waiting() ?? 0,
     stop: async () => {
       for (const server of servers) await server.close()
     },

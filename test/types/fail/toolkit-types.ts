@@ -1,6 +1,6 @@
 import type { Tool } from "effect/ai"
 import type { ToolName } from "../../../src/manifest/index.ts"
-import type { RunIncomplete, ToolError } from "../../../src/services/errors.ts"
+import type { CallError, RunIncomplete } from "../../../src/services/errors.ts"
 import type { TmuxTools } from "../../../src/toolkit.ts"
 import type { registry } from "../../../src/tools/index.ts"
 
@@ -10,6 +10,6 @@ type Output<K extends ToolName> = NonNullable<(typeof registry)[K]["types"]>["ou
 // A tool's result drifted: capture_pane's toolkit entry said to return list_sessions's output.
 // expect-error: TS2322 Type 'true' is not assignable to type 'false'
 export const result: Equals<Tool.Success<TmuxTools["capture_pane"]>, Output<"list_sessions">> = true
-// A tool's failure drifted: the toolkit's failure without one of ToolError's members.
+// A tool's failure drifted: the toolkit's failure without one of CallError's members.
 // expect-error: TS2322 Type 'true' is not assignable to type 'false'
-export const failure: Equals<Tool.Failure<TmuxTools["capture_pane"]>, Exclude<ToolError, RunIncomplete>> = true
+export const failure: Equals<Tool.Failure<TmuxTools["capture_pane"]>, Exclude<CallError, RunIncomplete>> = true
