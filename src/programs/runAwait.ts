@@ -12,15 +12,20 @@ import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
 import { forgetShellFlags } from "../domain/runCommands.ts"
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
-import { readRecord } from "../domain/runRecord.ts"
+import { readRecord, type RecordRead } from "../domain/runRecord.ts"
 import { screenOfAnswer } from "../domain/screenSeen.ts"
 import { showsPrompt } from "../domain/shellProtocol.ts"
 import {
   PaneGone,
   PaneNotReady,
+  type ProgramError,
   RunIncomplete,
   RunUnreported,
   RunWaitFailed,
+  type TmuxAnswerLost,
+  type TmuxCommandFailed,
+  type TmuxOutputTooLarge,
+  type TmuxTimedOut,
   type ToolError
 } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
@@ -28,8 +33,10 @@ import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { cancelOpenInput, keepOpenCommands } from "./openInput.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
+import { isClaimTaken } from "./paneClaim.ts"
 import {
   type Capture,
+  type Head,
   headOfRun,
   kernelProbe,
   lookAtBottom,
@@ -49,6 +56,7 @@ import {
   undecodableRecord
 } from "./runReadBack.ts"
 import { type RunEvent, watchRun } from "./runWatch.ts"
+import { resolvePane } from "./targets.ts"
 
 /** How a run's wait ended. @category models */
 export type RunOutcome =
@@ -304,33 +312,70 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
     return { _tag: "ShellReplaced", program, output: withSeen(run, output) } satisfies RunOutcome
   })
 
+/** A waiting invocation's own failure: its tmux client timed out, printed too much, or failed. */
+export type LostWait = TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge | TmuxAnswerLost
+
+/** A failure of the waiting invocation's tmux client itself, not an answer about the pane or the run. */
+export const lostWait = (error: ProgramError): error is LostWait =>
+  (error._tag === "TmuxCommandFailed" && !isClaimTaken(error)) || error._tag === "TmuxTimedOut" ||
+  error._tag === "TmuxOutputTooLarge" || error._tag === "TmuxAnswerLost"
+
+/**
+ * The invocation that waited for a typed run failed on its own account: a failure of the wait, which
+ * says nothing of the run. Where the run is now decides the answer: ended, it is collected now and
+ * answered with its status and output; collected by another call meanwhile, the answer says where
+ * its output went (`RunCollected`: it cannot be resumed); still running (or not known), it is held
+ * for `resume`. A first call and a resume answer alike.
+ */
+export const afterLostWaiter = Effect.fn("runAwait.afterLostWaiter")(
+  function*(run: Run, error: LostWait, limits: OutputLimits, fresh: boolean) {
+    const head = yield* Effect.option(headOfRun(run.paneId, run.id))
+    if (head._tag === "Some" && head.value.runRecord === "") {
+      yield* (yield* ShellRuns).collect(run)
+      return yield* collectedElsewhere(run, head.value.collected)
+    }
+    if (head._tag === "Some" && parseEndRecord(head.value.endRecord) !== undefined) {
+      const output = yield* collectFinished(run, limits, fresh)
+      return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
+    }
+    yield* (yield* ShellRuns).hold(run)
+    return yield* new RunWaitFailed({ pane: run.paneId, runId: run.id, cause: error.message })
+  }
+)
+
 /** Looks, 50 ms apart, for the status of a shell whose pane is dead. */
 const exitStatusLooks = 20
 
-/** Waits again for a held run (`interrupted`: after this call's C-c): types nothing. */
+/**
+ * Waits again for a held run (`interrupted`: after this call's C-c): types nothing. `seen` is the
+ * run's head as the caller just read it, and its record decoded, when nothing was typed since.
+ */
 export const resumeRun = Effect.fn("runAwait.resumeRun")(
-  function*(run: Run, deadline: number, limits: OutputLimits, interrupted = false) {
+  function*(
+    run: Run,
+    deadline: number,
+    limits: OutputLimits,
+    interrupted = false,
+    seen?: { readonly head: Head; readonly read: RecordRead }
+  ) {
     const tmux = yield* PaneCommand
-    const state = yield* readPane(run.paneId, {
-      pane_pid: "int",
-      history_size: "int",
-      [paneRunOptions.claim]: "string"
-    })
-    if (state.pane_pid !== run.panePid) {
+    // One read answers every question before the wait: the records, the claim, the pane's process.
+    const head = seen?.head ?? (yield* headOfRun(run.paneId, run.id))
+    // A pane that closed answers with empty fields (tmux 3.3a): say which panes exist instead.
+    if (head.panePid === 0) yield* resolvePane(run.paneId)
+    if (head.panePid !== run.panePid) {
       // Its trailer can never run now: collected as it is on the pane (ended, still holding the pane,
       // or released), or nobody would, and its record and templates would stay there for good.
-      const head = yield* headOfRun(run.paneId, run.id)
       const end = parseEndRecord(head.endRecord)
       if (head.runRecord === "") yield* (yield* ShellRuns).collect(run)
       else if (end !== undefined) yield* collectRun(run, end.status)
-      else yield* collectRun(run, null, "unreported", state[paneRunOptions.claim] === run.id)
+      else yield* collectRun(run, null, "unreported", head.claim === run.id)
       return yield* new PaneGone({
         pane: run.paneId,
         reason: `was respawned since run ${run.id} was typed; its status is lost`
       })
     }
-    const head = yield* headOfRun(run.paneId, run.id)
-    const read = readRecord(head.runRecord)
+    const read = seen?.read ?? readRecord(head.runRecord)
     if (read._tag === "Undecodable") return yield* undecodableRecord(run.id, run.paneId, read.reason)
     if (read._tag === "Absent") {
       yield* (yield* ShellRuns).collect(run)
@@ -346,14 +391,16 @@ export const resumeRun = Effect.fn("runAwait.resumeRun")(
     }
     // Where it was typed, as recorded in the invocation that typed it (the prompt's row may not have been read).
     const from = relativeRow(
-      parseTypedRecord(head.typed)?.row ?? (run.promptRow < 0 ? state.history_size - scrollMargin : run.promptRow),
-      state.history_size
+      parseTypedRecord(head.typed)?.row ?? (run.promptRow < 0 ? head.history - scrollMargin : run.promptRow),
+      head.history
     )
     const now = yield* Clock.currentTimeMillis
     const waiter = tmux.run(
       [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from)],
       { timeoutMs: Math.max(1, deadline - now) + 10_000 }
     ).pipe(orPaneNotFound(run.paneId))
-    return yield* awaitRun(run, waiter, from, deadline, false, limits, undefined, interrupted)
+    return yield* awaitRun(run, waiter, from, deadline, false, limits, undefined, interrupted).pipe(
+      Effect.catchIf(lostWait, (error) => afterLostWaiter(run, error, limits, false))
+    )
   }
 )

@@ -30,11 +30,12 @@ export const kernelProbe = Effect.gen(function*() {
 /** The line printed between the parts of a run's read: it carries the run's ID. */
 export const separator = marks.separator
 
-/** The head of every read: the run's records, then the pane's position and screen. */
+/** The head of every read: the run's records, the pane's claim, then the pane's position and screen. */
 export const headFormat = (runId: string) => {
   const names = protocolNames(runId)
   return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{${paneRunOptions.record(runId)}}|` +
     `#{${paneRunOptions.collected}}/#{${paneRunOptions.collectedBefore}}/#{${paneRunOptions.collectedBefore2}}|` +
+    `#{${paneRunOptions.claim}}|` +
     "#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_pid}|#{pane_current_command}"
 }
 
@@ -50,6 +51,8 @@ export interface Head {
    * runs, joined by `/` (runReadBack.ts `markOf` finds one run's).
    */
   readonly collected: string
+  /** The run that holds the pane (its claim), empty when none does. */
+  readonly claim: string
   readonly history: number
   readonly cursorY: number
   readonly cursorX: number
@@ -66,6 +69,7 @@ export const parseHead = (line: string): Head => {
     typed = "",
     runRecord = "",
     collected = "",
+    claim = "",
     history = "0",
     cursorY = "0",
     cursorX = "0",
@@ -80,6 +84,7 @@ export const parseHead = (line: string): Head => {
     typed,
     runRecord,
     collected,
+    claim,
     panePid: Number(panePid),
     history: Number(history),
     cursorY: Number(cursorY),

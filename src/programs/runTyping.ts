@@ -11,7 +11,6 @@ import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { fence } from "../domain/runCommands.ts"
 import { commandsOf } from "../domain/runMachine.ts"
-import { parseEndRecord } from "../domain/runPositions.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
 import { templates } from "../domain/runTemplates.ts"
 import {
@@ -29,26 +28,17 @@ import { staleChange } from "../domain/typingGuard.ts"
 import { sameFile } from "../platform/files.ts"
 import { thisTag } from "../platform/thisInstance.ts"
 import { Config } from "../services/Config.ts"
-import {
-  ArgumentProblem,
-  PaneNotReady,
-  type ProgramError,
-  RunWaitFailed,
-  type TmuxAnswerLost,
-  type TmuxCommandFailed,
-  type TmuxOutputTooLarge,
-  type TmuxTimedOut
-} from "../services/errors.ts"
+import { ArgumentProblem, PaneNotReady, type TmuxCommandFailed } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
 import { SocketPin } from "../services/SocketPin.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
 import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
-import { awaitRun, type RunOutcome, withSeen } from "./runAwait.ts"
+import { afterLostWaiter, awaitRun, type LostWait, lostWait } from "./runAwait.ts"
 import { heldBasis, lookedBasis } from "./runBasis.ts"
-import { headOfRun, readCommands } from "./runHead.ts"
-import { collectedElsewhere, collectFinished, collectRun, markOf, type OutputLimits } from "./runReadBack.ts"
+import { readCommands } from "./runHead.ts"
+import { collectRun, markOf, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
 export const newRunId = (): string => randomBytes(runIdBytes).toString("hex")
@@ -276,13 +266,6 @@ const typeRun = (
     return { run, outcome, earlier: [...reported] }
   })
 
-/** A failure of the typing invocation's tmux client itself, not an answer about the pane or the run. */
-const lostWait = (
-  error: ProgramError
-): error is TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge | TmuxAnswerLost =>
-  (error._tag === "TmuxCommandFailed" && !isClaimTaken(error)) || error._tag === "TmuxTimedOut" ||
-  error._tag === "TmuxOutputTooLarge" || error._tag === "TmuxAnswerLost"
-
 /**
  * Whether the typing list of `run`, whose invocation ended without answering (killed at the
  * call's timeout, or failed), reached its paste; settled on the pane by its typing generation. The
@@ -319,28 +302,16 @@ export const pasteReached = (run: Run, generation: number) =>
 /**
  * The invocation that types a run failed on its own account (its client timed out, printed too much,
  * or failed): a failure of the wait, which says nothing of the run. The pane says whether the paste
- * was reached (`pasteReached`): not typed, the failure stands. Typed, where the run is now decides the
- * answer: ended, it is collected now and answered with its status and output; collected by another
- * call meanwhile, the answer says where its output went (`RunCollected`: it cannot be resumed);
- * still running (or not known), it is held for `resume`.
+ * was reached (`pasteReached`): not typed, the failure stands; typed, it is answered as a resume's
+ * lost waiter is (runAwait.ts `afterLostWaiter`).
  */
 const afterLostWait = (
   run: Run,
   generation: number,
-  error: TmuxCommandFailed | TmuxTimedOut | TmuxOutputTooLarge | TmuxAnswerLost,
+  error: LostWait,
   limits: OutputLimits
 ) =>
   Effect.gen(function*() {
     if (!(yield* pasteReached(run, generation))) return yield* error
-    const head = yield* Effect.option(headOfRun(run.paneId, run.id))
-    if (head._tag === "Some" && head.value.runRecord === "") {
-      yield* (yield* ShellRuns).collect(run)
-      return yield* collectedElsewhere(run, head.value.collected)
-    }
-    if (head._tag === "Some" && parseEndRecord(head.value.endRecord) !== undefined) {
-      const output = yield* collectFinished(run, limits, true)
-      return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
-    }
-    yield* (yield* ShellRuns).hold(run)
-    return yield* new RunWaitFailed({ pane: run.paneId, runId: run.id, cause: error.message })
+    return yield* afterLostWaiter(run, error, limits, true)
   })

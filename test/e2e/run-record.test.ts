@@ -245,6 +245,36 @@ describe("a run's record in tmux", () => {
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
+  it("a resume whose waiting client fails once the run ended: the answer carries its status and output", async () => {
+    const { world, c, pane } = await one.open("/bin/bash", {}, (world, env) => {
+      // The resume's waiting invocation (no paste: the typing list's passes) runs whole, then fails as a
+      // lost client would: the run ended and is recorded; nothing collected it.
+      const wrapper = join(world.dir, "failing-tmux")
+      writeFileSync(
+        wrapper,
+        [
+          "#!/bin/sh",
+          `case "$*" in *paste-buffer*) ;; *"wait-for lmcp_"*)`,
+          `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
+          "esac",
+          `exec tmux "$@"`,
+          ""
+        ].join("\n")
+      )
+      chmodSync(wrapper, 0o755)
+      Object.assign(env, { LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "spawn" })
+    })
+    const go = join(world.dir, "go")
+    const timed = await run(c, pane, `until [ -e ${shellQuote(go)} ]; do sleep 0.05; done; echo read; (exit 7)`, {
+      timeout: 0.3
+    })
+    assert.isTrue(timed.timed_out)
+    writeFileSync(go, "")
+    const answer = await call(c, "run_shell_command", { pane_id: pane, resume: timed.run_id, timeout: 20 })
+    assert.deepInclude(structured(answer), { exit_status: 7, output: "read" }, textOf(answer))
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
   it("a collection whose tmux client fails once it ran: the answer carries the run's status and output", async () => {
     const { world, c, pane } = await one.open("/bin/bash", {}, (world, env) => {
       // The invocation that collects the run (it leaves the pane's mark of it) runs whole, then fails

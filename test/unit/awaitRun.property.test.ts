@@ -61,10 +61,10 @@ const scripted = (timeline: Timeline) => {
   const registry: Array<string> = []
   const at = (t: number, event: number | undefined) => event !== undefined && t >= event
   const other = (t: number, what: string) => timeline.otherwise?.what === what && at(t, timeline.otherwise.at)
-  // The run's end record, its start mark, where it was typed, its record in tmux, then history size,
-  // cursor, alternate screen, dead, the pane's pid, command.
+  // The run's end record, its start mark, where it was typed, its record in tmux, the pane's collected
+  // marks (none) and claim (none), then history size, cursor, alternate screen, dead, the pane's pid, command.
   const head = (t: number) =>
-    `${at(t, timeline.recordedAt) ? "0 2 2 0" : ""}||0 0 2 2000|recorded|0|2|2|0|` +
+    `${at(t, timeline.recordedAt) ? "0 2 2 0" : ""}||0 0 2 2000|recorded|||0|2|2|0|` +
     `${other(t, "shell exited") ? 1 : 0}|10|bash\n`
   const answer = (t: number) => (command: ReadonlyArray<string>): string => {
     commands.push(command)

@@ -120,6 +120,7 @@ const answer = (terminal: Terminal, record: RunRecord, withBottom: boolean) =>
       typed: "0 0 5 100000",
       runRecord: encodeRecord(record),
       collected: "",
+      claim: "",
       history,
       cursorY: terminal.y - history,
       cursorX: terminal.x,

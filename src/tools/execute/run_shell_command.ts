@@ -379,7 +379,15 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         ? Effect.map(
           Effect.flatMap(
             answer === undefined ? Effect.succeed(undefined) : answerRun(held.run, answer),
-            (answered) => resumeRun(held.run, deadline, limits, answered?.interrupted === true)
+            // Nothing typed since the head was read here: the resume waits on that read.
+            (answered) =>
+              resumeRun(
+                held.run,
+                deadline,
+                limits,
+                answered?.interrupted === true,
+                answered === undefined && head !== undefined && read !== undefined ? { head, read } : undefined
+              )
           ),
           (outcome) => ({ run: held.run, outcome, earlier: [] })
         )

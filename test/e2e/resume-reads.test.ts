@@ -1,0 +1,37 @@
+/**
+ * One read per question (issue 60): a resume reads the run's head (its records, the pane's
+ * position and claim) once before it waits, and decodes the record once. Counted with a tmux
+ * that logs each invocation (forked clients: LIBTMUX_TRANSPORT=spawn).
+ */
+import { chmodSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { assert, describe, it } from "vitest"
+import { resume, run, runHarness } from "../support/runs.ts"
+import type { TmuxWorld } from "../support/tmux.ts"
+
+const { open } = runHarness("reads", { inProcess: true })
+
+/** The server's tmux as a wrapper that logs each invocation's arguments, one line each. */
+const loggedTmux = (world: TmuxWorld, env: Readonly<Record<string, string>>) => {
+  const wrapper = join(world.dir, "logged-tmux")
+  writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${join(world.dir, "tmux.log")}'\nexec tmux "$@"\n`)
+  chmodSync(wrapper, 0o755)
+  Object.assign(env, { LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "spawn" })
+}
+
+describe("a resume", () => {
+  it("reads the run's head once before it waits", async () => {
+    const { world, c, pane } = await open("/bin/bash", {}, loggedTmux)
+    const log = () => readFileSync(join(world.dir, "tmux.log"), "utf8").split("\n").filter((line) => line !== "")
+    const held = await run(c, pane, "sleep 1; echo resumed", { timeout: 0.3 })
+    assert.isTrue(held.timed_out, JSON.stringify(held))
+    const before = log().length
+    assert.deepInclude(await resume(c, pane, held.run_id, 20), { output: "resumed", exit_status: 0 })
+    // The resume's own invocations up to the one that waits on the run's channel (the trailer's
+    // client in the shell is not the server's).
+    const resumed = log().slice(before).filter((line) => !line.includes(" run -t"))
+    const waiting = resumed.findIndex((line) => line.includes("wait-for lmcp_"))
+    assert.isAtLeast(waiting, 0, resumed.join("\n"))
+    assert.lengthOf(resumed.slice(0, waiting), 1, resumed.slice(0, waiting).join("\n"))
+  })
+})
