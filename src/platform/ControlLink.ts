@@ -56,6 +56,251 @@ type State =
   | { readonly kind: "open"; readonly connection: ControlConnection }
   | { readonly kind: "shut" }
 
+/** What a link's parts share and change: the connection's state and what the last look at the sessions found. */
+interface Link {
+  state: State
+  checking: boolean
+  checkAgain: boolean
+  /** The IDs of the hidden sessions on the server, their windows and panes, as last looked: never targets. */
+  hiddenIds: Set<string>
+}
+
+/** How a link opens its connection: the client's options (the link adds `notice` and `closed`) and the check. */
+interface Opener {
+  readonly options: Omit<ControlOptions, "notice" | "closed">
+  readonly check: Effect.Effect<void, TmuxError>
+}
+
+/**
+ * Looks at the server's sessions (on connecting, and when sessions or windows come or go): keeps
+ * the hidden sessions' IDs, and when only hidden sessions are left, kills them (their own
+ * `detach-on-destroy` detaches a person's client that a `detach-on-destroy off` moved onto one) and
+ * closes the connection, so the server ends when its last session does, as it would without us.
+ */
+const checkSessions = (link: Link, session: string, connection: ControlConnection): Promise<void> => {
+  if (link.checking) {
+    link.checkAgain = true
+    return Promise.resolve()
+  }
+  link.checking = true
+  const format = "#{session_name}\u001f#{session_id}\u001f#{window_id}\u001f#{pane_id}"
+  return connection.send([["list-panes", "-a", "-F", format]], 1 << 24).then((answer) => {
+    link.checking = false
+    if (answer.error !== undefined) return
+    const rows = answer.stdout.split("\n").filter((row) => row !== "").map((row) => row.split("\u001f"))
+    link.hiddenIds = new Set(rows.filter(([name = ""]) => isControlSession(name)).flatMap(([, ...ids]) => ids))
+    if (rows.every(([name = ""]) => isControlSession(name))) {
+      // Every instance's, this one's last: one whose connection is down (its session stays for its
+      // next) would otherwise keep the server up.
+      const names = [...new Set(rows.map(([name = ""]) => name))].filter((name) => name !== session)
+      // A line each, so that one already gone stops no other.
+      const kills = [...names, session].map((name) =>
+        connection.send([["kill-session", "-t", `=${name}`]], 1 << 20).catch(() => undefined)
+      )
+      void Promise.all(kills).finally(() => connection.close("only hidden sessions are left on the server"))
+    } else if (link.checkAgain) {
+      link.checkAgain = false
+      checkSessions(link, session, connection)
+    }
+  }, () => {
+    link.checking = false
+  })
+}
+
+/** Why a command is refused: it names a hidden session's pane, window or session. */
+const hiddenTarget = (
+  hiddenIds: ReadonlySet<string>,
+  commands: ReadonlyArray<ReadonlyArray<string>>
+): TmuxCommandFailed | undefined => {
+  if (hiddenIds.size === 0) return undefined
+  for (const command of commands) {
+    for (let i = 1; i < command.length - 1; i++) {
+      if (command[i] !== "-t" && command[i] !== "-s") continue
+      const id = /^[%@$][0-9]+/u.exec(command[i + 1]!)?.[0]
+      if (id === undefined || !hiddenIds.has(id)) continue
+      const kind = id[0] === "%" ? "pane" : id[0] === "@" ? "window" : "session"
+      // As tmux words a target that names nothing: callers then say what exists instead.
+      return new TmuxCommandFailed({ command: command[0]!, exitCode: 1, stderr: `can't find ${kind}: ${id}` })
+    }
+  }
+  return undefined
+}
+
+/** Opens the connection (the check first), the link `opening` meanwhile; undefined when it cannot open. */
+const openConnection = (link: Link, { check, options }: Opener): Promise<ControlConnection | undefined> => {
+  let connection: ControlConnection | undefined
+  const opened = Effect.runPromise(Effect.exit(check)).then((checked) =>
+    checked._tag === "Failure" ? undefined : openControl({
+      ...options,
+      notice: (line) => {
+        const changed = line === "%sessions-changed" || line.startsWith("%window-add ") ||
+          line.startsWith("%unlinked-window-add ")
+        if (changed && connection !== undefined) checkSessions(link, options.session, connection)
+      },
+      // A connection that went is opened again on a later invocation, not at once: when the server
+      // is ending, or has only hidden sessions left, a new one would only go again.
+      closed: () => {
+        // IDs are the server's: a server started after this one numbers its own objects from 0 again.
+        link.hiddenIds = new Set()
+        if (link.state.kind === "open" && link.state.connection === connection) {
+          link.state = { kind: "closed", retryAt: Date.now() + retryDelayMs }
+        }
+      }
+    }).then(async (made) => {
+      connection = made
+      // The hidden sessions are known before the first command goes: none can name one.
+      await checkSessions(link, options.session, made)
+      return made
+    }, () => undefined)
+  ).then((made) => {
+    // Stopping meanwhile: `shutdown`, which awaits this opening, ends it.
+    if (link.state.kind === "shut") return made
+    link.state = made === undefined || !made.isOpen()
+      ? { kind: "closed", retryAt: Date.now() + retryDelayMs }
+      : { kind: "open", connection: made }
+    return made
+  })
+  link.state = { kind: "opening", opened }
+  return opened
+}
+
+/** The connection to use now: the open one, the one opening, a new one once the retry pause is over, or none. */
+const currentConnection = (
+  link: Link,
+  opener: Opener
+): Promise<ControlConnection | undefined> | ControlConnection | undefined => {
+  const state = link.state
+  switch (state.kind) {
+    case "open":
+      return state.connection.isOpen() ? state.connection : undefined
+    case "opening":
+      return state.opened
+    case "closed":
+      return Date.now() >= state.retryAt ? openConnection(link, opener) : undefined
+    case "shut":
+      return undefined
+  }
+}
+
+/**
+ * The answer to one request over `connection`, or why it has none: an answer that does not come
+ * within `timeoutMs` closes the connection.
+ */
+const answerOver = (
+  connection: ControlConnection,
+  sent: ReadonlyArray<ReadonlyArray<string>>,
+  command: string,
+  timeoutMs: number,
+  limitBytes: number
+): Effect.Effect<string, TmuxError | ControlLost> =>
+  Effect.callback<string, TmuxError | ControlLost>((resume) => {
+    let settled = false
+    const settle = (effect: Effect.Effect<string, TmuxError | ControlLost>) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      resume(effect)
+    }
+    // As for a spawned client: the verdict waits for this turn's I/O, so an answer that came is not lost.
+    const timer = setTimeout(() =>
+      setImmediate(() => {
+        if (settled) return
+        connection.close(`a command did not answer within ${timeoutMs} ms`)
+        settle(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
+      }), timeoutMs)
+    connection.send(sent, limitBytes).then(
+      (answer) =>
+        settle(
+          answer.tooLarge
+            ? Effect.fail(new TmuxOutputTooLarge({ command, limitBytes }))
+            : answer.error !== undefined
+            ? Effect.fail(new TmuxCommandFailed({ command, exitCode: 1, stderr: answer.error }))
+            : Effect.succeed(answer.stdout)
+        ),
+      (error: unknown) => settle(Effect.fail(error instanceof ControlLost ? error : new ControlLost(String(error))))
+    )
+    return Effect.sync(() => clearTimeout(timer))
+  })
+
+/** One invocation over `connection`; a lost read is asked again through `spawned`, a lost change is reported. */
+const over = (
+  connection: ControlConnection,
+  commands: ReadonlyArray<ReadonlyArray<string>>,
+  sent: ReadonlyArray<ReadonlyArray<string>>,
+  options: RunnerOptions,
+  spawned: Spawned
+): Effect.Effect<string, TmuxError> => {
+  const command = commandLabel(commands)
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
+  const limitBytes = options.maxOutputBytes ?? defaultMaxOutputBytes
+  const answered = answerOver(connection, sent, command, timeoutMs, limitBytes)
+  return Effect.catch(answered, (error) => {
+    const lost = error instanceof ControlLost || error._tag === "TmuxTimedOut"
+    if (!lost) return Effect.fail(error)
+    // Never written, or only reads: the spawned client asks once more; a change that may have run is not sent again.
+    if ((error instanceof ControlLost && !error.sent) || onlyReads(commands)) return spawned(commands, options)
+    return Effect.fail(
+      error instanceof ControlLost ? new TmuxAnswerLost({ command, reason: error.why }) : error
+    )
+  })
+}
+
+/**
+ * A list that waits on a channel, as two: what comes before the wait over the connection (`run`), then
+ * the wait and what follows it in a spawned client of its own, so that what the list reads once
+ * the wait ends is read in the same turn of the server, before another client can act (another
+ * instance collecting the run). In order, as one list runs, and stopped at the first error as one
+ * list is; a signal that comes before the wait starts is kept by tmux for it. The input goes with
+ * the first part, which holds its `load-buffer`. Never a wait on a control client: it blocks
+ * every command behind it.
+ */
+const split = (
+  commands: ReadonlyArray<ReadonlyArray<string>>,
+  wait: number,
+  options: RunnerOptions,
+  spawned: Spawned,
+  run: ControlLink["run"]
+): Effect.Effect<string, TmuxError> => {
+  const before = commands.slice(0, wait)
+  const { cwd, input, ...rest } = options
+  // A start folder, input for the waiting part, or a first part the connection cannot carry: the
+  // list goes as it is, in one spawned client.
+  if (
+    before.length === 0 || cwd !== undefined ||
+    (input !== undefined && !before.some((command) => command[0] === "load-buffer")) ||
+    controlRoute(before, options) === undefined
+  ) {
+    return spawned(commands, options)
+  }
+  return Effect.gen(function*() {
+    // The waiting client starts first, so its fork overlaps the first part; when that part fails,
+    // it goes, as a list stops at its error.
+    const waiting = yield* Effect.forkChild(spawned(commands.slice(wait), rest))
+    const first = yield* Effect.onError(run(before, options, spawned), () => Fiber.interrupt(waiting))
+    return first + (yield* Fiber.join(waiting))
+  })
+}
+
+/** Closes the connection for good, its hidden session first (see `ControlLink.shutdown`). */
+const shutdownLink = async (link: Link, session: string): Promise<void> => {
+  const last = link.state
+  link.state = { kind: "shut" }
+  // Its session goes before this process does, not a moment after its client: whoever looks
+  // next finds the server as it would be without us. A connection still opening is awaited.
+  const ending = (async () => {
+    const connection = last.kind === "open"
+      ? last.connection
+      : last.kind === "opening"
+      ? await last.opened
+      : undefined
+    if (connection === undefined) return
+    await connection.send([["kill-session", "-t", `=${session}`]], 1 << 20).catch(() => undefined)
+    connection.close("the server is stopping")
+  })()
+  await Promise.race([ending, new Promise((done) => setTimeout(done, shutdownWaitMs))])
+  if (last.kind === "open") last.connection.close("the server is stopping")
+}
+
 /**
  * A link over `open` (a check of the socket's place, then the client; a failure means the
  * connection is not there), for sessions named by `isControlSession`.
@@ -64,177 +309,24 @@ export const makeControlLink = (
   options: Omit<ControlOptions, "notice" | "closed">,
   check: Effect.Effect<void, TmuxError>
 ): ControlLink => {
-  let state: State = { kind: "closed", retryAt: 0 }
-  let checking = false
-  let checkAgain = false
-  /** The IDs of the hidden sessions on the server, their windows and panes, as last looked: never targets. */
-  let hiddenIds = new Set<string>()
-
-  /**
-   * Looks at the server's sessions (on connecting, and when sessions or windows come or go): keeps
-   * the hidden sessions' IDs, and when only hidden sessions are left, kills them (their own
-   * `detach-on-destroy` detaches a person's client that a `detach-on-destroy off` moved onto one) and
-   * closes the connection, so the server ends when its last session does, as it would without us.
-   */
-  const checkSessions = (connection: ControlConnection): Promise<void> => {
-    if (checking) {
-      checkAgain = true
-      return Promise.resolve()
-    }
-    checking = true
-    const format = "#{session_name}\u001f#{session_id}\u001f#{window_id}\u001f#{pane_id}"
-    return connection.send([["list-panes", "-a", "-F", format]], 1 << 24).then((answer) => {
-      checking = false
-      if (answer.error !== undefined) return
-      const rows = answer.stdout.split("\n").filter((row) => row !== "").map((row) => row.split("\u001f"))
-      hiddenIds = new Set(rows.filter(([name = ""]) => isControlSession(name)).flatMap(([, ...ids]) => ids))
-      if (rows.every(([name = ""]) => isControlSession(name))) {
-        // Every instance's, this one's last: one whose connection is down (its session stays for its
-        // next) would otherwise keep the server up.
-        const names = [...new Set(rows.map(([name = ""]) => name))].filter((name) => name !== options.session)
-        // A line each, so that one already gone stops no other.
-        const kills = [...names, options.session].map((name) =>
-          connection.send([["kill-session", "-t", `=${name}`]], 1 << 20).catch(() => undefined)
-        )
-        void Promise.all(kills).finally(() => connection.close("only hidden sessions are left on the server"))
-      } else if (checkAgain) {
-        checkAgain = false
-        checkSessions(connection)
-      }
-    }, () => {
-      checking = false
-    })
-  }
-
-  /** Why a command is refused: it names a hidden session's pane, window or session. */
-  const hiddenTarget = (commands: ReadonlyArray<ReadonlyArray<string>>): TmuxCommandFailed | undefined => {
-    if (hiddenIds.size === 0) return undefined
-    for (const command of commands) {
-      for (let i = 1; i < command.length - 1; i++) {
-        if (command[i] !== "-t" && command[i] !== "-s") continue
-        const id = /^[%@$][0-9]+/u.exec(command[i + 1]!)?.[0]
-        if (id === undefined || !hiddenIds.has(id)) continue
-        const kind = id[0] === "%" ? "pane" : id[0] === "@" ? "window" : "session"
-        // As tmux words a target that names nothing: callers then say what exists instead.
-        return new TmuxCommandFailed({ command: command[0]!, exitCode: 1, stderr: `can't find ${kind}: ${id}` })
-      }
-    }
-    return undefined
-  }
-
-  const open = (): Promise<ControlConnection | undefined> => {
-    let connection: ControlConnection | undefined
-    const opened = Effect.runPromise(Effect.exit(check)).then((checked) =>
-      checked._tag === "Failure" ? undefined : openControl({
-        ...options,
-        notice: (line) => {
-          const changed = line === "%sessions-changed" || line.startsWith("%window-add ") ||
-            line.startsWith("%unlinked-window-add ")
-          if (changed && connection !== undefined) checkSessions(connection)
-        },
-        // A connection that went is opened again on a later invocation, not at once: when the server
-        // is ending, or has only hidden sessions left, a new one would only go again.
-        closed: () => {
-          // IDs are the server's: a server started after this one numbers its own objects from 0 again.
-          hiddenIds = new Set()
-          if (state.kind === "open" && state.connection === connection) {
-            state = { kind: "closed", retryAt: Date.now() + retryDelayMs }
-          }
-        }
-      }).then(async (made) => {
-        connection = made
-        // The hidden sessions are known before the first command goes: none can name one.
-        await checkSessions(made)
-        return made
-      }, () => undefined)
-    ).then((made) => {
-      // Stopping meanwhile: `shutdown`, which awaits this opening, ends it.
-      if (state.kind === "shut") return made
-      state = made === undefined || !made.isOpen()
-        ? { kind: "closed", retryAt: Date.now() + retryDelayMs }
-        : { kind: "open", connection: made }
-      return made
-    })
-    state = { kind: "opening", opened }
-    return opened
-  }
-
-  const current = (): Promise<ControlConnection | undefined> | ControlConnection | undefined => {
-    switch (state.kind) {
-      case "open":
-        return state.connection.isOpen() ? state.connection : undefined
-      case "opening":
-        return state.opened
-      case "closed":
-        return Date.now() >= state.retryAt ? open() : undefined
-      case "shut":
-        return undefined
-    }
-  }
-
-  /** One invocation over `connection`; a lost read is asked again through `spawned`, a lost change is reported. */
-  const over = (
-    connection: ControlConnection,
-    commands: ReadonlyArray<ReadonlyArray<string>>,
-    sent: ReadonlyArray<ReadonlyArray<string>>,
-    options: RunnerOptions,
-    spawned: Spawned
-  ): Effect.Effect<string, TmuxError> => {
-    const command = commandLabel(commands)
-    const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
-    const limitBytes = options.maxOutputBytes ?? defaultMaxOutputBytes
-    const answered = Effect.callback<string, TmuxError | ControlLost>((resume) => {
-      let settled = false
-      const settle = (effect: Effect.Effect<string, TmuxError | ControlLost>) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        resume(effect)
-      }
-      // As for a spawned client: the verdict waits for this turn's I/O, so an answer that came is not lost.
-      const timer = setTimeout(() =>
-        setImmediate(() => {
-          if (settled) return
-          connection.close(`a command did not answer within ${timeoutMs} ms`)
-          settle(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
-        }), timeoutMs)
-      connection.send(sent, limitBytes).then(
-        (answer) =>
-          settle(
-            answer.tooLarge
-              ? Effect.fail(new TmuxOutputTooLarge({ command, limitBytes }))
-              : answer.error !== undefined
-              ? Effect.fail(new TmuxCommandFailed({ command, exitCode: 1, stderr: answer.error }))
-              : Effect.succeed(answer.stdout)
-          ),
-        (error: unknown) => settle(Effect.fail(error instanceof ControlLost ? error : new ControlLost(String(error))))
-      )
-      return Effect.sync(() => clearTimeout(timer))
-    })
-    return Effect.catch(answered, (error) => {
-      const lost = error instanceof ControlLost || error._tag === "TmuxTimedOut"
-      if (!lost) return Effect.fail(error)
-      // Never written, or only reads: the spawned client asks once more; a change that may have run is not sent again.
-      if ((error instanceof ControlLost && !error.sent) || onlyReads(commands)) return spawned(commands, options)
-      return Effect.fail(
-        error instanceof ControlLost ? new TmuxAnswerLost({ command, reason: error.why }) : error
-      )
-    })
-  }
+  const link: Link = { state: { kind: "closed", retryAt: 0 }, checking: false, checkAgain: false, hiddenIds: new Set() }
+  const opener: Opener = { options, check }
 
   const run = (
     commands: ReadonlyArray<ReadonlyArray<string>>,
     options: RunnerOptions,
     spawned: Spawned
   ): Effect.Effect<string, TmuxError> => {
-    const refused = hiddenTarget(commands)
+    const refused = hiddenTarget(link.hiddenIds, commands)
     if (refused !== undefined) return Effect.fail(refused)
     const wait = commands.findIndex(isWait)
-    if (wait !== -1 && commands.length > 1 && state.kind !== "shut") return split(commands, wait, options, spawned)
+    if (wait !== -1 && commands.length > 1 && link.state.kind !== "shut") {
+      return split(commands, wait, options, spawned, run)
+    }
     const sent = controlRoute(commands, options)
     if (sent === undefined) return spawned(commands, options)
     return Effect.suspend(() => {
-      const found = current()
+      const found = currentConnection(link, opener)
       if (found === undefined) return spawned(commands, options)
       if (!(found instanceof Promise)) return over(found, commands, sent, options, spawned)
       return Effect.flatMap(
@@ -245,63 +337,11 @@ export const makeControlLink = (
     })
   }
 
-  /**
-   * A list that waits on a channel, as two: what comes before the wait over the connection, then
-   * the wait and what follows it in a spawned client of its own, so that what the list reads once
-   * the wait ends is read in the same turn of the server, before another client can act (another
-   * instance collecting the run). In order, as one list runs, and stopped at the first error as one
-   * list is; a signal that comes before the wait starts is kept by tmux for it. The input goes with
-   * the first part, which holds its `load-buffer`. Never a wait on a control client: it blocks
-   * every command behind it.
-   */
-  const split = (
-    commands: ReadonlyArray<ReadonlyArray<string>>,
-    wait: number,
-    options: RunnerOptions,
-    spawned: Spawned
-  ): Effect.Effect<string, TmuxError> => {
-    const before = commands.slice(0, wait)
-    const { cwd, input, ...rest } = options
-    // A start folder, input for the waiting part, or a first part the connection cannot carry: the
-    // list goes as it is, in one spawned client.
-    if (
-      before.length === 0 || cwd !== undefined ||
-      (input !== undefined && !before.some((command) => command[0] === "load-buffer")) ||
-      controlRoute(before, options) === undefined
-    ) {
-      return spawned(commands, options)
-    }
-    return Effect.gen(function*() {
-      // The waiting client starts first, so its fork overlaps the first part; when that part fails,
-      // it goes, as a list stops at its error.
-      const waiting = yield* Effect.forkChild(spawned(commands.slice(wait), rest))
-      const first = yield* Effect.onError(run(before, options, spawned), () => Fiber.interrupt(waiting))
-      return first + (yield* Fiber.join(waiting))
-    })
-  }
-
   return {
     run,
     wake: () => {
-      if (state.kind === "closed") state = { kind: "closed", retryAt: 0 }
+      if (link.state.kind === "closed") link.state = { kind: "closed", retryAt: 0 }
     },
-    shutdown: async () => {
-      const last = state
-      state = { kind: "shut" }
-      // Its session goes before this process does, not a moment after its client: whoever looks
-      // next finds the server as it would be without us. A connection still opening is awaited.
-      const ending = (async () => {
-        const connection = last.kind === "open"
-          ? last.connection
-          : last.kind === "opening"
-          ? await last.opened
-          : undefined
-        if (connection === undefined) return
-        await connection.send([["kill-session", "-t", `=${options.session}`]], 1 << 20).catch(() => undefined)
-        connection.close("the server is stopping")
-      })()
-      await Promise.race([ending, new Promise((done) => setTimeout(done, shutdownWaitMs))])
-      if (last.kind === "open") last.connection.close("the server is stopping")
-    }
+    shutdown: () => shutdownLink(link, options.session)
   }
 }

@@ -281,63 +281,50 @@ export interface ControlConnection {
 }
 
 /**
- * Starts a control client attached to the hidden session (made if need be, never the server:
- * `-N`), sets that session's options, and resolves once tmux answered both; it rejects with what
- * tmux said when it cannot (no server, most often).
+ * The control client's argv: attached to the hidden session (made if need be, never the server:
+ * `-N`), whose one pane runs `paneScript`.
  */
-export const openControl = (options: ControlOptions): Promise<ControlConnection> => {
-  const env = { ...options.env }
-  // The socket is named by the flags; a $TMUX would make tmux refuse to attach "nested".
-  delete env.TMUX
-  const child: ChildProcess = spawn(
-    options.bin,
-    [
-      "-u",
-      ...options.socketFlags,
-      "-N",
-      "-C",
-      "new-session",
-      "-A",
-      "-s",
-      options.session,
-      // A window name given keeps it: tmux's automatic rename would show the pane's command instead.
-      "-n",
-      "libtmux-mcp",
-      "-f",
-      "ignore-size,no-output",
-      "--",
-      "sh",
-      "-c",
-      paneScript,
-      "sh",
-      paneNotice(options.owner.pid),
-      String(options.owner.pid),
-      options.owner.started,
-      options.bin,
-      options.socketPath,
-      options.session
-    ],
-    { cwd: "/", env, stdio: ["pipe", "pipe", "pipe"] }
-  )
-  const tag = randomBytes(12).toString("hex")
-  let counter = 0
-  let ended: string | undefined
-  const reader = new ControlReader(options.notice)
-  const stderr: Array<Buffer> = []
-  const end = (why: string) => {
-    if (ended !== undefined) return
-    ended = why
-    reader.fail(why)
-    options.closed(why)
-  }
-  // Nothing is written until the attach has answered: tmux may run lines read from the client's
-  // input before the command on its command line, and a line sent early would run before the
-  // session exists. The attach's answer ends at the first closing guard; its error is the body.
+const controlArgv = (options: ControlOptions): Array<string> => [
+  "-u",
+  ...options.socketFlags,
+  "-N",
+  "-C",
+  "new-session",
+  "-A",
+  "-s",
+  options.session,
+  // A window name given keeps it: tmux's automatic rename would show the pane's command instead.
+  "-n",
+  "libtmux-mcp",
+  "-f",
+  "ignore-size,no-output",
+  "--",
+  "sh",
+  "-c",
+  paneScript,
+  "sh",
+  paneNotice(options.owner.pid),
+  String(options.owner.pid),
+  options.owner.started,
+  options.bin,
+  options.socketPath,
+  options.session
+]
+
+/**
+ * Reads the client's output: first the attach's own answer, which resolves the promise with its
+ * error (undefined when it attached), then everything after it goes to `reader`.
+ *
+ * Nothing is written until the attach has answered: tmux may run lines read from the client's
+ * input before the command on its command line, and a line sent early would run before the
+ * session exists. The attach's answer ends at the first closing guard; its error is the body.
+ */
+const readAttach = (stdout: NodeJS.ReadableStream, reader: ControlReader): Promise<string | undefined> => {
   let attachedLines: Array<string> | undefined = []
   let answerAttach: (error: string | undefined) => void = () => undefined
   const attach = new Promise<string | undefined>((resolve) => (answerAttach = resolve))
   let early = ""
-  child.stdout!.on("data", (chunk: Buffer) => {
+  stdout.on("data", (chunk: Buffer) => {
     if (attachedLines === undefined) return reader.feed(chunk)
     early += chunk.toString("latin1")
     let at = early.indexOf("\n")
@@ -353,6 +340,63 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
     }
     if (attachedLines === undefined && early !== "") reader.feed(Buffer.from(early, "latin1"))
   })
+  return attach
+}
+
+/**
+ * The connection once the attach answered and the hidden session's options are set; a client that
+ * closed first, or either step's error, rejects with a ControlLost and closes the connection.
+ */
+const finishOpening = (
+  attach: Promise<string | undefined>,
+  closedEarly: Promise<string | undefined>,
+  connection: ControlConnection,
+  session: string
+): Promise<ControlConnection> =>
+  Promise.race([attach.then((error) => ({ error })), closedEarly.then((why) => ({ lost: why }))]).then(
+    async (attached) => {
+      if ("lost" in attached) throw new ControlLost(attached.lost ?? "it exited")
+      if (attached.error !== undefined) throw new ControlLost(attached.error)
+      // Whatever the user's configuration says for others: its own pane ends it (see `paneScript`), and
+      // a client on it is detached when it goes, not moved to a session of the user's.
+      const set = await connection.send([
+        ["set-option", "-t", session, "destroy-unattached", "off"],
+        ["set-option", "-t", session, "detach-on-destroy", "on"]
+      ], 1 << 20)
+      if (set.error !== undefined) throw new ControlLost(set.error)
+      return connection
+    }
+  ).catch((error: unknown) => {
+    connection.close("it did not open")
+    throw error instanceof ControlLost ? error : new ControlLost(String(error))
+  })
+
+/**
+ * Starts a control client attached to the hidden session (made if need be, never the server:
+ * `-N`), sets that session's options, and resolves once tmux answered both; it rejects with what
+ * tmux said when it cannot (no server, most often).
+ */
+export const openControl = (options: ControlOptions): Promise<ControlConnection> => {
+  const env = { ...options.env }
+  // The socket is named by the flags; a $TMUX would make tmux refuse to attach "nested".
+  delete env.TMUX
+  const child: ChildProcess = spawn(options.bin, controlArgv(options), {
+    cwd: "/",
+    env,
+    stdio: ["pipe", "pipe", "pipe"]
+  })
+  const tag = randomBytes(12).toString("hex")
+  let counter = 0
+  let ended: string | undefined
+  const reader = new ControlReader(options.notice)
+  const stderr: Array<Buffer> = []
+  const end = (why: string) => {
+    if (ended !== undefined) return
+    ended = why
+    reader.fail(why)
+    options.closed(why)
+  }
+  const attach = readAttach(child.stdout!, reader)
   child.stderr!.on("data", (chunk: Buffer) => {
     if (stderr.length < 16) stderr.push(chunk)
   })
@@ -386,23 +430,7 @@ export const openControl = (options: ControlOptions): Promise<ControlConnection>
   const closedEarly = new Promise<string | undefined>((resolve) =>
     child.on("close", () => resolve(ended ?? "it exited"))
   )
-  return Promise.race([attach.then((error) => ({ error })), closedEarly.then((why) => ({ lost: why }))]).then(
-    async (attached) => {
-      if ("lost" in attached) throw new ControlLost(attached.lost ?? "it exited")
-      if (attached.error !== undefined) throw new ControlLost(attached.error)
-      // Whatever the user's configuration says for others: its own pane ends it (see `paneScript`), and
-      // a client on it is detached when it goes, not moved to a session of the user's.
-      const set = await send([
-        ["set-option", "-t", options.session, "destroy-unattached", "off"],
-        ["set-option", "-t", options.session, "detach-on-destroy", "on"]
-      ], 1 << 20)
-      if (set.error !== undefined) throw new ControlLost(set.error)
-      return connection
-    }
-  ).catch((error: unknown) => {
-    connection.close("it did not open")
-    throw error instanceof ControlLost ? error : new ControlLost(String(error))
-  })
+  return finishOpening(attach, closedEarly, connection, options.session)
 }
 
 /** Commands that only read: answering one again after a lost connection changes nothing. */

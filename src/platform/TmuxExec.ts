@@ -86,6 +86,51 @@ export const passedFilePath = "/dev/fd/3"
 /** The most a tmux client may print on one stream before it is stopped (a capture of a huge history). */
 export const defaultMaxOutputBytes = 512 * 1024 * 1024
 
+/** What `execTmux` takes beyond the runner's options. */
+type ExecOptions = RunnerOptions & {
+  readonly env?: Readonly<Record<string, string | undefined>>
+  /** A descriptor of ours the client gets as its fd 3 (`passedFilePath`). */
+  readonly passFd?: number | undefined
+  /** How failures name the invocation (`commandLabel`). */
+  readonly label?: string
+}
+
+/** Spawns the client: stdin is /dev/null unless there is input, and `passFd` becomes its fd 3. */
+const spawnClient = (bin: string, argv: ReadonlyArray<string>, options: ExecOptions, signal: AbortSignal) =>
+  spawn(bin, argv as Array<string>, {
+    cwd: options.cwd,
+    env: options.env,
+    signal,
+    stdio: [
+      options.input === undefined ? "ignore" : "pipe",
+      "pipe",
+      "pipe",
+      ...(options.passFd === undefined ? [] : [options.passFd])
+    ]
+  })
+
+/**
+ * Keeps a stream's bytes up to `limitBytes`; past it, `overflow` runs (on each chunk) and the rest is
+ * dropped, so a huge output never sits in memory. Returns the text kept.
+ */
+const collectOutput = (stream: NodeJS.ReadableStream, limitBytes: number, overflow: () => void) => {
+  const chunks: Array<Buffer> = []
+  let bytes = 0
+  stream.on("data", (chunk: Buffer) => {
+    bytes += chunk.length
+    if (bytes > limitBytes) overflow()
+    else chunks.push(chunk)
+  })
+  return () => Buffer.concat(chunks, Math.min(bytes, limitBytes)).toString("utf8")
+}
+
+/** A failed exit's typed error: a server that is not there, or the command's own failure. */
+const exitFailure = (command: string, socket: string, code: number | null, text: string): TmuxError =>
+  // Nothing listens on the socket, or the server went away while the command was in flight.
+  tmuxRefusal(text)._tag === "ServerAbsent"
+    ? new ServerNotRunning({ socket })
+    : new TmuxCommandFailed({ command, exitCode: code ?? 1, stderr: text })
+
 /**
  * Runs tmux with the given argv; resolves with stdout or a typed failure. Spawned directly, not
  * through `execFile`: without input, stdin is /dev/null from the start (no pipe to make and end).
@@ -94,13 +139,7 @@ export const execTmux = (
   bin: string,
   argv: ReadonlyArray<string>,
   socket: string,
-  options: RunnerOptions & {
-    readonly env?: Readonly<Record<string, string | undefined>>
-    /** A descriptor of ours the client gets as its fd 3 (`passedFilePath`). */
-    readonly passFd?: number | undefined
-    /** How failures name the invocation (`commandLabel`). */
-    readonly label?: string
-  } = {}
+  options: ExecOptions = {}
 ): Effect.Effect<string, TmuxError> => {
   const command = options.label ?? argv.filter((arg, i) => i === 0 || argv[i - 1] === ";").join(" ")
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs
@@ -116,31 +155,13 @@ export const execTmux = (
       clearTimeout(timer)
       resume(effect)
     }
-    const child = spawn(bin, argv as Array<string>, {
-      cwd: options.cwd,
-      env: options.env,
-      signal,
-      stdio: [
-        options.input === undefined ? "ignore" : "pipe",
-        "pipe",
-        "pipe",
-        ...(options.passFd === undefined ? [] : [options.passFd])
-      ]
-    })
-    const collect = (stream: NodeJS.ReadableStream) => {
-      const chunks: Array<Buffer> = []
-      let bytes = 0
-      stream.on("data", (chunk: Buffer) => {
-        bytes += chunk.length
-        if (bytes > limitBytes) {
-          tooLarge = true
-          child.kill("SIGKILL")
-        } else chunks.push(chunk)
-      })
-      return () => Buffer.concat(chunks, Math.min(bytes, limitBytes)).toString("utf8")
+    const child = spawnClient(bin, argv, options, signal)
+    const overflow = () => {
+      tooLarge = true
+      child.kill("SIGKILL")
     }
-    const stdout = collect(child.stdout!)
-    const stderr = collect(child.stderr!)
+    const stdout = collectOutput(child.stdout!, limitBytes, overflow)
+    const stderr = collectOutput(child.stderr!, limitBytes, overflow)
     child.on("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT" || error.code === "EACCES") {
         settle(
@@ -153,10 +174,7 @@ export const execTmux = (
       if (timedOut) return settle(Effect.fail(new TmuxTimedOut({ command, timeoutMs })))
       if (tooLarge) return settle(Effect.fail(new TmuxOutputTooLarge({ command, limitBytes })))
       if (code === 0) return settle(Effect.succeed(stdout()))
-      const text = stderr().trim()
-      // Nothing listens on the socket, or the server went away while the command was in flight.
-      if (tmuxRefusal(text)._tag === "ServerAbsent") return settle(Effect.fail(new ServerNotRunning({ socket })))
-      settle(Effect.fail(new TmuxCommandFailed({ command, exitCode: code ?? 1, stderr: text })))
+      settle(Effect.fail(exitFailure(command, socket, code, stderr().trim())))
     })
     // A loop that turns late (a busy process) runs its due timers before it reads the exit that came
     // meanwhile: the verdict waits for this turn's I/O, so a client that answered is not timed out.

@@ -36,7 +36,7 @@ import { PaneCommand } from "../services/Tmux.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
 import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
 import { afterLostWaiter, awaitRun, type LostWait, lostWait } from "./runAwait.ts"
-import { heldBasis, lookedBasis } from "./runBasis.ts"
+import { heldBasis, lookedBasis, type TypingBasis } from "./runBasis.ts"
 import { readCommands } from "./runHead.ts"
 import { collectRun, markOf, type OutputLimits } from "./runReadBack.ts"
 
@@ -106,164 +106,200 @@ const withdrawTyping = (id: string, paneId: PaneId) =>
     yield* (yield* PaneCommand).run(commandsOf({ _tag: "Free" }, withdrawn)).pipe(Effect.ignore)
   })
 
-const typeRun = (
-  id: string,
-  { command, deadline, inShell: asked, limits, paneId, suppressHistory }: NewRun,
-  reported: Array<EarlierRun>
-) =>
-  Effect.gen(function*() {
-    const runs = yield* ShellRuns
-    const processes = yield* PaneProcess
-    const pin = yield* SocketPin
-    const { tmuxPath } = yield* Config
-    // On a ready pane that this process's last run there left, /proc alone says it is ready.
-    // An in-shell run looks: it needs the pane's remain-on-exit, and changes the shell's state.
-    const held = yield* runs.takeView(paneId)
-    const heldFits = held !== undefined && !asked && shellKind(held.shell) !== "fish"
-    const basis = yield* Effect.withSpan(
-      Effect.gen(function*() {
-        return heldFits && (yield* readyAsHeld(held, deadline)) ? heldBasis(held) : yield* lookedBasis(paneId, deadline)
-      }),
-      "Run.readiness"
-    )
-    const { earlier, generation, shell, view } = basis
-    const names = protocolNames(id)
-    const long = lineTooLong(shell, command)
-    if (long !== undefined) {
-      return yield* new ArgumentProblem({
-        detail: `line ${long} of the command is longer than ${terminalLineLimit} bytes; ${shell} reads the terminal ` +
-          "line by line, and the terminal keeps at most 4095 bytes of a line, so it would run a truncated command. " +
-          "Split the line (a backslash-newline continues it)"
-      })
-    }
-    const kind = shellKind(shell) ?? "posix"
-    const inShell = asked || kind === "fish"
-    const { shellFlags } = basis
-    // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt; a
-    // verbose shell's echo of what it read follows the terminal's.
-    const markStart = inShell || hasVerbose(shellFlags) ||
-      needsStartMark(shell, command, { width: view.width, height: view.height })
-    // An exit in the shell would close the pane before its status is read: keep it for the run.
-    const keepPane = inShell && basis.remainOnExit !== "on"
-    const typed = typedText({
-      kind,
-      command,
-      runId: id,
-      paneId,
-      reach: {
-        bin: tmuxPath,
-        socketPath: pin.resolvedPath,
-        // A command run in the shell itself can change TMUX (`unset TMUX`, fish's `set -e TMUX`),
-        // for later runs too: the trailer then names the socket itself.
-        shellKnowsSocket: !inShell && shellFlags === "" &&
-          sameSocket(yield* processes.environment(view.panePid, "TMUX"), pin.resolvedPath)
-      },
-      suppressHistory,
-      markStart,
-      inShell,
-      errexit: hasErrexit(shellFlags)
+/**
+ * Readiness: the pane free and its shell at its prompt. On a ready pane that this process's last run
+ * there left, /proc alone says it is ready; an in-shell run looks (it needs the pane's remain-on-exit,
+ * and changes the shell's state).
+ */
+const readiness = Effect.fn("Run.readiness")(function*(paneId: PaneId, deadline: number, asked: boolean) {
+  const held = yield* (yield* ShellRuns).takeView(paneId)
+  const heldFits = held !== undefined && !asked && shellKind(held.shell) !== "fish"
+  return heldFits && (yield* readyAsHeld(held, deadline)) ? heldBasis(held) : yield* lookedBasis(paneId, deadline)
+})
+
+/** A run as it will be typed: the run, the text typed, and how it is typed. */
+interface Shaped {
+  readonly run: Run
+  readonly typed: string
+  readonly markStart: boolean
+  readonly keepPane: boolean
+  readonly inShell: boolean
+}
+
+/** The run `command` makes on a ready pane: what is typed and what the wait knows of it. */
+const shapeRun = Effect.fn("Run.shape")(function*(id: string, request: NewRun, basis: TypingBasis) {
+  const { command, inShell: asked, paneId, suppressHistory } = request
+  const processes = yield* PaneProcess
+  const pin = yield* SocketPin
+  const { tmuxPath } = yield* Config
+  const { shell, view, shellFlags } = basis
+  const long = lineTooLong(shell, command)
+  if (long !== undefined) {
+    return yield* new ArgumentProblem({
+      detail: `line ${long} of the command is longer than ${terminalLineLimit} bytes; ${shell} reads the terminal ` +
+        "line by line, and the terminal keeps at most 4095 bytes of a line, so it would run a truncated command. " +
+        "Split the line (a backslash-newline continues it)"
     })
-    const run: Run = {
-      id,
-      paneId,
-      panePid: view.panePid,
-      tty: basis.tty,
-      shell,
-      promptRow: basis.promptRow,
-      trailer: trailerLine(typed),
-      markStart,
-      prompt: basis.prompt,
-      typedStart: typed.trimStart().split(" ")[0] ?? "",
-      echoRows: echoHeight(typed, view.width) + 2,
-      screenRows: view.height,
-      ...(inShell ? { inShell } : {}),
-      ...(inShell && basis.image !== undefined ? { image: basis.image } : {}),
-      ...(keepPane ? { remainOnExit: basis.remainOnExit === "failed" ? "failed" : "off" } : {})
+  }
+  const kind = shellKind(shell) ?? "posix"
+  const inShell = asked || kind === "fish"
+  // An in-shell run's start mark tells a `read` of its own from the shell back at its prompt; a
+  // verbose shell's echo of what it read follows the terminal's.
+  const markStart = inShell || hasVerbose(shellFlags) ||
+    needsStartMark(shell, command, { width: view.width, height: view.height })
+  // An exit in the shell would close the pane before its status is read: keep it for the run.
+  const keepPane = inShell && basis.remainOnExit !== "on"
+  const typed = typedText({
+    kind,
+    command,
+    runId: id,
+    paneId,
+    reach: {
+      bin: tmuxPath,
+      socketPath: pin.resolvedPath,
+      // A command run in the shell itself can change TMUX (`unset TMUX`, fish's `set -e TMUX`),
+      // for later runs too: the trailer then names the socket itself.
+      shellKnowsSocket: !inShell && shellFlags === "" &&
+        sameSocket(yield* processes.environment(view.panePid, "TMUX"), pin.resolvedPath)
+    },
+    suppressHistory,
+    markStart,
+    inShell,
+    errexit: hasErrexit(shellFlags)
+  })
+  const run: Run = {
+    id,
+    paneId,
+    panePid: view.panePid,
+    tty: basis.tty,
+    shell,
+    promptRow: basis.promptRow,
+    trailer: trailerLine(typed),
+    markStart,
+    prompt: basis.prompt,
+    typedStart: typed.trimStart().split(" ")[0] ?? "",
+    echoRows: echoHeight(typed, view.width) + 2,
+    screenRows: view.height,
+    ...(inShell ? { inShell } : {}),
+    ...(inShell && basis.image !== undefined ? { image: basis.image } : {}),
+    ...(keepPane ? { remainOnExit: basis.remainOnExit === "failed" ? "failed" : "off" } : {})
+  }
+  return { run, typed, markStart, keepPane, inShell } satisfies Shaped
+})
+
+/**
+ * Typing and the wait: the earlier runs collected, then one invocation that runs the machine's typing
+ * list (domain/runCommands.ts `typing`), waits on the run's channel and reads it back, raced against
+ * the watcher. A list refused because the pane changed since it was seen is withdrawn (`undefined`:
+ * look again); one whose client failed is settled by whether its paste was reached.
+ */
+const typeAndAwait = Effect.fn("Run.typeAndAwait")(function*(
+  shaped: Shaped,
+  basis: TypingBasis,
+  request: NewRun,
+  reported: Array<EarlierRun>
+) {
+  const { run, typed, markStart, keepPane } = shaped
+  const { id, paneId } = run
+  const { deadline, limits } = request
+  const { generation, view } = basis
+  const record: RunRecord = { run, instance: process.pid, tag: thisTag, command: describeCommand(request.command) }
+  const template = templates(id, paneId, keepPane)
+  const now = yield* Clock.currentTimeMillis
+  // A pane that became ready only as the call's time ran out gets nothing typed: a run typed now
+  // could only time out at once.
+  if (now >= deadline) {
+    return yield* new PaneNotReady({
+      pane: paneId,
+      reason: "timed-out",
+      detail: "the call's timeout ran out before the pane was ready to type into; nothing was typed",
+      remedy: "call again with a longer timeout"
+    })
+  }
+  // The earlier runs are collected before the typing, their status in hand (read by `earlierRuns`);
+  // one another call collected first is not reported here.
+  for (const found of basis.earlier) {
+    const status = found.earlier.exit_status
+    if (yield* collectRun(found.run, status, status === null ? "unreported" : "reported")) {
+      reported.push(found.earlier)
     }
-    const record: RunRecord = { run, instance: process.pid, tag: thisTag, command: describeCommand(command) }
-    const tmux = yield* PaneCommand
-    const template = templates(id, paneId, keepPane)
-    const now = yield* Clock.currentTimeMillis
-    // A pane that became ready only as the call's time ran out gets nothing typed: a run typed now
-    // could only time out at once.
-    if (now >= deadline) {
-      return yield* new PaneNotReady({
-        pane: paneId,
-        reason: "timed-out",
-        detail: "the call's timeout ran out before the pane was ready to type into; nothing was typed",
-        remedy: "call again with a longer timeout"
-      })
+  }
+  // The typing list is the machine's (domain/runCommands.ts `typing`), then the wait and the read.
+  const typedMove = {
+    _tag: "Typed",
+    run: { id, paneId, ...(run.remainOnExit === undefined ? {} : { remainOnExit: run.remainOnExit }) },
+    typing: {
+      generation,
+      view,
+      templates: markStart ? template : { end: template.end },
+      record: encodeRecord(record),
+      bufferTag: thisTag,
+      keepPane
     }
-    // The earlier runs are collected before the typing, their status in hand (read by `earlierRuns`);
-    // one another call collected first is not reported here.
-    for (const found of earlier) {
-      const status = found.earlier.exit_status
-      if (yield* collectRun(found.run, status, status === null ? "unreported" : "reported")) {
-        reported.push(found.earlier)
-      }
-    }
-    // The typing list is the machine's (domain/runCommands.ts `typing`), then the wait and the read.
-    const typedMove = {
-      _tag: "Typed",
-      run: { id, paneId, ...(run.remainOnExit === undefined ? {} : { remainOnExit: run.remainOnExit }) },
-      typing: {
-        generation,
-        view,
-        templates: markStart ? template : { end: template.end },
-        record: encodeRecord(record),
-        bufferTag: thisTag,
-        keepPane
-      }
-    } as const
-    const waiter = tmux.run(
-      [
-        ...commandsOf({ _tag: "Free" }, typedMove),
-        // The waiter reads the run back and leaves it recorded: the server collects it once it
-        // holds the result (an orphaned waiter, its server dead, or one dropped by a race, harms nothing).
-        ["wait-for", names.channel],
-        ...readCommands(run, basis.from)
-      ],
-      { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000 }
-    ).pipe(orPaneNotFound(paneId))
-    // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
-    // A timeout before the paste (the typing client still starting) typed nothing: no run to name.
-    const untyped = Effect.map(pasteReached(run, generation + 1), (typed) => !typed)
-    const outcome = yield* awaitRun(run, waiter, basis.from, deadline, true, limits, untyped).pipe(
-      Effect.withSpan("Run.wait", { attributes: { run_id: id } }),
-      Effect.onInterrupt(() => runs.hold(run)),
-      Effect.catchIf(
-        (error) => error._tag === "TmuxCommandFailed" && staleChange(error.refusal, view) !== undefined,
-        (error) =>
-          Effect.gen(function*() {
-            const stale = staleChange((error as TmuxCommandFailed).refusal, view)!
-            yield* withdrawTyping(id, paneId)
-            // Anything else that changed is looked at again; another process in the pane is not what was asked.
-            if (!stale.respawned) return undefined
-            return yield* new PaneNotReady({
-              pane: paneId,
-              reason: "changed",
-              detail: `it changed as this call was about to type: ${stale.changes.join("; ")}; nothing was typed`,
-              remedy: "look at the pane (snapshot_pane), then call again if its new process is the shell you meant"
-            })
-          })
-      ),
-      Effect.catchIf(lostWait, (error) => afterLostWait(run, generation + 1, error, limits))
-    )
+  } as const
+  const waiter = (yield* PaneCommand).run(
+    [
+      ...commandsOf({ _tag: "Free" }, typedMove),
+      // The waiter reads the run back and leaves it recorded: the server collects it once it
+      // holds the result (an orphaned waiter, its server dead, or one dropped by a race, harms nothing).
+      ["wait-for", protocolNames(id).channel],
+      ...readCommands(run, basis.from)
+    ],
+    { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000 }
+  ).pipe(orPaneNotFound(paneId))
+  // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
+  // A timeout before the paste (the typing client still starting) typed nothing: no run to name.
+  const untyped = Effect.map(pasteReached(run, generation + 1), (typed) => !typed)
+  const runs = yield* ShellRuns
+  return yield* awaitRun(run, waiter, basis.from, deadline, true, limits, untyped).pipe(
+    Effect.withSpan("Run.wait", { attributes: { run_id: id } }),
+    Effect.onInterrupt(() => runs.hold(run)),
+    Effect.catchIf(
+      (error) => error._tag === "TmuxCommandFailed" && staleChange(error.refusal, view) !== undefined,
+      (error) => staleTyping(run, staleChange((error as TmuxCommandFailed).refusal, view)!)
+    ),
+    Effect.catchIf(lostWait, (error) => afterLostWait(run, generation + 1, error, limits))
+  )
+})
+
+/**
+ * A typing list refused because the pane changed since it was seen: what it set is withdrawn. Anything
+ * else that changed is looked at again (`undefined`); another process in the pane is not what was asked.
+ */
+const staleTyping = (run: Run, stale: NonNullable<ReturnType<typeof staleChange>>) =>
+  Effect.gen(function*() {
+    yield* withdrawTyping(run.id, run.paneId)
+    if (!stale.respawned) return undefined
+    return yield* new PaneNotReady({
+      pane: run.paneId,
+      reason: "changed",
+      detail: `it changed as this call was about to type: ${stale.changes.join("; ")}; nothing was typed`,
+      remedy: "look at the pane (snapshot_pane), then call again if its new process is the shell you meant"
+    })
+  })
+
+/** One attempt at a new run: readiness, its shape, typing and the wait; `undefined` when the pane changed. */
+const typeRun = (id: string, request: NewRun, reported: Array<EarlierRun>) =>
+  Effect.gen(function*() {
+    const basis = yield* readiness(request.paneId, request.deadline, request.inShell)
+    const shaped = yield* shapeRun(id, request, basis)
+    const outcome = yield* typeAndAwait(shaped, basis, request, reported)
     if (outcome === undefined) return undefined
+    const { view, shellFlags } = basis
     // The next run on this pane may type from this view when /proc says the shell is back at its prompt.
-    if (outcome._tag === "Finished" && view.cursorX > 0 && !inShell && shellFlags === "") {
-      yield* runs.keepView(paneId, {
+    if (outcome._tag === "Finished" && view.cursorX > 0 && !shaped.inShell && shellFlags === "") {
+      yield* (yield* ShellRuns).keepView(request.paneId, {
         panePid: view.panePid,
         cursorX: view.cursorX,
         width: view.width,
         height: view.height,
         tty: basis.tty,
-        shell,
+        shell: basis.shell,
         prompt: basis.prompt,
-        generation: generation + 1
+        generation: basis.generation + 1
       })
     }
-    return { run, outcome, earlier: [...reported] }
+    return { run: shaped.run, outcome, earlier: [...reported] }
   })
 
 /**

@@ -6,6 +6,8 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
+import { until } from "../support/poll.ts"
 import { resume, run, runHarness } from "../support/runs.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -23,15 +25,22 @@ describe("a resume", () => {
   it("reads the run's head once before it waits", async () => {
     const { world, c, pane } = await open("/bin/bash", {}, loggedTmux)
     const log = () => readFileSync(join(world.dir, "tmux.log"), "utf8").split("\n").filter((line) => line !== "")
-    const held = await run(c, pane, "sleep 1; echo resumed", { timeout: 0.3 })
+    const go = join(world.dir, "go")
+    const held = await run(c, pane, `until [ -e ${shellQuote(go)} ]; do sleep 0.05; done; echo resumed`, {
+      timeout: 0.3
+    })
     assert.isTrue(held.timed_out, JSON.stringify(held))
     const before = log().length
-    assert.deepInclude(await resume(c, pane, held.run_id, 20), { output: "resumed", exit_status: 0 })
+    const resumed = resume(c, pane, held.run_id, 20)
+    // The run ends once the resume waits (a run that ended before would be answered from its record).
+    await until("the resume to wait", () => log().slice(before), (lines) => lines.some((l) => l.includes("wait-for")))
+    writeFileSync(go, "")
+    assert.deepInclude(await resumed, { output: "resumed", exit_status: 0 })
     // The resume's own invocations up to the one that waits on the run's channel (the trailer's
     // client in the shell is not the server's).
-    const resumed = log().slice(before).filter((line) => !line.includes(" run -t"))
-    const waiting = resumed.findIndex((line) => line.includes("wait-for lmcp_"))
-    assert.isAtLeast(waiting, 0, resumed.join("\n"))
-    assert.lengthOf(resumed.slice(0, waiting), 1, resumed.slice(0, waiting).join("\n"))
+    const own = log().slice(before).filter((line) => !line.includes(" run -t"))
+    const waiting = own.findIndex((line) => line.includes("wait-for lmcp_"))
+    assert.isAtLeast(waiting, 0, own.join("\n"))
+    assert.lengthOf(own.slice(0, waiting), 1, own.slice(0, waiting).join("\n"))
   })
 })

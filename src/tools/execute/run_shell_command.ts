@@ -89,6 +89,161 @@ const firstLineField = (output: RunOutput, bounded: Bounded) =>
     ? {}
     : { output_first_line: output.firstLine }
 
+/** What run_shell_command takes. */
+const RunInput = Schema.Struct({
+  pane_id: PaneId,
+  command: Schema.optionalKey(
+    Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
+      description: "the shell command (lines allowed)"
+    })
+  ),
+  resume: Schema.optionalKey(RunId),
+  timeout: timeoutField,
+  ...boundFields,
+  suppress_history: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "out of shell history (best effort)"
+  })),
+  in_shell: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "state persists; exit, set -e, traps act on the shell"
+  })),
+  whole_output: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "all output, not just new"
+  })),
+  answer: Schema.optionalKey(
+    Schema.String.annotate({ description: "text typed first, then Enter" }).check(noNul)
+  ),
+  answer_key: Schema.optionalKey(Schema.String.annotate({ description: "a key (C-d) instead" })),
+  enter: Schema.optionalKey(Schema.Boolean.annotate({ description: "with answer: Enter after it (default true)" })),
+  interrupt: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "with resume: C-c to the run's program, then its end with what it printed"
+  }))
+})
+
+/** What is wrong with a call's arguments together (each alone fits the schema), or undefined. */
+const argumentProblem = (input: typeof RunInput.Type): string | undefined => {
+  if ((input.command === undefined) === (input.resume === undefined)) {
+    return "give exactly one of command (a new run) and resume (a run_id to wait for again)"
+  }
+  if (input.command === undefined ? input.in_shell !== undefined : input.whole_output !== undefined) {
+    return input.command === undefined
+      ? "in_shell goes with command (a new run); a resumed run keeps where it runs"
+      : "whole_output goes with resume (a new run's output is whole)"
+  }
+  if (
+    (input.answer !== undefined || input.answer_key !== undefined) &&
+    (input.resume === undefined || (input.answer !== undefined && input.answer_key !== undefined))
+  ) {
+    return input.resume === undefined
+      ? "answer and answer_key go with resume (the blocked run to answer)"
+      : "give at most one of answer (text) and answer_key (a key name)"
+  }
+  if (input.answer !== undefined && (input.answer === "" || input.answer.length > maxAnswer)) {
+    return `answer must be 1 to ${maxAnswer} characters (typed in one tmux command list); got ` +
+      `${input.answer.length}; a key alone goes in answer_key`
+  }
+  const control = input.answer === undefined ? -1 : input.answer.search(controlCharacter)
+  if (control !== -1) {
+    return `answer is one line of text: it holds a control character (U+${
+      input.answer!.codePointAt(control)!.toString(16).toUpperCase().padStart(4, "0")
+    } at offset ${control}), which the program or the shell after it would read as a key (a newline ` +
+      "ends the line, so the rest would reach whatever reads next); answer one line per resume, and a " +
+      "key (C-d, Tab, Escape) with answer_key"
+  }
+  if (
+    input.interrupt !== undefined && (input.resume === undefined || input.answer !== undefined ||
+      input.answer_key !== undefined)
+  ) {
+    return input.resume === undefined
+      ? "interrupt goes with resume (the run to interrupt)"
+      : "interrupt is C-c to the run: give it without answer or answer_key"
+  }
+  if (input.answer_key !== undefined && !keyName.test(input.answer_key)) {
+    return "answer_key must be one tmux key name (C-d, Enter, Escape, q, M-x ...); text goes in answer"
+  }
+  if (input.enter !== undefined && input.answer === undefined) {
+    return "enter goes with answer (answer_key types one key alone)"
+  }
+  const problem = input.command === undefined ? undefined : commandProblem(input.command)
+  return problem === undefined ? undefined : `command ${problem}`
+}
+
+/**
+ * The run a resume names, as this process holds it or, failing that, as the pane records it (typed by
+ * another instance, or before a restart), with the head read and the record decoded on the way (a
+ * resume then waits on that read). A record copied or forged onto this pane under another run's or
+ * pane's name is not this run's. Fails when the run was collected, is another pane's, or is unknown.
+ */
+const heldRunOf = Effect.fn("run_shell_command.heldRunOf")(function*(runId: string, paneId: PaneId) {
+  const known = yield* (yield* ShellRuns).lookup(runId)
+  const head = known === undefined || known._tag === "Pending" ? undefined : yield* headOfRun(paneId, runId)
+  const read = head === undefined ? undefined : readRecord(head.runRecord)
+  if (read?._tag === "Undecodable") return yield* undecodableRecord(runId, paneId, read.reason)
+  const recorded = read?._tag === "Decoded" && read.record.run.id === runId && read.record.run.paneId === paneId
+    ? read.record.run
+    : undefined
+  const held = recorded === undefined ? known : { _tag: "Pending" as const, run: recorded }
+  if (held?._tag === "Pending" && held.run.paneId === paneId) {
+    return { held: held.run, seen: head === undefined || read === undefined ? undefined : { head, read } }
+  }
+  if (held?._tag === "Collected" || markOf(runId, head?.collected ?? "") !== undefined) {
+    return yield* collectedElsewhere({ id: runId, paneId }, head?.collected ?? "")
+  }
+  const detail = held?._tag === "Pending"
+    ? `run ${runId} belongs to pane ${held.run.paneId}, not ${paneId}`
+    : `run ${runId} is not recorded on pane ${paneId} (run IDs come from timed-out, ` +
+      "blocked or cancelled results; a collected run's record is gone)"
+  return yield* new ArgumentProblem({ detail: `resume: ${detail}` })
+})
+
+/** A run's turn on its pane: the run, how it came out, and an earlier run it reported. */
+interface Turn {
+  readonly run: { readonly id: string; readonly shell: string }
+  readonly outcome: RunOutcome
+  readonly earlier: ReadonlyArray<EarlierRun>
+}
+
+/** The call's result from the run's outcome. */
+const resultOf = Effect.fn("run_shell_command.resultOf")(function*(
+  input: typeof RunInput.Type,
+  turn: Turn,
+  started: number,
+  timeout: number,
+  limits: { readonly maxLines: number; readonly maxBytes: number }
+) {
+  const { run, outcome, earlier } = turn
+  const finished = yield* Clock.currentTimeMillis
+  const attach = attachCommandFor((yield* SocketPin).resolvedPath)
+  const bounded = tailBound(outcome.output.lines, limits.maxLines, limits.maxBytes)
+  return {
+    pane_id: input.pane_id,
+    exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
+    ...(outcome._tag === "ShellExited" ? { shell_exited: { exit_status: outcome.status } } : {}),
+    ...(outcome._tag === "ShellReplaced" ? { shell_replaced: { program: outcome.program } } : {}),
+    ...(outcome._tag === "Interrupted" ? { interrupted: true as const } : {}),
+    timed_out: outcome._tag === "TimedOut",
+    ...(outcome._tag === "Blocked"
+      ? { blocked_by: { program: outcome.by, kind: outcome.kind, next_step: nextStep(outcome, attach) } }
+      : {}),
+    ...(["Finished", "ShellExited", "ShellReplaced", "Interrupted"].includes(outcome._tag)
+      ? {}
+      : { run_id: run.id }),
+    ...(outcome._tag === "TimedOut" ? yield* watchCommandOf(run.id, input.pane_id) : {}),
+    elapsed_seconds: Math.round(finished - started) / 1000,
+    ...reportedTimeout(input.timeout, timeout),
+    output: bounded.lines.join("\n"),
+    output_from: outcome.output.continued ? "previous_answer" as const : "start" as const,
+    ...firstLineField(outcome.output, bounded),
+    output_start_lost: outcome.output.startLost,
+    ...(outcome.output.screen.length === 0 ? {} : { output_is_screen: outcome.output.screen }),
+    output_start_unknown: outcome.output.startUnknown,
+    truncated_lines: bounded.truncatedLines + outcome.output.droppedLines,
+    truncated_bytes: bounded.truncatedBytes + outcome.output.droppedBytes,
+    ...(outcome.output.countPartial ? { truncated_at_least: true } : {}),
+    shell: run.shell,
+    ...(earlier.length === 0 ? {} : { earlier_run: earlier.at(-1)! })
+  }
+})
+
 export const run_shell_command = defineTool(manifest.run_shell_command, {
   description: "Runs it in the pane's shell at its prompt; returns its exit status and output. A subshell " +
     "(cd, export do not persist) unless in_shell; copy mode or a program at the keyboard is refused. On " +
@@ -100,34 +255,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
     "output_from previous_answer (only what is new since the last answer), output_start_lost (the start " +
     "scrolled out of history), truncated_lines/bytes (dropped from the start for max_lines/max_bytes; lines " +
     "lost past history are not counted), output_is_screen (the screen as drawn, not the stream).",
-  input: Schema.Struct({
-    pane_id: PaneId,
-    command: Schema.optionalKey(
-      Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100_000)).annotate({
-        description: "the shell command (lines allowed)"
-      })
-    ),
-    resume: Schema.optionalKey(RunId),
-    timeout: timeoutField,
-    ...boundFields,
-    suppress_history: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "out of shell history (best effort)"
-    })),
-    in_shell: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "state persists; exit, set -e, traps act on the shell"
-    })),
-    whole_output: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "all output, not just new"
-    })),
-    answer: Schema.optionalKey(
-      Schema.String.annotate({ description: "text typed first, then Enter" }).check(noNul)
-    ),
-    answer_key: Schema.optionalKey(Schema.String.annotate({ description: "a key (C-d) instead" })),
-    enter: Schema.optionalKey(Schema.Boolean.annotate({ description: "with answer: Enter after it (default true)" })),
-    interrupt: Schema.optionalKey(Schema.Boolean.annotate({
-      description: "with resume: C-c to the run's program, then its end with what it printed"
-    }))
-  }),
+  input: RunInput,
   output: Schema.Struct({
     pane_id: idVariable("pane_id"),
     exit_status: Schema.NullOr(Schema.Int).annotate({
@@ -267,96 +395,16 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
   }),
   run: (input) =>
     Effect.gen(function*() {
-      if ((input.command === undefined) === (input.resume === undefined)) {
-        return yield* new ArgumentProblem({
-          detail: "give exactly one of command (a new run) and resume (a run_id to wait for again)"
-        })
-      }
-      if (input.command === undefined ? input.in_shell !== undefined : input.whole_output !== undefined) {
-        return yield* new ArgumentProblem({
-          detail: input.command === undefined
-            ? "in_shell goes with command (a new run); a resumed run keeps where it runs"
-            : "whole_output goes with resume (a new run's output is whole)"
-        })
-      }
-      if (
-        (input.answer !== undefined || input.answer_key !== undefined) &&
-        (input.resume === undefined || (input.answer !== undefined && input.answer_key !== undefined))
-      ) {
-        return yield* new ArgumentProblem({
-          detail: input.resume === undefined
-            ? "answer and answer_key go with resume (the blocked run to answer)"
-            : "give at most one of answer (text) and answer_key (a key name)"
-        })
-      }
-      if (input.answer !== undefined && (input.answer === "" || input.answer.length > maxAnswer)) {
-        return yield* new ArgumentProblem({
-          detail: `answer must be 1 to ${maxAnswer} characters (typed in one tmux command list); got ` +
-            `${input.answer.length}; a key alone goes in answer_key`
-        })
-      }
-      const control = input.answer === undefined ? -1 : input.answer.search(controlCharacter)
-      if (control !== -1) {
-        return yield* new ArgumentProblem({
-          detail:
-            `answer is one line of text: it holds a control character (U+${
-              input.answer!.codePointAt(control)!.toString(16).toUpperCase().padStart(4, "0")
-            } at offset ${control}), which the program or the shell after it would read as a key (a newline ` +
-            "ends the line, so the rest would reach whatever reads next); answer one line per resume, and a " +
-            "key (C-d, Tab, Escape) with answer_key"
-        })
-      }
-      if (
-        input.interrupt !== undefined && (input.resume === undefined || input.answer !== undefined ||
-          input.answer_key !== undefined)
-      ) {
-        return yield* new ArgumentProblem({
-          detail: input.resume === undefined
-            ? "interrupt goes with resume (the run to interrupt)"
-            : "interrupt is C-c to the run: give it without answer or answer_key"
-        })
-      }
-      if (input.answer_key !== undefined && !keyName.test(input.answer_key)) {
-        return yield* new ArgumentProblem({
-          detail: "answer_key must be one tmux key name (C-d, Enter, Escape, q, M-x ...); text goes in answer"
-        })
-      }
-      if (input.enter !== undefined && input.answer === undefined) {
-        return yield* new ArgumentProblem({ detail: "enter goes with answer (answer_key types one key alone)" })
-      }
-      const problem = input.command === undefined ? undefined : commandProblem(input.command)
-      if (problem !== undefined) {
-        return yield* new ArgumentProblem({ detail: `command ${problem}` })
-      }
+      const problem = argumentProblem(input)
+      if (problem !== undefined) return yield* new ArgumentProblem({ detail: problem })
       const { config } = yield* Config
       const runs = yield* ShellRuns
       const timeout = yield* effectiveTimeout(input.timeout)
       const started = yield* Clock.currentTimeMillis
       const deadline = started + timeout * 1000
-      const known = input.resume === undefined ? undefined : yield* runs.lookup(input.resume)
-      // What this process does not hold, the pane itself may: the run's record (typed by another
-      // instance, or before a restart), or the mark of its collection.
-      const head = known === undefined || known._tag === "Pending"
-        ? undefined
-        : yield* headOfRun(input.pane_id, input.resume!)
-      const read = head === undefined ? undefined : readRecord(head.runRecord)
-      if (read?._tag === "Undecodable") return yield* undecodableRecord(input.resume!, input.pane_id, read.reason)
-      // A record copied or forged onto this pane under another run's or pane's name is not this run's.
-      const recorded = read?._tag === "Decoded" && read.record.run.id === input.resume &&
-          read.record.run.paneId === input.pane_id
-        ? read.record.run
-        : undefined
-      const held = recorded === undefined ? known : { _tag: "Pending" as const, run: recorded }
-      if (held !== undefined && (held._tag !== "Pending" || held.run.paneId !== input.pane_id)) {
-        if (held._tag === "Collected" || markOf(input.resume!, head?.collected ?? "") !== undefined) {
-          return yield* collectedElsewhere({ id: input.resume!, paneId: input.pane_id }, head?.collected ?? "")
-        }
-        const detail = held._tag === "Pending"
-          ? `run ${input.resume} belongs to pane ${held.run.paneId}, not ${input.pane_id}`
-          : `run ${input.resume} is not recorded on pane ${input.pane_id} (run IDs come from timed-out, ` +
-            "blocked or cancelled results; a collected run's record is gone)"
-        return yield* new ArgumentProblem({ detail: `resume: ${detail}` })
-      }
+      const { held, seen } = input.resume === undefined
+        ? { held: undefined, seen: undefined }
+        : yield* heldRunOf(input.resume, input.pane_id)
       const limits = {
         maxLines: input.max_lines ?? outputLimits.maxLines,
         maxBytes: input.max_bytes ?? outputLimits.maxBytes,
@@ -372,24 +420,24 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         ? { _tag: "Key", key: "C-c" }
         : undefined
       // Progress names the run as soon as it has an ID: a hub whose link drops can still point at it.
-      let named: string | undefined = held?._tag === "Pending" ? held.run.id : undefined
+      let named: string | undefined = held?.id
       const typing = yield* Deferred.make<void>()
       const label = () => `${named === undefined ? "running" : `run ${named}`} in ${input.pane_id}`
-      const work = held?._tag === "Pending"
+      const work = held !== undefined
         ? Effect.map(
           Effect.flatMap(
-            answer === undefined ? Effect.succeed(undefined) : answerRun(held.run, answer),
+            answer === undefined ? Effect.succeed(undefined) : answerRun(held, answer),
             // Nothing typed since the head was read here: the resume waits on that read.
             (answered) =>
               resumeRun(
-                held.run,
+                held,
                 deadline,
                 limits,
                 answered?.interrupted === true,
-                answered === undefined && head !== undefined && read !== undefined ? { head, read } : undefined
+                answered === undefined ? seen : undefined
               )
           ),
-          (outcome) => ({ run: held.run, outcome, earlier: [] })
+          (outcome) => ({ run: held, outcome, earlier: [] })
         )
         : startRun({
           paneId: input.pane_id,
@@ -419,42 +467,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           remedy: "call again (it is safe), or use another pane for parallel work"
         })
       }
-      const { run, outcome, earlier } = turn.value as {
-        readonly run: { readonly id: string; readonly shell: string }
-        readonly outcome: RunOutcome
-        readonly earlier: ReadonlyArray<EarlierRun>
-      }
-      const finished = yield* Clock.currentTimeMillis
-      const attach = attachCommandFor((yield* SocketPin).resolvedPath)
-      const bounded = tailBound(outcome.output.lines, limits.maxLines, limits.maxBytes)
-      return {
-        pane_id: input.pane_id,
-        exit_status: outcome._tag === "Finished" ? outcome.output.status ?? null : null,
-        ...(outcome._tag === "ShellExited" ? { shell_exited: { exit_status: outcome.status } } : {}),
-        ...(outcome._tag === "ShellReplaced" ? { shell_replaced: { program: outcome.program } } : {}),
-        ...(outcome._tag === "Interrupted" ? { interrupted: true as const } : {}),
-        timed_out: outcome._tag === "TimedOut",
-        ...(outcome._tag === "Blocked"
-          ? { blocked_by: { program: outcome.by, kind: outcome.kind, next_step: nextStep(outcome, attach) } }
-          : {}),
-        ...(["Finished", "ShellExited", "ShellReplaced", "Interrupted"].includes(outcome._tag)
-          ? {}
-          : { run_id: run.id }),
-        ...(outcome._tag === "TimedOut" ? yield* watchCommandOf(run.id, input.pane_id) : {}),
-        elapsed_seconds: Math.round(finished - started) / 1000,
-        ...reportedTimeout(input.timeout, timeout),
-        output: bounded.lines.join("\n"),
-        output_from: outcome.output.continued ? "previous_answer" as const : "start" as const,
-        ...firstLineField(outcome.output, bounded),
-        output_start_lost: outcome.output.startLost,
-        ...(outcome.output.screen.length === 0 ? {} : { output_is_screen: outcome.output.screen }),
-        output_start_unknown: outcome.output.startUnknown,
-        truncated_lines: bounded.truncatedLines + outcome.output.droppedLines,
-        truncated_bytes: bounded.truncatedBytes + outcome.output.droppedBytes,
-        ...(outcome.output.countPartial ? { truncated_at_least: true } : {}),
-        shell: run.shell,
-        ...(earlier.length === 0 ? {} : { earlier_run: earlier.at(-1)! })
-      }
+      return yield* resultOf(input, turn.value as Turn, started, timeout, limits)
     }),
   hub: {
     // Security: a command line a remote host composed is never passed on for the agent's machine to
