@@ -90,6 +90,46 @@ interface Waiter {
 const headCommand = (paneId: PaneId, runId: string) =>
   ["display-message", "-p", "-t", paneId, headFormat(runId)] as const
 
+/** One command's output block of a control client: its lines, and whether it ended in `%error`. */
+interface Block {
+  readonly lines: Array<string>
+  failed: boolean
+}
+
+/**
+ * A control client's output read as it prints: each command's %begin...%end (or %error) block, in
+ * order, with `firstDone` called once the first block ends, and whether tmux told the client to exit.
+ */
+const controlOutput = (firstDone: () => void) => {
+  const blocks: Array<Block> = []
+  let open: Block | undefined
+  let pending = ""
+  let toldToExit = false
+  const push = (chunk: string) => {
+    pending += chunk
+    const lines = pending.split("\n")
+    pending = lines.pop() ?? ""
+    for (const line of lines) {
+      if (open !== undefined) {
+        if (/^%(end|error) /u.test(line)) {
+          open.failed = line.startsWith("%error")
+          blocks.push(open)
+          open = undefined
+          if (blocks.length === 1) firstDone()
+        } else {
+          open.lines.push(line)
+        }
+      } else if (line.startsWith("%begin ")) {
+        open = { lines: [], failed: false }
+      } else if (line.startsWith("%exit")) {
+        toldToExit = true
+      }
+      // Other lines outside a block are notifications (a paste buffer changed): none is the run's.
+    }
+  }
+  return { blocks: blocks as ReadonlyArray<Block>, toldToExit: () => toldToExit, push }
+}
+
 const startWaiter = (target: WaitTarget): Waiter => {
   const { paneId, runId, tmuxBin } = target.request
   const head = headCommand(paneId, runId)
@@ -98,20 +138,18 @@ const startWaiter = (target: WaitTarget): Waiter => {
     buildArgv([...target.flags, "-C"], [head, ["wait-for", protocolNames(runId).channel], head]) as Array<string>,
     { env: target.environment, stdio: ["pipe", "pipe", "pipe"] }
   )
-  // Output of each command's %begin...%end (or %error) block, in order: the head, the wait, the head.
-  const blocks: Array<{ lines: Array<string>; failed: boolean }> = []
-  let open: { lines: Array<string>; failed: boolean } | undefined
-  let pending = ""
   let printed = 0
   let stderr = ""
   let exited = false
   let stopped = false
-  let toldToExit = false
   let showFirst: (line: string | undefined) => void = () => undefined
   const first = new Promise<string | undefined>((resolve) => {
     showFirst = resolve
   })
-  const shutdown = () => toldToExit && !stopped && blocks.length < 3
+  // Output of each command's %begin...%end (or %error) block, in order: the head, the wait, the head.
+  const output = controlOutput(() => showFirst(headOf(0)))
+  const blocks = output.blocks
+  const shutdown = () => output.toldToExit() && !stopped && blocks.length < 3
   const headOf = (index: number) => {
     const block = blocks[index]
     return block === undefined || block.failed ? undefined : block.lines[0]
@@ -139,26 +177,7 @@ const startWaiter = (target: WaitTarget): Waiter => {
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     printed += chunk.length
     if (printed > waiterOutputLimit) child.kill("SIGTERM")
-    pending += chunk
-    const lines = pending.split("\n")
-    pending = lines.pop() ?? ""
-    for (const line of lines) {
-      if (open !== undefined) {
-        if (/^%(end|error) /u.test(line)) {
-          open.failed = line.startsWith("%error")
-          blocks.push(open)
-          open = undefined
-          if (blocks.length === 1) showFirst(headOf(0))
-        } else {
-          open.lines.push(line)
-        }
-      } else if (line.startsWith("%begin ")) {
-        open = { lines: [], failed: false }
-      } else if (line.startsWith("%exit")) {
-        toldToExit = true
-      }
-      // Other lines outside a block are notifications (a paste buffer changed): none is the run's.
-    }
+    output.push(chunk)
   })
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     if (stderr.length < waiterOutputLimit) stderr += chunk

@@ -20,6 +20,7 @@ import {
   toolNameOf,
   unreadSummary
 } from "../domain/redact.ts"
+import type { Selection } from "../domain/selection.ts"
 import { type ManifestRow, typesIntoPane } from "../manifest/index.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
 import { withoutUsual } from "../programs/usual.ts"
@@ -28,7 +29,7 @@ import { Config } from "../services/Config.ts"
 import { type CallError, InputInvalid } from "../services/errors.ts"
 import { LinkGate } from "../services/LinkGate.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
-import { Progress, type ProgressSink } from "../services/Progress.ts"
+import { Progress, type ProgressShape, type ProgressSink } from "../services/Progress.ts"
 import { ReadTools } from "../services/ReadTools.ts"
 import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
@@ -112,6 +113,160 @@ export const provideAllowed = (row: ManifestRow, services: Context.Context<ToolS
     )
 }
 
+/** What recording a call needs: where records go, and the secret that keys their digests. */
+interface Recording {
+  readonly audit: Audit["Service"]
+  readonly secret: Buffer
+}
+
+/** The selected tools, each with its input specialized to the selection when its definition asks. */
+const selectedOf = (selection: Selection): ReadonlyArray<ToolDefinition> =>
+  selection.tools.map((name) => {
+    const definition = definitionOf(name)!
+    return definition.specialize === undefined
+      ? definition
+      : { ...definition, input: definition.specialize(selection) }
+  })
+
+/** Runs a call here: the input guard, the tool's program, the output encoded. */
+const execute = Effect.fn("Registry.execute")(
+  function*(definition: ToolDefinition, decoded: Exit.Exit<unknown, InputInvalid>) {
+    const input = yield* decoded
+    // Security: input into the pane that runs this server would reach its own client.
+    if (typesIntoPane(definition.row)) {
+      yield* refuseOwnInput(definition.row.name, targetsIn(input).filter(isPaneId))
+    }
+    // Programs object to their arguments without naming themselves: the row names the tool.
+    const output = yield* Effect.catchTag(
+      definition.run(input),
+      "ArgumentProblem",
+      ({ detail }) => Effect.fail(new InputInvalid({ tool: definition.row.name, detail }))
+    )
+    // An output that does not fit its own schema is a bug of ours, not the caller's. Fields at
+    // their usual value say nothing: they are left out (programs/usual.ts).
+    return (yield* Effect.orDie(
+      Schema.encodeUnknownEffect(definition.output)(withoutUsual(definition.output, output))
+    )) as Record<string, unknown>
+  }
+)
+
+/**
+ * The arguments as the record shows them; a batch's operations are redacted by the sinks
+ * of the tools they name.
+ */
+const summaryOf = (secret: Buffer, row: ToolDefinition["row"], acceptance: Acceptance, args: unknown): unknown =>
+  row.callsTools
+    ? summarizeBatchArguments(secret, acceptance, sinksOf, isToolName, args)
+    : summarizeArguments(secret, acceptance, args)
+
+/**
+ * A call's arguments as dispatch reads them: over the bounds no tool's schema exceeds, refused
+ * unread (nothing walks them: not the decoder, the targets or the summary); else decoded, with
+ * what the schema accepted.
+ */
+const readArguments = (secret: Buffer, definition: ToolDefinition, args: unknown) => {
+  const broken = brokenBound(args)
+  if (broken !== undefined) {
+    return Effect.succeed({
+      decoded: Exit.fail(new InputInvalid({ tool: definition.row.name, detail: boundProblem(broken) })),
+      targets: [],
+      summary: unreadSummary(broken)
+    })
+  }
+  return Effect.map(decodeArguments(definition.input, definition.row.sinks, args), ({ acceptance, exit }) => ({
+    decoded: Exit.mapError(
+      exit,
+      (error) => new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) })
+    ),
+    targets: targetsIn(args),
+    summary: summaryOf(secret, definition.row, acceptance, args)
+  }))
+}
+
+/**
+ * Runs one call, written ahead: the intent record (row facts, the targets the arguments name,
+ * redacted arguments) before anything acts, and the call does not run when it cannot be
+ * written; then the outcome record, best effort. `parent` marks a batch operation.
+ */
+const audited = <R>(
+  { audit, secret }: Recording,
+  definition: ToolDefinition,
+  args: unknown,
+  meta: CallMeta,
+  run: (
+    effect: Effect.Effect<Record<string, unknown>, CallError, ToolServices>
+  ) => Effect.Effect<Record<string, unknown>, CallError, R>,
+  parent?: string
+) =>
+  // Uninterruptible around the steps, so a cancelled call still gets its outcome record.
+  Effect.uninterruptibleMask((restore) =>
+    Effect.gen(function*() {
+      const row = definition.row
+      const started = yield* Clock.currentTimeMillis
+      // Decoding acts on nothing: done first, so the record knows what the schema accepted.
+      const { decoded, summary, targets } = yield* readArguments(secret, definition, args)
+      const intent = yield* Effect.exit(restore(audit.intent({
+        tool: row.name,
+        ...(parent === undefined ? {} : { parent }),
+        toolset: row.toolset,
+        tmux_effect: row.effect,
+        process_reach: row.reach,
+        client_id: meta.clientId,
+        request_id: meta.requestId,
+        ...meta.recorded,
+        targets,
+        arguments: summary
+      })))
+      if (Exit.isFailure(intent)) {
+        return {
+          exit: Exit.failCause(intent.cause) as Exit.Exit<Record<string, unknown>, CallError>,
+          error: Option.getOrUndefined(Cause.findErrorOption(intent.cause))
+        }
+      }
+      const exit = yield* Effect.exit(restore(run((meta.via ?? execute)(definition, decoded))))
+      const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
+      yield* audit.outcome({
+        call: intent.value,
+        tool: row.name,
+        outcome: Exit.isSuccess(exit) ? "ok" : "error",
+        ...(Exit.isSuccess(exit)
+          ? {}
+          : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }),
+        duration_ms: (yield* Clock.currentTimeMillis) - started,
+        targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined)
+      })
+      return { exit, error }
+    })
+  )
+
+/** Records a call refused before anything could run, best effort. */
+const rejected = Effect.fn("Registry.rejected")(
+  function*({ audit, secret }: Recording, name: string, args: unknown, meta: CallMeta, parent?: string) {
+    const definition = isToolName(name) ? definitionOf(name as Parameters<typeof definitionOf>[0]) : undefined
+    const broken = brokenBound(args)
+    const acceptance: Acceptance = definition === undefined || broken !== undefined
+      ? { sinks: {}, refused: "all" }
+      : (yield* decodeArguments(definition.input, definition.row.sinks, args)).acceptance
+    yield* audit.rejection({
+      ...toolNameOf(secret, name, isToolName),
+      ...(parent === undefined ? {} : { parent }),
+      reason: isToolName(name) ? "not_selected" : "unknown",
+      client_id: meta.clientId,
+      request_id: meta.requestId,
+      arguments: broken === undefined ? summarizeArguments(secret, acceptance, args) : unreadSummary(broken)
+    })
+  }
+)
+
+/** A call's Progress: reports go to the client's sink, whose failures the tool never sees; none without one. */
+const reporterOf = (progress: ProgressSink | undefined): ProgressShape =>
+  progress === undefined
+    ? { progress: () => Effect.void }
+    : {
+      progress: (done: number, total: number, message: string, about?: Readonly<Record<string, string>>) =>
+        Effect.promise(() => progress(done, total, message, about).catch(() => undefined))
+    }
+
 /** The registry over the startup selection. @category layers */
 export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> = Layer.effect(
   Registry,
@@ -119,14 +274,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const { selection } = yield* Config
     const audit = yield* Audit
     const secret = yield* ProcessSecret
+    const recording: Recording = { audit, secret }
     const linkGate = yield* LinkGate
     const services = yield* Effect.context<ToolServices>()
-    const selected = selection.tools.map((name) => {
-      const definition = definitionOf(name)!
-      return definition.specialize === undefined
-        ? definition
-        : { ...definition, input: definition.specialize(selection) }
-    })
+    const selected = selectedOf(selection)
     const definitions = new Map(selected.map((definition) => [definition.row.name, definition]))
     const provisions = new Map(
       selected.map((definition) => [definition.row.name, provideAllowed(definition.row, services)])
@@ -134,139 +285,11 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const provideFor = (definition: ToolDefinition) => provisions.get(definition.row.name)!
     const nestedNames = new Set<string>(selection.batchOperations)
 
-    const execute = Effect.fn("Registry.execute")(
-      function*(definition: ToolDefinition, decoded: Exit.Exit<unknown, InputInvalid>) {
-        const input = yield* decoded
-        // Security: input into the pane that runs this server would reach its own client.
-        if (typesIntoPane(definition.row)) {
-          yield* refuseOwnInput(definition.row.name, targetsIn(input).filter(isPaneId))
-        }
-        // Programs object to their arguments without naming themselves: the row names the tool.
-        const output = yield* Effect.catchTag(
-          definition.run(input),
-          "ArgumentProblem",
-          ({ detail }) => Effect.fail(new InputInvalid({ tool: definition.row.name, detail }))
-        )
-        // An output that does not fit its own schema is a bug of ours, not the caller's. Fields at
-        // their usual value say nothing: they are left out (programs/usual.ts).
-        return (yield* Effect.orDie(
-          Schema.encodeUnknownEffect(definition.output)(withoutUsual(definition.output, output))
-        )) as Record<string, unknown>
-      }
-    )
-
-    /**
-     * The arguments as the record shows them; a batch's operations are redacted by the sinks
-     * of the tools they name.
-     */
-    const summaryOf = (row: ToolDefinition["row"], acceptance: Acceptance, args: unknown): unknown =>
-      row.callsTools
-        ? summarizeBatchArguments(secret, acceptance, sinksOf, isToolName, args)
-        : summarizeArguments(secret, acceptance, args)
-
-    /**
-     * A call's arguments as dispatch reads them: over the bounds no tool's schema exceeds, refused
-     * unread (nothing walks them: not the decoder, the targets or the summary); else decoded, with
-     * what the schema accepted.
-     */
-    const readArguments = (definition: ToolDefinition, args: unknown) => {
-      const broken = brokenBound(args)
-      if (broken !== undefined) {
-        return Effect.succeed({
-          decoded: Exit.fail(new InputInvalid({ tool: definition.row.name, detail: boundProblem(broken) })),
-          targets: [],
-          summary: unreadSummary(broken)
-        })
-      }
-      return Effect.map(decodeArguments(definition.input, definition.row.sinks, args), ({ acceptance, exit }) => ({
-        decoded: Exit.mapError(
-          exit,
-          (error) => new InputInvalid({ tool: definition.row.name, detail: decodeProblem(definition, error.message) })
-        ),
-        targets: targetsIn(args),
-        summary: summaryOf(definition.row, acceptance, args)
-      }))
-    }
-
-    /**
-     * Runs one call, written ahead: the intent record (row facts, the targets the arguments name,
-     * redacted arguments) before anything acts, and the call does not run when it cannot be
-     * written; then the outcome record, best effort. `parent` marks a batch operation.
-     */
-    const audited = <R>(
-      definition: ToolDefinition,
-      args: unknown,
-      meta: CallMeta,
-      run: (
-        effect: Effect.Effect<Record<string, unknown>, CallError, ToolServices>
-      ) => Effect.Effect<Record<string, unknown>, CallError, R>,
-      parent?: string
-    ) =>
-      // Uninterruptible around the steps, so a cancelled call still gets its outcome record.
-      Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function*() {
-          const row = definition.row
-          const started = yield* Clock.currentTimeMillis
-          // Decoding acts on nothing: done first, so the record knows what the schema accepted.
-          const { decoded, summary, targets } = yield* readArguments(definition, args)
-          const intent = yield* Effect.exit(restore(audit.intent({
-            tool: row.name,
-            ...(parent === undefined ? {} : { parent }),
-            toolset: row.toolset,
-            tmux_effect: row.effect,
-            process_reach: row.reach,
-            client_id: meta.clientId,
-            request_id: meta.requestId,
-            ...meta.recorded,
-            targets,
-            arguments: summary
-          })))
-          if (Exit.isFailure(intent)) {
-            return {
-              exit: Exit.failCause(intent.cause) as Exit.Exit<Record<string, unknown>, CallError>,
-              error: Option.getOrUndefined(Cause.findErrorOption(intent.cause))
-            }
-          }
-          const exit = yield* Effect.exit(restore(run((meta.via ?? execute)(definition, decoded))))
-          const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
-          yield* audit.outcome({
-            call: intent.value,
-            tool: row.name,
-            outcome: Exit.isSuccess(exit) ? "ok" : "error",
-            ...(Exit.isSuccess(exit)
-              ? {}
-              : { error_tag: error?._tag ?? (Cause.hasInterruptsOnly(exit.cause) ? "Interrupted" : "Defect") }),
-            duration_ms: (yield* Clock.currentTimeMillis) - started,
-            targets: targetsOf(Exit.isSuccess(exit) ? exit.value : undefined)
-          })
-          return { exit, error }
-        })
-      )
-
-    /** Records a call refused before anything could run, best effort. */
-    const rejected = Effect.fn("Registry.rejected")(
-      function*(name: string, args: unknown, meta: CallMeta, parent?: string) {
-        const definition = isToolName(name) ? definitionOf(name as Parameters<typeof definitionOf>[0]) : undefined
-        const broken = brokenBound(args)
-        const acceptance: Acceptance = definition === undefined || broken !== undefined
-          ? { sinks: {}, refused: "all" }
-          : (yield* decodeArguments(definition.input, definition.row.sinks, args)).acceptance
-        yield* audit.rejection({
-          ...toolNameOf(secret, name, isToolName),
-          ...(parent === undefined ? {} : { parent }),
-          reason: isToolName(name) ? "not_selected" : "unknown",
-          client_id: meta.clientId,
-          request_id: meta.requestId,
-          arguments: broken === undefined ? summarizeArguments(secret, acceptance, args) : unreadSummary(broken)
-        })
-      }
-    )
-
     /** One read the batch asked for: decoded, run and audited as its own call. */
     const nested = (meta: CallMeta, parent: string) =>
       Effect.fn("Registry.nested")(function*(name: string, args: unknown) {
         if (!nestedNames.has(name)) {
-          yield* rejected(name, args, meta, parent)
+          yield* rejected(recording, name, args, meta, parent)
           return {
             ok: false,
             tag: "ToolNotSelected",
@@ -276,6 +299,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           } as const
         }
         const { exit, error } = yield* audited(
+          recording,
           definitions.get(name)!,
           args,
           meta,
@@ -292,16 +316,10 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
       yield* Effect.annotateCurrentSpan(spanAttributes(name, args))
       const definition = definitions.get(name)
       if (definition === undefined) {
-        yield* rejected(name, args, meta)
+        yield* rejected(recording, name, args, meta)
         return yield* new ToolNotSelected({ name, known: isToolName(name) })
       }
-      const progress = meta.progress
-      const reporter = progress === undefined
-        ? { progress: () => Effect.void }
-        : {
-          progress: (done: number, total: number, message: string, about?: Readonly<Record<string, string>>) =>
-            Effect.promise(() => progress(done, total, message, about).catch(() => undefined))
-        }
+      const reporter = reporterOf(meta.progress)
       const local = (effect: Effect.Effect<Record<string, unknown>, CallError, ToolServices>) =>
         effect.pipe(
           provideFor(definition),
@@ -309,7 +327,7 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           Effect.provideService(LinkGate, linkGate),
           Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) })
         )
-      const { exit, error } = yield* audited(definition, args, meta, local)
+      const { exit, error } = yield* audited(recording, definition, args, meta, local)
       if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const
       if (error !== undefined) return { _tag: "Failure", error } as const
       return yield* Effect.failCause(exit.cause as Cause.Cause<never>)

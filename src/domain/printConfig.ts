@@ -138,6 +138,84 @@ const parseRemote = (
     }
   })
 
+/** With `--host` the entry runs a hub: the flags that start one host's server from the entry do not go with it. */
+const refuseSingleHostFlags = (flags: Partial<Record<PrintConfigFlag, string>>): Result.Result<void, StartupError> =>
+  Result.gen(function*() {
+    // The hub starts each host's server itself; the entry runs the hub here.
+    const alone = (["--ssh", "--remote-binary"] as const).find((flag) => flags[flag] !== undefined)
+    if (alone !== undefined) {
+      return yield* Result.fail(
+        settingInvalid(
+          alone,
+          `${alone} goes with one host (the entry starts the server there); with --host the entry runs a hub ` +
+            "that starts this server on each host (--remote-node, --remote-bin [NAME=]PATH name it there)"
+        )
+      )
+    }
+  })
+
+/** The settings of an entry that starts its server through ssh: each must survive the trip. */
+const checkRemoteEnv = (env: Readonly<Record<string, string>>): Result.Result<void, StartupError> =>
+  Result.gen(function*() {
+    // Security: the settings travel inside the remote command, which the host's login shell reads.
+    for (const [variable, value] of Object.entries(env)) {
+      const problem = remoteShellProblem(value)
+      if (problem !== undefined) {
+        return yield* Result.fail(
+          settingInvalid(
+            variable,
+            `${variable} ${JSON.stringify(value)} cannot go through ssh: it holds ${problem}; ` +
+              "give a value without backslashes or control characters"
+          )
+        )
+      }
+    }
+    if (env.LIBTMUX_SOCKET === "inherit") {
+      return yield* Result.fail(
+        settingInvalid(
+          "--socket",
+          "--socket inherit cannot cross ssh: the remote server gets no TMUX; " +
+            "name the socket there (name:NAME or path:/PATH), or keep the default"
+        )
+      )
+    }
+  })
+
+/** The entry's name: `--name`, or one per host; refused unless every client takes it. */
+const entryNameOf = (
+  flags: Partial<Record<PrintConfigFlag, string>>,
+  host: RemoteHost | undefined
+): Result.Result<string, StartupError> =>
+  Result.gen(function*() {
+    const name = flags["--name"] ?? defaultEntryName(host)
+    if (!entryNameShape.test(name)) {
+      return yield* Result.fail(
+        settingInvalid(
+          "--name",
+          `--name ${JSON.stringify(name)} is not valid; use 1 to 64 letters, digits, - and _ (what every client takes)`
+        )
+      )
+    }
+    return name
+  })
+
+/** `--node`, made absolute: a Node on this machine, so not for an entry that starts its server through ssh. */
+const localNodeOf = (
+  flags: Partial<Record<PrintConfigFlag, string>>,
+  host: RemoteHost | undefined,
+  cwd: string
+): Result.Result<string | undefined, StartupError> =>
+  Result.gen(function*() {
+    if (host !== undefined && flags["--node"] !== undefined) {
+      return yield* Result.fail(
+        settingInvalid("--node", "--node names a Node on this machine; with --ssh, give the remote one: --remote-node")
+      )
+    }
+    return flags["--node"] === undefined
+      ? undefined
+      : resolve(cwd, yield* pathWord("--node", flags["--node"], false))
+  })
+
 /** Decides `--print-config <client>` from the setting flags and the entry flags given beside it. */
 export const printConfigInvocation = (
   client: string,
@@ -164,19 +242,7 @@ export const printConfigInvocation = (
     const env = Object.fromEntries(
       Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)
     )
-    if (hub !== undefined) {
-      // The hub starts each host's server itself; the entry runs the hub here.
-      const alone = (["--ssh", "--remote-binary"] as const).find((flag) => flags[flag] !== undefined)
-      if (alone !== undefined) {
-        return yield* Result.fail(
-          settingInvalid(
-            alone,
-            `${alone} goes with one host (the entry starts the server there); with --host the entry runs a hub ` +
-              "that starts this server on each host (--remote-node, --remote-bin [NAME=]PATH name it there)"
-          )
-        )
-      }
-    }
+    if (hub !== undefined) yield* refuseSingleHostFlags(flags)
     const host = hub === undefined ? yield* parseRemote(flags, cwd) : undefined
     if (host !== undefined) {
       // The remote server cannot see how this machine reaches it: its watch_command needs to be told.
@@ -184,47 +250,9 @@ export const printConfigInvocation = (
       if (host.sshConfig !== undefined) env.LIBTMUX_WATCH_SSH_CONFIG ??= host.sshConfig
     }
     yield* parseWatchSsh(env.LIBTMUX_WATCH_SSH, env.LIBTMUX_WATCH_SSH_CONFIG)
-    if (host !== undefined) {
-      // Security: the settings travel inside the remote command, which the host's login shell reads.
-      for (const [variable, value] of Object.entries(env)) {
-        const problem = remoteShellProblem(value)
-        if (problem !== undefined) {
-          return yield* Result.fail(
-            settingInvalid(
-              variable,
-              `${variable} ${JSON.stringify(value)} cannot go through ssh: it holds ${problem}; ` +
-                "give a value without backslashes or control characters"
-            )
-          )
-        }
-      }
-    }
-    if (host !== undefined && env.LIBTMUX_SOCKET === "inherit") {
-      return yield* Result.fail(
-        settingInvalid(
-          "--socket",
-          "--socket inherit cannot cross ssh: the remote server gets no TMUX; " +
-            "name the socket there (name:NAME or path:/PATH), or keep the default"
-        )
-      )
-    }
-    const name = flags["--name"] ?? defaultEntryName(host)
-    if (!entryNameShape.test(name)) {
-      return yield* Result.fail(
-        settingInvalid(
-          "--name",
-          `--name ${JSON.stringify(name)} is not valid; use 1 to 64 letters, digits, - and _ (what every client takes)`
-        )
-      )
-    }
-    if (host !== undefined && flags["--node"] !== undefined) {
-      return yield* Result.fail(
-        settingInvalid("--node", "--node names a Node on this machine; with --ssh, give the remote one: --remote-node")
-      )
-    }
-    const node = flags["--node"] === undefined
-      ? undefined
-      : resolve(cwd, yield* pathWord("--node", flags["--node"], false))
+    if (host !== undefined) yield* checkRemoteEnv(env)
+    const name = yield* entryNameOf(flags, host)
+    const node = yield* localNodeOf(flags, host, cwd)
     // A client starts the server without TMUX: inherit there would reach the default socket.
     const inheritedSocket = env.LIBTMUX_SOCKET === "inherit" ? inheritedPath(tmux) : undefined
     if (inheritedSocket !== undefined) env.LIBTMUX_SOCKET = `path:${inheritedSocket}`

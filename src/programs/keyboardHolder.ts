@@ -61,3 +61,31 @@ export const screenFacts = (seen: RunScreen, before: ReadonlyArray<string> | und
     drawnBelow: rows.slice(seen.cursorY + 1).some((row) => !blank(row))
   }
 }
+
+/**
+ * Who holds a pane's keyboard as readiness decides it, from one look at the pane (its screen rows
+ * included) and its shell as the kernel shows it: undefined when the shell itself does, or is not
+ * seen. `before` is the screen seen at the last look (a screen that changes is a program working).
+ */
+export const keyboardHolderOf = (
+  look: PaneLook & { readonly cursor_y: number; readonly screen: string },
+  shell: { readonly inForeground: boolean; readonly unseen?: unknown; readonly foregroundGroup: number } | undefined,
+  kernel: KernelProbe,
+  before?: ReadonlyArray<string>
+) =>
+  shell === undefined || shell.inForeground || shell.unseen !== undefined
+    ? Effect.succeed(undefined)
+    : holderAtReadiness(
+      look,
+      shell.foregroundGroup,
+      kernel,
+      screenFacts({
+        recorded: false,
+        dead: false,
+        program: "",
+        alternate: look.alternate_on,
+        cursorX: look.cursor_x,
+        cursorY: look.cursor_y,
+        rows: look.screen.split("\n")
+      }, before)
+    )

@@ -20,7 +20,7 @@ import { PaneProcess } from "../services/PaneProcess.ts"
 import { type HeldView, type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { reads } from "../services/TmuxReads.ts"
-import { holderAtReadiness, kindText, screenFacts, secretRemedy } from "./keyboardHolder.ts"
+import { keyboardHolderOf, kindText, secretRemedy } from "./keyboardHolder.ts"
 import { orPaneNotFound, stateFields } from "./pane.ts"
 import { headOfRun, kernelProbe } from "./runHead.ts"
 import { timings } from "./runWatch.ts"
@@ -164,25 +164,7 @@ export const awaitFreePane = Effect.fn("paneClaim.awaitFreePane")(function*(pane
     if (decided.step === "Refuse") return yield* claimRefusal(recorded!)
     // Who holds the keyboard is decided as readiness decides it: from the kernel, whichever instance typed the run.
     const rows = look.screen.split("\n")
-    const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
-      ? undefined
-      : yield* holderAtReadiness(
-        look,
-        shell.foregroundGroup,
-        kernel,
-        screenFacts(
-          {
-            recorded: false,
-            dead: false,
-            program: "",
-            alternate: look.alternate_on,
-            cursorX: look.cursor_x,
-            cursorY: look.cursor_y,
-            rows
-          },
-          blocked?.rows
-        )
-      )
+    const holder = yield* keyboardHolderOf(look, shell, kernel, blocked?.rows)
     blocked = holder === undefined
       ? undefined
       : blocked?.program === holder.program && blocked.rows.join("\n") === look.screen

@@ -13,11 +13,12 @@ import { type TmuxRefusal } from "../domain/tmuxRefusals.ts"
 import { ArgumentProblem, PaneNotReady, type TmuxCommandFailed } from "../services/errors.ts"
 import { type Run } from "../services/ShellRuns.ts"
 import { PaneCommand } from "../services/Tmux.ts"
-import { holderAtReadiness, screenFacts } from "./keyboardHolder.ts"
+import type { Row } from "../services/TmuxReads.ts"
+import { keyboardHolderOf } from "./keyboardHolder.ts"
 import { sendCommands } from "./keys.ts"
 import { orPaneNotFound, readAndCapture } from "./pane.ts"
 import { runFields } from "./paneClaim.ts"
-import { headOfRun, kernelProbe } from "./runHead.ts"
+import { type Head, headOfRun, kernelProbe } from "./runHead.ts"
 
 /** What an answer types. @category models */
 export type Answer =
@@ -41,6 +42,38 @@ export const answerRefusal = (refusal: TmuxRefusal, run: Run, program: string): 
   return `run ${run.id} ended as the answer was about to be typed`
 }
 
+/** What an answer reads of its pane before typing: the run's fields, synchronize-panes, and the screen. */
+const lookFields = { ...runFields, "synchronize-panes": "string" } as const
+type Look = Row<typeof lookFields> & { readonly screen: string }
+
+/** Why the pane, as read, takes no answer for `run` (it ended, a mode, synchronize-panes), or undefined. */
+const refusalBefore = (run: Run, look: Look, head: Head) => {
+  const nothing = "nothing was typed"
+  if (parseEndRecord(head.endRecord) !== undefined || look[paneRunOptions.claim] !== run.id) {
+    return new ArgumentProblem({
+      detail: `answer: run ${run.id} has ended (its status report came, or it no longer holds the pane); ` +
+        `${nothing}. Call run_shell_command with resume "${run.id}" and no answer for its exit status and output`
+    })
+  }
+  if (look.pane_in_mode) {
+    return new PaneNotReady({
+      pane: run.paneId,
+      reason: "in-mode",
+      detail: `it is in copy mode (or another tmux mode), so the answer would go to the mode; ${nothing}`,
+      remedy: "leave the mode first (send_keys with keys \"q\" and enter false), then answer again"
+    })
+  }
+  if (look["synchronize-panes"] === "1") {
+    return new PaneNotReady({
+      pane: run.paneId,
+      reason: "busy",
+      detail: `synchronize-panes is on in its window, so the answer would reach every pane of it; ${nothing}`,
+      remedy: "turn it off (set_synchronize_panes), then answer again"
+    })
+  }
+  return undefined
+}
+
 /**
  * Types `answer` into `run`'s pane when its program in front waits for the keyboard, or C-c (an
  * interrupt) whatever the program does; returns the program and whether it was interrupted. Fails,
@@ -50,7 +83,7 @@ export const answerRefusal = (refusal: TmuxRefusal, run: Run, program: string): 
  */
 export const answerRun = Effect.fn("runAnswer.answerRun")(function*(run: Run, answer: Answer) {
   const nothing = "nothing was typed"
-  const read = yield* readAndCapture(run.paneId, { ...runFields, "synchronize-panes": "string" }, [
+  const read = yield* readAndCapture(run.paneId, lookFields, [
     "-N",
     "-S",
     "0",
@@ -59,47 +92,11 @@ export const answerRun = Effect.fn("runAnswer.answerRun")(function*(run: Run, an
   ])
   const look = { ...read.state, screen: read.captured }
   const head = yield* headOfRun(run.paneId, run.id)
-  if (parseEndRecord(head.endRecord) !== undefined || look[paneRunOptions.claim] !== run.id) {
-    return yield* new ArgumentProblem({
-      detail: `answer: run ${run.id} has ended (its status report came, or it no longer holds the pane); ` +
-        `${nothing}. Call run_shell_command with resume "${run.id}" and no answer for its exit status and output`
-    })
-  }
-  if (look.pane_in_mode) {
-    return yield* new PaneNotReady({
-      pane: run.paneId,
-      reason: "in-mode",
-      detail: `it is in copy mode (or another tmux mode), so the answer would go to the mode; ${nothing}`,
-      remedy: "leave the mode first (send_keys with keys \"q\" and enter false), then answer again"
-    })
-  }
-  if (look["synchronize-panes"] === "1") {
-    return yield* new PaneNotReady({
-      pane: run.paneId,
-      reason: "busy",
-      detail: `synchronize-panes is on in its window, so the answer would reach every pane of it; ${nothing}`,
-      remedy: "turn it off (set_synchronize_panes), then answer again"
-    })
-  }
+  const refused = refusalBefore(run, look, head)
+  if (refused !== undefined) return yield* refused
   // The kernel, read last before typing: who holds the keyboard, as readiness decides it.
   const kernel = yield* kernelProbe
-  const shell = yield* kernel.shell(look.pane_pid, look.pane_tty)
-  const holder = shell === undefined || shell.inForeground || shell.unseen !== undefined
-    ? undefined
-    : yield* holderAtReadiness(
-      look,
-      shell.foregroundGroup,
-      kernel,
-      screenFacts({
-        recorded: false,
-        dead: false,
-        program: "",
-        alternate: look.alternate_on,
-        cursorX: look.cursor_x,
-        cursorY: look.cursor_y,
-        rows: look.screen.split("\n")
-      }, undefined)
-    )
+  const holder = yield* keyboardHolderOf(look, yield* kernel.shell(look.pane_pid, look.pane_tty), kernel)
   // C-c is no answer: it interrupts the run whether its program reads the keyboard or works.
   const interrupt = answer._tag === "Key" && answer.key === "C-c"
   if (holder === undefined && !interrupt) {

@@ -138,26 +138,8 @@ export const awaitRun = <R>(
     }
     const event: RunEvent | { readonly _tag: "Signalled"; readonly stdout: string } = raced.value
     switch (event._tag) {
-      case "Signalled": {
-        const capture = parseCapture(event.stdout, run.id, from)
-        if (parseEndRecord(capture.head.endRecord) === undefined || capture.head.runRecord === "") {
-          // The waiting client returned without the record: the tmux server died under it (that
-          // read fails with the typed error), another call collected the run first, or the signal
-          // came from somewhere else (the run, still recorded, is held).
-          yield* readPane(run.paneId, { pane_id: "string" })
-          if (capture.head.runRecord === "") {
-            yield* runs.collect(run)
-            return yield* collectedElsewhere(run, capture.head.collected)
-          }
-          yield* runs.hold(run)
-          return yield* new RunWaitFailed({
-            pane: run.paneId,
-            runId: run.id,
-            cause: "its channel was signalled without its status report"
-          })
-        }
-        return yield* settleRun(run, yield* outputOf(run, capture.head, limits, capture), fresh)
-      }
+      case "Signalled":
+        return yield* signalledRun(run, event.stdout, from, limits, fresh)
       case "Recorded":
         return {
           _tag: "Finished",
@@ -188,58 +170,93 @@ export const awaitRun = <R>(
       }
       case "Replaced":
         return yield* shellReplaced(run, event.by, limits)
-      case "Returned": {
-        const tmux = yield* PaneCommand
-        const capture = yield* lookAtBottom(run)
-        if (readsForCommand(run, capture)) {
-          // The shell itself reads for the in-shell command (its `read`): a prompt of the run's. Held
-          // with what the answer carries, or as it was when the read fails.
-          const read = yield* outputSoFar(run, limits).pipe(Effect.tapError(() => runs.hold(run)))
-          const answer = heldAnswer(run, read)
-          yield* runs.hold(answer.run)
-          const output = answer.output
-          return { _tag: "Blocked", by: run.shell, kind: "prompt", output } satisfies RunOutcome
-        }
-        const read = yield* outputOf(run, capture.head, limits, capture)
-        // Without a status report the output ends at the cursor: on the shell's prompt drawn again.
-        const cursorRow = capture.rows[capture.head.history + capture.head.cursorY - capture.firstRow] ?? ""
-        const printed = showsPrompt(run.prompt, cursorRow, capture.head.cursorX) ? read.lines.slice(0, -1) : read.lines
-        const shown = printed.map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
-        // Only a start mark that never ran proves that nothing of the command ran.
-        const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
-        // Cancel any open input so the next command starts at a clean prompt. A resume of a run whose
-        // open input C-c could not cancel (another instance's) leaves the pane held, as that run's answer did.
-        const stillOpen = fresh
-          ? (yield* cancelOpenInput(run, capture.head)) === "stuck"
-          : (yield* readPane(run.paneId, { [paneRunOptions.openInput]: "string" }))[paneRunOptions.openInput] === run.id
-        if (stillOpen) {
-          // C-c did not cancel it: the run keeps the pane, so nothing else is typed into that input.
-          yield* tmux.run(keepOpenCommands(run)).pipe(Effect.ignore)
-          yield* runs.collect(run)
-          return yield* new RunIncomplete({ pane: run.paneId, shown, stillOpen: true })
-        }
-        yield* collectRun(run, null, "unreported", true)
-        // Back at the prompt after this call's C-c: the run ended as asked, with what it printed.
-        if (interrupted) {
-          return { _tag: "Interrupted", output: withSeen(run, { ...read, lines: printed }) } satisfies RunOutcome
-        }
-        if (!fresh) {
-          const bounded = tailBound(printed, limits.maxLines, limits.maxBytes)
-          return yield* new RunUnreported({
-            pane: run.paneId,
-            runId: run.id,
-            output: {
-              text: bounded.lines.join("\n"),
-              truncatedLines: bounded.truncatedLines + read.droppedLines,
-              continued: read.continued
-            }
-          })
-        }
-        return yield* neverStarted
-          ? new RunIncomplete({ pane: run.paneId, shown })
-          : new RunUnreported({ pane: run.paneId, runId: run.id, shown })
-      }
+      case "Returned":
+        return yield* returnedRun(run, fresh, limits, interrupted)
     }
+  })
+
+/** The run's channel was signalled and its waiting client read the run back: settled from that read. */
+const signalledRun = (run: Run, stdout: string, from: number, limits: OutputLimits, fresh: boolean) =>
+  Effect.gen(function*() {
+    const runs = yield* ShellRuns
+    const capture = parseCapture(stdout, run.id, from)
+    if (parseEndRecord(capture.head.endRecord) === undefined || capture.head.runRecord === "") {
+      // The waiting client returned without the record: the tmux server died under it (that
+      // read fails with the typed error), another call collected the run first, or the signal
+      // came from somewhere else (the run, still recorded, is held).
+      yield* readPane(run.paneId, { pane_id: "string" })
+      if (capture.head.runRecord === "") {
+        yield* runs.collect(run)
+        return yield* collectedElsewhere(run, capture.head.collected)
+      }
+      yield* runs.hold(run)
+      return yield* new RunWaitFailed({
+        pane: run.paneId,
+        runId: run.id,
+        cause: "its channel was signalled without its status report"
+      })
+    }
+    return yield* settleRun(run, yield* outputOf(run, capture.head, limits, capture), fresh)
+  })
+
+/**
+ * The shell is back at its prompt without the run's status report. An in-shell run's own `read` is a
+ * prompt of the run's: held. Otherwise the run was cut short (C-c, an open input, a command that never
+ * started): an open input C-c cannot cancel keeps the pane (`RunIncomplete`); else the run is collected
+ * as unreported and answered with what it printed.
+ */
+const returnedRun = (run: Run, fresh: boolean, limits: OutputLimits, interrupted: boolean) =>
+  Effect.gen(function*() {
+    const runs = yield* ShellRuns
+    const tmux = yield* PaneCommand
+    const capture = yield* lookAtBottom(run)
+    if (readsForCommand(run, capture)) {
+      // The shell itself reads for the in-shell command (its `read`): a prompt of the run's. Held
+      // with what the answer carries, or as it was when the read fails.
+      const read = yield* outputSoFar(run, limits).pipe(Effect.tapError(() => runs.hold(run)))
+      const answer = heldAnswer(run, read)
+      yield* runs.hold(answer.run)
+      const output = answer.output
+      return { _tag: "Blocked", by: run.shell, kind: "prompt", output } satisfies RunOutcome
+    }
+    const read = yield* outputOf(run, capture.head, limits, capture)
+    // Without a status report the output ends at the cursor: on the shell's prompt drawn again.
+    const cursorRow = capture.rows[capture.head.history + capture.head.cursorY - capture.firstRow] ?? ""
+    const printed = showsPrompt(run.prompt, cursorRow, capture.head.cursorX) ? read.lines.slice(0, -1) : read.lines
+    const shown = printed.map((row) => row.trimEnd()).filter((row) => row !== "").slice(-8).join("\n").slice(-1000)
+    // Only a start mark that never ran proves that nothing of the command ran.
+    const neverStarted = run.markStart && parseStartMark(capture.head.mark) === undefined
+    // Cancel any open input so the next command starts at a clean prompt. A resume of a run whose
+    // open input C-c could not cancel (another instance's) leaves the pane held, as that run's answer did.
+    const stillOpen = fresh
+      ? (yield* cancelOpenInput(run, capture.head)) === "stuck"
+      : (yield* readPane(run.paneId, { [paneRunOptions.openInput]: "string" }))[paneRunOptions.openInput] === run.id
+    if (stillOpen) {
+      // C-c did not cancel it: the run keeps the pane, so nothing else is typed into that input.
+      yield* tmux.run(keepOpenCommands(run)).pipe(Effect.ignore)
+      yield* runs.collect(run)
+      return yield* new RunIncomplete({ pane: run.paneId, shown, stillOpen: true })
+    }
+    yield* collectRun(run, null, "unreported", true)
+    // Back at the prompt after this call's C-c: the run ended as asked, with what it printed.
+    if (interrupted) {
+      return { _tag: "Interrupted", output: withSeen(run, { ...read, lines: printed }) } satisfies RunOutcome
+    }
+    if (!fresh) {
+      const bounded = tailBound(printed, limits.maxLines, limits.maxBytes)
+      return yield* new RunUnreported({
+        pane: run.paneId,
+        runId: run.id,
+        output: {
+          text: bounded.lines.join("\n"),
+          truncatedLines: bounded.truncatedLines + read.droppedLines,
+          continued: read.continued
+        }
+      })
+    }
+    return yield* neverStarted
+      ? new RunIncomplete({ pane: run.paneId, shown })
+      : new RunUnreported({ pane: run.paneId, runId: run.id, shown })
   })
 
 /**

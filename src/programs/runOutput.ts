@@ -179,102 +179,201 @@ const newlines = (text: string): number => {
 
 const bytesOf = (lines: ReadonlyArray<string>) => lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0)
 
+/** A cell position: absolute row, cell column. */
+interface Place {
+  readonly row: number
+  readonly column: number
+}
+
+/** What `readOutput` reads, and the bounds it reads to. */
+interface ReadOutputOptions {
+  readonly paneId: PaneId
+  readonly history: number
+  readonly start: Place
+  readonly end: Place
+  readonly maxLines: number
+  readonly maxBytes: number
+  readonly countUntil: number
+  readonly alternate: boolean
+  readonly bottom?: BottomRows | undefined
+}
+
+/**
+ * The rows read so far, from `top` to the end, whether each wraps on into the next, and whether the
+ * row above `top` wraps on into it (the first line began above; not known until that row is read).
+ */
+interface Piece {
+  readonly rows: ReadonlyArray<string>
+  readonly wraps: ReadonlyArray<boolean>
+  readonly top: number
+  readonly above: boolean | undefined
+}
+
+/** The rows the bottom read already holds, from `start` down, when they hold the end; else no rows. */
+const bottomPiece = (bottom: BottomRows | undefined, start: Place, end: Place): Piece => {
+  const inBottom = bottom !== undefined && end.row >= bottom.firstRow &&
+    end.row < bottom.firstRow + bottom.rows.length
+  if (!inBottom) return { rows: [], wraps: [], top: end.row + 1, above: undefined }
+  const all = wrapsOf(bottom.rows, bottom.joined)
+  const from = Math.max(0, start.row - bottom.firstRow)
+  return {
+    rows: bottom.rows.slice(from, end.row - bottom.firstRow + 1),
+    wraps: all.slice(from, end.row - bottom.firstRow + 1),
+    top: bottom.firstRow + from,
+    above: from > 0 ? all[from - 1] : undefined
+  }
+}
+
+/** The end row is the last of `rows` once it is read; its line begins after the last row above it that ends a line. */
+const endRowOf = ({ rows, top, wraps }: Piece, end: Place): { endRow?: EndRow } => {
+  if (rows.length === 0 || top + rows.length - 1 !== end.row) return {}
+  let first = rows.length - 1
+  while (first > 0 && wraps[first - 1] === true) first--
+  return { endRow: { cells: rows.at(-1)!, lineRow: top + first } }
+}
+
+/** The output's lines in the rows read: from `start` (or the first row read) to `end`. */
+const keptOf = ({ rows, top, wraps }: Piece, start: Place, end: Place) =>
+  extractOutput(
+    rows,
+    joinRows(rows, wraps),
+    { row: 0, column: top === start.row ? start.column : 0 },
+    end.row - top,
+    end.column
+  )
+
+/** Whether the rows read meet the bound. */
+const enough = (piece: Piece, options: ReadOutputOptions) => {
+  // The first line may have begun above `top`: only the others count as complete.
+  const lines = keptOf(piece, options.start, options.end).slice(1)
+  return lines.length > options.maxLines || bytesOf(lines) > options.maxBytes
+}
+
+/** The answer when a read of the rows failed: what was read, with nothing counted before it. */
+const cut = (piece: Piece, options: ReadOutputOptions, read: RowsRead) =>
+  ({
+    lines: keptOf(piece, options.start, options.end),
+    droppedLines: 0,
+    droppedBytes: 0,
+    trimmed: read._tag === "Trimmed",
+    partial: true,
+    ...endRowOf(piece, options.end)
+  }) satisfies ReadOutput
+
+/**
+ * Reads pieces of rows upward from the piece's top until the lines meet the bound or `start` is
+ * reached: the rows with the history size of the last read, or the read that failed.
+ */
+const readUpward = Effect.fnUntraced(function*(options: ReadOutputOptions, from: Piece) {
+  const { paneId, start, alternate } = options
+  let piece = from
+  let history = options.history
+  while (piece.top > start.row && !enough(piece, options)) {
+    const first = Math.max(start.row, piece.top - rowsPerRead)
+    // One row more above and below: where the piece's first and last rows wrap on is known then.
+    const over = first > 0 ? 1 : 0
+    const read = yield* readRows(
+      paneId,
+      history,
+      [{ first: first - over, last: piece.top, flags: ["-N", "-J"] }],
+      alternate
+    )
+    if (read._tag !== "Read") return { _tag: "Failed", piece, read } as const
+    history = read.history
+    const pieceRows = linesOf(read.texts[0])
+    const pieceWraps = wrapsOf(pieceRows, linesOf(read.texts[1]))
+    piece = {
+      rows: [...pieceRows.slice(over, over + piece.top - first), ...piece.rows],
+      wraps: [...pieceWraps.slice(over, over + piece.top - first), ...piece.wraps],
+      above: over === 1 && pieceWraps[0] === true,
+      top: first
+    }
+  }
+  return { _tag: "Read", piece, history } as const
+})
+
+/** What was counted before the lines returned, and whether counting saw all of it. */
+type Counted = Pick<ReadOutput, "droppedLines" | "droppedBytes" | "trimmed" | "partial">
+
+/**
+ * Counts the lines and bytes of the rows from `start` to the row above `top`, a chunk at a time from
+ * the bottom up, onto what `counted` holds, until `countUntil`. `above`: the row above `top` wraps on into it.
+ */
+const countAbove = Effect.fnUntraced(function*(
+  options: ReadOutputOptions,
+  top: number,
+  above: boolean,
+  history: number,
+  counted: Pick<Counted, "droppedLines" | "droppedBytes">
+) {
+  const { paneId, start, alternate } = options
+  let { droppedLines, droppedBytes } = counted
+  // Counted as the rows come: for a run still printing, that is as of the read.
+  for (let last = top - 1; last >= start.row; last -= rowsPerCount) {
+    if ((yield* Clock.currentTimeMillis) >= options.countUntil) {
+      return { droppedLines, droppedBytes, trimmed: false, partial: true } satisfies Counted
+    }
+    const first = Math.max(start.row, last - rowsPerCount + 1)
+    // tmux ends a capture with a newline even where its last row wraps on: the row below is read
+    // with it, for whether the line goes on into the rows already counted.
+    const below = last === top - 1 ? [] : [{ first: last, last: last + 1, flags: ["-N", "-J"] as const }]
+    const read = yield* readRows(paneId, history, [{ first, last, flags: ["-J"] }, ...below], alternate)
+    if (read._tag !== "Read") {
+      return { droppedLines, droppedBytes, trimmed: read._tag === "Trimmed", partial: true } satisfies Counted
+    }
+    history = read.history
+    let text = read.texts[0] ?? ""
+    const goesOn = last === top - 1 ? above : wrapsOf(linesOf(read.texts[1]), linesOf(read.texts[2]))[0] === true
+    // The line that goes on below was counted there, newline and all (the first returned one, with `above`).
+    if (goesOn) text = text.slice(0, -1)
+    if (first === start.row && start.column > 0) {
+      const firstLine = text.slice(0, text.includes("\n") ? text.indexOf("\n") : text.length)
+      text = dropCells(firstLine, start.column) + text.slice(firstLine.length)
+    }
+    droppedLines += newlines(text)
+    droppedBytes += Buffer.byteLength(text)
+  }
+  return { droppedLines, droppedBytes, trimmed: false, partial: false } satisfies Counted
+})
+
 /**
  * The output from `start` (absolute row, cell column) to `end` (absolute row, cell column), read
  * from the end up until the bound is met, the rest counted. `bottom`, the rows read with the
  * head, is the newest piece when it holds the end: it was read at the head's history size, so no
  * scrolling since can move it.
  */
-export const readOutput = (options: {
-  readonly paneId: PaneId
-  readonly history: number
-  readonly start: { readonly row: number; readonly column: number }
-  readonly end: { readonly row: number; readonly column: number }
-  readonly maxLines: number
-  readonly maxBytes: number
-  readonly countUntil: number
-  readonly alternate: boolean
-  readonly bottom?: BottomRows | undefined
-}) =>
+export const readOutput = (options: ReadOutputOptions) =>
   Effect.gen(function*() {
-    const { paneId, start, end, alternate, bottom } = options
+    const { paneId, start, end, alternate } = options
+    const upward = yield* readUpward(options, bottomPiece(options.bottom, start, end))
+    if (upward._tag === "Failed") return cut(upward.piece, options, upward.read)
+    const { piece } = upward
     // The history size the next read is aimed at: the latest one seen.
-    let history = options.history
-    // The rows from `top` to the end, whether each wraps on into the next, and whether the row above
-    // `top` wraps on into it (the first line began above; not known until that row is read).
-    let rows: Array<string> = []
-    let wraps: Array<boolean> = []
-    let top = end.row + 1
-    let above: boolean | undefined
-    const inBottom = bottom !== undefined && end.row >= bottom.firstRow &&
-      end.row < bottom.firstRow + bottom.rows.length
-    if (inBottom) {
-      const all = wrapsOf(bottom.rows, bottom.joined)
-      const from = Math.max(0, start.row - bottom.firstRow)
-      rows = bottom.rows.slice(from, end.row - bottom.firstRow + 1)
-      wraps = all.slice(from, end.row - bottom.firstRow + 1)
-      top = bottom.firstRow + from
-      if (from > 0) above = all[from - 1]
-    }
-    // The end row is the last of `rows` once it is read; its line begins after the last row above it that ends a line.
-    const endRow = (): { endRow?: EndRow } => {
-      if (rows.length === 0 || top + rows.length - 1 !== end.row) return {}
-      let first = rows.length - 1
-      while (first > 0 && wraps[first - 1] === true) first--
-      return { endRow: { cells: rows.at(-1)!, lineRow: top + first } }
-    }
-    const kept = () =>
-      extractOutput(
-        rows,
-        joinRows(rows, wraps),
-        { row: 0, column: top === start.row ? start.column : 0 },
-        end.row - top,
-        end.column
-      )
-    // The first line may have begun above `top`: only the others count as complete.
-    const enough = () => {
-      const lines = kept().slice(1)
-      return lines.length > options.maxLines || bytesOf(lines) > options.maxBytes
-    }
-    const cut = (read: RowsRead) =>
-      ({
-        lines: kept(),
+    let history = upward.history
+    if (piece.top === start.row) {
+      return {
+        lines: keptOf(piece, start, end),
         droppedLines: 0,
         droppedBytes: 0,
-        trimmed: read._tag === "Trimmed",
-        partial: true,
-        ...endRow()
-      }) satisfies ReadOutput
-    while (top > start.row && !enough()) {
-      const first = Math.max(start.row, top - rowsPerRead)
-      // One row more above and below: where the piece's first and last rows wrap on is known then.
-      const over = first > 0 ? 1 : 0
+        trimmed: false,
+        partial: false,
+        ...endRowOf(piece, end)
+      }
+    }
+    let above = piece.above
+    if (above === undefined) {
+      // The bottom rows alone were enough: whether the row above them wraps on into them is read.
       const read = yield* readRows(
         paneId,
         history,
-        [{ first: first - over, last: top, flags: ["-N", "-J"] }],
+        [{ first: piece.top - 1, last: piece.top, flags: ["-N", "-J"] }],
         alternate
       )
-      if (read._tag !== "Read") return cut(read)
-      history = read.history
-      const pieceRows = linesOf(read.texts[0])
-      const pieceWraps = wrapsOf(pieceRows, linesOf(read.texts[1]))
-      rows = [...pieceRows.slice(over, over + top - first), ...rows]
-      wraps = [...pieceWraps.slice(over, over + top - first), ...wraps]
-      above = over === 1 && pieceWraps[0] === true
-      top = first
-    }
-    if (top === start.row) {
-      return { lines: kept(), droppedLines: 0, droppedBytes: 0, trimmed: false, partial: false, ...endRow() }
-    }
-    if (above === undefined) {
-      // The bottom rows alone were enough: whether the row above them wraps on into them is read.
-      const read = yield* readRows(paneId, history, [{ first: top - 1, last: top, flags: ["-N", "-J"] }], alternate)
-      if (read._tag !== "Read") return cut(read)
+      if (read._tag !== "Read") return cut(piece, options, read)
       history = read.history
       above = wrapsOf(linesOf(read.texts[0]), linesOf(read.texts[1]))[0] === true
     }
-    let lines = kept()
+    let lines = keptOf(piece, start, end)
     let droppedLines = 0
     let droppedBytes = 0
     if (above) {
@@ -283,37 +382,6 @@ export const readOutput = (options: {
       droppedBytes = Buffer.byteLength(lines[0] ?? "") + 1
       lines = lines.slice(1)
     }
-    // Counted as the rows come: for a run still printing, that is as of the read.
-    for (let last = top - 1; last >= start.row; last -= rowsPerCount) {
-      if ((yield* Clock.currentTimeMillis) >= options.countUntil) {
-        return { lines, droppedLines, droppedBytes, trimmed: false, partial: true, ...endRow() } satisfies ReadOutput
-      }
-      const first = Math.max(start.row, last - rowsPerCount + 1)
-      // tmux ends a capture with a newline even where its last row wraps on: the row below is read
-      // with it, for whether the line goes on into the rows already counted.
-      const below = last === top - 1 ? [] : [{ first: last, last: last + 1, flags: ["-N", "-J"] as const }]
-      const read = yield* readRows(paneId, history, [{ first, last, flags: ["-J"] }, ...below], alternate)
-      if (read._tag !== "Read") {
-        return {
-          lines,
-          droppedLines,
-          droppedBytes,
-          trimmed: read._tag === "Trimmed",
-          partial: true,
-          ...endRow()
-        } satisfies ReadOutput
-      }
-      history = read.history
-      let text = read.texts[0] ?? ""
-      const goesOn = last === top - 1 ? above : wrapsOf(linesOf(read.texts[1]), linesOf(read.texts[2]))[0] === true
-      // The line that goes on below was counted there, newline and all (the first returned one, with `above`).
-      if (goesOn) text = text.slice(0, -1)
-      if (first === start.row && start.column > 0) {
-        const firstLine = text.slice(0, text.includes("\n") ? text.indexOf("\n") : text.length)
-        text = dropCells(firstLine, start.column) + text.slice(firstLine.length)
-      }
-      droppedLines += newlines(text)
-      droppedBytes += Buffer.byteLength(text)
-    }
-    return { lines, droppedLines, droppedBytes, trimmed: false, partial: false, ...endRow() } satisfies ReadOutput
+    const counted = yield* countAbove(options, piece.top, above, history, { droppedLines, droppedBytes })
+    return { lines, ...counted, ...endRowOf(piece, end) } satisfies ReadOutput
   })

@@ -214,22 +214,9 @@ const visible = <R extends { readonly session_name: string }>(rows: ReadonlyArra
 /** The server fields with the session each row is of, to leave out the hidden ones. */
 const serverRowFields = { ...serverFields, session_name: "string" } as const satisfies Fields
 
-/** The typed reads over a read authority. @category constructors */
-export const make = (observe: Authority<"TmuxObserve">) => ({
-  /** Every session on the pinned server, in tmux's order. */
-  sessions: Effect.fn("TmuxReads.sessions")(function*() {
-    return visible(yield* Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions))
-  }),
-  /** The server's own fields, once per session (an empty list when it has no session). */
-  server: Effect.fn("TmuxReads.server")(function*() {
-    const stdout = yield* observe.run([["list-sessions", "-F", formatOf(serverRowFields)]])
-    return visible(yield* parseRows(serverRowFields, "list-sessions", stdout))
-  }),
-  /**
-   * The runs run_shell_command typed that are not collected, by pane, as their panes' options
-   * record them (domain/runRecord.ts): whichever server instance typed them. Two invocations.
-   */
-  heldRuns: Effect.fn("TmuxReads.heldRuns")(function*() {
+/** `make`'s heldRuns: the panes' run options, then each wanted run's record, end and the pane's claim. */
+const heldRuns = (observe: Authority<"TmuxObserve">) =>
+  Effect.fn("TmuxReads.heldRuns")(function*() {
     const listed = yield* observe.run([["list-panes", "-a", "-F", formatOf(heldRunFields)]]).pipe(
       Effect.flatMap((stdout) => parseRows(heldRunFields, "list-panes", stdout))
     )
@@ -265,7 +252,66 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
         exit_status: parseEndRecord(end)?.status ?? null
       }] satisfies ReadonlyArray<HeldRun>
     })
+  })
+
+/** `make`'s paneAndCapture: a pane's fields and one capture, split at the end of the fields' record. */
+const paneAndCapture = <F extends Fields>(
+  observe: Authority<"TmuxObserve">,
+  paneId: PaneId,
+  fields: F,
+  captureArgs: ReadonlyArray<string>
+): Effect.Effect<{ readonly state: Row<F>; readonly captured: string }, TmuxError> =>
+  Effect.gen(function*() {
+    const stdout = yield* observe.run([
+      ["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`],
+      ["capture-pane", "-p", "-t", paneId, ...captureArgs]
+    ])
+    if (!stdout.startsWith(paneId + FS)) return yield* noSuchPane(paneId)
+    const split = stdout.indexOf(`${RS}\n`) + 2
+    const [state] = yield* parseRows(fields, "display-message", stdout.slice(paneId.length + 1, split))
+    return { state: state as Row<F>, captured: stdout.slice(split) }
+  })
+
+/**
+ * `make`'s paneAndCaptures. The line between captures holds control characters, which a pane's
+ * rows never do (the terminal acts on them and stores none).
+ */
+const paneAndCaptures = <F extends Fields>(
+  observe: Authority<"TmuxObserve">,
+  paneId: PaneId,
+  fields: F,
+  captures: ReadonlyArray<ReadonlyArray<string>>
+): Effect.Effect<{ readonly state: Row<F>; readonly captured: ReadonlyArray<string> }, TmuxError> =>
+  Effect.gen(function*() {
+    const stdout = yield* observe.run([
+      ["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`],
+      ...captures.flatMap((args, i) => [
+        ...(i === 0 ? [] : [["display-message", "-p", "-t", paneId, `${FS}${RS}${FS}`] as const]),
+        ["capture-pane", "-p", "-t", paneId, ...args] as const
+      ])
+    ])
+    if (!stdout.startsWith(paneId + FS)) return yield* noSuchPane(paneId)
+    const split = stdout.indexOf(`${RS}\n`) + 2
+    const [state] = yield* parseRows(fields, "display-message", stdout.slice(paneId.length + 1, split))
+    return { state: state as Row<F>, captured: stdout.slice(split).split(`${FS}${RS}${FS}\n`) }
+  })
+
+/** The typed reads over a read authority. @category constructors */
+export const make = (observe: Authority<"TmuxObserve">) => ({
+  /** Every session on the pinned server, in tmux's order. */
+  sessions: Effect.fn("TmuxReads.sessions")(function*() {
+    return visible(yield* Effect.flatMap(observe.run([readBack.sessions()]), decode.sessions))
   }),
+  /** The server's own fields, once per session (an empty list when it has no session). */
+  server: Effect.fn("TmuxReads.server")(function*() {
+    const stdout = yield* observe.run([["list-sessions", "-F", formatOf(serverRowFields)]])
+    return visible(yield* parseRows(serverRowFields, "list-sessions", stdout))
+  }),
+  /**
+   * The runs run_shell_command typed that are not collected, by pane, as their panes' options
+   * record them (domain/runRecord.ts): whichever server instance typed them. Two invocations.
+   */
+  heldRuns: heldRuns(observe),
   /** Each pane's last collected run, from its mark: one invocation. */
   collectedRuns: Effect.fn("TmuxReads.collectedRuns")(function*() {
     const stdout = yield* observe.run([["list-panes", "-a", "-F", formatOf(collectedRunFields)]])
@@ -308,44 +354,14 @@ export const make = (observe: Authority<"TmuxObserve">) => ({
       return row as Row<F>
     }),
   /** Format fields of one pane and its captured rows (`capture-pane -p` with `captureArgs`), in one invocation. */
-  paneAndCapture: <F extends Fields>(
-    paneId: PaneId,
-    fields: F,
-    captureArgs: ReadonlyArray<string>
-  ): Effect.Effect<{ readonly state: Row<F>; readonly captured: string }, TmuxError> =>
-    Effect.gen(function*() {
-      const stdout = yield* observe.run([
-        ["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`],
-        ["capture-pane", "-p", "-t", paneId, ...captureArgs]
-      ])
-      if (!stdout.startsWith(paneId + FS)) return yield* noSuchPane(paneId)
-      const split = stdout.indexOf(`${RS}\n`) + 2
-      const [state] = yield* parseRows(fields, "display-message", stdout.slice(paneId.length + 1, split))
-      return { state: state as Row<F>, captured: stdout.slice(split) }
-    }),
+  paneAndCapture: <F extends Fields>(paneId: PaneId, fields: F, captureArgs: ReadonlyArray<string>) =>
+    paneAndCapture(observe, paneId, fields, captureArgs),
   /**
    * Format fields of one pane and several captures of the same moment (`capture-pane -p` with each
-   * of `captures`), in one invocation. The line between captures holds control characters, which a
-   * pane's rows never do (the terminal acts on them and stores none).
+   * of `captures`), in one invocation.
    */
-  paneAndCaptures: <F extends Fields>(
-    paneId: PaneId,
-    fields: F,
-    captures: ReadonlyArray<ReadonlyArray<string>>
-  ): Effect.Effect<{ readonly state: Row<F>; readonly captured: ReadonlyArray<string> }, TmuxError> =>
-    Effect.gen(function*() {
-      const stdout = yield* observe.run([
-        ["display-message", "-p", "-t", paneId, `#{pane_id}${FS}${formatOf(fields)}`],
-        ...captures.flatMap((args, i) => [
-          ...(i === 0 ? [] : [["display-message", "-p", "-t", paneId, `${FS}${RS}${FS}`] as const]),
-          ["capture-pane", "-p", "-t", paneId, ...args] as const
-        ])
-      ])
-      if (!stdout.startsWith(paneId + FS)) return yield* noSuchPane(paneId)
-      const split = stdout.indexOf(`${RS}\n`) + 2
-      const [state] = yield* parseRows(fields, "display-message", stdout.slice(paneId.length + 1, split))
-      return { state: state as Row<F>, captured: stdout.slice(split).split(`${FS}${RS}${FS}\n`) }
-    })
+  paneAndCaptures: <F extends Fields>(paneId: PaneId, fields: F, captures: ReadonlyArray<ReadonlyArray<string>>) =>
+    paneAndCaptures(observe, paneId, fields, captures)
 })
 
 /** The typed reads of the Tmux contract. @category models */

@@ -17,8 +17,8 @@ import {
 } from "../domain/config.ts"
 import { hostNames } from "../domain/hosts.ts"
 import { hostSelectionSettings, narrowSelection } from "../domain/hostToolsets.ts"
-import { resolveSelection, type Selection } from "../domain/selection.ts"
-import { formatSelector, inheritedPath, resolveSocketPath, socketFlags } from "../domain/socket.ts"
+import { type EndpointFacts, resolveSelection, type Selection } from "../domain/selection.ts"
+import { formatSelector, inheritedPath, resolveSocketPath, socketFlags, type SocketSelector } from "../domain/socket.ts"
 import type { SocketPlace } from "../domain/socketPlace.ts"
 import {
   AdoptionRefused,
@@ -70,15 +70,19 @@ export interface WaitTarget {
   readonly environment: Environment
 }
 
+/** The path of the socket `selector` names, as tmux itself resolves it under this environment. */
+const socketPathOf = (selector: SocketSelector, env: Environment, uid: number): string =>
+  resolveSocketPath(selector, {
+    TMUX_TMPDIR: env.TMUX_TMPDIR,
+    TMUX: env.TMUX,
+    uid,
+    realpath
+  })
+
 /** The socket of a `wait`, refused as startup refuses it (checkSocketPath). */
 const waitTarget = (request: WaitRequest, env: Environment, uid: number): Effect.Effect<WaitTarget, StartupError> =>
   Effect.gen(function*() {
-    const resolvedPath = resolveSocketPath(request.socket, {
-      TMUX_TMPDIR: env.TMUX_TMPDIR,
-      TMUX: env.TMUX,
-      uid,
-      realpath
-    })
+    const resolvedPath = socketPathOf(request.socket, env, uid)
     const place = yield* checkSocketPath(request.socket, resolvedPath, env, uid)
     return {
       request,
@@ -125,6 +129,79 @@ const auditTarget = (
   })
 }
 
+/** The first tmux client on the socket: the server's state and provenance; a failure names tmux or the socket. */
+const probeSocket = (config: ServerConfig, env: Environment, socket: string) =>
+  probeServer(config.tmuxBin, socketFlags(config.socket, env.TMUX), socket, env).pipe(
+    Effect.mapError((error) =>
+      startupError(
+        error._tag === "TmuxNotFound"
+          ? new TmuxUnusable({ bin: config.tmuxBin, detail: error.message })
+          : new SocketUnreachable({ socket, detail: error.message })
+      )
+    )
+  )
+
+/**
+ * The tool selection from the settings and what the probe found, narrowed to what a hub's hosts
+ * serve; with the host table, whose narrowed hosts get their own selection settings.
+ */
+const selectionFor = (config: ServerConfig, found: Pick<EndpointFacts, "serverState" | "provenance">) =>
+  Effect.gen(function*() {
+    const resolved = yield* Effect.fromResult(resolveSelection(
+      config.selection,
+      {
+        socketExplicit: config.socketExplicit,
+        tmuxConfig: config.tmuxConfig.kind,
+        serverState: found.serverState,
+        provenance: found.provenance
+      },
+      // The registry is total over the manifest (its type fails to compile otherwise); naming the
+      // tools from the manifest keeps their programs out of what startup loads.
+      new Set(toolNames)
+    ))
+    const table = config.hosts
+    const narrowed = table?.toolsets
+    const selection = table === undefined
+      ? resolved
+      : yield* Effect.fromResult(narrowSelection(resolved, hostNames(table), narrowed))
+    // A narrowed host's server starts with its own selection settings (hostToolsets.ts).
+    const hosts = table === undefined || narrowed === undefined ? table : {
+      ...table,
+      remotes: table.remotes.map((host) => {
+        const only = narrowed[host.name]
+        return only === undefined
+          ? host
+          : { ...host, selection: hostSelectionSettings(resolved, config.selection, only) }
+      })
+    }
+    return { selection, hosts }
+  })
+
+/** The pane this process runs in, if any, and whether it is on the pinned socket (`resolvedPath`). */
+const callerOf = (env: Environment, resolvedPath: string): PaneFromEnvironment => {
+  const callerSocket = inheritedPath(env.TMUX)
+  const callerPath = callerSocket === undefined ? undefined : realpath(callerSocket) ?? callerSocket
+  return {
+    paneId: env.TMUX_PANE === undefined || env.TMUX_PANE === "" ? undefined : env.TMUX_PANE,
+    socketPath: callerPath,
+    onPinnedSocket: callerPath !== undefined && sameFile(callerPath, resolvedPath)
+  }
+}
+
+/** Takes the socket's lease for the scope; an exclusive lease that is not held stops startup. */
+const leaseFor = (config: ServerConfig, resolvedPath: string, env: Environment) =>
+  Effect.gen(function*() {
+    const lease = yield* takeLease(resolvedPath, JSON.stringify({ pid: process.pid, version }), env)
+    if (config.lease === "exclusive" && lease.state !== "held") {
+      return yield* Effect.fail(startupError(
+        lease.state === "shared"
+          ? new LeaseHeld({ socketPath: resolvedPath, holder: lease.holder })
+          : new LeaseUnavailable({ detail: lease.reason })
+      ))
+    }
+    return lease
+  })
+
 /**
  * Decides everything for serving, from the environment and the command line. The settings are read
  * from `settings` (by default the environment itself). The lease it takes lasts as long as the scope.
@@ -147,24 +224,11 @@ export const startup = (
     if (invocation.kind !== "serve") return invocation
     const config = invocation.config
     const newServerConfig = yield* configForNewServer(config, env, uid)
-    const resolvedPath = resolveSocketPath(config.socket, {
-      TMUX_TMPDIR: env.TMUX_TMPDIR,
-      TMUX: env.TMUX,
-      uid,
-      realpath
-    })
+    const resolvedPath = socketPathOf(config.socket, env, uid)
     // Before anything connects a tmux client to the socket (the probe below is the first).
     const place = yield* checkSocketPath(config.socket, resolvedPath, env, uid)
     const socket = formatSelector(config.socket)
-    const probe = probeServer(config.tmuxBin, socketFlags(config.socket, env.TMUX), socket, env).pipe(
-      Effect.mapError((error) =>
-        startupError(
-          error._tag === "TmuxNotFound"
-            ? new TmuxUnusable({ bin: config.tmuxBin, detail: error.message })
-            : new SocketUnreachable({ socket, detail: error.message })
-        )
-      )
-    )
+    const probe = probeSocket(config, env, socket)
     const [tmuxVersion, found] = yield* Effect.all([checkTmuxVersion(config, env), probe], { concurrency: 2 })
     const serverState = found.state
     if (config.adopt === "refuse" && found.provenance === "unknown") {
@@ -172,48 +236,9 @@ export const startup = (
         startupError(new AdoptionRefused({ socket }))
       )
     }
-    const resolved = yield* Effect.fromResult(resolveSelection(
-      config.selection,
-      {
-        socketExplicit: config.socketExplicit,
-        tmuxConfig: config.tmuxConfig.kind,
-        serverState,
-        provenance: found.provenance
-      },
-      // The registry is total over the manifest (its type fails to compile otherwise); naming the
-      // tools from the manifest keeps their programs out of what startup loads.
-      new Set(toolNames)
-    ))
-    const table = config.hosts
-    const narrowed = table?.toolsets
-    const selection = table === undefined
-      ? resolved
-      : yield* Effect.fromResult(narrowSelection(resolved, hostNames(table), narrowed))
-    // A narrowed host's server starts with its own selection settings (hostToolsets.ts).
-    const hosts = table === undefined || narrowed === undefined ? table : {
-      ...table,
-      remotes: table.remotes.map((host) => {
-        const only = narrowed[host.name]
-        return only === undefined
-          ? host
-          : { ...host, selection: hostSelectionSettings(resolved, config.selection, only) }
-      })
-    }
-    const callerSocket = inheritedPath(env.TMUX)
-    const callerPath = callerSocket === undefined ? undefined : realpath(callerSocket) ?? callerSocket
-    const caller = {
-      paneId: env.TMUX_PANE === undefined || env.TMUX_PANE === "" ? undefined : env.TMUX_PANE,
-      socketPath: callerPath,
-      onPinnedSocket: callerPath !== undefined && sameFile(callerPath, resolvedPath)
-    }
-    const lease = yield* takeLease(resolvedPath, JSON.stringify({ pid: process.pid, version }), env)
-    if (config.lease === "exclusive" && lease.state !== "held") {
-      return yield* Effect.fail(startupError(
-        lease.state === "shared"
-          ? new LeaseHeld({ socketPath: resolvedPath, holder: lease.holder })
-          : new LeaseUnavailable({ detail: lease.reason })
-      ))
-    }
+    const { selection, hosts } = yield* selectionFor(config, { serverState, provenance: found.provenance })
+    const caller = callerOf(env, resolvedPath)
+    const lease = yield* leaseFor(config, resolvedPath, env)
     const pin = {
       selector: config.socket,
       flags: socketFlags(config.socket, env.TMUX),
@@ -230,7 +255,7 @@ export const startup = (
     return {
       kind: "facts",
       facts: {
-        config: hosts === table ? config : { ...config, hosts },
+        config: hosts === config.hosts ? config : { ...config, hosts },
         selection,
         pin,
         caller,

@@ -25,7 +25,7 @@ import * as Exit from "effect/Exit"
 import * as FiberSet from "effect/FiberSet"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import { type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
+import { type CallMeta, type CallOutcome, Registry, type ToolNotSelected } from "../dispatch/Registry.ts"
 import { maxResultChars } from "../domain/bounds.ts"
 import type { HostTable } from "../domain/hosts.ts"
 import { defaultWaitMaxSeconds } from "../domain/waitCeiling.ts"
@@ -183,6 +183,89 @@ class RpcError extends Error {
 }
 
 /**
+ * Log lines reach a client only once it asked for them, at the level it chose (the SDK's own
+ * handler would send every line to a client that never asked).
+ */
+const serveLogLevel = (server: Server, log: ServerLog["Service"]) => {
+  let threshold: LogLevel | undefined
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    const first = threshold === undefined
+    threshold = request.params.level
+    if (first) {
+      // Replays the lines logged before (the ready line, startup warnings), then follows.
+      log.listen((level, line) => {
+        if (threshold !== undefined && atLeast(level, threshold)) {
+          server.notification({
+            method: "notifications/message",
+            params: { level, logger: "libtmux-mcp", data: line }
+          })
+            .catch(() => undefined)
+        }
+      })
+    }
+    return {}
+  })
+}
+
+/** The one resource, `tmux://capabilities`, read afresh on each request; any other URI is not found. */
+const serveCapabilities = (server: Server, options: Pick<ServerOptions, "capabilities">) => {
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [capabilitiesResource] }))
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    if (request.params.uri !== capabilitiesResource.uri) {
+      throw new RpcError(
+        -32002,
+        `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`
+      )
+    }
+    return {
+      contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities() }]
+    }
+  })
+}
+
+/** A hub's call ID (a UUID) joins the two audit records; anything else is not written down. */
+const hubCallOf = (hubCall: unknown): Pick<CallMeta, "recorded"> =>
+  typeof hubCall === "string" && hubCallShape.test(hubCall) ? { recorded: { hub_call: hubCall } } : {}
+
+/**
+ * A call's end as the client reads it: a tool result, its error flagged; a tool outside the
+ * selection or a cancelled request, a JSON-RPC error; a defect, a result that hides its detail
+ * (which goes to stderr).
+ */
+const resultOf = (
+  exit: Exit.Exit<CallOutcome, ToolNotSelected>,
+  name: string,
+  log: ServerLog["Service"]
+): CallToolResult => {
+  if (Exit.isSuccess(exit)) {
+    const outcome = exit.value
+    if (outcome._tag === "Success") {
+      return {
+        content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
+        structuredContent: outcome.structured
+      }
+    }
+    return {
+      isError: true,
+      content: [{ type: "text", text: outcome.error.message }],
+      // A host's error keeps the host's own tag.
+      _meta: { [errorMetaKey]: outcome.error._tag === "HostCallFailed" ? outcome.error.tag : outcome.error._tag }
+    }
+  }
+  const notSelected = Cause.findErrorOption(exit.cause)
+  if (notSelected._tag === "Some") throw new RpcError(ErrorCode.InvalidParams, notSelected.value.message)
+  if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
+  // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
+  log.line("error", `libtmux-mcp: internal error in ${name}: ${defectSummary(exit.cause)}`)
+  return {
+    isError: true,
+    content: [{ type: "text", text: `internal error in ${name}; see the server's stderr` }],
+    _meta: { [errorMetaKey]: "Defect" }
+  }
+}
+
+/**
  * Builds the SDK server over the registry; the caller connects a transport. Calls run in the scope
  * this is built in: closing it interrupts the calls in flight and waits for them.
  * @category constructors
@@ -203,40 +286,9 @@ export const makeServer = (
       { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
       { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: options.instructions }
     )
-    // Log lines reach a client only once it asked for them, at the level it chose (the SDK's own
-    // handler would send every line to a client that never asked).
-    let threshold: LogLevel | undefined
-    server.setRequestHandler(SetLevelRequestSchema, (request) => {
-      const first = threshold === undefined
-      threshold = request.params.level
-      if (first) {
-        // Replays the lines logged before (the ready line, startup warnings), then follows.
-        options.log.listen((level, line) => {
-          if (threshold !== undefined && atLeast(level, threshold)) {
-            server.notification({
-              method: "notifications/message",
-              params: { level, logger: "libtmux-mcp", data: line }
-            })
-              .catch(() => undefined)
-          }
-        })
-      }
-      return {}
-    })
+    serveLogLevel(server, options.log)
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [capabilitiesResource] }))
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-      if (request.params.uri !== capabilitiesResource.uri) {
-        throw new RpcError(
-          -32002,
-          `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`
-        )
-      }
-      return {
-        contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities() }]
-      }
-    })
+    serveCapabilities(server, options)
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       inflight++
       // Arguments the stdin framing refused unread stand in for themselves: the registry refuses the call.
@@ -246,42 +298,14 @@ export const makeServer = (
           requestId: extra.requestId,
           clientId: clientIdOf(server),
           progress: progressOf(request.params._meta?.progressToken, extra),
-          // A hub's call ID (a UUID) joins the two audit records; anything else is not written down.
-          ...((hubCall) =>
-            typeof hubCall === "string" && hubCallShape.test(hubCall) ? { recorded: { hub_call: hubCall } } : {})(
-              request.params._meta?.[hubCallMetaKey]
-            )
+          ...hubCallOf(request.params._meta?.[hubCallMetaKey])
         }),
         { signal: extra.signal }
       )
       const exit = await new Promise<Exit.Exit<CallOutcome, ToolNotSelected>>((resolve) => fiber.addObserver(resolve))
       inflight--
       options.afterCall?.(() => inflight > 0)
-      if (Exit.isSuccess(exit)) {
-        const outcome = exit.value
-        if (outcome._tag === "Success") {
-          return {
-            content: [{ type: "text", text: JSON.stringify(outcome.structured) }],
-            structuredContent: outcome.structured
-          }
-        }
-        return {
-          isError: true,
-          content: [{ type: "text", text: outcome.error.message }],
-          // A host's error keeps the host's own tag.
-          _meta: { [errorMetaKey]: outcome.error._tag === "HostCallFailed" ? outcome.error.tag : outcome.error._tag }
-        }
-      }
-      const notSelected = Cause.findErrorOption(exit.cause)
-      if (notSelected._tag === "Some") throw new RpcError(ErrorCode.InvalidParams, notSelected.value.message)
-      if (Cause.hasInterruptsOnly(exit.cause)) throw new RpcError(ErrorCode.RequestTimeout, "request cancelled")
-      // A defect is our bug: say so without sending internals to the model; the detail goes to stderr.
-      options.log.line("error", `libtmux-mcp: internal error in ${request.params.name}: ${defectSummary(exit.cause)}`)
-      return {
-        isError: true,
-        content: [{ type: "text", text: `internal error in ${request.params.name}; see the server's stderr` }],
-        _meta: { [errorMetaKey]: "Defect" }
-      }
+      return resultOf(exit, request.params.name, options.log)
     })
     return server
   })

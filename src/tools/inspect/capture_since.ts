@@ -71,6 +71,125 @@ export const verifyCursor = (token: string, paneId: string) =>
     return state
   })
 
+/** The pane as one look read it, with the absolute row `rows[0]` is at. */
+interface Read {
+  readonly state: Effect.Success<ReturnType<typeof look>>["state"]
+  readonly rows: ReadonlyArray<string>
+  readonly firstRow: number
+}
+
+/** A read that settled the answer: `fresh`, the rows to return; `missed`, whether rows were lost before them. */
+interface Settled extends Read {
+  readonly fresh: ReadonlyArray<string>
+  readonly missed: boolean
+}
+
+/** Why the pane cannot be followed, when it cannot: its process exited, or a respawn replaced the cursor's. */
+const paneGone = (paneId: PaneId, state: Read["state"], previous: CursorState | undefined): PaneGone | undefined => {
+  if (state.pane_dead) {
+    return new PaneGone({
+      pane: paneId,
+      reason: "is dead (its process exited); capture_pane still shows what it left"
+    })
+  }
+  if (previous !== undefined && previous.pid !== state.pane_pid) {
+    return new PaneGone({
+      pane: paneId,
+      reason: `was respawned (process ${previous.pid} became ${state.pane_pid}); call capture_since without a cursor`
+    })
+  }
+  return undefined
+}
+
+/** Without a cursor to follow (a first call, or a full-screen program then or now): the screen, as at the bottom. */
+const readScreen = Effect.fnUntraced(function*(paneId: PaneId, aimed: number, first: Read) {
+  let { state, rows, firstRow } = first
+  if (aimed !== 0) {
+    ;({ state, rows } = yield* look(paneId, 0))
+    firstRow = state.history_size
+  }
+  const fresh = state.alternate_on ? rows : rows.slice(0, state.cursor_y + 1)
+  return { state, rows, firstRow, fresh, missed: false } satisfies Settled
+})
+
+/**
+ * The rows after the anchor found at index `start`, down to the cursor's row at index `end`: the
+ * anchor and the rows that were below it, where they still are, were returned before.
+ */
+const rowsAfterAnchor = (rows: ReadonlyArray<string>, start: number, end: number, previous: CursorState) => {
+  let index = start
+  if (rowHash(rows[index] ?? "") === previous.anchorHash) index++
+  for (const hash of previous.belowHashes) {
+    if (index <= end && rowHash(rows[index] ?? "") === hash) index++
+    else break
+  }
+  return rows.slice(index, end + 1)
+}
+
+/**
+ * With a cursor on the normal screen: the rows written since its anchor, found where the content now
+ * holds it; when the anchor is lost (history cleared, or trimmed past it), the screen, with `missed`.
+ */
+const followCursor = Effect.fnUntraced(function*(paneId: PaneId, previous: CursorState, first: Read) {
+  let { state, rows, firstRow } = first
+  const band = Math.max(1, Math.floor(state.history_limit / 10))
+  const nearLimit = state.history_size >= state.history_limit - band ||
+    previous.historySize >= state.history_limit - band
+  const cleared = state.history_size < previous.historySize && state.pane_height <= previous.height
+  let start: number | undefined
+  if (!cleared && !nearLimit && previous.anchor >= 0) {
+    // Read from the rows above the anchor: changed, they say the content moved (the screen
+    // cleared, or history cleared and grown back), and the anchor is found by them instead.
+    const above = previous.aboveHashes.length
+    // Rows are asked for relative to the history's end: output between two reads moves that,
+    // so the read is aimed again (a few times) until it starts where the rows above were.
+    for (let tries = 0; tries < readAttempts && firstRow !== previous.anchor - above; tries++) {
+      const from = previous.anchor - above - state.history_size
+      ;({ state, rows } = yield* look(paneId, from))
+      firstRow = state.history_size + from
+      if (firstRow === previous.anchor - above) break
+    }
+    const stayed = previous.anchor - above === firstRow &&
+      previous.aboveHashes.every((hash, k) => rowHash(rows[k] ?? "") === hash)
+    start = stayed ? above : undefined
+    if (!stayed) {
+      ;({ state, rows } = yield* look(paneId, "-"))
+      firstRow = 0
+      start = findAnchor(rows, previous, (row) => row <= previous.anchor)
+    }
+  } else if (!cleared) {
+    ;({ state, rows } = yield* look(paneId, "-"))
+    firstRow = 0
+    // tmux trims a tenth of the limit at a time: the anchor moved up by a multiple of that.
+    const trim = Math.max(1, Math.floor(state.history_limit / 10))
+    start = findAnchor(rows, previous, (row) => row <= previous.anchor && (previous.anchor - row) % trim === 0)
+  }
+  if (start === undefined) {
+    ;({ state, rows } = yield* look(paneId, 0))
+    const fresh = rows.slice(0, state.cursor_y + 1)
+    return { state, rows, firstRow: state.history_size, fresh, missed: true } satisfies Settled
+  }
+  const end = state.history_size + state.cursor_y - firstRow
+  return { state, rows, firstRow, fresh: rowsAfterAnchor(rows, start, end, previous), missed: false } satisfies Settled
+})
+
+/** The cursor to hand out: the row the pane's cursor is on, with the rows around it that find it again. */
+const nextCursor = (secret: Buffer, socket: string, paneId: PaneId, { firstRow, rows, state }: Read): string => {
+  const cursorIndex = state.history_size + state.cursor_y - firstRow
+  return encodeCursor(secret, {
+    pane: paneId,
+    socket,
+    pid: state.pane_pid,
+    historySize: state.history_size,
+    height: state.pane_height,
+    anchor: state.history_size + state.cursor_y,
+    anchorHash: rowHash(rows[cursorIndex] ?? ""),
+    belowHashes: rows.slice(cursorIndex + 1).map(rowHash),
+    aboveHashes: rows.slice(Math.max(0, cursorIndex - contextRows), cursorIndex).map(rowHash),
+    alternate: state.alternate_on
+  })
+}
+
 /** @category tools */
 export const capture_since = defineTool(manifest.capture_since, {
   description: "Follow a pane's output: without cursor, the screen and a cursor; with " +
@@ -113,93 +232,16 @@ export const capture_since = defineTool(manifest.capture_since, {
       const aimed = previous === undefined || previous.alternate || previous.anchor < 0
         ? 0
         : previous.anchor - previous.aboveHashes.length - previous.historySize
-      let { state, rows } = yield* look(input.pane_id, aimed)
-      if (state.pane_dead) {
-        return yield* new PaneGone({
-          pane: input.pane_id,
-          reason: "is dead (its process exited); capture_pane still shows what it left"
-        })
-      }
-      if (previous !== undefined && previous.pid !== state.pane_pid) {
-        return yield* new PaneGone({
-          pane: input.pane_id,
-          reason:
-            `was respawned (process ${previous.pid} became ${state.pane_pid}); call capture_since without a cursor`
-        })
-      }
-      let fresh: ReadonlyArray<string>
-      let missed = false
-      let firstRow = state.history_size + aimed
-      if (previous === undefined || state.alternate_on || previous.alternate) {
-        if (aimed !== 0) {
-          ;({ state, rows } = yield* look(input.pane_id, 0))
-          firstRow = state.history_size
-        }
-        fresh = state.alternate_on ? rows : rows.slice(0, state.cursor_y + 1)
-      } else {
-        const band = Math.max(1, Math.floor(state.history_limit / 10))
-        const nearLimit = state.history_size >= state.history_limit - band ||
-          previous.historySize >= state.history_limit - band
-        const cleared = state.history_size < previous.historySize && state.pane_height <= previous.height
-        let start: number | undefined
-        if (!cleared && !nearLimit && previous.anchor >= 0) {
-          // Read from the rows above the anchor: changed, they say the content moved (the screen
-          // cleared, or history cleared and grown back), and the anchor is found by them instead.
-          const above = previous.aboveHashes.length
-          // Rows are asked for relative to the history's end: output between two reads moves that,
-          // so the read is aimed again (a few times) until it starts where the rows above were.
-          for (let tries = 0; tries < readAttempts && firstRow !== previous.anchor - above; tries++) {
-            const from = previous.anchor - above - state.history_size
-            ;({ state, rows } = yield* look(input.pane_id, from))
-            firstRow = state.history_size + from
-            if (firstRow === previous.anchor - above) break
-          }
-          const stayed = previous.anchor - above === firstRow &&
-            previous.aboveHashes.every((hash, k) => rowHash(rows[k] ?? "") === hash)
-          start = stayed ? above : undefined
-          if (!stayed) {
-            ;({ state, rows } = yield* look(input.pane_id, "-"))
-            firstRow = 0
-            start = findAnchor(rows, previous, (row) => row <= previous.anchor)
-          }
-        } else if (!cleared) {
-          ;({ state, rows } = yield* look(input.pane_id, "-"))
-          firstRow = 0
-          // tmux trims a tenth of the limit at a time: the anchor moved up by a multiple of that.
-          const trim = Math.max(1, Math.floor(state.history_limit / 10))
-          start = findAnchor(rows, previous, (row) => row <= previous.anchor && (previous.anchor - row) % trim === 0)
-        }
-        if (start === undefined) {
-          missed = true
-          ;({ state, rows } = yield* look(input.pane_id, 0))
-          firstRow = state.history_size
-          fresh = rows.slice(0, state.cursor_y + 1)
-        } else {
-          const end = state.history_size + state.cursor_y - firstRow
-          let index = start
-          if (rowHash(rows[index] ?? "") === previous.anchorHash) index++
-          for (const hash of previous.belowHashes) {
-            if (index <= end && rowHash(rows[index] ?? "") === hash) index++
-            else break
-          }
-          fresh = rows.slice(index, end + 1)
-        }
-      }
-      const cursorIndex = state.history_size + state.cursor_y - firstRow
-      const cursor = encodeCursor(secret, {
-        pane: input.pane_id,
-        socket: pin.resolvedPath,
-        pid: state.pane_pid,
-        historySize: state.history_size,
-        height: state.pane_height,
-        anchor: state.history_size + state.cursor_y,
-        anchorHash: rowHash(rows[cursorIndex] ?? ""),
-        belowHashes: rows.slice(cursorIndex + 1).map(rowHash),
-        aboveHashes: rows.slice(Math.max(0, cursorIndex - contextRows), cursorIndex).map(rowHash),
-        alternate: state.alternate_on
-      })
-      const lines = [...fresh]
-      if (!state.alternate_on && lines.length > 0 && lines.at(-1) === "") lines.pop()
+      const { state, rows } = yield* look(input.pane_id, aimed)
+      const gone = paneGone(input.pane_id, state, previous)
+      if (gone !== undefined) return yield* gone
+      const first = { state, rows, firstRow: state.history_size + aimed }
+      const read = previous === undefined || state.alternate_on || previous.alternate
+        ? yield* readScreen(input.pane_id, aimed, first)
+        : yield* followCursor(input.pane_id, previous, first)
+      const cursor = nextCursor(secret, pin.resolvedPath, input.pane_id, read)
+      const lines = [...read.fresh]
+      if (!read.state.alternate_on && lines.length > 0 && lines.at(-1) === "") lines.pop()
       const bounded = tailBound(
         lines,
         input.max_lines ?? outputLimits.maxLines,
@@ -210,8 +252,8 @@ export const capture_since = defineTool(manifest.capture_since, {
         cursor,
         output: bounded.lines.join("\n"),
         lines: bounded.lines.length,
-        lines_missed: missed,
-        alternate_screen: state.alternate_on,
+        lines_missed: read.missed,
+        alternate_screen: read.state.alternate_on,
         truncated_lines: bounded.truncatedLines,
         truncated_bytes: bounded.truncatedBytes
       }
