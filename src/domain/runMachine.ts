@@ -25,6 +25,8 @@ import {
   typing,
   withdraw
 } from "./runCommands.ts"
+import { parseEndRecord } from "./runPositions.ts"
+import { decodeMark } from "./runRecord.ts"
 
 /** What typing a run needs besides the run (domain/runCommands.ts `Typing`). */
 const Typing = Schema.Struct({
@@ -203,6 +205,36 @@ export const moves: Moves<RunEvent> = {
  */
 export const step = (state: RunState, event: RunEvent): Transition | undefined =>
   (moves[event._tag] as Move<RunEvent>)(state, event)
+
+/** What tmux holds of one run on its pane: the fields of a run's head (programs/runHead.ts). @category models */
+export interface PaneRecords {
+  /** The run's record (domain/runRecord.ts); empty once the run is collected. */
+  readonly runRecord: string
+  /** Its end record, written by its trailer; empty while it runs. */
+  readonly endRecord: string
+  /** The run that holds the pane; empty when none does. */
+  readonly claim: string
+  /** The pane's last collected-run marks, of whichever runs, joined by `/`. */
+  readonly collected: string
+}
+
+/**
+ * The run's state as its pane's options show it: the one reading of a run's records that the programs
+ * ask `step` from. tmux does not tell Running from Held or Stranded (whether a call waits for the
+ * run, whether its trailer can still run): a run that holds the pane without an end reads `Held`, the
+ * state a call that does not wait for it finds; one that no longer holds it reads `Released`.
+ */
+export const stateOnPane = (records: PaneRecords, run: RunRef): RunState => {
+  if (records.runRecord === "") {
+    const mark = records.collected.split("/").map(decodeMark).find((found) => found?.runId === run.id)
+    return mark === undefined
+      ? { _tag: "Free" }
+      : { _tag: "Collected", runId: run.id, status: mark.status, ended: mark.ended }
+  }
+  const end = parseEndRecord(records.endRecord)
+  if (end !== undefined) return { _tag: "Ended", run, status: end.status }
+  return records.claim === run.id ? { _tag: "Held", run } : { _tag: "Released", run }
+}
 
 /** An answer's keys go to the run's pane and nowhere else. */
 const typesInto = (run: RunRef, key: ReadonlyArray<string>): boolean =>

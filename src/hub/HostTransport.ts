@@ -14,6 +14,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js"
 import { type ChildProcess, spawn } from "node:child_process"
 import { PassThrough } from "node:stream"
+import { BoundedLines } from "../platform/boundedLines.ts"
 
 /**
  * The longest message the hub reads from a host, in bytes. The host is this same server, whose
@@ -47,10 +48,8 @@ export class HostTransport implements Transport {
   readonly stderr = new PassThrough()
 
   private process: ChildProcess | undefined
-  private chunks: Array<Buffer> = []
-  private size = 0
-  /** Set once the line being read is over the bound: nothing more of it is kept. */
-  private discarding = false
+  /** The lines read; one over the bound is discarded, not kept. */
+  private readonly lines: BoundedLines
   /** The line's first bytes (up to `endBytes`), and its last ones. */
   private head: Buffer = Buffer.alloc(0)
   private tail: Buffer = Buffer.alloc(0)
@@ -68,6 +67,7 @@ export class HostTransport implements Transport {
     this.args = params.args
     this.env = params.env
     this.limit = limit
+    this.lines = new BoundedLines(limit, { piece: this.seeEnds, line: (text) => this.endLine(text) })
   }
 
   start(): Promise<void> {
@@ -91,43 +91,23 @@ export class HostTransport implements Transport {
     })
   }
 
-  private readonly onData = (chunk: Buffer) => {
-    let start = 0
-    while (start <= chunk.length) {
-      const newline = chunk.indexOf(10, start)
-      this.take(chunk.subarray(start, newline === -1 ? chunk.length : newline))
-      if (newline === -1) return
-      this.endLine()
-      start = newline + 1
-    }
-  }
+  private readonly onData = (chunk: Buffer) => this.lines.feed(chunk)
 
-  private take(piece: Buffer) {
-    if (piece.length === 0) return
-    this.size += piece.length
+  /** Keeps a line's first bytes (up to `endBytes`) and its last ones, kept or not: what tells a refused line. */
+  private readonly seeEnds = (piece: Buffer) => {
     if (this.head.length < endBytes) this.head = Buffer.concat([this.head, piece.subarray(0, endBytes)])
     this.tail = piece.length >= endBytes
       ? piece.subarray(piece.length - endBytes)
       : Buffer.concat([this.tail, piece]).subarray(-endBytes)
-    if (this.discarding) return
-    if (this.size > this.limit) {
-      this.discarding = true
-      this.chunks = []
-      return
-    }
-    this.chunks.push(piece)
+    return false
   }
 
-  private endLine() {
-    const { discarding, size } = this
+  /** A line ended: refused (over the bound) or not JSON-RPC, said to its call; else passed on. */
+  private endLine(line: string | undefined) {
     const ends = { head: this.head.toString("utf8"), tail: this.tail.toString("utf8") }
-    const line = discarding ? "" : Buffer.concat(this.chunks, size).toString("utf8")
-    this.chunks = []
-    this.size = 0
-    this.discarding = false
     this.head = Buffer.alloc(0)
     this.tail = Buffer.alloc(0)
-    if (discarding) {
+    if (line === undefined) {
       this.refuse(
         ends,
         `it was over ${this.limit} bytes (${this.limit / 1024 / 1024} MiB, the most the hub reads of one message ` +
@@ -164,8 +144,7 @@ export class HostTransport implements Transport {
 
   async close(): Promise<void> {
     const child = this.process
-    this.chunks = []
-    this.discarding = false
+    this.lines.reset()
     if (child === undefined) return
     this.process = undefined
     const closed = new Promise<void>((resolve) => child.once("close", () => resolve()))

@@ -11,7 +11,8 @@ import { type BlockKind, type ScreenReason, screenReasonOf } from "../domain/key
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
 import { forgetShellFlags } from "../domain/runCommands.ts"
-import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
+import { stateOnPane } from "../domain/runMachine.ts"
+import { parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import { readRecord, type RecordRead } from "../domain/runRecord.ts"
 import { screenOfAnswer } from "../domain/screenSeen.ts"
 import { showsPrompt } from "../domain/shellProtocol.ts"
@@ -180,12 +181,13 @@ const signalledRun = (run: Run, stdout: string, from: number, limits: OutputLimi
   Effect.gen(function*() {
     const runs = yield* ShellRuns
     const capture = parseCapture(stdout, run.id, from)
-    if (parseEndRecord(capture.head.endRecord) === undefined || capture.head.runRecord === "") {
+    const state = stateOnPane(capture.head, run)
+    if (state._tag !== "Ended") {
       // The waiting client returned without the record: the tmux server died under it (that
       // read fails with the typed error), another call collected the run first, or the signal
       // came from somewhere else (the run, still recorded, is held).
       yield* readPane(run.paneId, { pane_id: "string" })
-      if (capture.head.runRecord === "") {
+      if (state._tag === "Free" || state._tag === "Collected") {
         yield* runs.collect(run)
         return yield* collectedElsewhere(run, capture.head.collected)
       }
@@ -347,11 +349,12 @@ export const lostWait = (error: ProgramError): error is LostWait =>
 export const afterLostWaiter = Effect.fn("runAwait.afterLostWaiter")(
   function*(run: Run, error: LostWait, limits: OutputLimits, fresh: boolean) {
     const head = yield* Effect.option(headOfRun(run.paneId, run.id))
-    if (head._tag === "Some" && head.value.runRecord === "") {
+    const state = head._tag === "Some" ? stateOnPane(head.value, run)._tag : "Unknown"
+    if (head._tag === "Some" && (state === "Free" || state === "Collected")) {
       yield* (yield* ShellRuns).collect(run)
       return yield* collectedElsewhere(run, head.value.collected)
     }
-    if (head._tag === "Some" && parseEndRecord(head.value.endRecord) !== undefined) {
+    if (state === "Ended") {
       const output = yield* collectFinished(run, limits, fresh)
       return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
     }
@@ -380,13 +383,13 @@ export const resumeRun = Effect.fn("runAwait.resumeRun")(
     const head = seen?.head ?? (yield* headOfRun(run.paneId, run.id))
     // A pane that closed answers with empty fields (tmux 3.3a): say which panes exist instead.
     if (head.panePid === 0) yield* resolvePane(run.paneId)
+    const state = stateOnPane(head, run)
     if (head.panePid !== run.panePid) {
       // Its trailer can never run now: collected as it is on the pane (ended, still holding the pane,
       // or released), or nobody would, and its record and templates would stay there for good.
-      const end = parseEndRecord(head.endRecord)
-      if (head.runRecord === "") yield* (yield* ShellRuns).collect(run)
-      else if (end !== undefined) yield* collectRun(run, end.status)
-      else yield* collectRun(run, null, "unreported", head.claim === run.id)
+      if (state._tag === "Free" || state._tag === "Collected") yield* (yield* ShellRuns).collect(run)
+      else if (state._tag === "Ended") yield* collectRun(run, state.status)
+      else yield* collectRun(run, null, "unreported", state._tag === "Held")
       return yield* new PaneGone({
         pane: run.paneId,
         reason: `was respawned since run ${run.id} was typed; its status is lost`
@@ -400,7 +403,7 @@ export const resumeRun = Effect.fn("runAwait.resumeRun")(
     }
     // A run that ended while nobody waited: its record is there, and its signal may have gone
     // unheard, so it is answered from the record, not from a wait.
-    if (parseEndRecord(head.endRecord) !== undefined) {
+    if (state._tag === "Ended") {
       return {
         _tag: "Finished",
         output: withSeen(run, yield* collectFinished(run, limits, false))

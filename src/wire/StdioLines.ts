@@ -18,6 +18,7 @@ import {
 import process from "node:process"
 import type { Readable, Writable } from "node:stream"
 import { type BoundBroken, boundProblem, UnreadArguments } from "../domain/argumentBounds.ts"
+import { BoundedLines } from "../platform/boundedLines.ts"
 import { lineBounds, LineShape } from "./LineShape.ts"
 import { requestGate } from "./RequestGate.ts"
 
@@ -45,12 +46,10 @@ export class LineTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
-  private chunks: Array<Buffer> = []
-  private size = 0
   /** The shape of the line being read, scanned as it arrives. */
   private readonly shape = new LineShape()
-  /** Set once the line being read is refused (too long, or over a bound): nothing more of it is kept. */
-  private discarding = false
+  /** The lines read; one refused (too long, or over a bound) is discarded, not kept. */
+  private readonly lines: BoundedLines
   private readonly gate = requestGate()
 
   private readonly input: Readable
@@ -69,45 +68,23 @@ export class LineTransport implements Transport {
     this.output = output
     this.limit = limit
     this.warn = warn
+    this.lines = new BoundedLines(limit, {
+      // Scanned to the end even when refused: the id, method and tool can come after what broke a bound.
+      piece: (piece) => (this.shape.feed(piece), this.shape.broken),
+      line: (text) => this.endLine(text)
+    })
   }
 
-  private readonly onData = (chunk: Buffer) => {
-    let start = 0
-    while (start <= chunk.length) {
-      const newline = chunk.indexOf(10, start)
-      this.take(chunk.subarray(start, newline === -1 ? chunk.length : newline))
-      if (newline === -1) return
-      this.endLine()
-      start = newline + 1
-    }
-  }
+  private readonly onData = (chunk: Buffer) => this.lines.feed(chunk)
 
   private readonly onError = (error: Error) => this.onerror?.(error)
 
-  private take(piece: Buffer) {
-    if (piece.length === 0) return
-    this.size += piece.length
-    // Scanned to the end even when refused: the id, method and tool can come after what broke a bound.
-    this.shape.feed(piece)
-    if (this.discarding) return
-    if (this.size > this.limit || this.shape.broken) {
-      this.discarding = true
-      this.chunks = []
-      return
-    }
-    this.chunks.push(piece)
-  }
-
-  private endLine() {
-    const { discarding, shape } = this
-    const line = discarding ? "" : Buffer.concat(this.chunks).toString("utf8")
-    this.chunks = []
-    this.size = 0
-    this.discarding = false
-    if (discarding) this.refused(shape)
+  /** A line ended: refused (its shape says what it was), blank, or parsed and passed on. */
+  private endLine(line: string | undefined) {
+    const { shape } = this
+    if (line === undefined) this.refused(shape)
     shape.reset()
-    if (discarding) return
-    if (line.trim().length === 0) return
+    if (line === undefined || line.trim().length === 0) return
     let json: unknown
     try {
       json = JSON.parse(line)
@@ -177,8 +154,7 @@ export class LineTransport implements Transport {
   async close() {
     this.input.off("data", this.onData)
     this.input.off("error", this.onError)
-    this.chunks = []
-    this.discarding = false
+    this.lines.reset()
     this.shape.reset()
     this.onclose?.()
   }
