@@ -8,7 +8,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { existsSync, readFileSync } from "node:fs"
-import { assert, describe, it, onTestFinished } from "vitest"
+import { assert, describe, it } from "vitest"
 import { runIdMetaKey } from "../../src/services/Progress.ts"
 import { connectInProcess } from "../support/inProcess.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
@@ -23,6 +23,7 @@ const errorTag = (result: CallToolResult) =>
 
 /** A hub over in-memory hosts of these names, a session `work` on each of `sessions`; the hub's flags after. */
 const open = async (
+  finished: (cleanup: () => Promise<void>) => void,
   names: ReadonlyArray<string>,
   flags: ReadonlyArray<string> = [],
   sessions: ReadonlyArray<string> = names,
@@ -34,9 +35,10 @@ const open = async (
     worlds.push(made)
     return made
   }
-  // The test's own hub and hosts go when it ends (the others run on).
+  // The test's own hub and hosts go when it ends (the others run on): through its own context, as
+  // the tests run at once.
   let hub: Connected | undefined
-  onTestFinished(async () => {
+  finished(async () => {
     await hub?.close().catch(() => undefined)
     for (const made of hosts) await made.stop()
     for (const made of worlds) made.dispose()
@@ -100,8 +102,27 @@ const hostIntents = (host: MemoryHost, tool: string) =>
     .filter((line) => line.event === "tool_call_intent" && line.tool === tool)
 
 describe.concurrent("a hub's failure table, over in-memory hosts", () => {
-  it("ssh cannot connect: HostUnreachable quoting ssh, in its back-off at once; get_server_info says", async () => {
-    const { host, run, hostInfo } = await open(["alpha", "down"], [], [])
+  // First: its 31 s deadline runs while the other rows do.
+  it(
+    "a hung host: its call fails at its own deadline, the others are served, and it serves again",
+    async ({ onTestFinished }) => {
+      // A stopped host's clock stops too: its server must not judge the silence meanwhile.
+      const { host, run } = await open(onTestFinished, ["alpha", "beta"], [], ["alpha", "beta"], 45)
+      host("alpha").stall()
+      const hung = run("list_sessions", { host: "alpha" })
+      assert.isFalse((await run("list_sessions", { host: "beta" })).isError === true)
+      const timedOut = await hung
+      assert.strictEqual(errorTag(timedOut), "HostLost", textOf(timedOut))
+      assert.match(textOf(timedOut), /^host alpha gave no answer \(no answer within 3\d(\.\d)? s\)/u)
+      host("alpha").heal()
+      const again = await run("list_sessions", { host: "alpha" })
+      assert.isFalse(again.isError === true, textOf(again))
+    },
+    60_000
+  )
+
+  it("ssh cannot connect: HostUnreachable quoting ssh, in its back-off at once; get_server_info says", async ({ onTestFinished }) => {
+    const { host, run, hostInfo } = await open(onTestFinished, ["alpha", "down"], [], [])
     host("down").refuse = "ssh: connect to host down.example port 22: Connection refused"
     const first = await run("list_sessions", { host: "down" })
     assert.strictEqual(errorTag(first), "HostUnreachable")
@@ -119,8 +140,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.deepStrictEqual(structured(back).sessions, [])
   })
 
-  it("the session ends with nothing in flight: not_connected and why; the next call starts a new one", async () => {
-    const { host, ok, hostInfo } = await open(["alpha", "beta"])
+  it("the session ends with nothing in flight: not_connected and why; the next call starts a new one", async ({ onTestFinished }) => {
+    const { host, ok, hostInfo } = await open(onTestFinished, ["alpha", "beta"])
     await host("alpha").drop()
     const info = await until(
       "alpha's session to end",
@@ -134,8 +155,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(host("alpha").opened(), 2)
   })
 
-  it("a quiet link is kept: the hub's pings hold the host's server past twice the link timeout", async () => {
-    const { host, ok } = await open(["alpha"])
+  it("a quiet link is kept: the hub's pings hold the host's server past twice the link timeout", async ({ onTestFinished }) => {
+    const { host, ok } = await open(onTestFinished, ["alpha"])
     const server = host("alpha").server()
     await holdsFor(
       (2 * linkTimeout + 1) * 1000,
@@ -146,8 +167,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(host("alpha").opened(), 1)
   })
 
-  it("calls in flight when the session drops: a read is sent once more; wait_for_text and a change never", async () => {
-    const { host, run, paneOf } = await open(["alpha"])
+  it("calls in flight when the session drops: a read is sent once more; wait_for_text and a change never", async ({ onTestFinished }) => {
+    const { host, run, paneOf } = await open(onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     // alpha's server hears nothing: the calls are in flight when the session goes.
     host("alpha").partition()
@@ -171,8 +192,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.lengthOf(hostIntents(host("alpha"), "wait_for_text"), 0)
   })
 
-  it("a run whose link is lost answers OutcomeUnknown naming it; another host serves; resume answers", async () => {
-    const { host, run, paneOf, startRun, typed } = await open(["alpha", "beta"])
+  it("a run whose link is lost answers OutcomeUnknown naming it; another host serves; resume answers", async ({ onTestFinished }) => {
+    const { host, run, paneOf, startRun, typed } = await open(onTestFinished, ["alpha", "beta"])
     const pane = await paneOf("beta")
     const { answer, runId } = startRun("beta", pane, "sleep 1; echo late-beta")
     const id = await runId
@@ -194,8 +215,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.deepInclude(structured(back), { output: "late-beta" }, textOf(back))
   })
 
-  it("a partition: the host's server stops, its run not collected; the hub's side ends; resume answers", async () => {
-    const { host, run, paneOf, startRun, typed } = await open(["alpha"])
+  it("a partition: the host's server stops, its run not collected; the hub's side ends; resume answers", async ({ onTestFinished }) => {
+    const { host, run, paneOf, startRun, typed } = await open(onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     const server = host("alpha").server()!
     const { answer, runId } = startRun("alpha", pane, "sleep 1; echo after-partition")
@@ -214,22 +235,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.deepInclude(structured(back), { output: "after-partition", exit_status: 0 }, textOf(back))
   })
 
-  it("a hung host: its call fails at its own deadline, the others are served, and it serves again", async () => {
-    // A stopped host's clock stops too: its server must not judge the silence meanwhile.
-    const { host, run } = await open(["alpha", "beta"], [], ["alpha", "beta"], 45)
-    host("alpha").stall()
-    const hung = run("list_sessions", { host: "alpha" })
-    assert.isFalse((await run("list_sessions", { host: "beta" })).isError === true)
-    const timedOut = await hung
-    assert.strictEqual(errorTag(timedOut), "HostLost", textOf(timedOut))
-    assert.match(textOf(timedOut), /^host alpha gave no answer \(no answer within 3\d(\.\d)? s\)/u)
-    host("alpha").heal()
-    const again = await run("list_sessions", { host: "alpha" })
-    assert.isFalse(again.isError === true, textOf(again))
-  }, 60_000)
-
-  it("an answer lost after the host collected the run: OutcomeUnknown, then resume says RunCollected", async () => {
-    const { host, run, paneOf, startRun } = await open(["alpha"])
+  it("an answer lost after the host collected the run: OutcomeUnknown, then resume says RunCollected", async ({ onTestFinished }) => {
+    const { host, run, paneOf, startRun } = await open(onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     // The run's result leaves the host and is lost on the way; the link then dies.
     let lostResult = false
@@ -248,8 +255,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(errorTag(again), "RunCollected", textOf(again))
   })
 
-  it("an answer that is not a tool result or does not fit: HostAnswerRefused; the session goes on", async () => {
-    const { host, run } = await open(["alpha"])
+  it("an answer that is not a tool result or does not fit: HostAnswerRefused; the session goes on", async ({ onTestFinished }) => {
+    const { host, run } = await open(onTestFinished, ["alpha"])
     host("alpha").rewrite = (message) =>
       "result" in message && "structuredContent" in message.result
         ? { ...message, result: { ...message.result, structuredContent: { sessions: "not a list" } } }
@@ -268,8 +275,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(host("alpha").opened(), 1)
   })
 
-  it("the host's tmux server was killed: its old IDs answer the host's own error after 'on host NAME:'", async () => {
-    const { host, run, paneOf } = await open(["alpha"])
+  it("the host's tmux server was killed: its old IDs answer the host's own error after 'on host NAME:'", async ({ onTestFinished }) => {
+    const { host, run, paneOf } = await open(onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     host("alpha").world.tmux("libtmux-mcp", "kill-server")
     const gone = await run("capture_pane", { host: "alpha", pane_id: pane })
@@ -277,8 +284,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.match(textOf(gone), /^on host alpha: /u)
   })
 
-  it("a host whose server selects fewer tools: HostToolMissing with its version; narrowed: nothing sent", async () => {
-    const { host, run } = await open(["alpha", "beta"], ["--host-toolsets", "beta=inspect"], ["alpha"])
+  it("a host whose server selects fewer tools: HostToolMissing with its version; narrowed: nothing sent", async ({ onTestFinished }) => {
+    const { host, run } = await open(onTestFinished, ["alpha", "beta"], ["--host-toolsets", "beta=inspect"], ["alpha"])
     host("alpha").env = { LIBTMUX_TOOLSETS: "inspect" }
     await host("alpha").drop()
     const missing = await run("create_window", { host: "alpha", session_name: "work", window_name: "w" })
