@@ -105,9 +105,9 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
   // First: its 31 s deadline runs while the other rows do.
   it(
     "a hung host: its call fails at its own deadline, the others are served, and it serves again",
-    async ({ onTestFinished }) => {
+    async (t) => {
       // A stopped host's clock stops too: its server must not judge the silence meanwhile.
-      const { host, run } = await open(onTestFinished, ["alpha", "beta"], [], ["alpha", "beta"], 45)
+      const { host, run } = await open(t.onTestFinished, ["alpha", "beta"], [], ["alpha", "beta"], 45)
       host("alpha").stall()
       const hung = run("list_sessions", { host: "alpha" })
       assert.isFalse((await run("list_sessions", { host: "beta" })).isError === true)
@@ -121,8 +121,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     60_000
   )
 
-  it("ssh cannot connect: HostUnreachable quoting ssh, in its back-off at once; get_server_info says", async ({ onTestFinished }) => {
-    const { host, run, hostInfo } = await open(onTestFinished, ["alpha", "down"], [], [])
+  it("ssh cannot connect: HostUnreachable quoting ssh, in its back-off at once; get_server_info says", async (t) => {
+    const { host, run, hostInfo } = await open(t.onTestFinished, ["alpha", "down"], [], [])
     host("down").refuse = "ssh: connect to host down.example port 22: Connection refused"
     const first = await run("list_sessions", { host: "down" })
     assert.strictEqual(errorTag(first), "HostUnreachable")
@@ -140,8 +140,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.deepStrictEqual(structured(back).sessions, [])
   })
 
-  it("the session ends with nothing in flight: not_connected and why; the next call starts a new one", async ({ onTestFinished }) => {
-    const { host, ok, hostInfo } = await open(onTestFinished, ["alpha", "beta"])
+  it("the session ends with nothing in flight: not_connected and why; the next call starts a new one", async (t) => {
+    const { host, ok, hostInfo } = await open(t.onTestFinished, ["alpha", "beta"])
     await host("alpha").drop()
     const info = await until(
       "alpha's session to end",
@@ -155,8 +155,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(host("alpha").opened(), 2)
   })
 
-  it("a quiet link is kept: the hub's pings hold the host's server past twice the link timeout", async ({ onTestFinished }) => {
-    const { host, ok } = await open(onTestFinished, ["alpha"])
+  it("a quiet link is kept: the hub's pings hold the host's server past twice the link timeout", async (t) => {
+    const { host, ok } = await open(t.onTestFinished, ["alpha"])
     const server = host("alpha").server()
     await holdsFor(
       (2 * linkTimeout + 1) * 1000,
@@ -167,8 +167,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(host("alpha").opened(), 1)
   })
 
-  it("calls in flight when the session drops: a read is sent once more; wait_for_text and a change never", async ({ onTestFinished }) => {
-    const { host, run, paneOf } = await open(onTestFinished, ["alpha"])
+  it("calls in flight when the session drops: a read is sent once more; wait_for_text and a change never", async (t) => {
+    const { host, run, paneOf } = await open(t.onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     // alpha's server hears nothing: the calls are in flight when the session goes.
     host("alpha").partition()
@@ -192,8 +192,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.lengthOf(hostIntents(host("alpha"), "wait_for_text"), 0)
   })
 
-  it("a run whose link is lost answers OutcomeUnknown naming it; another host serves; resume answers", async ({ onTestFinished }) => {
-    const { host, run, paneOf, startRun, typed } = await open(onTestFinished, ["alpha", "beta"])
+  it("a run whose link is lost answers OutcomeUnknown naming it; another host serves; resume answers", async (t) => {
+    const { host, run, paneOf, startRun, typed } = await open(t.onTestFinished, ["alpha", "beta"])
     const pane = await paneOf("beta")
     const { answer, runId } = startRun("beta", pane, "sleep 1; echo late-beta")
     const id = await runId
@@ -215,8 +215,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.deepInclude(structured(back), { output: "late-beta" }, textOf(back))
   })
 
-  it("a partition: the host's server stops, its run not collected; the hub's side ends; resume answers", async ({ onTestFinished }) => {
-    const { host, run, paneOf, startRun, typed } = await open(onTestFinished, ["alpha"])
+  it("a partition: the host's server stops, its run not collected; the hub's side ends; resume answers", async (t) => {
+    const { host, run, paneOf, startRun, typed } = await open(t.onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     const server = host("alpha").server()!
     const { answer, runId } = startRun("alpha", pane, "sleep 1; echo after-partition")
@@ -235,8 +235,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.deepInclude(structured(back), { output: "after-partition", exit_status: 0 }, textOf(back))
   })
 
-  it("an answer lost after the host collected the run: OutcomeUnknown, then resume says RunCollected", async ({ onTestFinished }) => {
-    const { host, run, paneOf, startRun } = await open(onTestFinished, ["alpha"])
+  it("an answer lost after the host collected the run: OutcomeUnknown, then resume says RunCollected", async (t) => {
+    const { host, run, paneOf, startRun } = await open(t.onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     // The run's result leaves the host and is lost on the way; the link then dies.
     let lostResult = false
@@ -255,8 +255,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(errorTag(again), "RunCollected", textOf(again))
   })
 
-  it("an answer that is not a tool result or does not fit: HostAnswerRefused; the session goes on", async ({ onTestFinished }) => {
-    const { host, run } = await open(onTestFinished, ["alpha"])
+  it("an answer that is not a tool result or does not fit: HostAnswerRefused; the session goes on", async (t) => {
+    const { host, run } = await open(t.onTestFinished, ["alpha"])
     host("alpha").rewrite = (message) =>
       "result" in message && "structuredContent" in message.result
         ? { ...message, result: { ...message.result, structuredContent: { sessions: "not a list" } } }
@@ -275,8 +275,8 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(host("alpha").opened(), 1)
   })
 
-  it("the host's tmux server was killed: its old IDs answer the host's own error after 'on host NAME:'", async ({ onTestFinished }) => {
-    const { host, run, paneOf } = await open(onTestFinished, ["alpha"])
+  it("the host's tmux server was killed: its old IDs answer the host's own error after 'on host NAME:'", async (t) => {
+    const { host, run, paneOf } = await open(t.onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     host("alpha").world.tmux("libtmux-mcp", "kill-server")
     const gone = await run("capture_pane", { host: "alpha", pane_id: pane })
@@ -284,8 +284,10 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.match(textOf(gone), /^on host alpha: /u)
   })
 
-  it("a host whose server selects fewer tools: HostToolMissing with its version; narrowed: nothing sent", async ({ onTestFinished }) => {
-    const { host, run } = await open(onTestFinished, ["alpha", "beta"], ["--host-toolsets", "beta=inspect"], ["alpha"])
+  it("a host whose server selects fewer tools: HostToolMissing with its version; narrowed: nothing sent", async (t) => {
+    const { host, run } = await open(t.onTestFinished, ["alpha", "beta"], ["--host-toolsets", "beta=inspect"], [
+      "alpha"
+    ])
     host("alpha").env = { LIBTMUX_TOOLSETS: "inspect" }
     await host("alpha").drop()
     const missing = await run("create_window", { host: "alpha", session_name: "work", window_name: "w" })
