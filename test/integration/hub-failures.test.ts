@@ -167,7 +167,7 @@ describe.concurrent("a hub's failure table, over in-memory hosts", () => {
     assert.strictEqual(host("alpha").opened(), 1)
   })
 
-  it("calls in flight when the session drops: a read is sent once more; wait_for_text and a change never", async (t) => {
+  it("calls in flight when the session drops: a read is sent again; wait_for_text and a change never", async (t) => {
     const { host, run, paneOf } = await open(t.onTestFinished, ["alpha"])
     const pane = await paneOf("alpha")
     // alpha's server hears nothing: the calls are in flight when the session goes.
