@@ -85,6 +85,20 @@ export const fence = (paneId: string, generation: number): ReadonlyArray<TmuxCom
   unset(paneId, paneRunOptions.typedAt(generation - 1))
 ]
 
+/**
+ * Where an unfinished run's answer ended, kept in its record (`value`, the record encoded again):
+ * set only while the record is there, so a run collected meanwhile gets no record back, and the
+ * empty option the set leaves then is unset in the same list. (Base64 has no character a format
+ * treats specially.)
+ */
+export const progress = (run: RunRef, value: string): ReadonlyArray<TmuxCommand> => {
+  const option = paneRunOptions.record(run.id)
+  return [
+    ["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`],
+    ["set-option", "-pu", "-t", run.paneId, `#{?${option},${paneRunOptions.viewOk},${option}}`]
+  ]
+}
+
 /** Forgets what in-shell runs left in a shell that is gone (replaced by another program). */
 export const forgetShellFlags = (paneId: string): ReadonlyArray<TmuxCommand> => [
   unset(paneId, paneRunOptions.shellFlags)

@@ -19,7 +19,10 @@ import {
   answerCommands,
   collect,
   type Collection,
+  fence,
+  forgetShellFlags,
   keepOpen,
+  progress,
   release,
   type TmuxCommand,
   typing,
@@ -97,7 +100,11 @@ const Collection = Schema.Struct({
  * - `Released`: a waiting caller saw the run could no longer report and took its successor option;
  * - `Collected` / `Abandoned`: its result in hand, its options removed (abandoned: its trailer never
  *   ran, so its channel's killed waiter is released and its claim given up);
- * - `PaneLost` / `ServerDied`: tmux dropped the pane or exited, options and all.
+ * - `PaneLost` / `ServerDied`: tmux dropped the pane or exited, options and all;
+ * - `Fenced`: a typing list whose answer was lost is fenced out by its generation, whatever the run's
+ *   state (it moves none): typed or not, nothing of that list is typed later;
+ * - `Progressed`: an unfinished run's answer keeps where it ended in the run's record;
+ * - `ShellForgotten`: what in-shell runs left for a shell that is gone is dropped, once its run is closed.
  * @category models
  */
 export const RunEvent = Schema.Union([
@@ -115,7 +122,10 @@ export const RunEvent = Schema.Union([
   Schema.TaggedStruct("Collected", { collection: Collection }),
   Schema.TaggedStruct("Abandoned", { collection: Collection }),
   Schema.TaggedStruct("PaneLost", {}),
-  Schema.TaggedStruct("ServerDied", {})
+  Schema.TaggedStruct("ServerDied", {}),
+  Schema.TaggedStruct("Fenced", { paneId: Schema.String, generation: Schema.Number }),
+  Schema.TaggedStruct("Progressed", { record: Schema.String }),
+  Schema.TaggedStruct("ShellForgotten", { paneId: Schema.String })
 ])
 export type RunEvent = typeof RunEvent.Type
 
@@ -196,7 +206,13 @@ export const moves: Moves<RunEvent> = {
     holds(state) || state._tag === "Released"
       ? to(collected(run, event.collection), abandon(run, event.collection))
       : undefined
-  )
+  ),
+  Fenced: (state, event) => to(state, fence(event.paneId, event.generation)),
+  // Kept only while the record is there: an unfinished run, holding its pane or released.
+  Progressed: ofRun((state, run, event) =>
+    holds(state) || state._tag === "Released" ? to(state, progress(run, event.record)) : undefined
+  ),
+  ShellForgotten: (state, event) => free(state) ? to(state, forgetShellFlags(event.paneId)) : undefined
 }
 
 /**
@@ -275,8 +291,9 @@ export const transitions = (): ReadonlyArray<TransitionRow> => {
     { _tag: "Ended", run, status: 0 },
     { _tag: "Collected", runId: run.id, status: 0, ended: "reported" }
   ]
-  const events: ReadonlyArray<RunEvent> = [
-    {
+  // One sample of every event, by tag: an event without one does not compile, so the table has them all.
+  const samples: { readonly [K in RunEvent["_tag"]]: Extract<RunEvent, { readonly _tag: K }> } = {
+    Typed: {
       _tag: "Typed",
       run,
       typing: {
@@ -288,18 +305,22 @@ export const transitions = (): ReadonlyArray<TransitionRow> => {
         keepPane: false
       }
     },
-    { _tag: "Withdrawn", run, bufferTag: "<tag>" },
-    { _tag: "Answered" },
-    { _tag: "Answer", program: "<program>", keys: [["send-keys", "-t", run.paneId, "<keys>"]] },
-    { _tag: "Signalled", status: 0 },
-    { _tag: "Interrupted" },
-    { _tag: "KeptOpen" },
-    { _tag: "Released", successor: "<pid>" },
-    { _tag: "Collected", collection },
-    { _tag: "Abandoned", collection: { ...collection, status: null, ended: "unreported" } },
-    { _tag: "PaneLost" },
-    { _tag: "ServerDied" }
-  ]
+    Withdrawn: { _tag: "Withdrawn", run, bufferTag: "<tag>" },
+    Answered: { _tag: "Answered" },
+    Answer: { _tag: "Answer", program: "<program>", keys: [["send-keys", "-t", run.paneId, "<keys>"]] },
+    Signalled: { _tag: "Signalled", status: 0 },
+    Interrupted: { _tag: "Interrupted" },
+    KeptOpen: { _tag: "KeptOpen" },
+    Released: { _tag: "Released", successor: "<pid>" },
+    Collected: { _tag: "Collected", collection },
+    Abandoned: { _tag: "Abandoned", collection: { ...collection, status: null, ended: "unreported" } },
+    PaneLost: { _tag: "PaneLost" },
+    ServerDied: { _tag: "ServerDied" },
+    Fenced: { _tag: "Fenced", paneId: run.paneId, generation: 1 },
+    Progressed: { _tag: "Progressed", record: "<record>" },
+    ShellForgotten: { _tag: "ShellForgotten", paneId: run.paneId }
+  }
+  const events: ReadonlyArray<RunEvent> = Object.values(samples)
   return states.flatMap((state) =>
     events.flatMap((event) => {
       const moved = step(state, event)

@@ -10,8 +10,7 @@ import { tailBound } from "../domain/bounds.ts"
 import { type BlockKind, type ScreenReason, screenReasonOf } from "../domain/keyboard.ts"
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { forgetShellFlags } from "../domain/runCommands.ts"
-import { stateOnPane } from "../domain/runMachine.ts"
+import { commandsOf, stateOnPane } from "../domain/runMachine.ts"
 import { parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import { readRecord, type RecordRead } from "../domain/runRecord.ts"
 import { screenOfAnswer } from "../domain/screenSeen.ts"
@@ -325,7 +324,8 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
     const output = yield* outputOf(run, capture.head, limits, capture)
     // Its status is unknown: collected as a run that never reported.
     yield* collectRun(run, null, "unreported", true)
-    yield* (yield* PaneCommand).run(forgetShellFlags(run.paneId)).pipe(
+    const closed = { _tag: "Collected", runId: run.id, status: null, ended: "unreported" } as const
+    yield* (yield* PaneCommand).run(commandsOf(closed, { _tag: "ShellForgotten", paneId: run.paneId })).pipe(
       Effect.ignore
     )
     return { _tag: "ShellReplaced", program, output: withSeen(run, output) } satisfies RunOutcome

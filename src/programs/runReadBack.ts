@@ -6,8 +6,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
-import { paneRunOptions } from "../domain/protocolNames.ts"
-import { commandsOf, type RunState } from "../domain/runMachine.ts"
+import { commandsOf, type RunState, stateOnPane, step } from "../domain/runMachine.ts"
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import {
   type CollectedMark,
@@ -313,17 +312,16 @@ export const outputSoFar = Effect.fn("runReadBack.outputSoFar")(function*(run: R
   const capture = yield* lookAtBottom(run)
   const output = yield* outputOf(run, capture.head, limits, capture)
   const record = decodeRecord(capture.head.runRecord)
-  if (output.status === undefined && "through" in output && output.through !== undefined && record !== undefined) {
-    const option = paneRunOptions.record(run.id)
-    const value = encodeRecord({ ...record, returned: output.through })
-    // Set only while the record is there: a run collected meanwhile gets no record back, and the
-    // empty option the set leaves then is unset in the same list. (Base64 has no character a
-    // format treats specially.)
-    yield* (yield* PaneCommand).run([
-      ["set-option", "-pF", "-t", run.paneId, option, `#{?${option},${value},}`],
-      ["set-option", "-pu", "-t", run.paneId, `#{?${option},${paneRunOptions.viewOk},${option}}`]
-    ]).pipe(orPaneNotFound(run.paneId))
-  }
+  // Kept as the machine's `Progressed`, from the state the look found (guarded: set only while the
+  // record is there, so a run collected meanwhile gets no record back).
+  const progressed = output.status === undefined && "through" in output && output.through !== undefined &&
+      record !== undefined
+    ? step(stateOnPane(capture.head, run), {
+      _tag: "Progressed",
+      record: encodeRecord({ ...record, returned: output.through })
+    })
+    : undefined
+  if (progressed !== undefined) yield* (yield* PaneCommand).run(progressed.commands).pipe(orPaneNotFound(run.paneId))
   return output
 })
 

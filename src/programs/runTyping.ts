@@ -9,7 +9,6 @@ import { randomBytes } from "node:crypto"
 import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
-import { fence } from "../domain/runCommands.ts"
 import { commandsOf } from "../domain/runMachine.ts"
 import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
 import { templates } from "../domain/runTemplates.ts"
@@ -315,7 +314,10 @@ export const pasteReached = (run: Run, generation: number) =>
   Effect.gen(function*() {
     const owner = paneRunOptions.typedAt(generation)
     const typedAt = protocolNames(run.id).typed
-    const fenced = yield* (yield* PaneCommand).run(fence(run.paneId, generation)).pipe(
+    // Typed or not, the fence is the same move (the machine's `Fenced`, from any state).
+    const fenced = yield* (yield* PaneCommand).run(
+      commandsOf({ _tag: "Running", run }, { _tag: "Fenced", paneId: run.paneId, generation })
+    ).pipe(
       Effect.as(true),
       Effect.catchIf(isGenerationTaken, () => Effect.succeed(false))
     )

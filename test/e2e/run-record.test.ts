@@ -297,7 +297,11 @@ describe("a run's record in tmux", () => {
         assert.match(textOf(result), /run [0-9a-f]{6}/u)
         return "refused"
       }
-      assert.deepInclude(structured(result), { output: marker, exit_status: 0 }, marker)
+      assert.deepInclude(
+        structured(result),
+        { output: marker, exit_status: 0 },
+        `${marker}: ${JSON.stringify(structured(result))}`
+      )
       return "ran"
     }
     const outcomes: Array<string> = []
