@@ -6,39 +6,19 @@
  */
 import { marks, paneRunOptions, pasteBufferName, protocolNames } from "./protocolNames.ts"
 import { typedRecord } from "./runPositions.ts"
-import { type CollectedMark, encodeMark } from "./runRecord.ts"
+import { encodeMark } from "./runRecord.ts"
+import type { Collection, RunRef, Typing } from "./runShapes.ts"
 import { templates } from "./runTemplates.ts"
 import { keepPaneCommands } from "./shellProtocol.ts"
-import { typingGuard, type TypingView } from "./typingGuard.ts"
+import { typingGuard } from "./typingGuard.ts"
 
-/** What the lists need of a run: its ID, its pane, and the pane's `remain-on-exit` it replaced. @category models */
-export interface RunRef {
-  readonly id: string
-  readonly paneId: string
-  readonly remainOnExit?: string
-}
-
-/** What a collection leaves in the pane's mark besides the run's ID. @category models */
-export type Collection = Pick<CollectedMark, "status" | "ended" | "collector" | "at">
+/** The run's shapes, written once (domain/runShapes.ts). */
+export type { Collection, RunRef, Typing } from "./runShapes.ts"
 
 /** One tmux command the machine yields, as an argv after `tmux`: the run authority's own (services/TmuxGrammar.ts). */
 export type TmuxCommand =
   | readonly ["set-option" | "wait-for" | "delete-buffer" | "load-buffer" | "paste-buffer", ...Array<string>]
   | readonly ["send-keys", "-t", string, ...Array<string>]
-
-/** What typing a run needs besides the run: the look it types from, its templates and record. @category models */
-export interface Typing {
-  /** The typing generation it was looked at in: it takes the next. */
-  readonly generation: number
-  readonly view: TypingView
-  /** The trailer's template, and the start mark's when the run marks where its output starts. */
-  readonly templates: { readonly end: string; readonly mark?: string }
-  /** The run's record, encoded (domain/runRecord.ts). */
-  readonly record: string
-  readonly bufferTag: string
-  /** Keep the pane when its shell exits (an in-shell run): `remain-on-exit` on while it runs. */
-  readonly keepPane: boolean
-}
 
 /**
  * The list that types a run, up to its Enter (the program that runs it adds its wait and its read):

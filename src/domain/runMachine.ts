@@ -18,7 +18,6 @@ import {
   abandon,
   answerCommands,
   collect,
-  type Collection,
   fence,
   forgetShellFlags,
   keepOpen,
@@ -30,32 +29,10 @@ import {
 } from "./runCommands.ts"
 import { parseEndRecord } from "./runPositions.ts"
 import { decodeMark } from "./runRecord.ts"
+import { Collection, Ending, RunRef, Typing } from "./runShapes.ts"
 
-/** What typing a run needs besides the run (domain/runCommands.ts `Typing`). */
-const Typing = Schema.Struct({
-  generation: Schema.Number,
-  view: Schema.Struct({
-    panePid: Schema.Number,
-    cursorX: Schema.Number,
-    width: Schema.Number,
-    height: Schema.Number,
-    generation: Schema.String
-  }),
-  templates: Schema.Struct({ end: Schema.String, mark: Schema.optionalKey(Schema.String) }),
-  record: Schema.String,
-  bufferTag: Schema.String,
-  keepPane: Schema.Boolean
-})
-
-/** What the machine needs of a run: its ID, its pane, and the pane's `remain-on-exit` it replaced. */
-export const RunRef = Schema.Struct({
-  id: Schema.String,
-  paneId: Schema.String,
-  remainOnExit: Schema.optionalKey(Schema.String)
-})
-export type RunRef = typeof RunRef.Type
-
-const Ending = Schema.Literals(["reported", "unreported", "shell-exited"])
+/** The run's shapes, written once (domain/runShapes.ts). */
+export { RunRef } from "./runShapes.ts"
 
 /**
  * A pane's run state:
@@ -80,14 +57,6 @@ export const RunState = Schema.Union([
   Schema.TaggedStruct("Collected", { runId: Schema.String, status: Schema.NullOr(Schema.Number), ended: Ending })
 ])
 export type RunState = typeof RunState.Type
-
-/** What the collection leaves in the pane's mark besides the run's ID. */
-const Collection = Schema.Struct({
-  status: Schema.NullOr(Schema.Number),
-  ended: Ending,
-  collector: Schema.String,
-  at: Schema.Number
-})
 
 /**
  * What moves a run:
