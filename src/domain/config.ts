@@ -13,6 +13,7 @@ import { type HostTable, parseHostTable } from "./hosts.ts"
 import { type PrintConfig, printConfigInvocation } from "./printConfig.ts"
 import type { SelectionInput } from "./selection.ts"
 import {
+  choices,
   oneOf,
   parseAuditLog,
   parseLinkTimeout,
@@ -104,13 +105,10 @@ const serverSettings = Config.all({
   suppressHistory: setting("LIBTMUX_SUPPRESS_HISTORY", parseSuppressHistory),
   waitMaxSeconds: setting("LIBTMUX_MCP_WAIT_MAX_SECONDS", parseWaitMax),
   tmuxBin: setting("LIBTMUX_TMUX_BIN", parseTmuxBin),
-  transport: setting(
-    "LIBTMUX_TRANSPORT",
-    (raw) => oneOf("LIBTMUX_TRANSPORT", raw, ["auto", "control", "spawn"] as const)
-  ),
+  transport: setting("LIBTMUX_TRANSPORT", (raw) => oneOf("LIBTMUX_TRANSPORT", raw, choices.LIBTMUX_TRANSPORT)),
   auditLog: setting("LIBTMUX_AUDIT_LOG", parseAuditLog),
-  adopt: setting("LIBTMUX_ADOPT", (raw) => oneOf("LIBTMUX_ADOPT", raw, ["adopt", "refuse"] as const)),
-  lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, ["shared", "exclusive"] as const)),
+  adopt: setting("LIBTMUX_ADOPT", (raw) => oneOf("LIBTMUX_ADOPT", raw, choices.LIBTMUX_ADOPT)),
+  lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, choices.LIBTMUX_LEASE)),
   watchSsh: textOf("LIBTMUX_WATCH_SSH"),
   watchSshConfig: textOf("LIBTMUX_WATCH_SSH_CONFIG"),
   hosts: textOf("LIBTMUX_HOSTS"),

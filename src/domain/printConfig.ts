@@ -9,6 +9,7 @@ import type { HostTable } from "./hosts.ts"
 import { pathWord } from "./pathWord.ts"
 import { remoteShellProblem } from "./quote.ts"
 import { parseToolsets } from "./selection.ts"
+import { choices, oneOf } from "./settingRules.ts"
 import { inheritedPath, parseSocketSelector } from "./socket.ts"
 import { parseSshTarget, parseWatchSsh } from "./ssh.ts"
 import { settingInvalid, type StartupError } from "./StartupError.ts"
@@ -238,6 +239,8 @@ export const printConfigInvocation = (
     }
     if (values.LIBTMUX_SOCKET !== undefined) yield* parseSocketSelector(values.LIBTMUX_SOCKET)
     if (values.LIBTMUX_TOOLSETS !== undefined) yield* parseToolsets(values.LIBTMUX_TOOLSETS)
+    // An entry the server would refuse at startup is refused here, naming the valid values.
+    for (const [variable, valid] of Object.entries(choices)) yield* oneOf(variable, values[variable], valid)
     const waitMaxSeconds = yield* parseWaitMax(values.LIBTMUX_MCP_WAIT_MAX_SECONDS)
     const env = Object.fromEntries(
       Object.entries(values).filter((entry): entry is [string, string] => entry[1] !== undefined)

@@ -49,6 +49,13 @@ export const parseSuppressHistory = (raw: string | undefined): Result.Result<boo
       )
     )
 
+/** The settings that take a value from a closed set, each with its values: the first is the default. */
+export const choices = {
+  LIBTMUX_TRANSPORT: ["auto", "control", "spawn"],
+  LIBTMUX_ADOPT: ["adopt", "refuse"],
+  LIBTMUX_LEASE: ["shared", "exclusive"]
+} as const
+
 /** A setting from a closed set; the first value is the default. */
 export const oneOf = <const V extends ReadonlyArray<string>>(
   variable: string,
