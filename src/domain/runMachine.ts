@@ -28,7 +28,7 @@ import {
   withdraw
 } from "./runCommands.ts"
 import { parseEndRecord } from "./runPositions.ts"
-import { decodeMark } from "./runRecord.ts"
+import { markOf } from "./runRecord.ts"
 import { Collection, Ending, RunRef, Typing } from "./runShapes.ts"
 
 /** The run's shapes, written once (domain/runShapes.ts). */
@@ -211,7 +211,7 @@ export interface PaneRecords {
  */
 export const stateOnPane = (records: PaneRecords, run: RunRef): RunState => {
   if (records.runRecord === "") {
-    const mark = records.collected.split("/").map(decodeMark).find((found) => found?.runId === run.id)
+    const mark = markOf(run.id, records.collected)
     return mark === undefined
       ? { _tag: "Free" }
       : { _tag: "Collected", runId: run.id, status: mark.status, ended: mark.ended }

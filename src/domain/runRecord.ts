@@ -265,3 +265,7 @@ export const decodeMark = (value: string): CollectedMark | undefined => {
   ]
   return { runId, status: status === "-" ? null : Number(status), ended, collector, at: Number(at) }
 }
+
+/** `runId`'s mark among a pane's marks (`value`: one, or the head's three joined by `/`). */
+export const markOf = (runId: string, value: string): CollectedMark | undefined =>
+  value.split("/").map(decodeMark).find((mark) => mark?.runId === runId)

@@ -18,6 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { backOffMs, defaultLinkTimeoutSeconds, keepAliveSeconds } from "../domain/hostLink.ts"
 import type { HostTable, RemoteHostEntry } from "../domain/hosts.ts"
+import { runIdPattern } from "../domain/protocolNames.ts"
 import {
   HostAnswerRefused,
   HostCallFailed,
@@ -76,7 +77,7 @@ const firstIssue = (error: Error): string => {
 /** A progress report's run ID, as its `_meta` names it; anything else there is not passed on. */
 const runIdOf = (update: Progress): Readonly<Record<string, string>> | undefined => {
   const id = (update as { readonly _meta?: Readonly<Record<string, unknown>> })._meta?.[runIdMetaKey]
-  return typeof id === "string" && /^[0-9a-f]{1,64}$/u.test(id) ? { [runIdMetaKey]: id } : undefined
+  return typeof id === "string" && runIdPattern.test(id) ? { [runIdMetaKey]: id } : undefined
 }
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`

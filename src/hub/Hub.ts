@@ -14,14 +14,11 @@ import { type HostTable, localHost } from "../domain/hosts.ts"
 import { withToolsets } from "../domain/hostToolsets.ts"
 import { hostWatchCommandLine } from "../domain/watchCommand.ts"
 import type { Toolset } from "../manifest/index.ts"
-import { type CallError, HostCallFailed } from "../services/errors.ts"
+import { type CallError, errorMetaKey, HostCallFailed } from "../services/errors.ts"
 import { Hosts } from "../services/Hosts.ts"
 import type { HubSide, ToolDefinition } from "../tools/define.ts"
 import { hostAnswer } from "./hostAnswer.ts"
 import { hostRefusal } from "./hostParameter.ts"
-
-/** The `_meta` key of a failed call's error tag (the MCP wire's `errorMetaKey`). */
-const errorMetaTag = "com.git-pull.libtmux-mcp/error"
 
 /** What the hub takes from its own configuration. @category models */
 export interface HubOptions {
@@ -65,7 +62,7 @@ export const layer = (table: HostTable, options: HubOptions): Layer.Layer<Regist
             progress
           })
           if (result.isError === true) {
-            const tag = result._meta?.[errorMetaTag]
+            const tag = result._meta?.[errorMetaKey]
             const text = result.content.map((part) => part.type === "text" ? part.text : "").join("\n")
             return yield* new HostCallFailed({ host, tag: typeof tag === "string" ? tag : "Unknown", text })
           }

@@ -48,7 +48,7 @@ export interface Head {
   readonly runRecord: string
   /**
    * The pane's last three collected-run marks (see domain/runRecord.ts `CollectedMark`), of whichever
-   * runs, joined by `/` (runReadBack.ts `markOf` finds one run's).
+   * runs, joined by `/` (domain/runRecord.ts `markOf` finds one run's).
    */
   readonly collected: string
   /** The run that holds the pane (its claim), empty when none does. */

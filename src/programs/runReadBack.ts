@@ -10,9 +10,9 @@ import { commandsOf, type RunState, stateOnPane, step } from "../domain/runMachi
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import {
   type CollectedMark,
-  decodeMark,
   decodeRecord,
   encodeRecord,
+  markOf,
   type ReadPosition,
   rowDigest,
   type RunEnding
@@ -371,10 +371,6 @@ export const collectFinished = Effect.fn("runReadBack.collectFinished")(
     return output
   }
 )
-
-/** `runId`'s mark among the pane's marks (`value`: one, or the head's three joined by `/`). */
-export const markOf = (runId: string, value: string): CollectedMark | undefined =>
-  value.split("/").map(decodeMark).find((mark) => mark?.runId === runId)
 
 /** How a collected run ended, as its mark says. */
 const endingText = (mark: CollectedMark): string =>

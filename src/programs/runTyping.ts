@@ -10,7 +10,7 @@ import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
-import { describeCommand, encodeRecord, type RunRecord } from "../domain/runRecord.ts"
+import { describeCommand, encodeRecord, markOf, type RunRecord } from "../domain/runRecord.ts"
 import { templates } from "../domain/runTemplates.ts"
 import {
   hasErrexit,
@@ -37,7 +37,7 @@ import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from ".
 import { afterLostWaiter, awaitRun, type LostWait, lostWait } from "./runAwait.ts"
 import { heldBasis, lookedBasis, type TypingBasis } from "./runBasis.ts"
 import { readCommands } from "./runHead.ts"
-import { collectRun, markOf, type OutputLimits } from "./runReadBack.ts"
+import { collectRun, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
 export const newRunId = (): string => randomBytes(runIdBytes).toString("hex")

@@ -527,6 +527,9 @@ export const ToolFailure = Schema.Union([
   AuditUnavailable
 ])
 
+/** The `_meta` key carrying a failed call's error tag on the wire (a hub reads its host's there). */
+export const errorMetaKey = "com.git-pull.libtmux-mcp/error"
+
 /** Every failure a tool program may end in. @category errors */
 export type ToolError = typeof ToolFailure.Type
 

@@ -33,6 +33,7 @@ import type { AdvertisedSchemas } from "../generated/toolSchemas.ts"
 import { withHostParameter } from "../hub/hostParameter.ts"
 import { capabilityMetaKey, capabilityRecord } from "../manifest/index.ts"
 import { defaultTimeout } from "../programs/waiting.ts"
+import { errorMetaKey } from "../services/errors.ts"
 import { hubCallMetaKey } from "../services/Hosts.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
@@ -54,8 +55,7 @@ export const maxResultSizeKey = "anthropic/maxResultSizeChars"
 
 const hubCallShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u
 
-/** The `_meta` key carrying a failed call's error tag. */
-export const errorMetaKey = "com.git-pull.libtmux-mcp/error"
+export { errorMetaKey }
 
 /** A schema as advertised: an object root, with its definitions kept beside it. */
 export const advertisedSchema = (schema: Schema.Top): Tool["inputSchema"] => {

@@ -10,8 +10,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { readFileSync, realpathSync } from "node:fs"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { runIdMetaKey } from "../../src/services/Progress.ts"
 import { type HostMachine, startHostMachines, stopHostMachines } from "../support/hubHosts.ts"
+import { startHubRun } from "../support/hubRuns.ts"
 import { binPath, call, connect, type Connected, structured, textOf } from "../support/mcp.ts"
 import { childProcesses, processesNaming, running, until } from "../support/poll.ts"
 import { sshdAvailable } from "../support/sshd.ts"
@@ -49,24 +49,7 @@ const hostServers = (name: string): Array<number> =>
 const descendants = (pid: number): Array<{ readonly pid: number; readonly args: ReadonlyArray<string> }> =>
   childProcesses(pid).flatMap((child) => [child, ...descendants(child.pid)])
 
-/** A run_shell_command through the hub, and the run ID its progress names once it came. */
-const startRun = (host: string, paneId: string, command: string) => {
-  const named = Promise.withResolvers<string>()
-  const answer = hub!.client.callTool(
-    { name: "run_shell_command", arguments: { host, pane_id: paneId, command, timeout: 20 } },
-    undefined,
-    {
-      timeout: 60_000,
-      onprogress: (progress) => {
-        // The run's ID travels as data, in the report's `_meta`, from the host's server through the hub.
-        const id = (progress as { readonly _meta?: Readonly<Record<string, unknown>> })._meta?.[runIdMetaKey]
-        if (typeof id === "string") named.resolve(id)
-      }
-    }
-  ) as Promise<CallToolResult>
-  answer.catch(() => undefined)
-  return { answer, runId: named.promise }
-}
+const startRun = (host: string, paneId: string, command: string) => startHubRun(hub!.client, host, paneId, command)
 
 /** Waits until the pane shows the command typed (the run's ID comes before its typing). */
 const typed = (host: string, paneId: string, text: string) =>

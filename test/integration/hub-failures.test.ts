@@ -9,7 +9,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { existsSync, readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
-import { runIdMetaKey } from "../../src/services/Progress.ts"
+import { startHubRun } from "../support/hubRuns.ts"
 import { connectInProcess } from "../support/inProcess.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { type MemoryHost, memoryHost, memorySessions } from "../support/memoryHosts.ts"
@@ -69,23 +69,7 @@ const open = async (
     ((await ok("get_server_info", { host: via })).hosts as Array<Record<string, unknown>>).find((entry) =>
       entry.host === name
     )!
-  /** A run through the hub, and its run ID once its progress named it (as data, in `_meta`). */
-  const startRun = (name: string, paneId: string, command: string) => {
-    const named = Promise.withResolvers<string>()
-    const answer = hub.client.callTool(
-      { name: "run_shell_command", arguments: { host: name, pane_id: paneId, command, timeout: 20 } },
-      undefined,
-      {
-        timeout: 60_000,
-        onprogress: (progress) => {
-          const id = (progress as { readonly _meta?: Readonly<Record<string, unknown>> })._meta?.[runIdMetaKey]
-          if (typeof id === "string") named.resolve(id)
-        }
-      }
-    ) as Promise<CallToolResult>
-    answer.catch(() => undefined)
-    return { answer, runId: named.promise }
-  }
+  const startRun = (name: string, paneId: string, command: string) => startHubRun(hub!.client, name, paneId, command)
   const typed = (name: string, paneId: string, text: string) =>
     until(
       `the command to be typed in ${name}'s ${paneId}`,
