@@ -47,13 +47,19 @@ const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =
  * Makes the server's tmux a wrapper under which an invocation whose arguments match the `case`
  * pattern runs whole, then fails as a lost client would: its output dropped, exit status 1.
  */
-const failingTmux = (world: TmuxWorld, env: Record<string, string | undefined>, pattern: string) => {
+const failingTmux = (
+  world: TmuxWorld,
+  env: Record<string, string | undefined>,
+  pattern: string,
+  /** Invocations that match this run as they are, even when they match `pattern` too. */
+  spared?: string
+) => {
   const wrapper = join(world.dir, "failing-tmux")
   writeFileSync(
     wrapper,
     [
       "#!/bin/sh",
-      `case "$*" in ${pattern})`,
+      `case "$*" in ${spared === undefined ? "" : `${spared}) ;; `}${pattern})`,
       `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
       "esac",
       `exec tmux "$@"`,
@@ -248,21 +254,9 @@ describe("a run's record in tmux", () => {
   it("a resume whose waiting client fails once the run ended: the answer carries its status and output", async () => {
     const { world, c, pane } = await one.open("/bin/bash", {}, (world, env) => {
       // The resume's waiting invocation (no paste: the typing list's passes) runs whole, then fails as a
-      // lost client would: the run ended and is recorded; nothing collected it.
-      const wrapper = join(world.dir, "failing-tmux")
-      writeFileSync(
-        wrapper,
-        [
-          "#!/bin/sh",
-          `case "$*" in *paste-buffer*) ;; *"wait-for lmcp_"*)`,
-          `  tmux "$@" >/dev/null; echo "lost connection" >&2; exit 1;;`,
-          "esac",
-          `exec tmux "$@"`,
-          ""
-        ].join("\n")
-      )
-      chmodSync(wrapper, 0o755)
-      Object.assign(env, { LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "spawn" })
+      // lost client would: the run ended and is recorded; nothing collected it. Waits are forked clients.
+      Object.assign(env, { LIBTMUX_TRANSPORT: "spawn" })
+      failingTmux(world, env, `*"wait-for lmcp_"*`, "*paste-buffer*")
     })
     const go = join(world.dir, "go")
     const timed = await run(c, pane, `until [ -e ${shellQuote(go)} ]; do sleep 0.05; done; echo read; (exit 7)`, {
