@@ -37,8 +37,9 @@ describe("a resume", () => {
     writeFileSync(go, "")
     assert.deepInclude(await resumed, { output: "resumed", exit_status: 0 })
     // The resume's own invocations up to the one that waits on the run's channel (the trailer's
-    // client in the shell is not the server's).
-    const own = log().slice(before).filter((line) => !line.includes(" run -t"))
+    // client in the shell, `run -t%N`, is not the server's).
+    // The server's own background reads (its buffer and pane sweeps) name no pane: only the pane's count.
+    const own = log().slice(before).filter((line) => line.includes(` -t ${pane} `) || line.includes("wait-for lmcp_"))
     const waiting = own.findIndex((line) => line.includes("wait-for lmcp_"))
     assert.isAtLeast(waiting, 0, own.join("\n"))
     assert.lengthOf(own.slice(0, waiting), 1, own.slice(0, waiting).join("\n"))
