@@ -16,7 +16,11 @@ const stopWithinMs = 1000
 /** Serves until stopped; `onServing` runs once the server answers on stdin. */
 export const serve = (facts: StartupFacts, onServing: () => void) =>
   Effect.gen(function*() {
-    const { server, log, hosted } = yield* makeServing(facts, { afterCall: collectWhenIdle })
+    let transport: LineTransport | undefined
+    const { server, local, log, hosted } = yield* makeServing(facts, {
+      afterCall: collectWhenIdle,
+      era: () => transport?.era()
+    })
     const stopped = Promise.withResolvers<void>()
     let stopping = false
     const stop = () => {
@@ -31,7 +35,8 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
     process.stdin.on("close", stop)
     process.on("SIGINT", stop)
     process.on("SIGTERM", stop)
-    const transport = new LineTransport(process.stdin, process.stdout, undefined, (text) => log.line("warning", text))
+    transport = new LineTransport(process.stdin, process.stdout, undefined, (text) => log.line("warning", text))
+    transport.serveLocally(local)
     yield* connect(server, transport)
     hosted?.watch(transport, () => {
       log.line("warning", `libtmux-mcp: no message from the hub for ${hosted.seconds} s; exiting as on EOF`)

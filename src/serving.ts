@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Services from "./composition.ts"
 import { unknownSettingWarnings } from "./domain/config.ts"
+import { attachCommandFor } from "./domain/quote.ts"
 import { advertisedSchemas } from "./generated/toolSchemas.ts"
 import { Audit } from "./services/Audit.ts"
 import { LinkGate } from "./services/LinkGate.ts"
@@ -25,6 +26,8 @@ export interface ServingOptions {
   readonly afterCall?: ServerOptions["afterCall"]
   /** Services to use instead of the live ones. */
   readonly replacements?: Services.ServiceReplacements
+  /** The revision the connection chose (a line transport's), for calls that may become tasks. */
+  readonly era?: ServerOptions["era"]
 }
 
 /**
@@ -33,14 +36,14 @@ export interface ServingOptions {
  */
 export const makeServing = (facts: StartupFacts, options: ServingOptions = {}) =>
   Effect.gen(function*() {
-    const { replacements, afterCall } = options
+    const { replacements, afterCall, era } = options
     let built: Server | undefined
     // A server a hub started: its link's watch and its collection gate (wire/Hosted.ts).
     const hosted = hostedSide(facts, () => built)
     const gates = hosted === undefined ? Layer.empty : Layer.succeed(LinkGate, hosted.gate)
     const context = yield* Layer.build(Layer.provide(Services.layer(facts, replacements), gates))
     const log = Context.get(context, ServerLog)
-    const server = yield* makeServer(context, {
+    const { server, local } = yield* makeServer(context, {
       version,
       instructions: instructions(facts),
       capabilities: () =>
@@ -49,10 +52,12 @@ export const makeServing = (facts: StartupFacts, options: ServingOptions = {}) =
       advertised: advertisedSchemas,
       waitCeiling: facts.config.waitMaxSeconds,
       log,
-      hosts: facts.config.hosts
+      hosts: facts.config.hosts,
+      era,
+      attach: attachCommandFor(facts.pin.resolvedPath)
     })
     built = server
-    return { server, log, hosted }
+    return { server, local, log, hosted }
   })
 
 /** The lines a server logs once it answers: the ready line, then each warning (`env` is what startup read). */

@@ -8,6 +8,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -31,6 +32,7 @@ import { LinkGate } from "../services/LinkGate.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { Progress, type ProgressShape, type ProgressSink } from "../services/Progress.ts"
 import { ReadTools } from "../services/ReadTools.ts"
+import { TaskCall, type TaskCallShape } from "../services/TaskCall.ts"
 import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
 import {
@@ -78,6 +80,8 @@ export interface CallMeta {
    * it is decoded, audited and answered as any call.
    */
   readonly via?: Act | undefined
+  /** The MCP task side of a run_shell_command call (wire/Tasks.ts); absent for every other call. */
+  readonly task?: TaskCallShape | undefined
 }
 
 /** The selected tools and the way to call them. @category services */
@@ -325,7 +329,8 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
           provideFor(definition),
           Effect.provideService(Progress, reporter),
           Effect.provideService(LinkGate, linkGate),
-          Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) })
+          Effect.provideService(ReadTools, { call: nested(meta, definition.row.name) }),
+          meta.task === undefined ? identity : Effect.provideService(TaskCall, meta.task)
         )
       const { exit, error } = yield* audited(recording, definition, args, meta, local)
       if (Exit.isSuccess(exit)) return { _tag: "Success", structured: exit.value } as const

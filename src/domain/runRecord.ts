@@ -16,6 +16,7 @@ import { sliceCells } from "./cells.ts"
 import { PaneId } from "./ids.ts"
 import { runIdPattern } from "./protocolNames.ts"
 import type { ScreenSeen } from "./screenSeen.ts"
+import { taskNoncePattern } from "./tasks.ts"
 
 /** The record's version: a record of another version is not read. */
 export const recordVersion = 1
@@ -97,6 +98,17 @@ export interface Run {
   readonly remainOnExit?: string
 }
 
+/**
+ * The MCP task that follows a run (wire/Tasks.ts): the unguessable part of its ID, and when it was
+ * made and for how long it is kept, in epoch milliseconds. Any instance that reads the record
+ * answers the task; a task ID whose nonce differs is not this run's. @category models
+ */
+export interface RecordedTask {
+  readonly nonce: string
+  readonly created: number
+  readonly ttlMs: number
+}
+
 export interface RunRecord {
   readonly run: Run
   /** The process ID of the server instance that typed it. */
@@ -106,6 +118,8 @@ export interface RunRecord {
   readonly command: { readonly prefix: string; readonly digest: string }
   /** Where the previous answer for the run ended: the next one returns what came after. */
   readonly returned?: ReadPosition
+  /** The task that follows the run, when a tasks-capable client's call typed it. */
+  readonly task?: RecordedTask
 }
 
 /** A run as its record holds it: what `Run` keeps, checked field by field. */
@@ -140,6 +154,12 @@ const RecordJson = Schema.Struct({
     column: Schema.optionalKey(Schema.Int),
     before: Schema.optionalKey(Schema.String),
     lineRow: Schema.optionalKey(Schema.Int)
+  })),
+  // A task came later too: a record without one follows no task.
+  task: Schema.optionalKey(Schema.Struct({
+    nonce: Schema.String.check(Schema.isPattern(taskNoncePattern)),
+    created: Schema.Int,
+    ttlMs: Schema.Int
   }))
 })
 
@@ -148,7 +168,7 @@ const recordCodec = Schema.fromJsonString(RecordJson)
 
 /** The option value of a record. */
 export const encodeRecord = (record: RunRecord): string => {
-  const { run, instance, tag, command, returned } = record
+  const { run, instance, tag, command, returned, task } = record
   const json = Schema.encodeSync(recordCodec)({
     v: recordVersion,
     run: {
@@ -170,7 +190,8 @@ export const encodeRecord = (record: RunRecord): string => {
     instance,
     ...(tag === undefined ? {} : { tag }),
     command: { prefix: command.prefix, digest: command.digest },
-    ...(returned === undefined ? {} : { returned: positionJson(returned) })
+    ...(returned === undefined ? {} : { returned: positionJson(returned) }),
+    ...(task === undefined ? {} : { task: { nonce: task.nonce, created: task.created, ttlMs: task.ttlMs } })
   })
   return Buffer.from(json).toString("base64")
 }

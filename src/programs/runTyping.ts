@@ -10,7 +10,7 @@ import { cellsOf } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions, protocolNames, runIdBytes } from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
-import { describeCommand, encodeRecord, markOf, type RunRecord } from "../domain/runRecord.ts"
+import { describeCommand, encodeRecord, markOf, type RecordedTask, type RunRecord } from "../domain/runRecord.ts"
 import { templates } from "../domain/runTemplates.ts"
 import {
   hasErrexit,
@@ -64,6 +64,10 @@ export interface NewRun {
   readonly limits: OutputLimits
   /** Told the run's ID before anything is typed (a hub passes it on, so a lost call can name its run). */
   readonly named?: ((id: string) => Effect.Effect<void>) | undefined
+  /** The MCP task that follows the run, kept in its record from the typing on (wire/Tasks.ts). */
+  readonly task?: RecordedTask | undefined
+  /** How long the call waits for the run once typed, in milliseconds, when less than to the deadline (a task's). */
+  readonly holdMs?: number | undefined
 }
 
 /**
@@ -200,14 +204,20 @@ const typeAndAwait = Effect.fn("Run.typeAndAwait")(function*(
 ) {
   const { run, typed, markStart, keepPane } = shaped
   const { id, paneId } = run
-  const { deadline, limits } = request
+  const { limits } = request
   const { generation, view } = basis
-  const record: RunRecord = { run, instance: process.pid, tag: thisTag, command: describeCommand(request.command) }
+  const record: RunRecord = {
+    run,
+    instance: process.pid,
+    tag: thisTag,
+    command: describeCommand(request.command),
+    ...(request.task === undefined ? {} : { task: request.task })
+  }
   const template = templates(id, paneId, keepPane)
   const now = yield* Clock.currentTimeMillis
   // A pane that became ready only as the call's time ran out gets nothing typed: a run typed now
   // could only time out at once.
-  if (now >= deadline) {
+  if (now >= request.deadline) {
     return yield* new PaneNotReady({
       pane: paneId,
       reason: "timed-out",
@@ -223,6 +233,8 @@ const typeAndAwait = Effect.fn("Run.typeAndAwait")(function*(
       reported.push(found.earlier)
     }
   }
+  // Readiness may take the whole timeout; a task's call holds the run it typed only so long.
+  const deadline = request.holdMs === undefined ? request.deadline : Math.min(request.deadline, now + request.holdMs)
   // The typing list is the machine's (domain/runCommands.ts `typing`), then the wait and the read.
   const typedMove = {
     _tag: "Typed",

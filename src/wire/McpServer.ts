@@ -38,7 +38,10 @@ import { hubCallMetaKey } from "../services/Hosts.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { leanSchema } from "./leanSchema.ts"
-import { UnreadCall } from "./StdioLines.ts"
+import type { Era } from "./RequestGate.ts"
+import { envelopeOf, modernRevision, tasksExtension } from "./Revision.ts"
+import { type LocalMethods, UnreadCall } from "./StdioLines.ts"
+import { makeTasks } from "./Tasks.ts"
 
 /** The one resource: how this server was configured at startup, and what it offers. */
 export const capabilitiesResource = {
@@ -157,6 +160,16 @@ export interface ServerOptions {
   readonly log: ServerLog["Service"]
   /** A hub's hosts: every tool then takes `host`. */
   readonly hosts?: HostTable | undefined
+  /** The revision the connection chose (the transport's), which decides whether a call may become a task. */
+  readonly era?: (() => Era | undefined) | undefined
+  /** How a person attaches to the pinned socket, for a task's question a form may not carry. */
+  readonly attach?: string | undefined
+}
+
+/** The server, and its handlers of the requests the 2026-07-28 revision adds, for the transport. @category models */
+export interface Served {
+  readonly server: Server
+  readonly local: LocalMethods
 }
 
 /**
@@ -273,7 +286,7 @@ const resultOf = (
 export const makeServer = (
   context: Context.Context<Registry>,
   options: ServerOptions
-): Effect.Effect<Server, never, Scope.Scope> =>
+): Effect.Effect<Served, never, Scope.Scope> =>
   Effect.map(FiberSet.makeRuntime<never>(), (runFork) => {
     const registry = Context.get(context, Registry)
     const entries = registry.selected.map((definition) =>
@@ -282,10 +295,17 @@ export const makeServer = (
     const hosts = options.hosts
     const tools = hosts === undefined ? entries : entries.map((entry) => withHostParameter(hosts, entry))
     let inflight = 0
-    const server = new Server(
-      { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version },
-      { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: options.instructions }
-    )
+    const info = { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version }
+    const server = new Server(info, {
+      capabilities: { tools: {}, resources: {}, logging: {} },
+      instructions: options.instructions
+    })
+    const tasks = makeTasks({
+      registry,
+      runFork,
+      resultOf: (exit) => resultOf(exit, "run_shell_command", options.log),
+      attach: options.attach ?? "tmux attach"
+    })
     serveLogLevel(server, options.log)
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
     serveCapabilities(server, options)
@@ -293,21 +313,38 @@ export const makeServer = (
       inflight++
       // Arguments the stdin framing refused unread stand in for themselves: the registry refuses the call.
       const args = extra.requestInfo instanceof UnreadCall ? extra.requestInfo.arguments : request.params.arguments
+      // Only on 2026-07-28, and only when this request declared the extension, may the call become a task.
+      const ticket = options.era?.() === "modern"
+        ? tasks.ticketFor(request.params.name, args, request.params)
+        : undefined
       const fiber = runFork(
         registry.call(request.params.name, args, {
           requestId: extra.requestId,
-          clientId: clientIdOf(server),
+          clientId: clientIdOf(server) ?? envelopeOf(request.params).client,
           progress: progressOf(request.params._meta?.progressToken, extra),
-          ...hubCallOf(request.params._meta?.[hubCallMetaKey])
+          ...hubCallOf(request.params._meta?.[hubCallMetaKey]),
+          ...(ticket === undefined ? {} : { task: ticket.call })
         }),
         { signal: extra.signal }
       )
       const exit = await new Promise<Exit.Exit<CallOutcome, ToolNotSelected>>((resolve) => fiber.addObserver(resolve))
       inflight--
       options.afterCall?.(() => inflight > 0)
-      return resultOf(exit, request.params.name, options.log)
+      const task = ticket === undefined || Exit.isFailure(exit) ? undefined : tasks.created(ticket, exit.value)
+      // The SDK's result check lets a task's fields through (and adds an empty content the wire removes).
+      return task === undefined ? resultOf(exit, request.params.name, options.log) : task as CallToolResult
     })
-    return server
+    const discovery = {
+      supportedVersions: [modernRevision],
+      capabilities: { tools: {}, resources: {}, extensions: { [tasksExtension]: {} } },
+      instructions: options.instructions
+    }
+    const local: LocalMethods = {
+      server: info,
+      answer: (request) =>
+        request.method === "server/discover" ? Promise.resolve({ result: discovery }) : tasks.answer(request)
+    }
+    return { server, local }
   })
 
 /** Connects the server to a transport. */

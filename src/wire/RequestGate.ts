@@ -1,8 +1,11 @@
 /**
- * The MCP lifecycle on the wire, before the SDK sees a message: nothing but `initialize` and `ping`
- * is served before `initialize`, `initialize` is answered once, and a request whose params do not
- * fit its method gets -32602 with one line instead of the SDK's -32603 and a raw schema dump.
- * The params are checked again only when the SDK's answer is an internal error, so a normal call
+ * The MCP lifecycle on the wire, before the SDK sees a message. A connection's first request
+ * chooses its revision (Revision.ts): `initialize` the 2025-11-25 one, where nothing but
+ * `initialize` and `ping` is served before `initialize` and `initialize` is answered once; a request
+ * with the 2026-07-28 envelope the new one, where every request must carry that envelope and
+ * `server/discover`, listens and tasks are answered by this server's own handlers. In both, a
+ * request whose params do not fit its method gets -32602 with one line instead of the SDK's -32603
+ * and a raw schema dump. The params are checked again only when the SDK's answer is an internal error, so a normal call
  * costs no second parse.
  */
 import {
@@ -10,7 +13,9 @@ import {
   ErrorCode,
   InitializeRequestSchema,
   type JSONRPCMessage,
+  type JSONRPCNotification,
   type JSONRPCRequest,
+  LATEST_PROTOCOL_VERSION,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -18,12 +23,33 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema
 } from "@modelcontextprotocol/sdk/types.js"
+import {
+  envelopeOf,
+  localMethods,
+  metaKeys,
+  modernMethods,
+  modernRevision,
+  revisionErrors,
+  type ServerInfo,
+  stampResult
+} from "./Revision.ts"
 
 /** A JSON-RPC error for a message that is not passed on. @category models */
 export interface Refusal {
   readonly code: number
   readonly message: string
+  readonly data?: unknown
 }
+
+/**
+ * What becomes of a message: passed on to the SDK's server, refused, answered by this server's own
+ * handlers of the 2026-07-28 revision (`local`), or taken here (a listen stream's cancellation).
+ * @category models
+ */
+export type Admission = undefined | Refusal | "local" | "taken"
+
+/** Which revision a connection speaks: chosen by its first request (`initialize`, or an envelope). */
+export type Era = "legacy" | "modern"
 
 // The methods this server serves, with the SDK's schema of each request.
 const requestSchemas = new Map<string, { safeParse(value: unknown): { success: boolean; error?: unknown } }>([
@@ -48,24 +74,39 @@ const firstIssue = (error: unknown): string => {
 // The line was already parsed as a JSON-RPC message: telling its kind needs no second schema parse.
 const isRequest = (message: JSONRPCMessage): message is JSONRPCRequest => "method" in message && "id" in message
 
+const isNotification = (message: JSONRPCMessage): message is JSONRPCNotification =>
+  "method" in message && !("id" in message)
+
+/** The refusal of an envelope naming another revision: what is served, and how. */
+const unsupported = (requested: string | undefined): Refusal => ({
+  code: revisionErrors.unsupportedVersion,
+  message: `Unsupported protocol version${requested === undefined ? "" : ` ${requested.slice(0, 40)}`}: ` +
+    `this server speaks ${modernRevision} (per-request _meta, server/discover) and, after initialize, ` +
+    `${LATEST_PROTOCOL_VERSION} and older`,
+  data: { supported: [modernRevision], ...(requested === undefined ? {} : { requested }) }
+})
+
 /** The lifecycle state of one connection. @category constructors */
-export const requestGate = () => {
-  let initialized = false
+export const requestGate = (server: () => ServerInfo) => {
+  let era: Era | undefined
   // Requests passed on and not yet answered, kept to explain an internal error the SDK answers.
   const open = new Map<string | number, JSONRPCRequest>()
+  // Requests passed on over the 2026-07-28 revision, by ID, with their method: their results are stamped.
+  const modern = new Map<string | number, string>()
+  // The open `subscriptions/listen` streams, by request ID: their cancellation is taken here.
+  const listens = new Set<string | number>()
 
-  /** Why a message is answered here instead of being passed on, or undefined. */
-  const admit = (message: JSONRPCMessage): Refusal | undefined => {
-    if (!isRequest(message)) return undefined
+  /** A request of the 2025-11-25 lifecycle: nothing but `initialize` and `ping` before `initialize`. */
+  const admitLegacy = (message: JSONRPCRequest): Admission => {
     if (message.method === "initialize") {
-      if (initialized) {
+      if (era === "legacy") {
         return {
           code: ErrorCode.InvalidRequest,
           message: "Invalid Request: this connection is already initialized; initialize is answered once"
         }
       }
-      if (InitializeRequestSchema.safeParse(message).success) initialized = true
-    } else if (!initialized && message.method !== "ping") {
+      if (InitializeRequestSchema.safeParse(message).success) era = "legacy"
+    } else if (era === undefined && message.method !== "ping") {
       return {
         code: ErrorCode.InvalidRequest,
         message: `Invalid Request: ${message.method} before initialize; send initialize first`
@@ -75,13 +116,61 @@ export const requestGate = () => {
     return undefined
   }
 
+  /** A request of the 2026-07-28 revision, its envelope naming `version`. */
+  const admitModern = (message: JSONRPCRequest, version: string | undefined): Admission => {
+    if (version !== modernRevision) {
+      return message.method === "initialize" || version !== undefined ? unsupported(version) : {
+        code: ErrorCode.InvalidParams,
+        message: `Invalid params: ${message.method} has no _meta envelope; on ${modernRevision} every request ` +
+          `carries _meta["${metaKeys.version}"]`
+      }
+    }
+    if (!modernMethods.has(message.method)) {
+      return {
+        code: ErrorCode.MethodNotFound,
+        message: `Method not found: ${message.method.slice(0, 60)} is not served on ${modernRevision}; served: ${
+          [...modernMethods].join(", ")
+        }`
+      }
+    }
+    era = "modern"
+    if (message.method === "subscriptions/listen") listens.add(message.id)
+    if (localMethods.has(message.method)) return "local"
+    modern.set(message.id, message.method)
+    if (requestSchemas.has(message.method)) open.set(message.id, message)
+    return undefined
+  }
+
+  /** Why a message is answered here instead of being passed on, or undefined. */
+  const admit = (message: JSONRPCMessage): Admission => {
+    if (isNotification(message)) {
+      const cancelled = message.method === "notifications/cancelled" ? message.params?.requestId : undefined
+      if ((typeof cancelled === "string" || typeof cancelled === "number") && listens.delete(cancelled)) return "taken"
+      return undefined
+    }
+    if (!isRequest(message)) return undefined
+    if (era === "legacy") return admitLegacy(message)
+    // A probe before the revision is chosen, or on the new one, is answered without choosing it.
+    if (message.method === "server/discover") return "local"
+    const { version } = envelopeOf(message.params)
+    if (era === "modern" || (version !== undefined && message.method !== "initialize")) {
+      return admitModern(message, version)
+    }
+    return admitLegacy(message)
+  }
+
   /** The answer as it goes out: an internal error for params that do not fit becomes -32602. */
   const answer = (message: JSONRPCMessage): JSONRPCMessage => {
     if (!("id" in message) || "method" in message || message.id === undefined) return message
+    const method = modern.get(message.id)
+    modern.delete(message.id)
+    const stamped = method !== undefined && "result" in message
+      ? { ...message, result: stampResult(method, message.result, server()) as typeof message.result }
+      : message
     const request = open.get(message.id)
-    if (request === undefined) return message
+    if (request === undefined) return stamped
     open.delete(message.id)
-    if (!("error" in message) || message.error.code !== ErrorCode.InternalError) return message
+    if (!("error" in message) || message.error.code !== ErrorCode.InternalError) return stamped
     const parsed = requestSchemas.get(request.method)!.safeParse(request)
     return parsed.success ? message : {
       jsonrpc: "2.0",
@@ -93,5 +182,5 @@ export const requestGate = () => {
     }
   }
 
-  return { admit, answer }
+  return { admit, answer, era: () => era }
 }

@@ -12,6 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import {
   type JSONRPCMessage,
   JSONRPCMessageSchema,
+  type JSONRPCRequest,
   type MessageExtraInfo,
   type RequestInfo
 } from "@modelcontextprotocol/sdk/types.js"
@@ -20,7 +21,8 @@ import type { Readable, Writable } from "node:stream"
 import { type BoundBroken, boundProblem, UnreadArguments } from "../domain/argumentBounds.ts"
 import { BoundedLines } from "../platform/boundedLines.ts"
 import { lineBounds, LineShape } from "./LineShape.ts"
-import { requestGate } from "./RequestGate.ts"
+import { type Era, requestGate } from "./RequestGate.ts"
+import { metaKeys, type ServerInfo, stampResult } from "./Revision.ts"
 
 /** The longest line read, in bytes (the SDK's own limit). */
 export const maxLineBytes = 10 * 1024 * 1024
@@ -41,6 +43,21 @@ export class UnreadCall implements RequestInfo {
   }
 }
 
+/** Who answers before the server's handlers are installed. */
+const unnamed = { name: "libtmux-mcp", title: "libtmux-mcp", version: "" }
+
+/** How a request the 2026-07-28 revision adds is answered: a result, or a JSON-RPC error. @category models */
+export type LocalAnswer =
+  | { readonly result: Readonly<Record<string, unknown>> }
+  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } }
+
+/** This server's own handlers of the requests the 2026-07-28 revision adds (Revision.ts). @category models */
+export interface LocalMethods {
+  readonly server: ServerInfo
+  /** Answers `server/discover`, `subscriptions/listen` (its acknowledgement) and `tasks/*`. */
+  readonly answer: (request: JSONRPCRequest) => Promise<LocalAnswer>
+}
+
 /** A line transport over a pair of streams (stdin and stdout by default). @category constructors */
 export class LineTransport implements Transport {
   onclose?: () => void
@@ -50,7 +67,8 @@ export class LineTransport implements Transport {
   private readonly shape = new LineShape()
   /** The lines read; one refused (too long, or over a bound) is discarded, not kept. */
   private readonly lines: BoundedLines
-  private readonly gate = requestGate()
+  private local: LocalMethods | undefined
+  private readonly gate = requestGate(() => this.local?.server ?? unnamed)
 
   private readonly input: Readable
   private readonly output: Writable
@@ -106,12 +124,52 @@ export class LineTransport implements Transport {
       this.refuse(id, -32600, "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message")
       return
     }
-    const refusal = this.gate.admit(parsed.data)
-    if (refusal !== undefined) {
-      this.refuse("id" in parsed.data ? parsed.data.id ?? null : null, refusal.code, refusal.message)
+    const message = parsed.data
+    const admission = this.gate.admit(message)
+    if (admission === "taken") return
+    if (admission === "local") return void this.answerLocally(message as JSONRPCRequest)
+    if (admission !== undefined) {
+      this.refuse("id" in message ? message.id ?? null : null, admission.code, admission.message, admission.data)
       return
     }
-    this.onmessage?.(parsed.data, extra)
+    this.onmessage?.(message, extra)
+  }
+
+  /** The era the connection's first request chose; `undefined` before it. */
+  era(): Era | undefined {
+    return this.gate.era()
+  }
+
+  /** Installs this server's handlers of the 2026-07-28 revision's own requests. */
+  serveLocally(local: LocalMethods) {
+    this.local = local
+  }
+
+  /** A request of the 2026-07-28 revision this server answers itself, stamped as every result of it. */
+  private async answerLocally(request: JSONRPCRequest) {
+    // A listen stream stays open until the client cancels it: acknowledged with the notifications this
+    // server agrees to send on it, none (its tool list and resources do not change while it runs).
+    if (request.method === "subscriptions/listen") {
+      return void this.write({
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { _meta: { [metaKeys.subscription]: request.id }, notifications: {} }
+      })
+    }
+    const answer = this.local === undefined
+      ? { error: { code: -32603, message: "Internal error: the server is not serving yet" } }
+      : await this.local.answer(request).catch((): LocalAnswer => ({
+        error: { code: -32603, message: `Internal error in ${request.method}; see the server's stderr` }
+      }))
+    const server = this.local?.server
+    const line = "error" in answer
+      ? { jsonrpc: "2.0", id: request.id, error: answer.error }
+      : {
+        jsonrpc: "2.0",
+        id: request.id,
+        result: server === undefined ? answer.result : stampResult(request.method, answer.result, server)
+      }
+    await this.write(line)
   }
 
   /**
@@ -141,9 +199,10 @@ export class LineTransport implements Transport {
   }
 
   /** Answers a line that cannot be used, and notes it on stderr (without its content). */
-  private refuse(id: Id, code: number, message: string) {
+  private refuse(id: Id, code: number, message: string, data?: unknown) {
     this.warn(`libtmux-mcp: refused a JSON-RPC line (id ${JSON.stringify(id)}): ${message}`)
-    this.output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`)
+    const error = data === undefined ? { code, message } : { code, message, data }
+    this.output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error })}\n`)
   }
 
   async start() {
@@ -160,8 +219,13 @@ export class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    return this.write(this.gate.answer(message))
+  }
+
+  /** Writes one message as a line, resolving once the stream took it. */
+  private write(message: unknown): Promise<void> {
     return new Promise((resolve) => {
-      if (this.output.write(`${JSON.stringify(this.gate.answer(message))}\n`)) resolve()
+      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve()
       else this.output.once("drain", resolve)
     })
   }

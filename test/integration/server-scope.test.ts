@@ -40,7 +40,7 @@ describe("the server's scope", () => {
             )
           )
       })
-      const server = yield* makeServer(Context.make(Registry, registry), {
+      const { server } = yield* makeServer(Context.make(Registry, registry), {
         version: "0",
         instructions: "",
         capabilities: () => "{}",

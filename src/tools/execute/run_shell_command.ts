@@ -10,8 +10,9 @@ import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
 import { runIdPattern } from "../../domain/protocolNames.ts"
 import { quitAdvice } from "../../domain/quitAdvice.ts"
 import { attachCommandFor } from "../../domain/quote.ts"
-import { markOf, readRecord } from "../../domain/runRecord.ts"
+import { markOf, readRecord, type RecordedTask } from "../../domain/runRecord.ts"
 import { commandProblem } from "../../domain/shellProtocol.ts"
+import { sameNonce } from "../../domain/tasks.ts"
 import { watchCommandLine } from "../../domain/watchCommand.ts"
 import { manifest } from "../../manifest/index.ts"
 import { kindText, secretRemedy } from "../../programs/keyboardHolder.ts"
@@ -37,6 +38,7 @@ import { ArgumentProblem, PaneNotReady } from "../../services/errors.ts"
 import { runIdMetaKey } from "../../services/Progress.ts"
 import { ShellRuns } from "../../services/ShellRuns.ts"
 import { SocketPin } from "../../services/SocketPin.ts"
+import { TaskCall } from "../../services/TaskCall.ts"
 import { defineTool } from "../define.ts"
 
 const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
@@ -193,6 +195,26 @@ const heldRunOf = Effect.fn("run_shell_command.heldRunOf")(function*(runId: stri
     : `run ${runId} is not recorded on pane ${paneId} (run IDs come from timed-out, ` +
       "blocked or cancelled results; a collected run's record is gone)"
   return yield* new ArgumentProblem({ detail: `resume: ${detail}` })
+})
+
+/**
+ * A task's resume goes on only for a run whose record holds that task (the task ID's nonce): a
+ * guessed or stale ID learns nothing of the run.
+ */
+const taskHeld = Effect.fn("run_shell_command.taskHeld")(function*(
+  runId: string,
+  paneId: PaneId,
+  task: RecordedTask,
+  found: (task: RecordedTask | undefined) => void
+) {
+  const head = yield* headOfRun(paneId, runId)
+  const read = readRecord(head.runRecord)
+  const recorded = read._tag === "Decoded" && read.record.run.id === runId && read.record.run.paneId === paneId
+    ? read.record.task
+    : undefined
+  const held = recorded !== undefined && sameNonce(recorded.nonce, task.nonce)
+  found(held ? recorded : undefined)
+  if (!held) return yield* new ArgumentProblem({ detail: `resume: run ${runId} on ${paneId} follows no such task` })
 })
 
 /** A run's turn on its pane: the run, how it came out, and an earlier run it reported. */
@@ -399,9 +421,13 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
       if (problem !== undefined) return yield* new ArgumentProblem({ detail: problem })
       const { config } = yield* Config
       const runs = yield* ShellRuns
+      const ticket = yield* TaskCall
       const timeout = yield* effectiveTimeout(input.timeout)
       const started = yield* Clock.currentTimeMillis
       const deadline = started + timeout * 1000
+      if (input.resume !== undefined && ticket.task !== undefined) {
+        yield* taskHeld(input.resume, input.pane_id, ticket.task, ticket.found)
+      }
       const { held, seen } = input.resume === undefined
         ? { held: undefined, seen: undefined }
         : yield* heldRunOf(input.resume, input.pane_id)
@@ -446,6 +472,9 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           suppressHistory: input.suppress_history ?? config.suppressHistory,
           deadline,
           limits,
+          task: ticket.task,
+          // A new run a task will follow is held, once typed, only up to the task's threshold.
+          holdMs: ticket.threshold === undefined ? undefined : ticket.threshold * 1000,
           named: (id) =>
             Effect.suspend(() => {
               named = id
@@ -466,6 +495,10 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
           detail: "other run_shell_command calls on this pane held it for the whole timeout; nothing was typed",
           remedy: "call again (it is safe), or use another pane for parallel work"
         })
+      }
+      const { run, outcome } = turn.value as Turn
+      if (input.command !== undefined && (outcome._tag === "TimedOut" || outcome._tag === "Blocked")) {
+        ticket.attached({ paneId: input.pane_id, runId: run.id })
       }
       return yield* resultOf(input, turn.value as Turn, started, timeout, limits)
     }),

@@ -1,0 +1,26 @@
+/**
+ * What a call made for an MCP task (wire/Tasks.ts) tells run_shell_command, and what the tool tells
+ * back: a new run's record holds the task and the call holds the run only up to the threshold; a
+ * task's resume checks the run's record holds that task. Outside a task the call is as always.
+ */
+import * as Context from "effect/Context"
+import type { PaneId } from "../domain/ids.ts"
+import type { RecordedTask } from "../domain/runRecord.ts"
+
+/** The task side of one call. @category models */
+export interface TaskCallShape {
+  /** The task a new run's record is to hold, or a task's resume expects its record to hold. */
+  readonly task?: RecordedTask | undefined
+  /** For a new run: the longest the call waits before the run becomes a task, in seconds. */
+  readonly threshold?: number | undefined
+  /** Told the run, once a new run outlasted the threshold (or blocked) with its record holding the task. */
+  readonly attached: (run: { readonly paneId: PaneId; readonly runId: string }) => void
+  /** Told by a task's resume the task the run's record holds, or `undefined` when it holds no such task. */
+  readonly found: (task: RecordedTask | undefined) => void
+}
+
+/** The task side of a call; by default none. @category services */
+export const TaskCall: Context.Reference<TaskCallShape> = Context.Reference<TaskCallShape>(
+  "libtmux-mcp/services/TaskCall",
+  { defaultValue: () => ({ attached: () => undefined, found: () => undefined }) }
+)

@@ -1,0 +1,490 @@
+/**
+ * Runs served as MCP tasks (the `io.modelcontextprotocol/tasks` extension of 2026-07-28), for the
+ * requests that declare it: a run_shell_command still working at the threshold, or blocked on input
+ * before it, answers with a task; the host polls `tasks/get`, answers a program's question with
+ * `tasks/update` and stops the run with `tasks/cancel`.
+ *
+ * A task is the run: its ID names the pane and the run, its nonce is in the run's record in tmux
+ * (domain/tasks.ts), and everything it reports comes from run_shell_command's own resume, called
+ * through the registry (decoded, guarded and audited as any call). So any instance on the socket,
+ * and a restarted one, answers for it. This instance follows each task it was asked about with
+ * one watcher: a resume that waits for the run's end (up to 10 s a time) while the task is
+ * polled; `tasks/get` answers from what the watcher last saw, at no cost to tmux.
+ */
+import type { CallToolResult, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
+import type { CallOutcome, Registry, ToolNotSelected } from "../dispatch/Registry.ts"
+import type { RecordedTask } from "../domain/runRecord.ts"
+import {
+  newTaskNonce,
+  parseTaskId,
+  taskIdOf,
+  taskPollMs,
+  type TaskRef,
+  taskThresholdSeconds,
+  taskTtlMs
+} from "../domain/tasks.ts"
+import type { TaskCallShape } from "../services/TaskCall.ts"
+import { declaresTasks, envelopeOf, revisionErrors, tasksExtension } from "./Revision.ts"
+import type { LocalAnswer } from "./StdioLines.ts"
+
+type Status = "working" | "input_required" | "completed" | "failed"
+
+/** A question of the run's program, as the task asks it. */
+interface Ask {
+  readonly key: string
+  readonly program: string
+  readonly prompt: string
+  readonly secret: boolean
+  /** What the person did with it: nothing yet, or their answer (or refusal) is on its way. */
+  settled: boolean
+}
+
+/** What the watcher does next, asked by `tasks/update` or `tasks/cancel`. */
+type Request =
+  | { readonly _tag: "Cancel" }
+  | { readonly _tag: "Answer"; readonly text: string }
+  | { readonly _tag: "Look" }
+  /** The person says they typed the answer a form may not carry (a secret) into the pane. */
+  | { readonly _tag: "Typed" }
+
+/** One task this instance follows. */
+interface Entry {
+  readonly id: string
+  readonly ref: TaskRef
+  task: RecordedTask
+  /** The record was read and holds this task: a task ID made up or gone stale is never verified. */
+  verified: boolean
+  /** When the call that made the run began (its creation, for a task adopted from another instance). */
+  readonly began: number
+  status: Status
+  statusMessage: string | undefined
+  updatedAt: number
+  result?: CallToolResult
+  error?: { readonly code: number; readonly message: string; readonly data?: unknown }
+  ask?: Ask | undefined
+  /** Keys asked so far: each is asked once. */
+  asked: number
+  request?: Request | undefined
+  /** A cancellation was asked: the next one is answered without a second C-c. */
+  cancelled: boolean
+  wake: () => void
+  watcher?: Fiber.Fiber<void> | undefined
+  polled: number
+  readonly client: string | undefined
+}
+
+/** How long a watcher follows a task nobody polls. */
+const idleMs = 60_000
+
+/** The longest one of the watcher's resumes waits for the run's end, in seconds. */
+const watchSeconds = 10
+
+/** How long the watcher leaves an unanswered question before looking again, in milliseconds. */
+const askPauseMs = 5_000
+
+/** Tasks kept at most: the oldest ended ones go first. */
+const maxEntries = 256
+
+/** Tool errors that say nothing final about the run: the watcher looks again. */
+const passing = new Set(["TmuxTimedOut", "TmuxAnswerLost", "PaneNotReady", "RunWaitFailed"])
+
+/** A program's question, as a form asks it: one line of text, typed and then Enter. */
+const answerSchema = {
+  type: "object",
+  properties: {
+    answer: {
+      type: "string",
+      title: "Answer",
+      description: "typed into the pane, then Enter (one line)",
+      minLength: 1,
+      maxLength: 2000
+    }
+  },
+  required: ["answer"]
+} as const
+
+/** What the server's tools/call handler and transport need of the tasks. @category models */
+export interface Tasks {
+  /** The task side of a tools/call, when the call may become a task. */
+  readonly ticketFor: (name: string, args: unknown, params: unknown) => Ticket | undefined
+  /** The task result of a call whose run the ticket attached, or `undefined` when it did not become one. */
+  readonly created: (ticket: Ticket, outcome: CallOutcome) => Readonly<Record<string, unknown>> | undefined
+  /** Answers `tasks/get`, `tasks/update` and `tasks/cancel`. */
+  readonly answer: (request: JSONRPCRequest) => Promise<LocalAnswer>
+}
+
+/** A tools/call that may become a task. @category models */
+export interface Ticket {
+  readonly call: TaskCallShape
+  readonly began: number
+  readonly client: string | undefined
+  /** The run the call attached, once it did. */
+  readonly run: () => { readonly paneId: string; readonly runId: string } | undefined
+}
+
+type Run = <A, E>(effect: Effect.Effect<A, E>) => Fiber.Fiber<A, E>
+
+/** What the tasks are built from. @category models */
+export interface TaskSources {
+  readonly registry: Registry["Service"]
+  readonly runFork: Run
+  /** A call's end as the client reads it (McpServer.ts). */
+  readonly resultOf: (exit: Exit.Exit<CallOutcome, ToolNotSelected>) => CallToolResult
+  /** How a person attaches to the pinned socket, for a question a form may not carry. */
+  readonly attach: string
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+const terminal = (status: Status) => status === "completed" || status === "failed"
+
+/** The last line of output with something on it, shortened for a status message. */
+const lastLine = (output: unknown): string | undefined => {
+  const lines = typeof output === "string" ? output.split("\n").filter((line) => line.trim() !== "") : []
+  const last = lines.at(-1)?.trim()
+  return last === undefined ? undefined : [...last].slice(0, 160).join("")
+}
+
+const refusal = (code: number, message: string, data?: unknown): LocalAnswer => ({
+  error: data === undefined ? { code, message } : { code, message, data }
+})
+
+const unknownTask = (taskId: unknown) =>
+  refusal(
+    -32602,
+    `Invalid params: unknown or expired task ${
+      typeof taskId === "string" ? JSON.stringify(taskId.slice(0, 80)) : ""
+    } (its run's record holds no such task: it ended and was collected elsewhere, its pane closed, or the ID ` +
+      "is not one this server made)"
+  )
+
+/** The tasks of this server. @category constructors */
+export const makeTasks = (sources: TaskSources): Tasks => {
+  const entries = new Map<string, Entry>()
+
+  /** Keeps the table bounded: the oldest ended tasks go first, then the oldest. */
+  const trim = () => {
+    if (entries.size <= maxEntries) return
+    const ordered = [...entries.values()].sort((a, b) =>
+      Number(terminal(b.status)) - Number(terminal(a.status)) || a.updatedAt - b.updatedAt
+    )
+    for (const entry of ordered.slice(0, entries.size - maxEntries)) {
+      entry.watcher = undefined
+      entries.delete(entry.id)
+    }
+  }
+
+  const update = (entry: Entry, status: Status, message: string | undefined) => {
+    if (entry.status !== status || entry.statusMessage !== message) entry.updatedAt = Date.now()
+    entry.status = status
+    entry.statusMessage = message
+  }
+
+  /** The call's result as the task completes with it: seconds counted from the call that made the run. */
+  const completed = (entry: Entry, exit: Exit.Exit<CallOutcome, ToolNotSelected>) => {
+    const result = sources.resultOf(exit)
+    const structured = result.structuredContent
+    const whole = structured === undefined
+      ? result
+      : (() => {
+        const timed = { ...structured, elapsed_seconds: Math.round(Date.now() - entry.began) / 1000 }
+        return {
+          ...result,
+          structuredContent: timed,
+          content: [{ type: "text" as const, text: JSON.stringify(timed) }]
+        }
+      })()
+    entry.result = whole
+    entry.ask = undefined
+    update(entry, "completed", undefined)
+  }
+
+  /** A program holds the keyboard: a question for the person, unless this one was put already. */
+  const blocked = (entry: Entry, structured: Readonly<Record<string, unknown>>) => {
+    const by = structured.blocked_by as { program: string; kind: string }
+    const prompt = lastLine(structured.output) ?? ""
+    const same = entry.ask !== undefined && entry.ask.program === by.program && entry.ask.prompt === prompt
+    if (by.kind === "pager" || by.kind === "full-screen") {
+      entry.ask = undefined
+      return update(
+        entry,
+        "working",
+        `${by.program} (${by.kind}) holds the keyboard in pane ${entry.ref.paneId}: quit it there ` +
+          `(${sources.attach}), or cancel the task`
+      )
+    }
+    if (same && entry.ask!.settled) {
+      return update(
+        entry,
+        "working",
+        `${by.program} in pane ${entry.ref.paneId} still waits for input that was not given here: ` +
+          `type it there (${sources.attach}), or cancel the task`
+      )
+    }
+    if (!same) {
+      entry.asked += 1
+      entry.ask = {
+        key: `question-${entry.asked}`,
+        program: by.program,
+        prompt,
+        secret: by.kind === "secret",
+        settled: false
+      }
+    }
+    update(entry, "input_required", `${by.program} in pane ${entry.ref.paneId} asks: ${prompt}`)
+  }
+
+  /** What one of the watcher's resumes found. */
+  const settle = (entry: Entry, exit: Exit.Exit<CallOutcome, ToolNotSelected>, asked: Request | undefined) => {
+    if (!entry.verified) return
+    if (Exit.isFailure(exit)) return completed(entry, exit)
+    // After an answer, the program's next question is a new one, even in the same words (a retry).
+    if (asked?._tag === "Answer" || asked?._tag === "Typed") entry.ask = undefined
+    const outcome = exit.value
+    if (outcome._tag === "Failure") {
+      const tag = outcome.error._tag
+      if (asked?._tag === "Answer" && (tag === "InputInvalid" || tag === "PaneNotReady")) {
+        entry.ask = undefined
+        return update(entry, "working", `the answer was not typed: ${outcome.error.message}`)
+      }
+      if (passing.has(tag)) return update(entry, entry.status, `could not read the run just now: ${tag}`)
+      entry.error = { code: -32603, message: outcome.error.message, data: { tag } }
+      return update(entry, "failed", outcome.error.message)
+    }
+    const structured = outcome.structured
+    if (structured.blocked_by !== undefined) return blocked(entry, structured)
+    if (structured.timed_out === true) {
+      entry.ask = undefined
+      const line = lastLine(structured.output)
+      return update(entry, "working", line === undefined ? "running" : `running: ${line}`)
+    }
+    completed(entry, exit)
+  }
+
+  /** The resume the watcher calls next, or the pause before it. */
+  const nextCall = (entry: Entry): { readonly args?: Record<string, unknown>; readonly pauseMs?: number } => {
+    const base = { pane_id: entry.ref.paneId, resume: entry.ref.runId, whole_output: true }
+    const request = entry.request
+    if (request?._tag === "Cancel") return { args: { ...base, interrupt: true, timeout: 10 } }
+    if (request?._tag === "Answer") return { args: { ...base, answer: request.text, timeout: watchSeconds } }
+    if (request?._tag === "Look" || request?._tag === "Typed") return { args: { ...base, timeout: 2 } }
+    // A question waits for the person; one settled elsewhere is looked at now and then.
+    if (entry.ask !== undefined || entry.status !== "working" || entry.statusMessage?.includes("holds the keyboard")) {
+      return { pauseMs: askPauseMs }
+    }
+    return { args: { ...base, timeout: watchSeconds } }
+  }
+
+  /** One resume through the registry, for the task: its record must hold the task's nonce. */
+  const resume = (entry: Entry, args: Record<string, unknown>) =>
+    sources.registry.call("run_shell_command", args, {
+      clientId: entry.client,
+      task: {
+        task: entry.task,
+        attached: () => undefined,
+        found: (task) => {
+          if (task === undefined) return
+          entry.task = task
+          entry.verified = true
+        }
+      }
+    }).pipe(Effect.exit)
+
+  /** Follows the task until it ends, or nobody asked about it for a minute. */
+  const watch = (entry: Entry) =>
+    Effect.gen(function*() {
+      while (!terminal(entry.status) && Date.now() - entry.polled < idleMs) {
+        const next = nextCall(entry)
+        // A request (an answer, a cancellation) wakes a pause, and cuts short a wait for the run's end.
+        const woken = Effect.promise(() =>
+          new Promise<void>((resolve) => {
+            entry.wake = resolve
+          })
+        )
+        if (next.args === undefined) {
+          yield* Effect.race(woken, Effect.sleep(next.pauseMs ?? askPauseMs))
+          entry.request ??= { _tag: "Look" }
+          continue
+        }
+        const asked = entry.request
+        entry.request = undefined
+        const exit = asked === undefined
+          ? yield* Effect.race(resume(entry, next.args), Effect.as(woken, undefined))
+          : yield* resume(entry, next.args)
+        if (exit !== undefined) settle(entry, exit, asked)
+      }
+    }).pipe(Effect.ensuring(Effect.sync(() => void (entry.watcher = undefined))))
+
+  const follow = (entry: Entry) => {
+    entry.polled = Date.now()
+    if (entry.watcher === undefined && !terminal(entry.status)) {
+      entry.watcher = sources.runFork(watch(entry)) as Fiber.Fiber<void>
+    }
+  }
+
+  const wake = (entry: Entry) => entry.wake()
+
+  /** The task as `tasks/get` and the creating call show it. */
+  const view = (entry: Entry) => ({
+    taskId: entry.id,
+    status: entry.status,
+    ...(entry.statusMessage === undefined ? {} : { statusMessage: entry.statusMessage }),
+    createdAt: iso(entry.task.created),
+    lastUpdatedAt: iso(entry.updatedAt),
+    ttlMs: entry.task.ttlMs,
+    pollIntervalMs: taskPollMs
+  })
+
+  /** The questions outstanding: one, for the program holding the keyboard. */
+  const inputRequests = (entry: Entry) => {
+    const ask = entry.ask
+    if (ask === undefined || entry.status !== "input_required") return {}
+    const message = ask.secret
+      ? `${ask.program} in pane ${entry.ref.paneId} asks for a secret (${ask.prompt}). A form does not ` +
+        `carry secrets: type it in the pane yourself (attach with: ${sources.attach}), then accept here.`
+      : `${ask.program} in pane ${entry.ref.paneId} asks: ${ask.prompt}`
+    const requestedSchema = ask.secret ? { type: "object", properties: {} } : answerSchema
+    return {
+      inputRequests: {
+        [ask.key]: { method: "elicitation/create", params: { mode: "form", message, requestedSchema } }
+      }
+    }
+  }
+
+  const detailed = (entry: Entry) => ({
+    ...view(entry),
+    ...(entry.status === "completed" && entry.result !== undefined
+      ? { result: { ...entry.result, resultType: "complete" } }
+      : {}),
+    ...(entry.status === "failed" && entry.error !== undefined ? { error: entry.error } : {}),
+    ...inputRequests(entry)
+  })
+
+  const newEntry = (ref: TaskRef, task: RecordedTask, began: number, client: string | undefined): Entry => ({
+    id: taskIdOf(ref),
+    ref,
+    task,
+    verified: false,
+    began,
+    status: "working",
+    statusMessage: undefined,
+    updatedAt: Date.now(),
+    asked: 0,
+    cancelled: false,
+    wake: () => undefined,
+    polled: Date.now(),
+    client
+  })
+
+  /** A task this instance has not followed: its record is read (by a short resume) before anything is said. */
+  const adopt = async (ref: TaskRef, client: string | undefined): Promise<Entry | undefined> => {
+    const entry = newEntry(ref, { nonce: ref.nonce, created: Date.now(), ttlMs: taskTtlMs }, Date.now(), client)
+    const exit = await new Promise<Exit.Exit<Exit.Exit<CallOutcome, ToolNotSelected>>>((resolve) =>
+      sources.runFork(resume(entry, { pane_id: ref.paneId, resume: ref.runId, whole_output: true, timeout: 0.5 }))
+        .addObserver(resolve)
+    )
+    if (!entry.verified || Exit.isFailure(exit)) return undefined
+    settle(entry, exit.value, undefined)
+    entries.set(entry.id, entry)
+    trim()
+    return entry
+  }
+
+  const known = async (taskId: unknown, client: string | undefined): Promise<Entry | undefined> => {
+    if (typeof taskId !== "string") return undefined
+    const ref = parseTaskId(taskId)
+    if (ref === undefined) return undefined
+    const entry = entries.get(taskId) ?? await adopt(ref, client)
+    if (entry === undefined) return undefined
+    if (Date.now() > entry.task.created + entry.task.ttlMs) {
+      entries.delete(taskId)
+      return undefined
+    }
+    return entry
+  }
+
+  /** A `tasks/update`: the person's answer to the question outstanding (others are ignored). */
+  const respond = (entry: Entry, responses: unknown) => {
+    const ask = entry.ask
+    const response = ask === undefined || ask.settled || typeof responses !== "object" || responses === null
+      ? undefined
+      : (responses as Record<string, unknown>)[ask.key] as { action?: unknown; content?: unknown } | undefined
+    if (ask === undefined || response === undefined) return
+    ask.settled = true
+    const text = (response.content as { answer?: unknown } | undefined)?.answer
+    if (response.action === "accept" && ask.secret) entry.request = { _tag: "Typed" }
+    else if (response.action === "accept" && typeof text === "string") entry.request = { _tag: "Answer", text }
+    else {
+      update(
+        entry,
+        "working",
+        `the question in pane ${entry.ref.paneId} was not answered here: type the answer there (${sources.attach}), ` +
+          "or cancel the task"
+      )
+    }
+    wake(entry)
+  }
+
+  const answer = async (request: JSONRPCRequest): Promise<LocalAnswer> => {
+    if (!declaresTasks(request.params)) {
+      return refusal(
+        revisionErrors.missingCapability,
+        `${request.method} needs the ${tasksExtension} extension declared in this request's client capabilities`,
+        { requiredCapabilities: { extensions: { [tasksExtension]: {} } } }
+      )
+    }
+    const params = (request.params ?? {}) as Record<string, unknown>
+    if (typeof params.taskId !== "string") {
+      return refusal(-32602, `Invalid params: ${request.method} takes taskId, the ID of a task this server made`)
+    }
+    const entry = await known(params.taskId, envelopeOf(request.params).client)
+    if (entry === undefined) return unknownTask(params.taskId)
+    follow(entry)
+    if (request.method === "tasks/update") respond(entry, params.inputResponses)
+    if (request.method === "tasks/cancel" && !terminal(entry.status) && !entry.cancelled) {
+      entry.cancelled = true
+      entry.request = { _tag: "Cancel" }
+      wake(entry)
+    }
+    return { result: request.method === "tasks/get" ? detailed(entry) : {} }
+  }
+
+  const ticketFor = (name: string, args: unknown, params: unknown): Ticket | undefined => {
+    const input = typeof args === "object" && args !== null ? args as Record<string, unknown> : {}
+    // A run on a hub's host is that host's: its record is not in this socket's tmux.
+    if (name !== "run_shell_command" || typeof input.command !== "string" || "host" in input) return undefined
+    if (!declaresTasks(params)) return undefined
+    let run: { readonly paneId: string; readonly runId: string } | undefined
+    const task = { nonce: newTaskNonce(), created: Date.now(), ttlMs: taskTtlMs }
+    return {
+      call: {
+        task,
+        threshold: taskThresholdSeconds,
+        attached: (attached) => void (run = attached),
+        found: () => undefined
+      },
+      began: Date.now(),
+      client: envelopeOf(params).client,
+      run: () => run
+    }
+  }
+
+  const created = (ticket: Ticket, outcome: CallOutcome) => {
+    const run = ticket.run()
+    const task = ticket.call.task
+    if (run === undefined || task === undefined || outcome._tag !== "Success") return undefined
+    const ref = { paneId: run.paneId, runId: run.runId, nonce: task.nonce } as TaskRef
+    const entry = newEntry(ref, task, ticket.began, ticket.client)
+    entry.verified = true
+    settle(entry, Exit.succeed(outcome), undefined)
+    entries.set(entry.id, entry)
+    trim()
+    follow(entry)
+    return { resultType: "task", ...view(entry) }
+  }
+
+  return { ticketFor, created, answer }
+}
