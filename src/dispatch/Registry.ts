@@ -72,9 +72,10 @@ export interface CallMeta {
   readonly progress?: ProgressSink | undefined
   /**
    * Fields a caller adds to the call's intent record: the host a hub routes it to, the call ID a hub
-   * forwarding it sent (so that the two records join).
+   * forwarding it sent (so that the two records join), the task whose watcher made it (its pane and
+   * run, never its nonce).
    */
-  readonly recorded?: { readonly host?: string; readonly hub_call?: string } | undefined
+  readonly recorded?: { readonly host?: string; readonly hub_call?: string; readonly task?: string } | undefined
   /**
    * Where the decoded call goes instead of this server's program (a hub sends it to another server);
    * it is decoded, audited and answered as any call.

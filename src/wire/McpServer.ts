@@ -41,7 +41,7 @@ import { leanSchema } from "./leanSchema.ts"
 import type { Era } from "./RequestGate.ts"
 import { envelopeOf, modernRevision, tasksExtension } from "./Revision.ts"
 import { type LocalMethods, UnreadCall } from "./StdioLines.ts"
-import { makeTasks } from "./Tasks.ts"
+import { makeTasks, taskNotes } from "./Tasks.ts"
 
 /** The one resource: how this server was configured at startup, and what it offers. */
 export const capabilitiesResource = {
@@ -307,7 +307,15 @@ export const makeServer = (
       attach: options.attach ?? "tmux attach"
     })
     serveLogLevel(server, options.log)
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }))
+    // On 2026-07-28 run_shell_command says how its runs become tasks; on 2025-11-25 the list is as it was.
+    const modernTools = tools.map((tool) =>
+      tool.name === "run_shell_command"
+        ? { ...tool, description: `${tool.description ?? ""}${taskNotes.run_shell_command}` }
+        : tool
+    )
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: options.era?.() === "modern" ? modernTools : tools
+    }))
     serveCapabilities(server, options)
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
       inflight++
@@ -337,7 +345,7 @@ export const makeServer = (
     const discovery = {
       supportedVersions: [modernRevision],
       capabilities: { tools: {}, resources: {}, extensions: { [tasksExtension]: {} } },
-      instructions: options.instructions
+      instructions: `${options.instructions}\n${taskNotes.instructions}`
     }
     const local: LocalMethods = {
       server: info,

@@ -106,6 +106,18 @@ const answerSchema = {
   required: ["answer"]
 } as const
 
+/**
+ * What a client of 2026-07-28 reads besides: run_shell_command's description and the instructions say
+ * how a run becomes a task (a client of 2025-11-25 reads them as before).
+ */
+export const taskNotes = {
+  run_shell_command: " With a host that holds MCP tasks (its call declares io.modelcontextprotocol/tasks), a " +
+    `run still going ${taskThresholdSeconds} s after it was typed, or waiting for the keyboard, comes back as a ` +
+    "task the host polls to its end and whose questions go to the user: no resume or watch_command needed.",
+  instructions: "When your host holds MCP tasks, a run_shell_command still going after " +
+    `${taskThresholdSeconds} s comes back as a task, and its end comes to you by itself: work on meanwhile.`
+} as const
+
 /** What the server's tools/call handler and transport need of the tasks. @category models */
 export interface Tasks {
   /** The task side of a tools/call, when the call may become a task. */
@@ -282,6 +294,7 @@ export const makeTasks = (sources: TaskSources): Tasks => {
   const resume = (entry: Entry, args: Record<string, unknown>) =>
     sources.registry.call("run_shell_command", args, {
       clientId: entry.client,
+      recorded: { task: `${entry.ref.paneId} ${entry.ref.runId}` },
       task: {
         task: entry.task,
         attached: () => undefined,

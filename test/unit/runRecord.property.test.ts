@@ -35,6 +35,11 @@ const Input = Schema.Struct({
     column: Schema.optionalKey(Int),
     before: Schema.optionalKey(Schema.String),
     lineRow: Schema.optionalKey(Int)
+  })),
+  task: Schema.optionalKey(Schema.Struct({
+    nonce: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 0xffffff })),
+    created: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2 ** 50 })),
+    ttlMs: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 2 ** 40 }))
   }))
 })
 type Input = typeof Input.Type
@@ -69,6 +74,13 @@ const recordOf = (input: Input): RunRecord => ({
       ...(input.returned.column === undefined ? {} : { column: n(input.returned.column) }),
       ...(input.returned.before === undefined ? {} : { before: input.returned.before }),
       ...(input.returned.lineRow === undefined ? {} : { lineRow: n(input.returned.lineRow) })
+    }
+  }),
+  ...(input.task === undefined ? {} : {
+    task: {
+      nonce: input.task.nonce.toString(16).padStart(32, "0"),
+      created: n(input.task.created),
+      ttlMs: n(input.task.ttlMs)
     }
   })
 })
