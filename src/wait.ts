@@ -29,7 +29,7 @@ import { guardPlace } from "./platform/SocketGuard.ts"
 import { buildArgv, execTmux } from "./platform/TmuxExec.ts"
 import { readsForCommand } from "./programs/runAwait.ts"
 import { type Head, headFormat, kernelProbe, lookAtBottom, parseHead, screenOf } from "./programs/runHead.ts"
-import { type RunEvent, watchRun } from "./programs/runWatch.ts"
+import { backgroundPace, type RunEvent, watchRun } from "./programs/runWatch.ts"
 import type { ToolError } from "./services/errors.ts"
 import { ServerPane } from "./services/ServerPane.ts"
 import type { Run } from "./services/ShellRuns.ts"
@@ -46,13 +46,8 @@ const reads = new Set(["display-message", "capture-pane", "list-panes", "list-wi
 /** The most a waiting client may print: two heads (a record is a few KiB). */
 const waiterOutputLimit = 1024 * 1024
 
-/**
- * The watcher's pace: the waiting client sees the end, and a pane's process gone shows in /proc,
- * so tmux is looked at only when /proc says so (a program at the terminal, the process gone). The
- * polls tell only what stops a run without its end (C-c, an exit, a program at the keyboard), which a
- * host's background runner hears a second later: a poll a second keeps a minute's wait under 1% of a core.
- */
-const pace = { watchPoll: 1_000, screenEvery: Number.POSITIVE_INFINITY }
+/** The watcher's pace: the waiting client sees the end (programs/runWatch.ts `backgroundPace`). */
+const pace = backgroundPace
 
 /** The failure of the command itself, not an outcome of the run. */
 class WaitFailed extends Error {}

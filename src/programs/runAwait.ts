@@ -30,6 +30,7 @@ import {
 } from "../services/errors.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run, ShellRuns } from "../services/ShellRuns.ts"
+import { TaskCall } from "../services/TaskCall.ts"
 import { PaneCommand } from "../services/Tmux.ts"
 import { cancelOpenInput, keepOpenCommands } from "./openInput.ts"
 import { orPaneNotFound, readPane } from "./pane.ts"
@@ -55,7 +56,7 @@ import {
   type RunOutput,
   undecodableRecord
 } from "./runReadBack.ts"
-import { type RunEvent, watchRun } from "./runWatch.ts"
+import { backgroundPace, type RunEvent, timings, watchRun } from "./runWatch.ts"
 import { resolvePane } from "./targets.ts"
 
 /** How a run's wait ended. @category models */
@@ -114,8 +115,12 @@ export const awaitRun = <R>(
     const kernel = yield* kernelProbe
     const now = yield* Clock.currentTimeMillis
     const signalled = Effect.map(waiter, (stdout) => ({ _tag: "Signalled" as const, stdout }))
+    // A task's watcher waits in the background: its run's watcher looks at the pane less often.
+    const pace = (yield* TaskCall).background === true ? backgroundPace : timings
     const raced = yield* signalled.pipe(
-      Effect.raceFirst(watchRun(run.panePid, run.tty, kernel, screenOf(run), run.inShell === true ? run : undefined)),
+      Effect.raceFirst(
+        watchRun(run.panePid, run.tty, kernel, screenOf(run), run.inShell === true ? run : undefined, pace)
+      ),
       Effect.timeoutOption(Math.max(0, deadline - now))
     )
     if (Option.isNone(raced)) {

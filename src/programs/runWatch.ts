@@ -39,6 +39,15 @@ export const timings = {
   promptGrace: 300
 }
 
+/**
+ * The pace of a watcher nobody waits on in a call (the `wait` command, a task's watcher): the run's
+ * channel brings its end and /proc shows the pane's process gone, so tmux is looked at only when
+ * /proc says so (a program at the terminal), and /proc once a second: what stops a run without its
+ * end (C-c, a program at the keyboard) is heard a second later, and a minute's wait stays under 1%
+ * of a core.
+ */
+export const backgroundPace = { watchPoll: 1_000, screenEvery: Number.POSITIVE_INFINITY } as const
+
 /** Shells whose line editor draws the prompt, and echoes what is typed, itself. */
 const lineEditors = new Set(["bash", "zsh", "fish"])
 

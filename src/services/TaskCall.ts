@@ -11,6 +11,8 @@ import type { RecordedTask } from "../domain/runRecord.ts"
 export interface TaskCallShape {
   /** The task a new run's record is to hold, or a task's resume expects its record to hold. */
   readonly task?: RecordedTask | undefined
+  /** A task's watcher, waiting in the background: the run's wait looks at the pane at a background pace. */
+  readonly background?: boolean | undefined
   /** For a new run: the longest the call waits before the run becomes a task, in seconds. */
   readonly threshold?: number | undefined
   /** Told the run, once a new run outlasted the threshold (or blocked) with its record holding the task. */

@@ -8,8 +8,8 @@
  * (domain/tasks.ts), and everything it reports comes from run_shell_command's own resume, called
  * through the registry (decoded, guarded and audited as any call). So any instance on the socket,
  * and a restarted one, answers for it. This instance follows each task it was asked about with
- * one watcher: a resume that waits for the run's end (up to 10 s a time) while the task is
- * polled; `tasks/get` answers from what the watcher last saw, at no cost to tmux.
+ * one watcher: a resume that waits for the run's end (up to 10 s a time, at a background pace)
+ * while the task is polled; `tasks/get` answers from what the watcher last saw, at no cost to tmux.
  */
 import type { CallToolResult, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
@@ -76,8 +76,12 @@ interface Entry {
   readonly client: string | undefined
 }
 
-/** How long a watcher follows a task nobody polls. */
-const idleMs = 60_000
+/**
+ * How long a watcher follows a task nobody polls: a host polls every `taskPollMs`, so a watcher that
+ * heard nothing for this long follows a task some other instance answers (after a restart), and stops
+ * before it collects the run from under that one.
+ */
+const idleMs = 10_000
 
 /** The longest one of the watcher's resumes waits for the run's end, in seconds. */
 const watchSeconds = 10
@@ -287,16 +291,20 @@ export const makeTasks = (sources: TaskSources): Tasks => {
     if (entry.ask !== undefined || entry.status !== "working" || entry.statusMessage?.includes("holds the keyboard")) {
       return { pauseMs: askPauseMs }
     }
-    return { args: { ...base, timeout: watchSeconds } }
+    // Never past the watcher's idle limit: a wait for the end outlasting it would collect the run unpolled.
+    const idleLeft = (entry.polled + idleMs - Date.now()) / 1000
+    return { args: { ...base, timeout: Math.max(0.5, Math.min(watchSeconds, idleLeft)) } }
   }
 
-  /** One resume through the registry, for the task: its record must hold the task's nonce. */
+  /** One resume through the registry, for the task: until verified, its record must hold the task's nonce. */
   const resume = (entry: Entry, args: Record<string, unknown>) =>
     sources.registry.call("run_shell_command", args, {
       clientId: entry.client,
       recorded: { task: `${entry.ref.paneId} ${entry.ref.runId}` },
       task: {
-        task: entry.task,
+        // Checked once: a run's record keeps the task it was typed with.
+        task: entry.verified ? undefined : entry.task,
+        background: true,
         attached: () => undefined,
         found: (task) => {
           if (task === undefined) return
@@ -306,7 +314,7 @@ export const makeTasks = (sources: TaskSources): Tasks => {
       }
     }).pipe(Effect.exit)
 
-  /** Follows the task until it ends, or nobody asked about it for a minute. */
+  /** Follows the task until it ends, or nobody asked about it for `idleMs`. */
   const watch = (entry: Entry) =>
     Effect.gen(function*() {
       while (!terminal(entry.status) && Date.now() - entry.polled < idleMs) {

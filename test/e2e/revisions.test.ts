@@ -6,7 +6,8 @@
  */
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
-import { envelope, revision, startModern, tasksExtension } from "../support/modernClient.ts"
+import { envelope, type Modern, revision, startModern, tasksExtension } from "../support/modernClient.ts"
+import { until } from "../support/poll.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("revisions")
@@ -26,27 +27,29 @@ const initialize = (id: string) => ({
 
 describe.concurrent("two revisions on one stdio server", () => {
   it("answers server/discover within a second of spawn, naming 2026-07-28 and the tasks extension", async () => {
-    // The best of three spawns: a loaded machine may slow one, not the server's path to its answer.
-    const times: Array<number> = []
-    for (let attempt = 0; attempt < 3 && !times.some((ms) => ms < 1000); attempt++) {
+    // The bound is the outcome (an answer within a second of the spawn, polled for with that
+    // deadline); the best of three spawns, since a loaded machine may slow one spawn, not the path.
+    let answer: Awaited<ReturnType<Modern["raw"]>> | undefined
+    const misses: Array<string> = []
+    for (let attempt = 0; attempt < 3 && answer === undefined; attempt++) {
       const m = modernIn(h.world())
-      const answer = await m.raw({
-        jsonrpc: "2.0",
-        id: "d",
-        method: "server/discover",
-        params: { _meta: envelope(true) }
-      })
-      times.push(performance.now() - m.started)
-      assert.deepStrictEqual(answer.result.supportedVersions, [revision])
-      assert.deepStrictEqual(answer.result.capabilities.extensions, { [tasksExtension]: {} })
-      assert.strictEqual(answer.result.resultType, "complete")
-      assert.strictEqual(answer.result.ttlMs, 0)
-      assert.strictEqual(answer.result.cacheScope, "private")
-      assert.include(answer.result.instructions, "tmux")
-      assert.strictEqual(answer.result._meta["io.modelcontextprotocol/serverInfo"].name, "libtmux-mcp")
+      let got: Awaited<ReturnType<Modern["raw"]>> | undefined
+      void m.raw({ jsonrpc: "2.0", id: "d", method: "server/discover", params: { _meta: envelope(true) } })
+        .then((reply) => (got = reply))
+      answer = await until("the discover answer", () => got, (reply) => reply !== undefined, {
+        timeoutMs: 1000,
+        intervalMs: 10
+      }).catch((error: unknown) => void misses.push(String(error)))
       await m.close()
     }
-    assert.isBelow(Math.min(...times), 1000, `spawn to answer, ms: ${times.map(Math.round).join(", ")}`)
+    assert.isDefined(answer, misses.join("; "))
+    assert.deepStrictEqual(answer!.result.supportedVersions, [revision])
+    assert.deepStrictEqual(answer!.result.capabilities.extensions, { [tasksExtension]: {} })
+    assert.strictEqual(answer!.result.resultType, "complete")
+    assert.strictEqual(answer!.result.ttlMs, 0)
+    assert.strictEqual(answer!.result.cacheScope, "private")
+    assert.include(answer!.result.instructions, "tmux")
+    assert.strictEqual(answer!.result._meta["io.modelcontextprotocol/serverInfo"].name, "libtmux-mcp")
   })
 
   it("a discover probe then initialize: a 2025-11-25 session, as without the probe", async () => {

@@ -9,7 +9,7 @@ import {
   type ApplicationInputResult,
   withTasks
 } from "@modelcontextprotocol/ext-tasks/client"
-import { readFileSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
@@ -55,23 +55,21 @@ const taskOf = async (m: Modern, pane: string, command: string) => {
 }
 
 describe.concurrent("runs as tasks", () => {
-  it("a 10 s run becomes a task and completes with its status and output, its end reported in a second", async () => {
-    const { world, m, pane } = await open()
+  it("a 10 s run becomes a task and completes with its status and output", async () => {
+    const { m, pane } = await open()
     const execution = await withTasks(m.port()).callTool("run_shell_command", {
       pane_id: pane,
-      command: "for i in $(seq 10); do echo step $i; sleep 1; done; date +%s.%N > ended"
+      command: "for i in $(seq 10); do echo step $i; sleep 1; done"
     })
     assert.strictEqual(execution.kind, "task")
     const { outcome } = await execution.settle()
-    const settled = Date.now() / 1000
     assert.strictEqual(outcome.status, "completed")
     const result = (outcome as { result: any }).result
     assert.strictEqual(result.structuredContent.exit_status, 0)
     assert.include(result.structuredContent.output, "step 1\nstep 2")
     assert.include(result.structuredContent.output, "step 10")
+    // Counted from the call that typed the run (bench/task-idle.ts measures how soon its end is reported).
     assert.isAtLeast(result.structuredContent.elapsed_seconds, 10)
-    const ended = Number(readFileSync(join(world.dir, "ended"), "utf8"))
-    assert.isBelow(settled - ended, 1, "the run's end reached the client within a second")
   })
 
   it("an installer's three questions go to the person (tasks/update); a secret stays in the pane", async () => {
@@ -138,9 +136,12 @@ describe.concurrent("runs as tasks", () => {
     assert.strictEqual(task.result.resultType, "complete")
   })
 
-  it("a server killed mid-task: a new one answers tasks/get for the same ID; so does a second one", async () => {
+  it("a server killed mid-task: a new one answers tasks/get for the same ID; so does a second one", {
+    timeout: 90_000
+  }, async () => {
     const { world, env, m, pane } = await open()
-    const created = await taskOf(m, pane, "sleep 8; echo finished")
+    // Long enough that the second server, asked once, stops following (10 s after) before the run ends.
+    const created = await taskOf(m, pane, "sleep 22; echo finished")
     m.child.kill("SIGKILL")
     const restarted = serverIn(world, env)
     const second = serverIn(world, env)

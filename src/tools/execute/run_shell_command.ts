@@ -199,7 +199,8 @@ const heldRunOf = Effect.fn("run_shell_command.heldRunOf")(function*(runId: stri
 
 /**
  * A task's resume goes on only for a run whose record holds that task (the task ID's nonce): a
- * guessed or stale ID learns nothing of the run.
+ * guessed or stale ID learns nothing of the run. With no record left (collected), nothing is told
+ * of a task, and the resume says what became of the run, as any resume does.
  */
 const taskHeld = Effect.fn("run_shell_command.taskHeld")(function*(
   runId: string,
@@ -214,7 +215,9 @@ const taskHeld = Effect.fn("run_shell_command.taskHeld")(function*(
     : undefined
   const held = recorded !== undefined && sameNonce(recorded.nonce, task.nonce)
   found(held ? recorded : undefined)
-  if (!held) return yield* new ArgumentProblem({ detail: `resume: run ${runId} on ${paneId} follows no such task` })
+  if (!held && read._tag !== "Absent") {
+    return yield* new ArgumentProblem({ detail: `resume: run ${runId} on ${paneId} follows no such task` })
+  }
 })
 
 /** A run's turn on its pane: the run, how it came out, and an earlier run it reported. */
