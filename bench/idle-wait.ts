@@ -9,26 +9,13 @@
  *   capture-pane clients run one after another.
  * Usage: node bench/idle-wait.ts (LIBTMUX_BENCH_IDLE_RUNS=n for fewer rounds while developing).
  */
-import { benchWorld, quantile, sleep, ticks } from "./world.ts"
+import { benchWorld, coreShare, quantile, sleep } from "./world.ts"
 
 const rounds = Number(process.env.LIBTMUX_BENCH_IDLE_RUNS ?? 10)
 const idleMs = Number(process.env.LIBTMUX_BENCH_IDLE_MS ?? 10_000)
 const world = benchWorld(["set -g history-limit 5000"])
 
 const { tmux } = world
-/** Shares of one core over `work`: the server itself, its tmux clients, the tmux server, and their sum. */
-const coreShare = async (serverPid: number, tmuxPid: number, work: () => Promise<unknown>) => {
-  const [server, clients] = ticks(serverPid)
-  const [tmuxServer] = ticks(tmuxPid)
-  const started = performance.now()
-  await work()
-  const wall = performance.now() - started
-  const [serverAfter, clientsAfter] = ticks(serverPid)
-  const [tmuxAfter] = ticks(tmuxPid)
-  const share = (count: number) => (count * 10) / wall
-  const parts = [share(serverAfter - server), share(clientsAfter - clients), share(tmuxAfter - tmuxServer)] as const
-  return { parts, total: parts[0] + parts[1] + parts[2] }
-}
 /** Types a command line into the pane and returns the time just before its Enter. */
 const typeLine = async (pane: string, line: string) => {
   await tmux("send-keys", "-t", pane, "-l", "--", line)

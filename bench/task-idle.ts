@@ -5,14 +5,16 @@
  *   server), of: a task of `sleep 600` polled with tasks/get every pollIntervalMs; a wait_for_text
  *   for text that never comes; interleaved, five rounds each, medians;
  * - from a run's end (the `date` its command writes last) to the poll that answers `completed`,
- *   polling every pollIntervalMs as the task asks; five runs, median and max.
+ *   polling every pollIntervalMs as the task asks; five runs, median and max;
+ * - from a server's spawn to its answer to `server/discover` (a host's first message), five spawns
+ *   (target: within a second; Claude Code waits 3 s), against `node -e 0` spawned the same way.
  * Usage: node bench/task-idle.ts (after npm run build).
  */
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
-import { benchWorld, quantile, sleep, ticks } from "./world.ts"
+import { benchWorld, coreShare, quantile, sleep } from "./world.ts"
 
 const idleMs = Number(process.env.LIBTMUX_BENCH_IDLE_MS ?? 10_000)
 const rounds = Number(process.env.LIBTMUX_BENCH_ROUNDS ?? 5)
@@ -44,17 +46,6 @@ const startServer = () => {
   return { child, request }
 }
 
-const coreShare = async (serverPid: number, tmuxPid: number, work: () => Promise<unknown>) => {
-  const [server, clients] = ticks(serverPid)
-  const [tmuxServer] = ticks(tmuxPid)
-  const started = performance.now()
-  await work()
-  const wall = performance.now() - started
-  const [serverAfter, clientsAfter] = ticks(serverPid)
-  const [tmuxAfter] = ticks(tmuxPid)
-  return ((serverAfter - server) + (clientsAfter - clients) + (tmuxAfter - tmuxServer)) * 10 / wall
-}
-
 const main = async () => {
   const { child, request } = startServer()
   const call = async (name: string, args: Record<string, unknown>) =>
@@ -70,20 +61,19 @@ const main = async () => {
     const created = await call("run_shell_command", { pane_id: pane, command: "sleep 600" })
     poll = created.pollIntervalMs
     await sleep(1_000)
-    task.push(
-      await coreShare(child.pid!, tmuxPid, async () => {
-        const until = performance.now() + idleMs
-        while (performance.now() < until) {
-          await request("tasks/get", { taskId: created.taskId })
-          await sleep(poll)
-        }
-      })
-    )
+    const polled = await coreShare(child.pid!, tmuxPid, async () => {
+      const until = performance.now() + idleMs
+      while (performance.now() < until) {
+        await request("tasks/get", { taskId: created.taskId })
+        await sleep(poll)
+      }
+    })
+    task.push(polled.total)
     await request("tasks/cancel", { taskId: created.taskId })
     while ((await request("tasks/get", { taskId: created.taskId })).result.status !== "completed") await sleep(poll)
     const waiting = call("wait_for_text", { pane_id: pane, patterns: [`never-${round}-x`], timeout: 60 })
     await sleep(1_000)
-    wait.push(await coreShare(child.pid!, tmuxPid, () => sleep(idleMs)))
+    wait.push((await coreShare(child.pid!, tmuxPid, () => sleep(idleMs))).total)
     await world.tmux("send-keys", "-t", pane, `printf 'never-${round}-%s\\n' x`, "Enter")
     await waiting
   }
@@ -113,6 +103,24 @@ const main = async () => {
       `max ${Math.max(...ends).toFixed(0)} ms (target < 1000 ms)`
   )
   child.stdin.end()
+  const discover: Array<number> = []
+  const bare: Array<number> = []
+  for (let round = 0; round < 5; round++) {
+    const spawned = performance.now()
+    const { child: probe, request: ask } = startServer()
+    await ask("server/discover")
+    discover.push(performance.now() - spawned)
+    probe.stdin.end()
+    const nodeStarted = performance.now()
+    await new Promise((done) => spawn(process.execPath, ["-e", "0"]).on("close", done))
+    bare.push(performance.now() - nodeStarted)
+    await sleep(300)
+  }
+  console.log(
+    `spawn to the server/discover answer: median ${quantile(discover, 0.5).toFixed(0)} ms, max ${
+      Math.max(...discover).toFixed(0)
+    } ms (target <= 1000 ms); node -e 0 to its exit: median ${quantile(bare, 0.5).toFixed(0)} ms`
+  )
 }
 
 try {

@@ -26,6 +26,19 @@ export const ticks = (pid: number | "self") => {
   return [user! + system!, childUser! + childSystem!] as const
 }
 
+/** Shares of one core over `work`: the server itself, its tmux clients, the tmux server, and their sum. */
+export const coreShare = async (serverPid: number, tmuxPid: number, work: () => Promise<unknown>) => {
+  const [server, clients] = ticks(serverPid)
+  const [tmuxServer] = ticks(tmuxPid)
+  const started = performance.now()
+  await work()
+  const wall = performance.now() - started
+  const [serverAfter, clientsAfter] = ticks(serverPid)
+  const [tmuxAfter] = ticks(tmuxPid)
+  const share = (count: number) => (count * 10) / wall
+  const parts = [share(serverAfter - server), share(clientsAfter - clients), share(tmuxAfter - tmuxServer)] as const
+  return { parts, total: parts[0] + parts[1] + parts[2] }
+}
 /**
  * Runs a benchmark's `main`, then removes its dedicated tmux server (on `env`'s TMUX_TMPDIR) and
  * its folder, whatever `main` did. Shells write their history as they exit: the removal retries.

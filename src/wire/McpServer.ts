@@ -237,6 +237,16 @@ const serveCapabilities = (server: Server, options: Pick<ServerOptions, "capabil
   })
 }
 
+/** The server's name and version, as it introduces itself. */
+export const serverInfo = (version: string) => ({ name: "libtmux-mcp", title: "libtmux-mcp", version })
+
+/** The `server/discover` result: the revision, what is served (tasks too), and the instructions. */
+export const discoveryOf = (instructions: string) => ({
+  supportedVersions: [modernRevision],
+  capabilities: { tools: {}, resources: {}, extensions: { [tasksExtension]: {} } },
+  instructions: `${instructions}\n${taskNotes.instructions}`
+})
+
 /** A hub's call ID (a UUID) joins the two audit records; anything else is not written down. */
 const hubCallOf = (hubCall: unknown): Pick<CallMeta, "recorded"> =>
   typeof hubCall === "string" && hubCallShape.test(hubCall) ? { recorded: { hub_call: hubCall } } : {}
@@ -295,8 +305,7 @@ export const makeServer = (
     const hosts = options.hosts
     const tools = hosts === undefined ? entries : entries.map((entry) => withHostParameter(hosts, entry))
     let inflight = 0
-    const info = { name: "libtmux-mcp", title: "libtmux-mcp", version: options.version }
-    const server = new Server(info, {
+    const server = new Server(serverInfo(options.version), {
       capabilities: { tools: {}, resources: {}, logging: {} },
       instructions: options.instructions
     })
@@ -342,15 +351,10 @@ export const makeServer = (
       // The SDK's result check lets a task's fields through (and adds an empty content the wire removes).
       return task === undefined ? resultOf(exit, request.params.name, options.log) : task as CallToolResult
     })
-    const discovery = {
-      supportedVersions: [modernRevision],
-      capabilities: { tools: {}, resources: {}, extensions: { [tasksExtension]: {} } },
-      instructions: `${options.instructions}\n${taskNotes.instructions}`
-    }
     const local: LocalMethods = {
-      server: info,
-      answer: (request) =>
-        request.method === "server/discover" ? Promise.resolve({ result: discovery }) : tasks.answer(request)
+      server: serverInfo(options.version),
+      discovery: discoveryOf(options.instructions),
+      answer: tasks.answer
     }
     return { server, local }
   })

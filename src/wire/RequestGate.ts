@@ -145,8 +145,11 @@ export const requestGate = (server: () => ServerInfo) => {
   const admit = (message: JSONRPCMessage): Admission => {
     if (isNotification(message)) {
       const cancelled = message.method === "notifications/cancelled" ? message.params?.requestId : undefined
-      if ((typeof cancelled === "string" || typeof cancelled === "number") && listens.delete(cancelled)) return "taken"
-      return undefined
+      if (typeof cancelled !== "string" && typeof cancelled !== "number") return undefined
+      // A cancelled request gets no answer: nothing is kept for one.
+      open.delete(cancelled)
+      modern.delete(cancelled)
+      return listens.delete(cancelled) ? "taken" : undefined
     }
     if (!isRequest(message)) return undefined
     if (era === "legacy") return admitLegacy(message)

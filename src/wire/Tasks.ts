@@ -14,7 +14,7 @@
 import type { CallToolResult, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import type * as Fiber from "effect/Fiber"
+import * as Fiber from "effect/Fiber"
 import type { CallOutcome, Registry, ToolNotSelected } from "../dispatch/Registry.ts"
 import type { RecordedTask } from "../domain/runRecord.ts"
 import {
@@ -45,7 +45,7 @@ interface Ask {
 /** What the watcher does next, asked by `tasks/update` or `tasks/cancel`. */
 type Request =
   | { readonly _tag: "Cancel" }
-  | { readonly _tag: "Answer"; readonly text: string }
+  | { readonly _tag: "Answer"; readonly text: string; readonly key: string }
   | { readonly _tag: "Look" }
   /** The person says they typed the answer a form may not carry (a secret) into the pane. */
   | { readonly _tag: "Typed" }
@@ -68,9 +68,12 @@ interface Entry {
   /** Keys asked so far: each is asked once. */
   asked: number
   request?: Request | undefined
-  /** A cancellation was asked: the next one is answered without a second C-c. */
+  /** A cancellation is under way: another one asks nothing more. */
   cancelled: boolean
+  /** Wakes the watcher's pause (any request). */
   wake: () => void
+  /** Cuts short the watcher's wait for the run's end: a cancellation only (see `watch`). */
+  cut: () => void
   watcher?: Fiber.Fiber<void> | undefined
   polled: number
   readonly client: string | undefined
@@ -94,6 +97,18 @@ const maxEntries = 256
 
 /** Tool errors that say nothing final about the run: the watcher looks again. */
 const passing = new Set(["TmuxTimedOut", "TmuxAnswerLost", "PaneNotReady", "RunWaitFailed"])
+
+/** Refusals of what a resume was to type (the run ended, the answer does not fit): nothing was typed. */
+const notTyped = new Set(["ArgumentProblem", "InputInvalid"])
+
+/** Why a form's answer cannot be typed as one line (run_shell_command's rule for `answer`), or undefined. */
+const answerProblem = (text: unknown): string | undefined =>
+  typeof text !== "string" || text.length === 0 || text.length > 2000
+    ? "the answer must be 1 to 2000 characters"
+    // oxlint-disable-next-line no-control-regex -- the control characters are what it finds
+    : /[\u0000-\u001f\u007f-\u009f]/u.test(text)
+    ? "the answer is one line: it may hold no control character (a newline, a tab)"
+    : undefined
 
 /** A program's question, as a form asks it: one line of text, typed and then Enter. */
 const answerSchema = {
@@ -180,6 +195,7 @@ const unknownTask = (taskId: unknown) =>
 /** The tasks of this server. @category constructors */
 export const makeTasks = (sources: TaskSources): Tasks => {
   const entries = new Map<string, Entry>()
+  const adopting = new Map<string, Promise<Entry | undefined>>()
 
   /** Keeps the table bounded: the oldest ended tasks go first, then the oldest. */
   const trim = () => {
@@ -188,7 +204,7 @@ export const makeTasks = (sources: TaskSources): Tasks => {
       Number(terminal(b.status)) - Number(terminal(a.status)) || a.updatedAt - b.updatedAt
     )
     for (const entry of ordered.slice(0, entries.size - maxEntries)) {
-      entry.watcher = undefined
+      if (entry.watcher !== undefined) sources.runFork(Fiber.interrupt(entry.watcher))
       entries.delete(entry.id)
     }
   }
@@ -199,23 +215,28 @@ export const makeTasks = (sources: TaskSources): Tasks => {
     entry.statusMessage = message
   }
 
-  /** The call's result as the task completes with it: seconds counted from the call that made the run. */
-  const completed = (entry: Entry, exit: Exit.Exit<CallOutcome, ToolNotSelected>) => {
-    const result = sources.resultOf(exit)
+  /**
+   * The call's result as the task completes with it (a tool error too: the task ran and answered),
+   * seconds counted from the call that made the run.
+   */
+  const completed = (entry: Entry, outcome: CallOutcome) => {
+    const result = sources.resultOf(Exit.succeed(outcome))
     const structured = result.structuredContent
-    const whole = structured === undefined
+    const timed = structured === undefined
+      ? undefined
+      : { ...structured, elapsed_seconds: Math.round(Date.now() - entry.began) / 1000 }
+    entry.result = timed === undefined
       ? result
-      : (() => {
-        const timed = { ...structured, elapsed_seconds: Math.round(Date.now() - entry.began) / 1000 }
-        return {
-          ...result,
-          structuredContent: timed,
-          content: [{ type: "text" as const, text: JSON.stringify(timed) }]
-        }
-      })()
-    entry.result = whole
+      : { ...result, structuredContent: timed, content: [{ type: "text", text: JSON.stringify(timed) }] }
     entry.ask = undefined
     update(entry, "completed", undefined)
+  }
+
+  /** The task cannot report: this server failed to follow it (a defect, or the tool is not here). */
+  const failed = (entry: Entry, message: string) => {
+    entry.error = { code: -32603, message }
+    entry.ask = undefined
+    update(entry, "failed", message)
   }
 
   /** A program holds the keyboard: a question for the person, unless this one was put already. */
@@ -256,28 +277,33 @@ export const makeTasks = (sources: TaskSources): Tasks => {
   /** What one of the watcher's resumes found. */
   const settle = (entry: Entry, exit: Exit.Exit<CallOutcome, ToolNotSelected>, asked: Request | undefined) => {
     if (!entry.verified) return
-    if (Exit.isFailure(exit)) return completed(entry, exit)
+    if (Exit.isFailure(exit)) {
+      return failed(entry, "the server could not follow the run (see its stderr); resume it with run_shell_command")
+    }
     // After an answer, the program's next question is a new one, even in the same words (a retry).
     if (asked?._tag === "Answer" || asked?._tag === "Typed") entry.ask = undefined
     const outcome = exit.value
     if (outcome._tag === "Failure") {
       const tag = outcome.error._tag
-      if (asked?._tag === "Answer" && (tag === "InputInvalid" || tag === "PaneNotReady")) {
-        entry.ask = undefined
-        return update(entry, "working", `the answer was not typed: ${outcome.error.message}`)
+      // A C-c or an answer the pane did not take (it ended, a mode, a guard): nothing was typed; look again.
+      if ((asked?._tag === "Cancel" || asked?._tag === "Answer") && (notTyped.has(tag) || passing.has(tag))) {
+        entry.cancelled = false
+        entry.request = { _tag: "Look" }
+        return update(entry, "working", `not typed: ${outcome.error.message}`)
       }
       if (passing.has(tag)) return update(entry, entry.status, `could not read the run just now: ${tag}`)
-      entry.error = { code: -32603, message: outcome.error.message, data: { tag } }
-      return update(entry, "failed", outcome.error.message)
+      return completed(entry, outcome)
     }
     const structured = outcome.structured
+    // A C-c the program did not stop at: the task goes on, and another cancellation sends another.
+    if (asked?._tag === "Cancel") entry.cancelled = false
     if (structured.blocked_by !== undefined) return blocked(entry, structured)
     if (structured.timed_out === true) {
       entry.ask = undefined
       const line = lastLine(structured.output)
       return update(entry, "working", line === undefined ? "running" : `running: ${line}`)
     }
-    completed(entry, exit)
+    completed(entry, outcome)
   }
 
   /** The resume the watcher calls next, or the pause before it. */
@@ -285,7 +311,7 @@ export const makeTasks = (sources: TaskSources): Tasks => {
     const base = { pane_id: entry.ref.paneId, resume: entry.ref.runId, whole_output: true }
     const request = entry.request
     if (request?._tag === "Cancel") return { args: { ...base, interrupt: true, timeout: 10 } }
-    if (request?._tag === "Answer") return { args: { ...base, answer: request.text, timeout: watchSeconds } }
+    if (request?._tag === "Answer") return { args: { ...base, answer: request.text, timeout: 2 } }
     if (request?._tag === "Look" || request?._tag === "Typed") return { args: { ...base, timeout: 2 } }
     // A question waits for the person; one settled elsewhere is looked at now and then.
     if (entry.ask !== undefined || entry.status !== "working" || entry.statusMessage?.includes("holds the keyboard")) {
@@ -314,26 +340,35 @@ export const makeTasks = (sources: TaskSources): Tasks => {
       }
     }).pipe(Effect.exit)
 
-  /** Follows the task until it ends, or nobody asked about it for `idleMs`. */
+  /** A promise `entry` resolves through `set` (its wake or its cut), made before anything can call it. */
+  const signal = (set: (resolve: () => void) => void) =>
+    new Promise<void>((resolve) => {
+      set(resolve)
+    })
+
+  /**
+   * Follows the task until it ends, or nobody asked about it for `idleMs`. A request wakes a pause;
+   * only a cancellation cuts short a wait for the run's end (interrupting a resume: one that had
+   * already seen the end could collect the run and lose its answer, a window of milliseconds that
+   * a C-c is worth and an answer is not: answers come while the watcher pauses on the question).
+   */
   const watch = (entry: Entry) =>
     Effect.gen(function*() {
       while (!terminal(entry.status) && Date.now() - entry.polled < idleMs) {
+        const woken = signal((resolve) => (entry.wake = resolve))
+        const cut = signal((resolve) => (entry.cut = resolve))
         const next = nextCall(entry)
-        // A request (an answer, a cancellation) wakes a pause, and cuts short a wait for the run's end.
-        const woken = Effect.promise(() =>
-          new Promise<void>((resolve) => {
-            entry.wake = resolve
-          })
-        )
         if (next.args === undefined) {
-          yield* Effect.race(woken, Effect.sleep(next.pauseMs ?? askPauseMs))
+          yield* Effect.race(Effect.promise(() => woken), Effect.sleep(next.pauseMs ?? askPauseMs))
           entry.request ??= { _tag: "Look" }
           continue
         }
         const asked = entry.request
         entry.request = undefined
+        // An answer to a question that is no longer the one asked is not typed.
+        if (asked?._tag === "Answer" && asked.key !== entry.ask?.key) continue
         const exit = asked === undefined
-          ? yield* Effect.race(resume(entry, next.args), Effect.as(woken, undefined))
+          ? yield* Effect.race(resume(entry, next.args), Effect.as(Effect.promise(() => cut), undefined))
           : yield* resume(entry, next.args)
         if (exit !== undefined) settle(entry, exit, asked)
       }
@@ -345,8 +380,6 @@ export const makeTasks = (sources: TaskSources): Tasks => {
       entry.watcher = sources.runFork(watch(entry)) as Fiber.Fiber<void>
     }
   }
-
-  const wake = (entry: Entry) => entry.wake()
 
   /** The task as `tasks/get` and the creating call show it. */
   const view = (entry: Entry) => ({
@@ -396,6 +429,7 @@ export const makeTasks = (sources: TaskSources): Tasks => {
     asked: 0,
     cancelled: false,
     wake: () => undefined,
+    cut: () => undefined,
     polled: Date.now(),
     client
   })
@@ -414,11 +448,18 @@ export const makeTasks = (sources: TaskSources): Tasks => {
     return entry
   }
 
+  /** Two polls of a task this instance does not follow yet share one adoption (one resume). */
+  const adoptOnce = (taskId: string, ref: TaskRef, client: string | undefined) => {
+    const adoption = adopting.get(taskId) ?? adopt(ref, client).finally(() => adopting.delete(taskId))
+    adopting.set(taskId, adoption)
+    return adoption
+  }
+
   const known = async (taskId: unknown, client: string | undefined): Promise<Entry | undefined> => {
     if (typeof taskId !== "string") return undefined
     const ref = parseTaskId(taskId)
     if (ref === undefined) return undefined
-    const entry = entries.get(taskId) ?? await adopt(ref, client)
+    const entry = entries.get(taskId) ?? await adoptOnce(taskId, ref, client)
     if (entry === undefined) return undefined
     if (Date.now() > entry.task.created + entry.task.ttlMs) {
       entries.delete(taskId)
@@ -434,10 +475,21 @@ export const makeTasks = (sources: TaskSources): Tasks => {
       ? undefined
       : (responses as Record<string, unknown>)[ask.key] as { action?: unknown; content?: unknown } | undefined
     if (ask === undefined || response === undefined) return
-    ask.settled = true
     const text = (response.content as { answer?: unknown } | undefined)?.answer
+    const problem = response.action === "accept" && !ask.secret ? answerProblem(text) : undefined
+    if (problem !== undefined) {
+      // Asked again, under a new key (a key is answered once), saying why.
+      entry.asked += 1
+      entry.ask = { ...ask, key: `question-${entry.asked}` }
+      return update(
+        entry,
+        "input_required",
+        `${problem}; ${ask.program} in pane ${entry.ref.paneId} asks: ${ask.prompt}`
+      )
+    }
+    ask.settled = true
     if (response.action === "accept" && ask.secret) entry.request = { _tag: "Typed" }
-    else if (response.action === "accept" && typeof text === "string") entry.request = { _tag: "Answer", text }
+    else if (response.action === "accept") entry.request = { _tag: "Answer", text: text as string, key: ask.key }
     else {
       update(
         entry,
@@ -446,7 +498,7 @@ export const makeTasks = (sources: TaskSources): Tasks => {
           "or cancel the task"
       )
     }
-    wake(entry)
+    entry.wake()
   }
 
   const answer = async (request: JSONRPCRequest): Promise<LocalAnswer> => {
@@ -468,7 +520,8 @@ export const makeTasks = (sources: TaskSources): Tasks => {
     if (request.method === "tasks/cancel" && !terminal(entry.status) && !entry.cancelled) {
       entry.cancelled = true
       entry.request = { _tag: "Cancel" }
-      wake(entry)
+      entry.wake()
+      entry.cut()
     }
     return { result: request.method === "tasks/get" ? detailed(entry) : {} }
   }

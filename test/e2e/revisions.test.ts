@@ -26,23 +26,17 @@ const initialize = (id: string) => ({
 })
 
 describe.concurrent("two revisions on one stdio server", () => {
-  it("answers server/discover within a second of spawn, naming 2026-07-28 and the tasks extension", async () => {
-    // The bound is the outcome (an answer within a second of the spawn, polled for with that
-    // deadline); the best of three spawns, since a loaded machine may slow one spawn, not the path.
-    let answer: Awaited<ReturnType<Modern["raw"]>> | undefined
-    const misses: Array<string> = []
-    for (let attempt = 0; attempt < 3 && answer === undefined; attempt++) {
-      const m = modernIn(h.world())
-      let got: Awaited<ReturnType<Modern["raw"]>> | undefined
-      void m.raw({ jsonrpc: "2.0", id: "d", method: "server/discover", params: { _meta: envelope(true) } })
-        .then((reply) => (got = reply))
-      answer = await until("the discover answer", () => got, (reply) => reply !== undefined, {
-        timeoutMs: 1000,
-        intervalMs: 10
-      }).catch((error: unknown) => void misses.push(String(error)))
-      await m.close()
-    }
-    assert.isDefined(answer, misses.join("; "))
+  it("answers server/discover soon after spawn, naming 2026-07-28 and the tasks extension", async () => {
+    // The bound is the outcome a host needs (Claude Code keeps a stdio server whose discover answer comes
+    // within 3 s of its spawn), polled for with that deadline; bench/task-idle.ts measures the time itself.
+    const m = modernIn(h.world())
+    let got: Awaited<ReturnType<Modern["raw"]>> | undefined
+    void m.raw({ jsonrpc: "2.0", id: "d", method: "server/discover", params: { _meta: envelope(true) } })
+      .then((reply) => (got = reply))
+    const answer = await until("the discover answer", () => got, (reply) => reply !== undefined, {
+      timeoutMs: 3000,
+      intervalMs: 10
+    })
     assert.deepStrictEqual(answer!.result.supportedVersions, [revision])
     assert.deepStrictEqual(answer!.result.capabilities.extensions, { [tasksExtension]: {} })
     assert.strictEqual(answer!.result.resultType, "complete")

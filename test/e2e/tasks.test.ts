@@ -122,6 +122,31 @@ describe.concurrent("runs as tasks", () => {
     assert.notInclude(m.stderr(), "\"demo\"")
   })
 
+  it("an answer that is not one line is asked for again, saying why; a declined question types nothing", async () => {
+    const { m, pane } = await open()
+    const created = await taskOf(m, pane, "read -r -p 'Colour? ' c; echo \"got <$c>\"")
+    const asked = await pollUntil(m, created.taskId, (task) => task?.status === "input_required")
+    const [first] = Object.keys(asked.inputRequests)
+    await m.request("tasks/update", {
+      taskId: created.taskId,
+      inputResponses: { [first!]: { action: "accept", content: { answer: "red\nrm -rf x" } } }
+    })
+    const again = (await m.request("tasks/get", { taskId: created.taskId })).result
+    assert.strictEqual(again.status, "input_required")
+    const [second] = Object.keys(again.inputRequests)
+    assert.notStrictEqual(second, first)
+    assert.include(again.statusMessage, "one line")
+    await m.request("tasks/update", { taskId: created.taskId, inputResponses: { [second!]: { action: "decline" } } })
+    const declined = (await m.request("tasks/get", { taskId: created.taskId })).result
+    assert.strictEqual(declined.status, "working")
+    assert.include(declined.statusMessage, "not answered here")
+    // Nothing was typed: the prompt still waits, and the pane shows no answer.
+    await m.request("tasks/cancel", { taskId: created.taskId })
+    const ended = await pollUntil(m, created.taskId, (task) => task?.status === "completed")
+    assert.notInclude(ended.result.structuredContent.output, "got <")
+    assert.notInclude(ended.result.structuredContent.output, "rm -rf")
+  })
+
   it("tasks/cancel interrupts the run as C-c does; the task ends with what it printed, twice asked", async () => {
     const { m, pane } = await open()
     const created = await taskOf(m, pane, "echo before; sleep 60")
