@@ -140,13 +140,16 @@ export const abandon = (run: RunRef, collection: Collection): ReadonlyArray<Tmux
  * while it holds it (a list refused at its generation, or whose client died after the claim), and
  * its paste buffer.
  */
-export const withdraw = (run: RunRef, bufferTag: string): ReadonlyArray<TmuxCommand> => {
+export const withdraw = (run: RunRef, bufferTag: string): ReadonlyArray<TmuxCommand> => [
+  ...sweep(run),
+  unsetWhile(run.paneId, paneRunOptions.claim, run.id),
+  ["delete-buffer", "-b", pasteBufferName(bufferTag, run.id)]
+]
+
+/** What a run that was never typed left on its pane: its templates and its record. */
+export const sweep = (run: RunRef): ReadonlyArray<TmuxCommand> => {
   const names = protocolNames(run.id)
-  return [
-    ...[names.template, names.markTemplate, paneRunOptions.record(run.id)].map((option) => unset(run.paneId, option)),
-    unsetWhile(run.paneId, paneRunOptions.claim, run.id),
-    ["delete-buffer", "-b", pasteBufferName(bufferTag, run.id)]
-  ]
+  return [names.template, names.markTemplate, paneRunOptions.record(run.id)].map((option) => unset(run.paneId, option))
 }
 
 /**

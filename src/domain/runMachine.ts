@@ -23,6 +23,7 @@ import {
   keepOpen,
   progress,
   release,
+  sweep,
   type TmuxCommand,
   typing,
   withdraw
@@ -73,7 +74,9 @@ export type RunState = typeof RunState.Type
  * - `Fenced`: a typing list whose answer was lost is fenced out by its generation, whatever the run's
  *   state (it moves none): typed or not, nothing of that list is typed later;
  * - `Progressed`: an unfinished run's answer keeps where it ended in the run's record;
- * - `ShellForgotten`: what in-shell runs left for a shell that is gone is dropped, once its run is closed.
+ * - `ShellForgotten`: what in-shell runs left for a shell that is gone is dropped, once its run is closed;
+ * - `Swept`: a run that was never typed (no typed record, no claim) of a dead instance, found by the
+ *   startup sweep: its templates and record go (platform/Leftovers.ts).
  * @category models
  */
 export const RunEvent = Schema.Union([
@@ -94,7 +97,8 @@ export const RunEvent = Schema.Union([
   Schema.TaggedStruct("ServerDied", {}),
   Schema.TaggedStruct("Fenced", { paneId: Schema.String, generation: Schema.Number }),
   Schema.TaggedStruct("Progressed", { record: Schema.String }),
-  Schema.TaggedStruct("ShellForgotten", { paneId: Schema.String })
+  Schema.TaggedStruct("ShellForgotten", { paneId: Schema.String }),
+  Schema.TaggedStruct("Swept", { run: RunRef })
 ])
 export type RunEvent = typeof RunEvent.Type
 
@@ -149,6 +153,7 @@ export const moves: Moves<RunEvent> = {
   Typed: (state, event) =>
     free(state) ? to({ _tag: "Running", run: event.run }, typing(event.run, event.typing)) : undefined,
   Withdrawn: (state, event) => free(state) ? to(state, withdraw(event.run, event.bufferTag)) : undefined,
+  Swept: (state, event) => free(state) ? to(state, sweep(event.run)) : undefined,
   Answered: ofRun((state, run) => state._tag === "Running" ? to({ _tag: "Held", run }) : undefined),
   Answer: ofRun((state, run, event) =>
     state._tag === "Held" && event.keys.every((key) => typesInto(run, key))
@@ -287,7 +292,8 @@ export const transitions = (): ReadonlyArray<TransitionRow> => {
     ServerDied: { _tag: "ServerDied" },
     Fenced: { _tag: "Fenced", paneId: run.paneId, generation: 1 },
     Progressed: { _tag: "Progressed", record: "<record>" },
-    ShellForgotten: { _tag: "ShellForgotten", paneId: run.paneId }
+    ShellForgotten: { _tag: "ShellForgotten", paneId: run.paneId },
+    Swept: { _tag: "Swept", run }
   }
   const events: ReadonlyArray<RunEvent> = Object.values(samples)
   return states.flatMap((state) =>

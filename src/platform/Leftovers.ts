@@ -4,7 +4,7 @@
  * - paste buffers (named by their instance's tag, domain/protocolNames.ts): a paste interrupted
  *   between its load and its paste;
  * - per-run options of a run that was never typed (its record is there, its typed record is not,
- *   and it holds no claim): the typing list was cut off before its paste;
+ *   and it holds no claim): the typing list was cut off before its paste (the machine's `Swept`);
  * - waiting `wait-for` clients on a run's channel whose run no pane records any more (collected or
  *   abandoned while its waiter's instance was gone): one signal releases them.
  * A dead instance's run that was typed keeps its record: any instance answers `resume` for it.
@@ -12,6 +12,7 @@
 import * as Effect from "effect/Effect"
 import { judgeInstance, parseTag } from "../domain/instance.ts"
 import { bufferTag, marks, paneRunOptions, protocolNames, runOfChannel, runOfOption } from "../domain/protocolNames.ts"
+import { commandsOf } from "../domain/runMachine.ts"
 import { decodeRecord } from "../domain/runRecord.ts"
 import type { PinnedRunner as Runner } from "../services/Tmux.ts"
 import { type Proc, ticksToMs, uptimeMsOf } from "./Proc.ts"
@@ -67,13 +68,8 @@ export const untypedLeftovers = (
     const names = protocolNames(runId)
     if (options.has(names.typed) || options.has(names.end)) return []
     if (!removable(decodeRecord(value)?.tag, here, false)) return []
-    return [names.template, names.markTemplate, paneRunOptions.record(runId)].map((option) => [
-      "set-option",
-      "-pu",
-      "-t",
-      paneId,
-      option
-    ])
+    // The machine's move for it: no run holds the pane (the claim is another's, or none).
+    return commandsOf({ _tag: "Free" }, { _tag: "Swept", run: { id: runId, paneId } })
   })
 }
 
