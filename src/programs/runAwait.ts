@@ -139,6 +139,7 @@ export const awaitRun = <R>(
       if (output.status !== undefined) return yield* settleRun(run, output, fresh)
       const answer = heldAnswer(run, output)
       yield* runs.hold(answer.run)
+      if (output.front !== undefined) (yield* TaskCall).front?.(output.front)
       return { _tag: "TimedOut", output: answer.output } satisfies RunOutcome
     }
     const event: RunEvent | { readonly _tag: "Signalled"; readonly stdout: string } = raced.value

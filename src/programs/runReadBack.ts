@@ -57,6 +57,8 @@ export interface RunOutput {
   readonly firstLine?: FirstLine
   /** Where `lines` end, for the next answer to start after (absent when that is not known). */
   readonly through?: ReadPosition
+  /** The program in front in the pane (tmux's `pane_current_command`), for a look at an unfinished run. */
+  readonly front?: string
 }
 
 /** How a continued output's first line meets the previous answer's last. @category models */
@@ -310,7 +312,7 @@ export const trimBlankTail = (lines: ReadonlyArray<string>): ReadonlyArray<strin
  */
 export const outputSoFar = Effect.fn("runReadBack.outputSoFar")(function*(run: Run, limits: OutputLimits) {
   const capture = yield* lookAtBottom(run)
-  const output = yield* outputOf(run, capture.head, limits, capture)
+  const output: RunOutput = yield* outputOf(run, capture.head, limits, capture)
   const record = decodeRecord(capture.head.runRecord)
   // Kept as the machine's `Progressed`, from the state the look found (guarded: set only while the
   // record is there, so a run collected meanwhile gets no record back).
@@ -322,7 +324,8 @@ export const outputSoFar = Effect.fn("runReadBack.outputSoFar")(function*(run: R
     })
     : undefined
   if (progressed !== undefined) yield* (yield* PaneCommand).run(progressed.commands).pipe(orPaneNotFound(run.paneId))
-  return output
+  const front: RunOutput = capture.head.program === "" ? output : { ...output, front: capture.head.program }
+  return front
 })
 
 /**

@@ -17,6 +17,8 @@ export interface TaskCallShape {
   readonly threshold?: number | undefined
   /** Told the run, once a new run outlasted the threshold (or blocked) with its record holding the task. */
   readonly attached: (run: { readonly paneId: PaneId; readonly runId: string }) => void
+  /** Told, when the call answers a run unfinished, the program in front in its pane (the task's status says it). */
+  readonly front?: ((program: string) => void) | undefined
   /** Told by a task's resume the task the run's record holds, or `undefined` when it holds no such task. */
   readonly found: (task: RecordedTask | undefined) => void
 }

@@ -68,6 +68,8 @@ interface Entry {
   /** Keys asked so far: each is asked once. */
   asked: number
   request?: Request | undefined
+  /** The program in front in the pane, as the last look at the unfinished run saw it. */
+  front?: string | undefined
   /** A cancellation is under way: another one asks nothing more. */
   cancelled: boolean
   /** Wakes the watcher's pause (any request). */
@@ -301,7 +303,8 @@ export const makeTasks = (sources: TaskSources): Tasks => {
     if (structured.timed_out === true) {
       entry.ask = undefined
       const line = lastLine(structured.output)
-      return update(entry, "working", line === undefined ? "running" : `running: ${line}`)
+      const front = entry.front === undefined ? "" : ` (${entry.front} in front in ${entry.ref.paneId})`
+      return update(entry, "working", `${line === undefined ? "running" : `running: ${line}`}${front}`)
     }
     completed(entry, outcome)
   }
@@ -331,6 +334,7 @@ export const makeTasks = (sources: TaskSources): Tasks => {
         // Checked once: a run's record keeps the task it was typed with.
         task: entry.verified ? undefined : entry.task,
         background: true,
+        front: (program) => void (entry.front = program),
         attached: () => undefined,
         found: (task) => {
           if (task === undefined) return

@@ -173,6 +173,7 @@ describe.concurrent("runs as tasks", () => {
     const working = (await second.request("tasks/get", { taskId: created.taskId })).result
     assert.strictEqual(working.status, "working", JSON.stringify(working))
     assert.strictEqual(working.taskId, created.taskId)
+    assert.match(working.statusMessage, new RegExp(`^running.* in front in ${pane}\\)$`, "u"))
     const done = await pollUntil(restarted, created.taskId, (task) => task?.status === "completed")
     assert.strictEqual(done.result.structuredContent.exit_status, 0)
     assert.include(done.result.structuredContent.output, "finished")
