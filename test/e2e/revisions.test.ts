@@ -43,6 +43,8 @@ describe.concurrent("two revisions on one stdio server", () => {
     assert.strictEqual(answer!.result.ttlMs, 0)
     assert.strictEqual(answer!.result.cacheScope, "private")
     assert.include(answer!.result.instructions, "tmux")
+    // The same budget as the instructions of initialize, the task note included.
+    assert.isAtMost(Buffer.byteLength(answer!.result.instructions), 2048)
     assert.strictEqual(answer!.result._meta["io.modelcontextprotocol/serverInfo"].name, "libtmux-mcp")
   })
 
