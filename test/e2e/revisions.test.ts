@@ -14,7 +14,8 @@ const h = harness("revisions")
 
 const modernIn = (world: TmuxWorld) => {
   const m = startModern(world)
-  h.defer(() => m.child.kill("SIGKILL"))
+  // Ended (stdin closed, waited for) before its world goes.
+  h.track({ client: undefined as never, stderr: m.stderr, close: m.close })
   return m
 }
 
