@@ -12,6 +12,7 @@ import {
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { shellQuote } from "../../src/domain/quote.ts"
 import { harness } from "../support/harness.ts"
 import { type Modern, startModern } from "../support/modernClient.ts"
 import { until } from "../support/poll.ts"
@@ -112,7 +113,7 @@ describe.concurrent("runs as tasks", { timeout: 90_000 }, () => {
         world.tmux("libtmux-mcp", "send-keys", "-t", pane, "Enter")
         return answerAs({ action: "accept" }) as ApplicationInputResult<R>
       }
-    }).callTool("run_shell_command", { pane_id: pane, command: `bash ${installer}` })
+    }).callTool("run_shell_command", { pane_id: pane, command: `bash ${shellQuote(installer)}` })
     if (execution.kind !== "task") assert.fail(`not a task: ${JSON.stringify((await execution.settle()).outcome)}`)
     const { outcome } = await execution.settle()
     assert.strictEqual(outcome.status, "completed", JSON.stringify(outcome))
