@@ -4,7 +4,6 @@
  * task's resume checks the run's record holds that task. Outside a task the call is as always.
  */
 import * as Context from "effect/Context"
-import type { PaneId } from "../domain/ids.ts"
 import type { RecordedTask } from "../domain/runRecord.ts"
 
 /** The task side of one call. @category models */
@@ -15,8 +14,8 @@ export interface TaskCallShape {
   readonly background?: boolean | undefined
   /** For a new run: the longest the call waits before the run becomes a task, in seconds. */
   readonly threshold?: number | undefined
-  /** Told the run, once a new run outlasted the threshold (or blocked) with its record holding the task. */
-  readonly attached: (run: { readonly paneId: PaneId; readonly runId: string }) => void
+  /** Told the run's ID, once a new run outlasted the threshold (or blocked) with its record holding the task. */
+  readonly attached: (runId: string) => void
   /** Told, when the call answers a run unfinished, the program in front in its pane (the task's status says it). */
   readonly front?: ((program: string) => void) | undefined
   /** Told by a task's resume the task the run's record holds, or `undefined` when it holds no such task. */

@@ -86,104 +86,112 @@ const unsupported = (requested: string | undefined): Refusal => ({
   data: { supported: [modernRevision], ...(requested === undefined ? {} : { requested }) }
 })
 
-/** The lifecycle state of one connection. @category constructors */
-export const requestGate = (server: () => ServerInfo) => {
-  let era: Era | undefined
-  // Requests passed on and not yet answered, kept to explain an internal error the SDK answers.
-  const open = new Map<string | number, JSONRPCRequest>()
-  // Requests passed on over the 2026-07-28 revision, by ID, with their method: their results are stamped.
-  const modern = new Map<string | number, string>()
-  // The open `subscriptions/listen` streams, by request ID: their cancellation is taken here.
-  const listens = new Set<string | number>()
+/** What a connection's gate keeps. */
+interface GateState {
+  era: Era | undefined
+  /** Requests passed on and not yet answered, kept to explain an internal error the SDK answers. */
+  readonly open: Map<string | number, JSONRPCRequest>
+  /** Requests passed on over the 2026-07-28 revision, by ID, with their method: their results are stamped. */
+  readonly modern: Map<string | number, string>
+  /** The open `subscriptions/listen` streams, by request ID: their cancellation is taken here. */
+  readonly listens: Set<string | number>
+}
 
-  /** A request of the 2025-11-25 lifecycle: nothing but `initialize` and `ping` before `initialize`. */
-  const admitLegacy = (message: JSONRPCRequest): Admission => {
-    if (message.method === "initialize") {
-      if (era === "legacy") {
-        return {
-          code: ErrorCode.InvalidRequest,
-          message: "Invalid Request: this connection is already initialized; initialize is answered once"
-        }
-      }
-      if (InitializeRequestSchema.safeParse(message).success) era = "legacy"
-    } else if (era === undefined && message.method !== "ping") {
+/** A request of the 2025-11-25 lifecycle: nothing but `initialize` and `ping` before `initialize`. */
+const admitLegacy = (gate: GateState, message: JSONRPCRequest): Admission => {
+  if (message.method === "initialize") {
+    if (gate.era === "legacy") {
       return {
         code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: ${message.method} before initialize; send initialize first`
+        message: "Invalid Request: this connection is already initialized; initialize is answered once"
       }
     }
-    if (requestSchemas.has(message.method)) open.set(message.id, message)
-    return undefined
-  }
-
-  /** A request of the 2026-07-28 revision, its envelope naming `version`. */
-  const admitModern = (message: JSONRPCRequest, version: string | undefined): Admission => {
-    if (version !== modernRevision) {
-      return message.method === "initialize" || version !== undefined ? unsupported(version) : {
-        code: ErrorCode.InvalidParams,
-        message: `Invalid params: ${message.method} has no _meta envelope; on ${modernRevision} every request ` +
-          `carries _meta["${metaKeys.version}"]`
-      }
-    }
-    if (!modernMethods.has(message.method)) {
-      return {
-        code: ErrorCode.MethodNotFound,
-        message: `Method not found: ${message.method.slice(0, 60)} is not served on ${modernRevision}; served: ${
-          [...modernMethods].join(", ")
-        }`
-      }
-    }
-    era = "modern"
-    if (message.method === "subscriptions/listen") listens.add(message.id)
-    if (localMethods.has(message.method)) return "local"
-    modern.set(message.id, message.method)
-    if (requestSchemas.has(message.method)) open.set(message.id, message)
-    return undefined
-  }
-
-  /** Why a message is answered here instead of being passed on, or undefined. */
-  const admit = (message: JSONRPCMessage): Admission => {
-    if (isNotification(message)) {
-      const cancelled = message.method === "notifications/cancelled" ? message.params?.requestId : undefined
-      if (typeof cancelled !== "string" && typeof cancelled !== "number") return undefined
-      // A cancelled request gets no answer: nothing is kept for one.
-      open.delete(cancelled)
-      modern.delete(cancelled)
-      return listens.delete(cancelled) ? "taken" : undefined
-    }
-    if (!isRequest(message)) return undefined
-    if (era === "legacy") return admitLegacy(message)
-    // A probe before the revision is chosen, or on the new one, is answered without choosing it.
-    if (message.method === "server/discover") return "local"
-    const { version } = envelopeOf(message.params)
-    if (era === "modern" || (version !== undefined && message.method !== "initialize")) {
-      return admitModern(message, version)
-    }
-    return admitLegacy(message)
-  }
-
-  /** The answer as it goes out: an internal error for params that do not fit becomes -32602. */
-  const answer = (message: JSONRPCMessage): JSONRPCMessage => {
-    if (!("id" in message) || "method" in message || message.id === undefined) return message
-    const method = modern.get(message.id)
-    modern.delete(message.id)
-    const stamped = method !== undefined && "result" in message
-      ? { ...message, result: stampResult(method, message.result, server()) as typeof message.result }
-      : message
-    const request = open.get(message.id)
-    if (request === undefined) return stamped
-    open.delete(message.id)
-    if (!("error" in message) || message.error.code !== ErrorCode.InternalError) return stamped
-    const parsed = requestSchemas.get(request.method)!.safeParse(request)
-    return parsed.success ? message : {
-      jsonrpc: "2.0",
-      id: message.id,
-      error: {
-        code: ErrorCode.InvalidParams,
-        message: `Invalid params for ${request.method}: ${firstIssue(parsed.error)}`
-      }
+    if (InitializeRequestSchema.safeParse(message).success) gate.era = "legacy"
+  } else if (gate.era === undefined && message.method !== "ping") {
+    return {
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid Request: ${message.method} before initialize; send initialize first`
     }
   }
+  if (requestSchemas.has(message.method)) gate.open.set(message.id, message)
+  return undefined
+}
 
-  return { admit, answer, era: () => era }
+/** A request of the 2026-07-28 revision, its envelope naming `version`. */
+const admitModern = (gate: GateState, message: JSONRPCRequest, version: string | undefined): Admission => {
+  if (version !== modernRevision) {
+    return message.method === "initialize" || version !== undefined ? unsupported(version) : {
+      code: ErrorCode.InvalidParams,
+      message: `Invalid params: ${message.method} has no _meta envelope; on ${modernRevision} every request ` +
+        `carries _meta["${metaKeys.version}"]`
+    }
+  }
+  if (!modernMethods.has(message.method)) {
+    return {
+      code: ErrorCode.MethodNotFound,
+      message: `Method not found: ${message.method.slice(0, 60)} is not served on ${modernRevision}; served: ${
+        [...modernMethods].join(", ")
+      }`
+    }
+  }
+  gate.era = "modern"
+  if (message.method === "subscriptions/listen") gate.listens.add(message.id)
+  if (localMethods.has(message.method)) return "local"
+  gate.modern.set(message.id, message.method)
+  if (requestSchemas.has(message.method)) gate.open.set(message.id, message)
+  return undefined
+}
+
+/** Why a message is answered here instead of being passed on, or undefined. */
+const admit = (gate: GateState, message: JSONRPCMessage): Admission => {
+  if (isNotification(message)) {
+    const cancelled = message.method === "notifications/cancelled" ? message.params?.requestId : undefined
+    if (typeof cancelled !== "string" && typeof cancelled !== "number") return undefined
+    // A cancelled request gets no answer: nothing is kept for one.
+    gate.open.delete(cancelled)
+    gate.modern.delete(cancelled)
+    return gate.listens.delete(cancelled) ? "taken" : undefined
+  }
+  if (!isRequest(message)) return undefined
+  if (gate.era === "legacy") return admitLegacy(gate, message)
+  // A probe before the revision is chosen, or on the new one, is answered without choosing it.
+  if (message.method === "server/discover") return "local"
+  const { version } = envelopeOf(message.params)
+  if (gate.era === "modern" || (version !== undefined && message.method !== "initialize")) {
+    return admitModern(gate, message, version)
+  }
+  return admitLegacy(gate, message)
+}
+
+/** The answer as it goes out: an internal error for params that do not fit becomes -32602. */
+const answer = (gate: GateState, message: JSONRPCMessage, server: ServerInfo): JSONRPCMessage => {
+  if (!("id" in message) || "method" in message || message.id === undefined) return message
+  const method = gate.modern.get(message.id)
+  gate.modern.delete(message.id)
+  const stamped = method !== undefined && "result" in message
+    ? { ...message, result: stampResult(method, message.result, server) as typeof message.result }
+    : message
+  const request = gate.open.get(message.id)
+  if (request === undefined) return stamped
+  gate.open.delete(message.id)
+  if (!("error" in message) || message.error.code !== ErrorCode.InternalError) return stamped
+  const parsed = requestSchemas.get(request.method)!.safeParse(request)
+  return parsed.success ? message : {
+    jsonrpc: "2.0",
+    id: message.id,
+    error: {
+      code: ErrorCode.InvalidParams,
+      message: `Invalid params for ${request.method}: ${firstIssue(parsed.error)}`
+    }
+  }
+}
+
+/** The lifecycle state of one connection. @category constructors */
+export const requestGate = (server: () => ServerInfo) => {
+  const gate: GateState = { era: undefined, open: new Map(), modern: new Map(), listens: new Set() }
+  return {
+    admit: (message: JSONRPCMessage) => admit(gate, message),
+    answer: (message: JSONRPCMessage) => answer(gate, message, server()),
+    era: () => gate.era
+  }
 }

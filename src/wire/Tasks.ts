@@ -194,375 +194,385 @@ const unknownTask = (taskId: unknown) =>
       "is not one this server made)"
   )
 
+/** The tasks this instance follows, and what it follows them with. */
+interface Table {
+  readonly sources: TaskSources
+  readonly entries: Map<string, Entry>
+  /** Adoptions under way, by task ID (see `adoptOnce`). */
+  readonly adopting: Map<string, Promise<Entry | undefined>>
+}
+
+/** Keeps the table bounded: the oldest ended tasks go first, then the oldest. */
+const trim = (t: Table) => {
+  if (t.entries.size <= maxEntries) return
+  const ordered = [...t.entries.values()].sort((a, b) =>
+    Number(terminal(b.status)) - Number(terminal(a.status)) || a.updatedAt - b.updatedAt
+  )
+  for (const entry of ordered.slice(0, t.entries.size - maxEntries)) {
+    if (entry.watcher !== undefined) t.sources.runFork(Fiber.interrupt(entry.watcher))
+    t.entries.delete(entry.id)
+  }
+}
+
+const update = (entry: Entry, status: Status, message: string | undefined) => {
+  if (entry.status !== status || entry.statusMessage !== message) entry.updatedAt = Date.now()
+  entry.status = status
+  entry.statusMessage = message
+}
+
+/**
+ * The call's result as the task completes with it (a tool error too: the task ran and answered),
+ * seconds counted from the call that made the run.
+ */
+const completed = (t: Table, entry: Entry, outcome: CallOutcome) => {
+  const result = t.sources.resultOf(Exit.succeed(outcome))
+  const structured = result.structuredContent
+  const timed = structured === undefined
+    ? undefined
+    : { ...structured, elapsed_seconds: Math.round(Date.now() - entry.began) / 1000 }
+  entry.result = timed === undefined
+    ? result
+    : { ...result, structuredContent: timed, content: [{ type: "text", text: JSON.stringify(timed) }] }
+  entry.ask = undefined
+  update(entry, "completed", undefined)
+}
+
+/** The task cannot report: this server failed to follow it (a defect, or the tool is not here). */
+const failed = (entry: Entry, message: string) => {
+  entry.error = { code: -32603, message }
+  entry.ask = undefined
+  update(entry, "failed", message)
+}
+
+/** A program holds the keyboard: a question for the person, unless this one was put already. */
+const blocked = (t: Table, entry: Entry, structured: Readonly<Record<string, unknown>>) => {
+  const by = structured.blocked_by as { program: string; kind: string }
+  const prompt = lastLine(structured.output) ?? ""
+  const same = entry.ask !== undefined && entry.ask.program === by.program && entry.ask.prompt === prompt
+  if (by.kind === "pager" || by.kind === "full-screen") {
+    entry.ask = undefined
+    return update(
+      entry,
+      "working",
+      `${by.program} (${by.kind}) holds the keyboard in pane ${entry.ref.paneId}: quit it there ` +
+        `(${t.sources.attach}), or cancel the task`
+    )
+  }
+  if (same && entry.ask!.settled) {
+    return update(
+      entry,
+      "working",
+      `${by.program} in pane ${entry.ref.paneId} still waits for input that was not given here: ` +
+        `type it there (${t.sources.attach}), or cancel the task`
+    )
+  }
+  if (!same) {
+    entry.asked += 1
+    entry.ask = {
+      key: `question-${entry.asked}`,
+      program: by.program,
+      prompt,
+      secret: by.kind === "secret",
+      settled: false
+    }
+  }
+  update(entry, "input_required", `${by.program} in pane ${entry.ref.paneId} asks: ${prompt}`)
+}
+
+/** What one of the watcher's resumes found. */
+const settle = (t: Table, entry: Entry, exit: Exit.Exit<CallOutcome, ToolNotSelected>, asked: Request | undefined) => {
+  if (!entry.verified) return
+  if (Exit.isFailure(exit)) {
+    return failed(entry, "the server could not follow the run (see its stderr); resume it with run_shell_command")
+  }
+  // After an answer, the program's next question is a new one, even in the same words (a retry).
+  if (asked?._tag === "Answer" || asked?._tag === "Typed") entry.ask = undefined
+  const outcome = exit.value
+  if (outcome._tag === "Failure") {
+    const tag = outcome.error._tag
+    // A C-c or an answer the pane did not take (it ended, a mode, a guard): nothing was typed; look again.
+    if ((asked?._tag === "Cancel" || asked?._tag === "Answer") && (notTyped.has(tag) || passing.has(tag))) {
+      entry.cancelled = false
+      entry.request = { _tag: "Look" }
+      return update(entry, "working", `not typed: ${outcome.error.message}`)
+    }
+    if (passing.has(tag)) return update(entry, entry.status, `could not read the run just now: ${tag}`)
+    return completed(t, entry, outcome)
+  }
+  const structured = outcome.structured
+  // A C-c the program did not stop at: the task goes on, and another cancellation sends another.
+  if (asked?._tag === "Cancel") entry.cancelled = false
+  if (structured.blocked_by !== undefined) return blocked(t, entry, structured)
+  if (structured.timed_out === true) {
+    entry.ask = undefined
+    const line = lastLine(structured.output)
+    const front = entry.front === undefined ? "" : ` (${entry.front} in front in ${entry.ref.paneId})`
+    return update(entry, "working", `${line === undefined ? "running" : `running: ${line}`}${front}`)
+  }
+  completed(t, entry, outcome)
+}
+
+/** The resume the watcher calls next, or the pause before it. */
+const nextCall = (entry: Entry): { readonly args?: Record<string, unknown>; readonly pauseMs?: number } => {
+  const base = { pane_id: entry.ref.paneId, resume: entry.ref.runId, whole_output: true }
+  const request = entry.request
+  if (request?._tag === "Cancel") return { args: { ...base, interrupt: true, timeout: 10 } }
+  if (request?._tag === "Answer") return { args: { ...base, answer: request.text, timeout: 2 } }
+  if (request?._tag === "Look" || request?._tag === "Typed") return { args: { ...base, timeout: 2 } }
+  // A question waits for the person; one settled elsewhere is looked at now and then.
+  if (entry.ask !== undefined || entry.status !== "working" || entry.statusMessage?.includes("holds the keyboard")) {
+    return { pauseMs: askPauseMs }
+  }
+  // Never past the watcher's idle limit: a wait for the end outlasting it would collect the run unpolled.
+  const idleLeft = (entry.polled + idleMs - Date.now()) / 1000
+  return { args: { ...base, timeout: Math.max(0.5, Math.min(watchSeconds, idleLeft)) } }
+}
+
+/** One resume through the registry, for the task: until verified, its record must hold the task's nonce. */
+const resume = (t: Table, entry: Entry, args: Record<string, unknown>) =>
+  t.sources.registry.call("run_shell_command", args, {
+    clientId: entry.client,
+    recorded: { task: `${entry.ref.paneId} ${entry.ref.runId}` },
+    task: {
+      // Checked once: a run's record keeps the task it was typed with.
+      task: entry.verified ? undefined : entry.task,
+      background: true,
+      front: (program) => void (entry.front = program),
+      attached: () => undefined,
+      found: (task) => {
+        if (task === undefined) return
+        entry.task = task
+        entry.verified = true
+      }
+    }
+  }).pipe(Effect.exit)
+
+/** A promise `entry` resolves through `set` (its wake or its cut), made before anything can call it. */
+const signal = (set: (resolve: () => void) => void) =>
+  new Promise<void>((resolve) => {
+    set(resolve)
+  })
+
+/**
+ * Follows the task until it ends, or nobody asked about it for `idleMs`. A request wakes a pause;
+ * only a cancellation cuts short a wait for the run's end (interrupting a resume: one that had
+ * already seen the end could collect the run and lose its answer, a window of milliseconds that
+ * a C-c is worth and an answer is not: answers come while the watcher pauses on the question).
+ */
+const watch = (t: Table, entry: Entry) =>
+  Effect.gen(function*() {
+    while (!terminal(entry.status) && Date.now() - entry.polled < idleMs) {
+      const woken = signal((resolve) => (entry.wake = resolve))
+      const cut = signal((resolve) => (entry.cut = resolve))
+      const next = nextCall(entry)
+      if (next.args === undefined) {
+        yield* Effect.race(Effect.promise(() => woken), Effect.sleep(next.pauseMs ?? askPauseMs))
+        entry.request ??= { _tag: "Look" }
+        continue
+      }
+      const asked = entry.request
+      entry.request = undefined
+      // An answer to a question that is no longer the one asked is not typed.
+      if (asked?._tag === "Answer" && asked.key !== entry.ask?.key) continue
+      const exit = asked === undefined
+        ? yield* Effect.race(resume(t, entry, next.args), Effect.as(Effect.promise(() => cut), undefined))
+        : yield* resume(t, entry, next.args)
+      if (exit !== undefined) settle(t, entry, exit, asked)
+    }
+  }).pipe(Effect.ensuring(Effect.sync(() => void (entry.watcher = undefined))))
+
+const follow = (t: Table, entry: Entry) => {
+  entry.polled = Date.now()
+  if (entry.watcher === undefined && !terminal(entry.status)) {
+    entry.watcher = t.sources.runFork(watch(t, entry)) as Fiber.Fiber<void>
+  }
+}
+
+/** The task as `tasks/get` and the creating call show it. */
+const view = (entry: Entry) => ({
+  taskId: entry.id,
+  status: entry.status,
+  ...(entry.statusMessage === undefined ? {} : { statusMessage: entry.statusMessage }),
+  createdAt: iso(entry.task.created),
+  lastUpdatedAt: iso(entry.updatedAt),
+  ttlMs: entry.task.ttlMs,
+  pollIntervalMs: taskPollMs
+})
+
+/** The questions outstanding: one, for the program holding the keyboard. */
+const inputRequests = (t: Table, entry: Entry) => {
+  const ask = entry.ask
+  if (ask === undefined || entry.status !== "input_required") return {}
+  const message = ask.secret
+    ? `${ask.program} in pane ${entry.ref.paneId} asks for a secret (${ask.prompt}). A form does not ` +
+      `carry secrets: type it in the pane yourself (attach with: ${t.sources.attach}), then accept here.`
+    : `${ask.program} in pane ${entry.ref.paneId} asks: ${ask.prompt}`
+  const requestedSchema = ask.secret ? { type: "object", properties: {} } : answerSchema
+  return {
+    inputRequests: {
+      [ask.key]: { method: "elicitation/create", params: { mode: "form", message, requestedSchema } }
+    }
+  }
+}
+
+const detailed = (t: Table, entry: Entry) => ({
+  ...view(entry),
+  ...(entry.status === "completed" && entry.result !== undefined
+    ? { result: { ...entry.result, resultType: "complete" } }
+    : {}),
+  ...(entry.status === "failed" && entry.error !== undefined ? { error: entry.error } : {}),
+  ...inputRequests(t, entry)
+})
+
+const newEntry = (ref: TaskRef, task: RecordedTask, began: number, client: string | undefined): Entry => ({
+  id: taskIdOf(ref),
+  ref,
+  task,
+  verified: false,
+  began,
+  status: "working",
+  statusMessage: undefined,
+  updatedAt: Date.now(),
+  asked: 0,
+  cancelled: false,
+  wake: () => undefined,
+  cut: () => undefined,
+  polled: Date.now(),
+  client
+})
+
+/** A task this instance has not followed: its record is read (by a short resume) before anything is said. */
+const adopt = async (t: Table, ref: TaskRef, client: string | undefined): Promise<Entry | undefined> => {
+  const entry = newEntry(ref, { nonce: ref.nonce, created: Date.now(), ttlMs: taskTtlMs }, Date.now(), client)
+  const exit = await new Promise<Exit.Exit<Exit.Exit<CallOutcome, ToolNotSelected>>>((resolve) =>
+    t.sources.runFork(resume(t, entry, { pane_id: ref.paneId, resume: ref.runId, whole_output: true, timeout: 0.5 }))
+      .addObserver(resolve)
+  )
+  if (!entry.verified || Exit.isFailure(exit)) return undefined
+  settle(t, entry, exit.value, undefined)
+  t.entries.set(entry.id, entry)
+  trim(t)
+  return entry
+}
+
+/** Two polls of a task this instance does not follow yet share one adoption (one resume). */
+const adoptOnce = (t: Table, taskId: string, ref: TaskRef, client: string | undefined) => {
+  const adoption = t.adopting.get(taskId) ?? adopt(t, ref, client).finally(() => t.adopting.delete(taskId))
+  t.adopting.set(taskId, adoption)
+  return adoption
+}
+
+const known = async (t: Table, taskId: unknown, client: string | undefined): Promise<Entry | undefined> => {
+  if (typeof taskId !== "string") return undefined
+  const ref = parseTaskId(taskId)
+  if (ref === undefined) return undefined
+  const entry = t.entries.get(taskId) ?? await adoptOnce(t, taskId, ref, client)
+  if (entry === undefined) return undefined
+  if (Date.now() > entry.task.created + entry.task.ttlMs) {
+    t.entries.delete(taskId)
+    return undefined
+  }
+  return entry
+}
+
+/** A `tasks/update`: the person's answer to the question outstanding (others are ignored). */
+const respond = (t: Table, entry: Entry, responses: unknown) => {
+  const ask = entry.ask
+  const response = ask === undefined || ask.settled || typeof responses !== "object" || responses === null
+    ? undefined
+    : (responses as Record<string, unknown>)[ask.key] as { action?: unknown; content?: unknown } | undefined
+  if (ask === undefined || response === undefined) return
+  const text = (response.content as { answer?: unknown } | undefined)?.answer
+  const problem = response.action === "accept" && !ask.secret ? answerProblem(text) : undefined
+  if (problem !== undefined) {
+    // Asked again, under a new key (a key is answered once), saying why.
+    entry.asked += 1
+    entry.ask = { ...ask, key: `question-${entry.asked}` }
+    return update(
+      entry,
+      "input_required",
+      `${problem}; ${ask.program} in pane ${entry.ref.paneId} asks: ${ask.prompt}`
+    )
+  }
+  ask.settled = true
+  if (response.action === "accept" && ask.secret) entry.request = { _tag: "Typed" }
+  else if (response.action === "accept") entry.request = { _tag: "Answer", text: text as string, key: ask.key }
+  else {
+    update(
+      entry,
+      "working",
+      `the question in pane ${entry.ref.paneId} was not answered here: type the answer there (${t.sources.attach}), ` +
+        "or cancel the task"
+    )
+  }
+  entry.wake()
+}
+
+const answerRequest = async (t: Table, request: JSONRPCRequest): Promise<LocalAnswer> => {
+  if (!declaresTasks(request.params)) {
+    return refusal(
+      revisionErrors.missingCapability,
+      `${request.method} needs the ${tasksExtension} extension declared in this request's client capabilities`,
+      { requiredCapabilities: { extensions: { [tasksExtension]: {} } } }
+    )
+  }
+  const params = (request.params ?? {}) as Record<string, unknown>
+  if (typeof params.taskId !== "string") {
+    return refusal(-32602, `Invalid params: ${request.method} takes taskId, the ID of a task this server made`)
+  }
+  const entry = await known(t, params.taskId, envelopeOf(request.params).client)
+  if (entry === undefined) return unknownTask(params.taskId)
+  follow(t, entry)
+  if (request.method === "tasks/update") respond(t, entry, params.inputResponses)
+  if (request.method === "tasks/cancel" && !terminal(entry.status) && !entry.cancelled) {
+    entry.cancelled = true
+    entry.request = { _tag: "Cancel" }
+    entry.wake()
+    entry.cut()
+  }
+  return { result: request.method === "tasks/get" ? detailed(t, entry) : {} }
+}
+
+const ticketFor = (name: string, args: unknown, params: unknown): Ticket | undefined => {
+  const input = typeof args === "object" && args !== null ? args as Record<string, unknown> : {}
+  // A run on a hub's host is that host's: its record is not in this socket's tmux.
+  if (name !== "run_shell_command" || typeof input.command !== "string" || "host" in input) return undefined
+  if (!declaresTasks(params)) return undefined
+  let run: { readonly paneId: string; readonly runId: string } | undefined
+  const task = { nonce: newTaskNonce(), created: Date.now(), ttlMs: taskTtlMs }
+  return {
+    call: {
+      task,
+      threshold: taskThresholdSeconds,
+      attached: (runId) => void (run = { paneId: String(input.pane_id), runId }),
+      found: () => undefined
+    },
+    began: Date.now(),
+    client: envelopeOf(params).client,
+    run: () => run
+  }
+}
+
+const created = (t: Table, ticket: Ticket, outcome: CallOutcome) => {
+  const run = ticket.run()
+  const task = ticket.call.task
+  if (run === undefined || task === undefined || outcome._tag !== "Success") return undefined
+  const ref = { paneId: run.paneId, runId: run.runId, nonce: task.nonce } as TaskRef
+  const entry = newEntry(ref, task, ticket.began, ticket.client)
+  entry.verified = true
+  settle(t, entry, Exit.succeed(outcome), undefined)
+  t.entries.set(entry.id, entry)
+  trim(t)
+  follow(t, entry)
+  return { resultType: "task", ...view(entry) }
+}
+
 /** The tasks of this server. @category constructors */
 export const makeTasks = (sources: TaskSources): Tasks => {
-  const entries = new Map<string, Entry>()
-  const adopting = new Map<string, Promise<Entry | undefined>>()
-
-  /** Keeps the table bounded: the oldest ended tasks go first, then the oldest. */
-  const trim = () => {
-    if (entries.size <= maxEntries) return
-    const ordered = [...entries.values()].sort((a, b) =>
-      Number(terminal(b.status)) - Number(terminal(a.status)) || a.updatedAt - b.updatedAt
-    )
-    for (const entry of ordered.slice(0, entries.size - maxEntries)) {
-      if (entry.watcher !== undefined) sources.runFork(Fiber.interrupt(entry.watcher))
-      entries.delete(entry.id)
-    }
+  const t: Table = { sources, entries: new Map(), adopting: new Map() }
+  return {
+    ticketFor,
+    created: (ticket, outcome) => created(t, ticket, outcome),
+    answer: (request) => answerRequest(t, request)
   }
-
-  const update = (entry: Entry, status: Status, message: string | undefined) => {
-    if (entry.status !== status || entry.statusMessage !== message) entry.updatedAt = Date.now()
-    entry.status = status
-    entry.statusMessage = message
-  }
-
-  /**
-   * The call's result as the task completes with it (a tool error too: the task ran and answered),
-   * seconds counted from the call that made the run.
-   */
-  const completed = (entry: Entry, outcome: CallOutcome) => {
-    const result = sources.resultOf(Exit.succeed(outcome))
-    const structured = result.structuredContent
-    const timed = structured === undefined
-      ? undefined
-      : { ...structured, elapsed_seconds: Math.round(Date.now() - entry.began) / 1000 }
-    entry.result = timed === undefined
-      ? result
-      : { ...result, structuredContent: timed, content: [{ type: "text", text: JSON.stringify(timed) }] }
-    entry.ask = undefined
-    update(entry, "completed", undefined)
-  }
-
-  /** The task cannot report: this server failed to follow it (a defect, or the tool is not here). */
-  const failed = (entry: Entry, message: string) => {
-    entry.error = { code: -32603, message }
-    entry.ask = undefined
-    update(entry, "failed", message)
-  }
-
-  /** A program holds the keyboard: a question for the person, unless this one was put already. */
-  const blocked = (entry: Entry, structured: Readonly<Record<string, unknown>>) => {
-    const by = structured.blocked_by as { program: string; kind: string }
-    const prompt = lastLine(structured.output) ?? ""
-    const same = entry.ask !== undefined && entry.ask.program === by.program && entry.ask.prompt === prompt
-    if (by.kind === "pager" || by.kind === "full-screen") {
-      entry.ask = undefined
-      return update(
-        entry,
-        "working",
-        `${by.program} (${by.kind}) holds the keyboard in pane ${entry.ref.paneId}: quit it there ` +
-          `(${sources.attach}), or cancel the task`
-      )
-    }
-    if (same && entry.ask!.settled) {
-      return update(
-        entry,
-        "working",
-        `${by.program} in pane ${entry.ref.paneId} still waits for input that was not given here: ` +
-          `type it there (${sources.attach}), or cancel the task`
-      )
-    }
-    if (!same) {
-      entry.asked += 1
-      entry.ask = {
-        key: `question-${entry.asked}`,
-        program: by.program,
-        prompt,
-        secret: by.kind === "secret",
-        settled: false
-      }
-    }
-    update(entry, "input_required", `${by.program} in pane ${entry.ref.paneId} asks: ${prompt}`)
-  }
-
-  /** What one of the watcher's resumes found. */
-  const settle = (entry: Entry, exit: Exit.Exit<CallOutcome, ToolNotSelected>, asked: Request | undefined) => {
-    if (!entry.verified) return
-    if (Exit.isFailure(exit)) {
-      return failed(entry, "the server could not follow the run (see its stderr); resume it with run_shell_command")
-    }
-    // After an answer, the program's next question is a new one, even in the same words (a retry).
-    if (asked?._tag === "Answer" || asked?._tag === "Typed") entry.ask = undefined
-    const outcome = exit.value
-    if (outcome._tag === "Failure") {
-      const tag = outcome.error._tag
-      // A C-c or an answer the pane did not take (it ended, a mode, a guard): nothing was typed; look again.
-      if ((asked?._tag === "Cancel" || asked?._tag === "Answer") && (notTyped.has(tag) || passing.has(tag))) {
-        entry.cancelled = false
-        entry.request = { _tag: "Look" }
-        return update(entry, "working", `not typed: ${outcome.error.message}`)
-      }
-      if (passing.has(tag)) return update(entry, entry.status, `could not read the run just now: ${tag}`)
-      return completed(entry, outcome)
-    }
-    const structured = outcome.structured
-    // A C-c the program did not stop at: the task goes on, and another cancellation sends another.
-    if (asked?._tag === "Cancel") entry.cancelled = false
-    if (structured.blocked_by !== undefined) return blocked(entry, structured)
-    if (structured.timed_out === true) {
-      entry.ask = undefined
-      const line = lastLine(structured.output)
-      const front = entry.front === undefined ? "" : ` (${entry.front} in front in ${entry.ref.paneId})`
-      return update(entry, "working", `${line === undefined ? "running" : `running: ${line}`}${front}`)
-    }
-    completed(entry, outcome)
-  }
-
-  /** The resume the watcher calls next, or the pause before it. */
-  const nextCall = (entry: Entry): { readonly args?: Record<string, unknown>; readonly pauseMs?: number } => {
-    const base = { pane_id: entry.ref.paneId, resume: entry.ref.runId, whole_output: true }
-    const request = entry.request
-    if (request?._tag === "Cancel") return { args: { ...base, interrupt: true, timeout: 10 } }
-    if (request?._tag === "Answer") return { args: { ...base, answer: request.text, timeout: 2 } }
-    if (request?._tag === "Look" || request?._tag === "Typed") return { args: { ...base, timeout: 2 } }
-    // A question waits for the person; one settled elsewhere is looked at now and then.
-    if (entry.ask !== undefined || entry.status !== "working" || entry.statusMessage?.includes("holds the keyboard")) {
-      return { pauseMs: askPauseMs }
-    }
-    // Never past the watcher's idle limit: a wait for the end outlasting it would collect the run unpolled.
-    const idleLeft = (entry.polled + idleMs - Date.now()) / 1000
-    return { args: { ...base, timeout: Math.max(0.5, Math.min(watchSeconds, idleLeft)) } }
-  }
-
-  /** One resume through the registry, for the task: until verified, its record must hold the task's nonce. */
-  const resume = (entry: Entry, args: Record<string, unknown>) =>
-    sources.registry.call("run_shell_command", args, {
-      clientId: entry.client,
-      recorded: { task: `${entry.ref.paneId} ${entry.ref.runId}` },
-      task: {
-        // Checked once: a run's record keeps the task it was typed with.
-        task: entry.verified ? undefined : entry.task,
-        background: true,
-        front: (program) => void (entry.front = program),
-        attached: () => undefined,
-        found: (task) => {
-          if (task === undefined) return
-          entry.task = task
-          entry.verified = true
-        }
-      }
-    }).pipe(Effect.exit)
-
-  /** A promise `entry` resolves through `set` (its wake or its cut), made before anything can call it. */
-  const signal = (set: (resolve: () => void) => void) =>
-    new Promise<void>((resolve) => {
-      set(resolve)
-    })
-
-  /**
-   * Follows the task until it ends, or nobody asked about it for `idleMs`. A request wakes a pause;
-   * only a cancellation cuts short a wait for the run's end (interrupting a resume: one that had
-   * already seen the end could collect the run and lose its answer, a window of milliseconds that
-   * a C-c is worth and an answer is not: answers come while the watcher pauses on the question).
-   */
-  const watch = (entry: Entry) =>
-    Effect.gen(function*() {
-      while (!terminal(entry.status) && Date.now() - entry.polled < idleMs) {
-        const woken = signal((resolve) => (entry.wake = resolve))
-        const cut = signal((resolve) => (entry.cut = resolve))
-        const next = nextCall(entry)
-        if (next.args === undefined) {
-          yield* Effect.race(Effect.promise(() => woken), Effect.sleep(next.pauseMs ?? askPauseMs))
-          entry.request ??= { _tag: "Look" }
-          continue
-        }
-        const asked = entry.request
-        entry.request = undefined
-        // An answer to a question that is no longer the one asked is not typed.
-        if (asked?._tag === "Answer" && asked.key !== entry.ask?.key) continue
-        const exit = asked === undefined
-          ? yield* Effect.race(resume(entry, next.args), Effect.as(Effect.promise(() => cut), undefined))
-          : yield* resume(entry, next.args)
-        if (exit !== undefined) settle(entry, exit, asked)
-      }
-    }).pipe(Effect.ensuring(Effect.sync(() => void (entry.watcher = undefined))))
-
-  const follow = (entry: Entry) => {
-    entry.polled = Date.now()
-    if (entry.watcher === undefined && !terminal(entry.status)) {
-      entry.watcher = sources.runFork(watch(entry)) as Fiber.Fiber<void>
-    }
-  }
-
-  /** The task as `tasks/get` and the creating call show it. */
-  const view = (entry: Entry) => ({
-    taskId: entry.id,
-    status: entry.status,
-    ...(entry.statusMessage === undefined ? {} : { statusMessage: entry.statusMessage }),
-    createdAt: iso(entry.task.created),
-    lastUpdatedAt: iso(entry.updatedAt),
-    ttlMs: entry.task.ttlMs,
-    pollIntervalMs: taskPollMs
-  })
-
-  /** The questions outstanding: one, for the program holding the keyboard. */
-  const inputRequests = (entry: Entry) => {
-    const ask = entry.ask
-    if (ask === undefined || entry.status !== "input_required") return {}
-    const message = ask.secret
-      ? `${ask.program} in pane ${entry.ref.paneId} asks for a secret (${ask.prompt}). A form does not ` +
-        `carry secrets: type it in the pane yourself (attach with: ${sources.attach}), then accept here.`
-      : `${ask.program} in pane ${entry.ref.paneId} asks: ${ask.prompt}`
-    const requestedSchema = ask.secret ? { type: "object", properties: {} } : answerSchema
-    return {
-      inputRequests: {
-        [ask.key]: { method: "elicitation/create", params: { mode: "form", message, requestedSchema } }
-      }
-    }
-  }
-
-  const detailed = (entry: Entry) => ({
-    ...view(entry),
-    ...(entry.status === "completed" && entry.result !== undefined
-      ? { result: { ...entry.result, resultType: "complete" } }
-      : {}),
-    ...(entry.status === "failed" && entry.error !== undefined ? { error: entry.error } : {}),
-    ...inputRequests(entry)
-  })
-
-  const newEntry = (ref: TaskRef, task: RecordedTask, began: number, client: string | undefined): Entry => ({
-    id: taskIdOf(ref),
-    ref,
-    task,
-    verified: false,
-    began,
-    status: "working",
-    statusMessage: undefined,
-    updatedAt: Date.now(),
-    asked: 0,
-    cancelled: false,
-    wake: () => undefined,
-    cut: () => undefined,
-    polled: Date.now(),
-    client
-  })
-
-  /** A task this instance has not followed: its record is read (by a short resume) before anything is said. */
-  const adopt = async (ref: TaskRef, client: string | undefined): Promise<Entry | undefined> => {
-    const entry = newEntry(ref, { nonce: ref.nonce, created: Date.now(), ttlMs: taskTtlMs }, Date.now(), client)
-    const exit = await new Promise<Exit.Exit<Exit.Exit<CallOutcome, ToolNotSelected>>>((resolve) =>
-      sources.runFork(resume(entry, { pane_id: ref.paneId, resume: ref.runId, whole_output: true, timeout: 0.5 }))
-        .addObserver(resolve)
-    )
-    if (!entry.verified || Exit.isFailure(exit)) return undefined
-    settle(entry, exit.value, undefined)
-    entries.set(entry.id, entry)
-    trim()
-    return entry
-  }
-
-  /** Two polls of a task this instance does not follow yet share one adoption (one resume). */
-  const adoptOnce = (taskId: string, ref: TaskRef, client: string | undefined) => {
-    const adoption = adopting.get(taskId) ?? adopt(ref, client).finally(() => adopting.delete(taskId))
-    adopting.set(taskId, adoption)
-    return adoption
-  }
-
-  const known = async (taskId: unknown, client: string | undefined): Promise<Entry | undefined> => {
-    if (typeof taskId !== "string") return undefined
-    const ref = parseTaskId(taskId)
-    if (ref === undefined) return undefined
-    const entry = entries.get(taskId) ?? await adoptOnce(taskId, ref, client)
-    if (entry === undefined) return undefined
-    if (Date.now() > entry.task.created + entry.task.ttlMs) {
-      entries.delete(taskId)
-      return undefined
-    }
-    return entry
-  }
-
-  /** A `tasks/update`: the person's answer to the question outstanding (others are ignored). */
-  const respond = (entry: Entry, responses: unknown) => {
-    const ask = entry.ask
-    const response = ask === undefined || ask.settled || typeof responses !== "object" || responses === null
-      ? undefined
-      : (responses as Record<string, unknown>)[ask.key] as { action?: unknown; content?: unknown } | undefined
-    if (ask === undefined || response === undefined) return
-    const text = (response.content as { answer?: unknown } | undefined)?.answer
-    const problem = response.action === "accept" && !ask.secret ? answerProblem(text) : undefined
-    if (problem !== undefined) {
-      // Asked again, under a new key (a key is answered once), saying why.
-      entry.asked += 1
-      entry.ask = { ...ask, key: `question-${entry.asked}` }
-      return update(
-        entry,
-        "input_required",
-        `${problem}; ${ask.program} in pane ${entry.ref.paneId} asks: ${ask.prompt}`
-      )
-    }
-    ask.settled = true
-    if (response.action === "accept" && ask.secret) entry.request = { _tag: "Typed" }
-    else if (response.action === "accept") entry.request = { _tag: "Answer", text: text as string, key: ask.key }
-    else {
-      update(
-        entry,
-        "working",
-        `the question in pane ${entry.ref.paneId} was not answered here: type the answer there (${sources.attach}), ` +
-          "or cancel the task"
-      )
-    }
-    entry.wake()
-  }
-
-  const answer = async (request: JSONRPCRequest): Promise<LocalAnswer> => {
-    if (!declaresTasks(request.params)) {
-      return refusal(
-        revisionErrors.missingCapability,
-        `${request.method} needs the ${tasksExtension} extension declared in this request's client capabilities`,
-        { requiredCapabilities: { extensions: { [tasksExtension]: {} } } }
-      )
-    }
-    const params = (request.params ?? {}) as Record<string, unknown>
-    if (typeof params.taskId !== "string") {
-      return refusal(-32602, `Invalid params: ${request.method} takes taskId, the ID of a task this server made`)
-    }
-    const entry = await known(params.taskId, envelopeOf(request.params).client)
-    if (entry === undefined) return unknownTask(params.taskId)
-    follow(entry)
-    if (request.method === "tasks/update") respond(entry, params.inputResponses)
-    if (request.method === "tasks/cancel" && !terminal(entry.status) && !entry.cancelled) {
-      entry.cancelled = true
-      entry.request = { _tag: "Cancel" }
-      entry.wake()
-      entry.cut()
-    }
-    return { result: request.method === "tasks/get" ? detailed(entry) : {} }
-  }
-
-  const ticketFor = (name: string, args: unknown, params: unknown): Ticket | undefined => {
-    const input = typeof args === "object" && args !== null ? args as Record<string, unknown> : {}
-    // A run on a hub's host is that host's: its record is not in this socket's tmux.
-    if (name !== "run_shell_command" || typeof input.command !== "string" || "host" in input) return undefined
-    if (!declaresTasks(params)) return undefined
-    let run: { readonly paneId: string; readonly runId: string } | undefined
-    const task = { nonce: newTaskNonce(), created: Date.now(), ttlMs: taskTtlMs }
-    return {
-      call: {
-        task,
-        threshold: taskThresholdSeconds,
-        attached: (attached) => void (run = attached),
-        found: () => undefined
-      },
-      began: Date.now(),
-      client: envelopeOf(params).client,
-      run: () => run
-    }
-  }
-
-  const created = (ticket: Ticket, outcome: CallOutcome) => {
-    const run = ticket.run()
-    const task = ticket.call.task
-    if (run === undefined || task === undefined || outcome._tag !== "Success") return undefined
-    const ref = { paneId: run.paneId, runId: run.runId, nonce: task.nonce } as TaskRef
-    const entry = newEntry(ref, task, ticket.began, ticket.client)
-    entry.verified = true
-    settle(entry, Exit.succeed(outcome), undefined)
-    entries.set(entry.id, entry)
-    trim()
-    follow(entry)
-    return { resultType: "task", ...view(entry) }
-  }
-
-  return { ticketFor, created, answer }
 }

@@ -220,6 +220,16 @@ const taskHeld = Effect.fn("run_shell_command.taskHeld")(function*(
   }
 })
 
+/** What a resume types first: an answer's text, a key, or the interrupt's C-c; nothing otherwise. */
+const answerOf = (input: typeof RunInput.Type): Answer | undefined =>
+  input.answer !== undefined
+    ? { _tag: "Text", text: input.answer, enter: input.enter !== false }
+    : input.answer_key !== undefined
+    ? { _tag: "Key", key: input.answer_key }
+    : input.interrupt === true
+    ? { _tag: "Key", key: "C-c" }
+    : undefined
+
 /** A run's turn on its pane: the run, how it came out, and an earlier run it reported. */
 interface Turn {
   readonly run: { readonly id: string; readonly shell: string }
@@ -441,13 +451,7 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         countUntil: deadline + 1000,
         whole: input.whole_output === true
       }
-      const answer: Answer | undefined = input.answer !== undefined
-        ? { _tag: "Text", text: input.answer, enter: input.enter !== false }
-        : input.answer_key !== undefined
-        ? { _tag: "Key", key: input.answer_key }
-        : input.interrupt === true
-        ? { _tag: "Key", key: "C-c" }
-        : undefined
+      const answer = answerOf(input)
       // Progress names the run as soon as it has an ID: a hub whose link drops can still point at it.
       let named: string | undefined = held?.id
       const typing = yield* Deferred.make<void>()
@@ -500,9 +504,8 @@ export const run_shell_command = defineTool(manifest.run_shell_command, {
         })
       }
       const { run, outcome } = turn.value as Turn
-      if (input.command !== undefined && (outcome._tag === "TimedOut" || outcome._tag === "Blocked")) {
-        ticket.attached({ paneId: input.pane_id, runId: run.id })
-      }
+      // A new run a task follows, still going or blocked: the task is made from it.
+      if (input.command !== undefined && ["TimedOut", "Blocked"].includes(outcome._tag)) ticket.attached(run.id)
       return yield* resultOf(input, turn.value as Turn, started, timeout, limits)
     }),
   hub: {
