@@ -5,12 +5,9 @@
  */
 import * as Effect from "effect/Effect"
 import { collectWhenIdle } from "./heap.ts"
-import type { ServerLog } from "./services/ServerLog.ts"
 import { logReady, makeServing } from "./serving.ts"
 import type { StartupFacts } from "./startup/Startup.ts"
-import { version } from "./version.ts"
-import { instructions } from "./wire/Disclosure.ts"
-import { connect, discoveryOf, serverInfo } from "./wire/McpServer.ts"
+import { connect } from "./wire/McpServer.ts"
 import { LineTransport } from "./wire/StdioLines.ts"
 
 /** How long the stop path may take before the process exits anyway. */
@@ -19,10 +16,10 @@ const stopWithinMs = 1000
 /** Serves until stopped; `onServing` runs once the server answers on stdin. */
 export const serve = (facts: StartupFacts, onServing: () => void) =>
   Effect.gen(function*() {
-    let log: ServerLog["Service"] | undefined
-    const transport = new LineTransport(process.stdin, process.stdout, undefined, (text) => {
-      if (log === undefined) process.stderr.write(`${text}\n`)
-      else log.line("warning", text)
+    let transport: LineTransport | undefined
+    const { server, local, log, hosted } = yield* makeServing(facts, {
+      afterCall: collectWhenIdle,
+      era: () => transport?.era()
     })
     const stopped = Promise.withResolvers<void>()
     let stopping = false
@@ -38,16 +35,11 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
     process.stdin.on("close", stop)
     process.on("SIGINT", stop)
     process.on("SIGTERM", stop)
-    // A host probes with server/discover and waits a few seconds: it is answered while the services are built.
-    transport.serveLocally({ server: serverInfo(version), discovery: discoveryOf(instructions(facts)) })
-    transport.listen()
-    const served = yield* makeServing(facts, { afterCall: collectWhenIdle, era: () => transport.era() })
-    const { server, local, hosted } = served
-    log = served.log
+    transport = new LineTransport(process.stdin, process.stdout, undefined, (text) => log.line("warning", text))
     transport.serveLocally(local)
     yield* connect(server, transport)
     hosted?.watch(transport, () => {
-      served.log.line("warning", `libtmux-mcp: no message from the hub for ${hosted.seconds} s; exiting as on EOF`)
+      log.line("warning", `libtmux-mcp: no message from the hub for ${hosted.seconds} s; exiting as on EOF`)
       stop()
     })
     onServing()
@@ -59,7 +51,7 @@ export const serve = (facts: StartupFacts, onServing: () => void) =>
           "this is a server for MCP clients: see --help and --print-config"
       )
     }
-    logReady(facts, served.log, process.env)
+    logReady(facts, log, process.env)
     // Returning closes the scope the services were built in: their finalizers run (the tmux layer
     // deletes paste buffers an interrupted call left behind), then the process exits.
     yield* Effect.promise(() => stopped.promise)

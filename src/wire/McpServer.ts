@@ -238,10 +238,10 @@ const serveCapabilities = (server: Server, options: Pick<ServerOptions, "capabil
 }
 
 /** The server's name and version, as it introduces itself. */
-export const serverInfo = (version: string) => ({ name: "libtmux-mcp", title: "libtmux-mcp", version })
+const serverInfo = (version: string) => ({ name: "libtmux-mcp", title: "libtmux-mcp", version })
 
 /** The `server/discover` result: the revision, what is served (tasks too), and the instructions. */
-export const discoveryOf = (instructions: string) => ({
+const discoveryOf = (instructions: string) => ({
   supportedVersions: [modernRevision],
   capabilities: { tools: {}, resources: {}, extensions: { [tasksExtension]: {} } },
   instructions: `${instructions}\n${taskNotes.instructions}`

@@ -54,10 +54,10 @@ export type LocalAnswer =
 /** This server's own handlers of the requests the 2026-07-28 revision adds (Revision.ts). @category models */
 export interface LocalMethods {
   readonly server: ServerInfo
-  /** The `server/discover` result, answered as soon as the transport reads (before the server is built). */
+  /** The `server/discover` result. */
   readonly discovery: Readonly<Record<string, unknown>>
-  /** Answers `tasks/*`; until it is given, they wait for it. */
-  readonly answer?: ((request: JSONRPCRequest) => Promise<LocalAnswer>) | undefined
+  /** Answers `tasks/*`. */
+  readonly answer: (request: JSONRPCRequest) => Promise<LocalAnswer>
 }
 
 /** A line transport over a pair of streams (stdin and stdout by default). @category constructors */
@@ -70,11 +70,6 @@ export class LineTransport implements Transport {
   /** The lines read; one refused (too long, or over a bound) is discarded, not kept. */
   private readonly lines: BoundedLines
   private local: LocalMethods | undefined
-  /** The handlers of `tasks/*`, once the server is built. */
-  private readonly handlers = Promise.withResolvers<NonNullable<LocalMethods["answer"]>>()
-  /** Messages read before the server connected (`listen` started reading early): passed on at `start`. */
-  private readonly early: Array<readonly [JSONRPCMessage, MessageExtraInfo | undefined]> = []
-  private reading = false
   private readonly gate = requestGate(() => this.local?.server ?? unnamed)
 
   private readonly input: Readable
@@ -139,8 +134,7 @@ export class LineTransport implements Transport {
       this.refuse("id" in message ? message.id ?? null : null, admission.code, admission.message, admission.data)
       return
     }
-    if (this.onmessage === undefined) this.early.push([message, extra])
-    else this.onmessage(message, extra)
+    this.onmessage?.(message, extra)
   }
 
   /** The era the connection's first request chose; `undefined` before it. */
@@ -148,10 +142,9 @@ export class LineTransport implements Transport {
     return this.gate.era()
   }
 
-  /** Installs this server's handlers of the 2026-07-28 revision's own requests (again, once it has all of them). */
+  /** Installs this server's handlers of the 2026-07-28 revision's own requests. */
   serveLocally(local: LocalMethods) {
     this.local = local
-    if (local.answer !== undefined) this.handlers.resolve(local.answer)
   }
 
   /** A request of the 2026-07-28 revision this server answers itself, stamped as every result of it. */
@@ -170,7 +163,7 @@ export class LineTransport implements Transport {
       ? { error: { code: -32603, message: "Internal error: the server is not serving yet" } }
       : request.method === "server/discover"
       ? { result: local.discovery }
-      : await this.handlers.promise.then((handle) => handle(request)).catch((): LocalAnswer => ({
+      : await local.answer(request).catch((): LocalAnswer => ({
         error: { code: -32603, message: `Internal error in ${request.method}; see the server's stderr` }
       }))
     const server = this.local?.server
@@ -217,24 +210,12 @@ export class LineTransport implements Transport {
     this.output.write(`${JSON.stringify({ jsonrpc: "2.0", id, error })}\n`)
   }
 
-  /**
-   * Starts reading before the server is connected, so `server/discover` is answered while the services
-   * are built; what else comes waits for `start`.
-   */
-  listen() {
-    if (this.reading) return
-    this.reading = true
+  async start() {
     this.input.on("data", this.onData)
     this.input.on("error", this.onError)
   }
 
-  async start() {
-    this.listen()
-    for (const [message, extra] of this.early.splice(0)) this.onmessage?.(message, extra)
-  }
-
   async close() {
-    this.reading = false
     this.input.off("data", this.onData)
     this.input.off("error", this.onError)
     this.lines.reset()

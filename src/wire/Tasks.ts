@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import type { CallOutcome, Registry, ToolNotSelected } from "../dispatch/Registry.ts"
+import { controlCharacter, maxAnswer } from "../domain/answerText.ts"
 import type { RecordedTask } from "../domain/runRecord.ts"
 import {
   newTaskNonce,
@@ -105,10 +106,9 @@ const notTyped = new Set(["ArgumentProblem", "InputInvalid"])
 
 /** Why a form's answer cannot be typed as one line (run_shell_command's rule for `answer`), or undefined. */
 const answerProblem = (text: unknown): string | undefined =>
-  typeof text !== "string" || text.length === 0 || text.length > 2000
-    ? "the answer must be 1 to 2000 characters"
-    // oxlint-disable-next-line no-control-regex -- the control characters are what it finds
-    : /[\u0000-\u001f\u007f-\u009f]/u.test(text)
+  typeof text !== "string" || text.length === 0 || text.length > maxAnswer
+    ? `the answer must be 1 to ${maxAnswer} characters`
+    : controlCharacter.test(text)
     ? "the answer is one line: it may hold no control character (a newline, a tab)"
     : undefined
 
@@ -121,7 +121,7 @@ const answerSchema = {
       title: "Answer",
       description: "typed into the pane, then Enter (one line)",
       minLength: 1,
-      maxLength: 2000
+      maxLength: maxAnswer
     }
   },
   required: ["answer"]

@@ -4,6 +4,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { controlCharacter, maxAnswer } from "../../domain/answerText.ts"
 import { type Bounded, tailBound } from "../../domain/bounds.ts"
 import { PaneId } from "../../domain/ids.ts"
 import { type BlockKind, blockKinds } from "../../domain/keyboard.ts"
@@ -44,13 +45,6 @@ import { defineTool } from "../define.ts"
 const RunId = Schema.String.check(Schema.isPattern(runIdPattern)).annotate({
   description: "a run_id to wait for again"
 })
-
-/** The longest answer: typed in one tmux command list (a tmux message holds 16 KiB). */
-const maxAnswer = 2000
-
-/** What an answer's text may not hold: C0 and C1 controls, DEL (a newline, C-d, a bracketed paste's end). */
-// oxlint-disable-next-line no-control-regex -- the control characters are what it finds
-const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/u
 
 /** A tmux key name: a name or one printable character, after C-, M-, S- modifiers. */
 const keyName = /^(?:[CMS]-){0,3}(?:[A-Za-z][A-Za-z0-9]{0,11}|[!-~])$/u
