@@ -20,7 +20,11 @@ const yes = (flag: boolean) => flag ? "yes" : "no"
 /** The inventory table: every manifest tool, marked with whether this build has it. */
 export const inventory = (): string => {
   const lines = [
-    `All ${registeredNames.size} tools, by toolset; each name links to its page in [docs/tools](docs/tools/README.md).`,
+    `All ${registeredNames.size} tools, by toolset: ${
+      toolNames.filter((name) => manifest[name].audience === "model").length
+    } for the model, and the pane view's own poll (listed only to clients that show MCP Apps, and hidden from ` +
+    "their model: see [docs/pane-view.md](docs/pane-view.md)); each name links to its page in " +
+    "[docs/tools](docs/tools/README.md).",
     ""
   ]
   for (const toolset of toolsets) {
@@ -138,6 +142,14 @@ const toolPage = (name: ToolName): string => {
     }\``,
     "",
     definition.description,
+    ...(row.audience === "app"
+      ? [
+        "",
+        "Listed only to a client that declares the `io.modelcontextprotocol/ui` extension, marked for the app " +
+        "alone (`_meta.ui.visibility` `[\"app\"]`): the pane view calls it through its host; any other " +
+        "client's call is refused. See [the pane view](../pane-view.md)."
+      ]
+      : []),
     "",
     "## Capability",
     "",

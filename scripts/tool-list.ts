@@ -13,7 +13,7 @@ import * as Result from "effect/Result"
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 import { resolveSelection } from "../src/domain/selection.ts"
-import { toolNames, toolsets } from "../src/manifest/index.ts"
+import { manifest, toolNames, toolsets } from "../src/manifest/index.ts"
 import { definitionOf, registeredNames, registry } from "../src/tools/index.ts"
 import { advertisedSchema, toolEntry } from "../src/wire/McpServer.ts"
 
@@ -32,14 +32,17 @@ export const sortedKeys = (value: unknown): unknown =>
     )
     : value
 
-/** Every tool's `tools/list` entry for the full selection (all four toolsets), in the order it is listed. */
+/**
+ * Every tool's `tools/list` entry for the full selection (all four toolsets), in the order it is listed,
+ * as a client without the UI extension is offered them (the pane view's own tool is not).
+ */
 export const fullSelectionEntries = () => {
   const selection = Result.getOrThrow(resolveSelection(
     { toolsets: toolsets.join(","), tools: undefined, excludeTools: undefined },
     { socketExplicit: false, tmuxConfig: "minimal", serverState: "absent", provenance: "none" },
     registeredNames
   ))
-  return selection.tools.map((name) => {
+  return selection.tools.filter((name) => manifest[name].audience === "model").map((name) => {
     const definition = definitionOf(name)
     const specialized = definition.specialize === undefined
       ? definition

@@ -1002,6 +1002,216 @@ export const advertisedSchemas: AdvertisedSchemas = JSON.parse(String.raw`{
    ]
   }
  },
+ "view_pane": {
+  "inputSchema": {
+   "type": "object",
+   "properties": {
+    "pane_id": {
+     "type": "string",
+     "description": "e.g. %3"
+    },
+    "since": {
+     "type": "string",
+     "pattern": "^[0-9a-f]{12}$",
+     "description": "the digest of the frame the view shows"
+    }
+   },
+   "required": [
+    "pane_id"
+   ]
+  },
+  "outputSchema": {
+   "type": "object",
+   "properties": {
+    "digest": {
+     "type": "string",
+     "pattern": "^[0-9a-f]{12}$"
+    },
+    "unchanged": {
+     "type": "boolean",
+     "enum": [
+      true
+     ],
+     "description": "the frame equals \u0060since\u0060"
+    },
+    "frame": {
+     "type": "object",
+     "properties": {
+      "pane_id": {
+       "type": "string"
+      },
+      "session_id": {
+       "type": "string"
+      },
+      "width": {
+       "type": "integer"
+      },
+      "height": {
+       "type": "integer"
+      },
+      "title": {
+       "type": "string"
+      },
+      "command": {
+       "type": "string"
+      },
+      "alternate_on": {
+       "type": "boolean"
+      },
+      "cursor": {
+       "type": "object",
+       "properties": {
+        "row": {
+         "type": "integer"
+        },
+        "index": {
+         "type": "integer"
+        },
+        "visible": {
+         "type": "boolean"
+        }
+       },
+       "required": [
+        "row",
+        "index",
+        "visible"
+       ]
+      },
+      "rows": {
+       "type": "array",
+       "items": {
+        "type": "string"
+       }
+      },
+      "styles": {
+       "type": "array",
+       "items": {
+        "type": "array",
+        "prefixItems": [
+         {
+          "type": "integer"
+         },
+         {
+          "type": "integer"
+         },
+         {
+          "type": "integer"
+         },
+         {
+          "type": "string"
+         }
+        ],
+        "maxItems": 4,
+        "minItems": 4
+       },
+       "description": "[row, start, end, style] runs, indices in UTF-16 units of the row; absent: all default"
+      },
+      "run": {
+       "type": "object",
+       "properties": {
+        "run_id": {
+         "type": "string"
+        },
+        "state": {
+         "type": "string",
+         "enum": [
+          "working",
+          "blocked",
+          "ended"
+         ]
+        },
+        "command": {
+         "type": "string",
+         "description": "the command's first characters"
+        },
+        "exit_status": {
+         "anyOf": [
+          {
+           "type": "integer"
+          },
+          {
+           "type": "null"
+          }
+         ]
+        },
+        "blocked_by": {
+         "type": "object",
+         "properties": {
+          "kind": {
+           "type": "string",
+           "enum": [
+            "full-screen",
+            "line-editor",
+            "pager",
+            "prompt",
+            "stdin",
+            "secret"
+           ]
+          },
+          "program": {
+           "type": "string"
+          }
+         },
+         "required": [
+          "kind",
+          "program"
+         ]
+        }
+       },
+       "required": [
+        "run_id",
+        "state"
+       ]
+      },
+      "panes": {
+       "type": "array",
+       "items": {
+        "type": "object",
+        "properties": {
+         "pane_id": {
+          "type": "string"
+         },
+         "title": {
+          "type": "string"
+         },
+         "command": {
+          "type": "string"
+         },
+         "active": {
+          "type": "boolean",
+          "enum": [
+           true
+          ],
+          "description": "its window's active pane"
+         }
+        },
+        "required": [
+         "pane_id",
+         "title",
+         "command"
+        ]
+       }
+      }
+     },
+     "required": [
+      "pane_id",
+      "session_id",
+      "width",
+      "height",
+      "title",
+      "command",
+      "alternate_on",
+      "cursor",
+      "rows",
+      "panes"
+     ]
+    }
+   },
+   "required": [
+    "digest"
+   ]
+  }
+ },
  "search_panes": {
   "inputSchema": {
    "type": "object",

@@ -13,6 +13,7 @@ const base = {
   selfBounded: false,
   batchEligible: false,
   callsTools: false,
+  audience: "model",
   amplifiesFutureInput: false,
   mayTriggerConfiguredHooks: true
 } as const

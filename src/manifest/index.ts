@@ -29,6 +29,9 @@ void _outputRules
 /** All manifest names in inventory order. @category models */
 export const toolNames = Object.keys(manifest) as ReadonlyArray<ToolName>
 
+/** The names offered to a model: every row but the pane view's own (audience "app"), in inventory order. */
+export const modelToolNames = toolNames.filter((name) => manifest[name].audience === "model")
+
 /** Looks a name up without widening: `undefined` when it is not a manifest name. */
 export const rowFor = (name: string): ManifestRow | undefined =>
   Object.hasOwn(manifest, name) ? manifest[name as ToolName] : undefined

@@ -10,6 +10,7 @@ const common = {
   toolset: "inspect",
   effect: ["observe"],
   reach: "none",
+  audience: "model",
   amplifiesFutureInput: false,
   mayTriggerConfiguredHooks: true
 } as const
@@ -96,6 +97,16 @@ export const inspectRows = {
     title: "Snapshot pane",
     output: ["terminal-content", "tmux-metadata"],
     sinks: { pane_id: "tmux-lookup", max_lines: "none", max_bytes: "none" }
+  },
+  // The pane view's own poll (an MCP App): listed only to clients that declare the UI extension.
+  view_pane: {
+    ...paneOutput,
+    name: "view_pane",
+    title: "View pane",
+    audience: "app",
+    output: ["terminal-content", "tmux-metadata"],
+    batchEligible: false,
+    sinks: { pane_id: "tmux-lookup", since: "none" }
   },
   search_panes: {
     ...paneOutput,

@@ -15,6 +15,7 @@ const change = {
   selfBounded: false,
   batchEligible: false,
   callsTools: false,
+  audience: "model",
   amplifiesFutureInput: false,
   mayTriggerConfiguredHooks: true
 } as const

@@ -23,6 +23,11 @@ export type DataSink = Exclude<SinkKind, "pane-input" | "shell-command" | "proce
 /** The columns every variant has alike. */
 interface RowColumns<Sink extends SinkKind> {
   readonly name: string
+  /**
+   * Who calls the tool: the model, or only the pane view (an MCP App) through its host. An app tool is
+   * listed only to a client that declares the UI extension, and hidden from its model (wire/PaneApp.ts).
+   */
+  readonly audience: "model" | "app"
   readonly title: string
   readonly output: ReadonlyArray<OutputClass>
   readonly mayExposeSecrets: boolean

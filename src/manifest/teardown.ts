@@ -16,6 +16,7 @@ const remove = {
   selfBounded: false,
   batchEligible: false,
   callsTools: false,
+  audience: "model",
   amplifiesFutureInput: false,
   mayTriggerConfiguredHooks: true
 } as const

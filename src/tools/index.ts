@@ -30,6 +30,7 @@ import { show_environment } from "./inspect/show_environment.ts"
 import { show_hooks } from "./inspect/show_hooks.ts"
 import { show_option } from "./inspect/show_option.ts"
 import { snapshot_pane } from "./inspect/snapshot_pane.ts"
+import { view_pane } from "./inspect/view_pane.ts"
 import { wait_for_text } from "./inspect/wait_for_text.ts"
 import { enter_copy_mode } from "./manage/enter_copy_mode.ts"
 import { exit_copy_mode } from "./manage/exit_copy_mode.ts"
@@ -72,6 +73,7 @@ export const registry = defineRegistry({
   capture_pane,
   capture_since,
   snapshot_pane,
+  view_pane,
   search_panes,
   find_pane_by_position,
   wait_for_text,

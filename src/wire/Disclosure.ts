@@ -14,6 +14,7 @@ import type { AuditStatus } from "../services/Audit.ts"
 import type { StartupFacts } from "../startup/Startup.ts"
 import { reachesHostCommands } from "../tools/define.ts"
 import { version } from "../version.ts"
+import { appMimeType, paneViewResource, uiExtension } from "./PaneApp.ts"
 
 /** The server instructions' byte budget (UTF-8). */
 
@@ -194,6 +195,24 @@ export const initialAuditStatus = (facts: StartupFacts): AuditStatus =>
     : { destination: "stderr", path: null, fallback_path: facts.audit.fallbackPath ?? null, moved: null }
 
 /**
+ * The pane view, when this server offers it: to whom, its page, and its tool's record (that tool is
+ * not in `tools`, which a client without the UI extension is offered).
+ */
+const paneViewRecord = (facts: StartupFacts) => {
+  const { selection } = facts
+  const appTools = selection.tools.filter((name) => manifest[name].audience === "app")
+  if (appTools.length === 0 || facts.config.hosts !== undefined) return {}
+  return {
+    pane_view: {
+      offered_to: `clients that declare the ${uiExtension} extension with ${appMimeType}`,
+      resource: paneViewResource.uri,
+      note: "a read-only view of a pane for the person; it polls its app-only tool and sends no keys",
+      tools: appTools.map((name) => ({ name, title: manifest[name].title, ...capabilityRecord(manifest[name]) }))
+    }
+  }
+}
+
+/**
  * The `tmux://capabilities` document: the startup-filtered surface and how it was chosen;
  * `audit` is where records go now.
  */
@@ -238,7 +257,7 @@ export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = i
     toolsets: selection.toolsets,
     command_capable: commandCapable(facts),
     host_command_tools: hostCommandTools(selection.tools),
-    tools: selection.tools.map((name) => ({
+    tools: selection.tools.filter((name) => manifest[name].audience === "model").map((name) => ({
       name,
       title: manifest[name].title,
       ...capabilityRecord(manifest[name], selection.batchOperations),
@@ -251,6 +270,7 @@ export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = i
         "by other programs; receiving them through a tool does not make them trusted"
     },
     process_view: processVisibility(),
+    ...paneViewRecord(facts),
     ...(facts.config.hosts === undefined ? {} : { hosts: hostsRecord(facts.config.hosts, selection.toolsets) }),
     not_guaranteed: [
       "tool filtering is not an OS sandbox and does not constrain other MCP tools",

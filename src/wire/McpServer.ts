@@ -38,6 +38,7 @@ import { hubCallMetaKey } from "../services/Hosts.ts"
 import { atLeast, type LogLevel, type ServerLog } from "../services/ServerLog.ts"
 import type { ToolDefinition } from "../tools/define.ts"
 import { leanSchema } from "./leanSchema.ts"
+import { appLists, appMimeType, declaresUi, paneViewContents, paneViewResource, uiExtension } from "./PaneApp.ts"
 import type { Era } from "./RequestGate.ts"
 import { envelopeOf, modernRevision, tasksExtension } from "./Revision.ts"
 import { type LocalMethods, UnreadCall } from "./StdioLines.ts"
@@ -220,16 +221,27 @@ const serveLogLevel = (server: Server, log: ServerLog["Service"]) => {
   })
 }
 
-/** The one resource, `tmux://capabilities`, read afresh on each request; any other URI is not found. */
-const serveCapabilities = (server: Server, options: Pick<ServerOptions, "capabilities">) => {
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [capabilitiesResource] }))
+/**
+ * The resources: `tmux://capabilities`, read afresh on each request, and the pane view's page for a
+ * client that declared the UI extension; any other URI is not found.
+ */
+const serveResources = (
+  server: Server,
+  options: Pick<ServerOptions, "capabilities">,
+  viewFor: (params: unknown) => boolean
+) => {
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => ({
+    resources: viewFor(request.params) ? [capabilitiesResource, paneViewResource] : [capabilitiesResource]
+  }))
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }))
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const view = viewFor(request.params)
+    if (view && request.params.uri === paneViewResource.uri) return paneViewContents()
     if (request.params.uri !== capabilitiesResource.uri) {
-      throw new RpcError(
-        -32002,
-        `resource ${request.params.uri} not found; the only resource is ${capabilitiesResource.uri}`
-      )
+      const known = view
+        ? `${capabilitiesResource.uri} and ${paneViewResource.uri}`
+        : `only ${capabilitiesResource.uri}`
+      throw new RpcError(-32002, `resource ${request.params.uri} not found; the resources are ${known}`)
     }
     return {
       contents: [{ uri: capabilitiesResource.uri, mimeType: "application/json", text: options.capabilities() }]
@@ -299,11 +311,14 @@ export const makeServer = (
 ): Effect.Effect<Served, never, Scope.Scope> =>
   Effect.map(FiberSet.makeRuntime<never>(), (runFork) => {
     const registry = Context.get(context, Registry)
-    const entries = registry.selected.map((definition) =>
-      toolEntry(definition, registry.nestedAuthority, options.advertised, options.waitCeiling)
-    )
     const hosts = options.hosts
-    const tools = hosts === undefined ? entries : entries.map((entry) => withHostParameter(hosts, entry))
+    const lists = appLists(
+      registry.selected.map((definition) => {
+        const entry = toolEntry(definition, registry.nestedAuthority, options.advertised, options.waitCeiling)
+        return { row: definition.row, tool: hosts === undefined ? entry : withHostParameter(hosts, entry) }
+      }),
+      hosts !== undefined
+    )
     let inflight = 0
     const server = new Server(serverInfo(options.version), {
       capabilities: { tools: {}, resources: {}, logging: {} },
@@ -317,16 +332,32 @@ export const makeServer = (
     })
     serveLogLevel(server, options.log)
     // On 2026-07-28 run_shell_command says how its runs become tasks; on 2025-11-25 the list is as it was.
-    const modernTools = tools.map((tool) =>
-      tool.name === "run_shell_command"
-        ? { ...tool, description: `${tool.description ?? ""}${taskNotes.run_shell_command}` }
-        : tool
-    )
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: options.era?.() === "modern" ? modernTools : tools
+    const withTaskNotes = (tools: ReadonlyArray<Tool>) =>
+      tools.map((tool) =>
+        tool.name === "run_shell_command"
+          ? { ...tool, description: `${tool.description ?? ""}${taskNotes.run_shell_command}` }
+          : tool
+      )
+    const listed = {
+      plain: { legacy: lists.plain, modern: withTaskNotes(lists.plain) },
+      withView: { legacy: lists.withView, modern: withTaskNotes(lists.withView) }
+    }
+    // The pane view is this request's when its client declared the UI extension and the view is offered.
+    const viewFor = (params: unknown): boolean =>
+      lists.withView !== lists.plain &&
+      declaresUi(options.era?.() === "modern" ? envelopeOf(params).capabilities : server.getClientCapabilities())
+    server.setRequestHandler(ListToolsRequestSchema, (request) => ({
+      tools: listed[viewFor(request.params) ? "withView" : "plain"][options.era?.() === "modern" ? "modern" : "legacy"]
     }))
-    serveCapabilities(server, options)
+    serveResources(server, options, viewFor)
     server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      if (lists.appOnly.has(request.params.name) && !viewFor(request.params)) {
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `${request.params.name} is the pane view's own tool, listed only to clients that declare the ` +
+            `${uiExtension} extension with ${appMimeType}; to read a pane, call snapshot_pane or capture_pane`
+        )
+      }
       inflight++
       // Arguments the stdin framing refused unread stand in for themselves: the registry refuses the call.
       const args = extra.requestInfo instanceof UnreadCall ? extra.requestInfo.arguments : request.params.arguments

@@ -7,12 +7,13 @@
 import { assert, describe, it } from "vitest"
 import { nonDestructive } from "../support/additive.ts"
 import { sharedServer } from "../support/harness.ts"
-import { call, structured } from "../support/mcp.ts"
+import { call, structured, uiCapabilities } from "../support/mcp.ts"
 import { shellEnv } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 
-// What a tool may change is tmux's state: a fresh tmux server for each tool.
-const shared = sharedServer("additive", (world) => shellEnv(world, "/bin/bash"))
+// What a tool may change is tmux's state: a fresh tmux server for each tool. The client shows MCP
+// Apps, so the pane view's own tool (view_pane) is one it may call.
+const shared = sharedServer("additive", (world) => shellEnv(world, "/bin/bash"), uiCapabilities)
 
 /** Everything about the tmux server that a tool could change, one line per object. */
 const snapshot = (world: TmuxWorld): ReadonlyArray<string> => {

@@ -33,7 +33,7 @@ import { tmpdir } from "node:os"
 import { basename, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { toolNames } from "../../src/manifest/index.ts"
+import { modelToolNames } from "../../src/manifest/index.ts"
 import { harness } from "../support/harness.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
@@ -157,7 +157,7 @@ describe("the single executable", () => {
     assert.deepStrictEqual(readdirSync(join(world.dir, "bin")).sort(), ["id", "sh", "tmux"])
 
     const listed = (await client.listTools()).tools.map((tool) => tool.name).sort()
-    assert.deepStrictEqual(listed, [...toolNames].sort())
+    assert.deepStrictEqual(listed, [...modelToolNames].sort())
 
     const session = structured(await call(c, "create_session", { session_name: "sea", width: 100, height: 30 }))
     // The minimal configuration, written out from the executable's asset: its record and its pager setting.

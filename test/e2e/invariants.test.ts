@@ -25,12 +25,15 @@ import {
   toolNames
 } from "../../src/manifest/index.ts"
 import { harness } from "../support/harness.ts"
+import { connect, uiCapabilities } from "../support/mcp.ts"
 
 const h = harness("invariants")
 
 describe("invariants over tools/list", () => {
   it("holds for every advertised tool of the full selection", async () => {
-    const c = await h.connect(h.world())
+    // A client that shows MCP Apps is offered every row, the pane view's own tool too.
+    const world = h.world()
+    const c = h.track(await connect(world, {}, [], uiCapabilities))
     const tools = (await c.client.listTools()).tools
     // 1
     assert.deepStrictEqual(tools.map((tool) => tool.name), [...toolNames])

@@ -5,7 +5,7 @@
  * that does not exist.
  */
 import { assert, describe, it } from "vitest"
-import { toolNames } from "../../src/manifest/index.ts"
+import { modelToolNames } from "../../src/manifest/index.ts"
 import { harness } from "../support/harness.ts"
 import { call, structured, textOf } from "../support/mcp.ts"
 import { samples } from "../support/samples.ts"
@@ -43,7 +43,7 @@ describe("missing targets", () => {
       structured(await call(c, "create_session", { session_name: "work" }))
       let checked = 0
       const problems: Array<string> = []
-      for (const name of toolNames) {
+      for (const name of modelToolNames) {
         for (const sample of samples[name] ?? []) {
           const args = retarget(sample)
           if (args === undefined || name === "call_read_tools_batch") continue

@@ -33,7 +33,7 @@ describe.concurrent("the size of a result", () => {
       .filter((tool) => tool._meta?.[maxResultSizeKey] !== undefined)
       .map((tool) => [tool.name, tool._meta?.[maxResultSizeKey]])
     const terminal = Object.values(manifest).filter((row) =>
-      (row.output as ReadonlyArray<string>).includes("terminal-content")
+      row.audience === "model" && (row.output as ReadonlyArray<string>).includes("terminal-content")
     )
       .map((row) => [row.name as ToolName, 500_000])
     assert.deepStrictEqual(declared, terminal)

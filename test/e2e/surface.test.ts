@@ -10,13 +10,13 @@ import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.
 import { existsSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { recordPair } from "../../src/domain/quote.ts"
-import { capabilityMetaKey, manifest, openers, type ToolName, toolNames } from "../../src/manifest/index.ts"
+import { capabilityMetaKey, manifest, modelToolNames, openers, type ToolName } from "../../src/manifest/index.ts"
 import { registeredNames } from "../../src/tools/index.ts"
 import { harness, sharedServer } from "../support/harness.ts"
 import { call, type Connected, textOf } from "../support/mcp.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const built: ReadonlyArray<string> = toolNames.filter((name) => registeredNames.has(name))
+const built: ReadonlyArray<string> = modelToolNames.filter((name) => registeredNames.has(name))
 const inToolset = (toolset: string) => built.filter((name) => manifest[name as ToolName].toolset === toolset)
 
 const h = harness("surface", { inProcess: true })
@@ -39,8 +39,8 @@ const names = async (c: Connected) => (await c.client.listTools()).tools.map((to
 describe("tools/list", () => {
   it("offers all 47 tools of the manifest by default on a new dedicated server, in manifest order", async () => {
     const c = await open()
-    assert.deepStrictEqual(await names(c), [...toolNames])
-    assert.strictEqual(toolNames.length, 47)
+    assert.deepStrictEqual(await names(c), [...modelToolNames])
+    assert.strictEqual(modelToolNames.length, 47)
   })
 
   // All sixteen combinations are resolved in test/unit/selection.test.ts; these two carry each

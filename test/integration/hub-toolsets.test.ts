@@ -65,7 +65,7 @@ describe("a hub with a host narrowed by --host-toolsets", () => {
     assert.strictEqual(info.host, "alpha")
     const states = info.hosts as Array<{ host: string; state: string; tools?: number; toolsets: Array<string> }>
     const inspectTools = (Object.keys(manifest) as Array<ToolName>).filter((name) =>
-      manifest[name].toolset === "inspect"
+      manifest[name].toolset === "inspect" && manifest[name].audience === "model"
     )
     assert.deepStrictEqual(states.map((state) => [state.host, state.state, state.toolsets]), [
       ["local", "local", ["inspect", "execute"]],

@@ -28,6 +28,7 @@ export const nonDestructive: Record<
   capture_pane: { kind: "observational", args: (s) => ({ pane_id: s.pane, start: -50 }) },
   capture_since: { kind: "observational", args: (s) => ({ pane_id: s.pane }) },
   snapshot_pane: { kind: "observational", args: (s) => ({ pane_id: s.pane }) },
+  view_pane: { kind: "observational", args: (s) => ({ pane_id: s.pane }) },
   search_panes: { kind: "observational", args: () => ({ pattern: "x", history_lines: 10 }) },
   find_pane_by_position: { kind: "observational", args: (s) => ({ window_id: s.window, position: "center" }) },
   wait_for_text: { kind: "observational", args: (s) => ({ pane_id: s.pane, timeout: 0.2 }) },

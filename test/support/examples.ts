@@ -15,7 +15,7 @@ import { existsSync, writeFileSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
 import { type ToolName, toolNames } from "../../src/manifest/index.ts"
-import { call, connect } from "./mcp.ts"
+import { call, connect, uiCapabilities } from "./mcp.ts"
 import { until } from "./poll.ts"
 import { samples } from "./samples.ts"
 import { makeWorld, type TmuxWorld } from "./tmux.ts"
@@ -52,7 +52,9 @@ const changing: Readonly<Record<string, string>> = {
   pane_current_command: "<command>",
   cursor: "<cursor>",
   since: "<cursor>",
-  run_id: "<run id>"
+  run_id: "<run id>",
+  // The pane view's digest covers the panes' titles, which are the machine's host name.
+  digest: "<digest>"
 }
 
 /** Text that changes from run to run inside strings: the scratch folder, ttys, the run protocol's markers. */
@@ -210,15 +212,20 @@ export const produceExamples = async (
     const tmuxDir = whichDir("tmux")
     const prompt = join(world.dir, "prompt.sh")
     writeFileSync(prompt, "PS1='$ '\n")
-    const connected = await connect(world, {
-      LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown",
-      PATH: path(tmuxDir),
-      HOME: world.dir,
-      // In the world, so the example names it as a placeholder, not the test run's shared cache.
-      XDG_CACHE_HOME: join(world.dir, "cache"),
-      // The same prompt for every user (sh gives root its own): an interactive sh reads $ENV.
-      ENV: prompt
-    })
+    const connected = await connect(
+      world,
+      {
+        LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown",
+        PATH: path(tmuxDir),
+        HOME: world.dir,
+        // In the world, so the example names it as a placeholder, not the test run's shared cache.
+        XDG_CACHE_HOME: join(world.dir, "cache"),
+        // The same prompt for every user (sh gives root its own): an interactive sh reads $ENV.
+        ENV: prompt
+      },
+      [],
+      uiCapabilities
+    )
     const rules = replacements(world, tmuxDir)
     const replace = (text: string) =>
       rules.reduce(

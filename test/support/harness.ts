@@ -1,6 +1,7 @@
 /**
  * Per-test tmux worlds and server connections that are always cleaned up, whatever the test did.
  */
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js"
 import { AsyncLocalStorage } from "node:async_hooks"
 import { afterAll, afterEach, aroundEach, beforeAll } from "vitest"
 import { connectInProcess } from "./inProcess.ts"
@@ -79,12 +80,16 @@ export const harness = (label: string, { inProcess = false }: { readonly inProce
  * for tests about what tmux sees and keeps, which need no server process of their own. The file's
  * world and server go when its tests are done.
  */
-export const sharedServer = (label: string, env: (world: TmuxWorld) => Readonly<Record<string, string>>) => {
+export const sharedServer = (
+  label: string,
+  env: (world: TmuxWorld) => Readonly<Record<string, string>>,
+  capabilities: ClientCapabilities = {}
+) => {
   let world: TmuxWorld | undefined
   let connected: Connected | undefined
   beforeAll(async () => {
     world = makeWorld(label)
-    connected = await connectServer(world, env(world))
+    connected = await connectServer(world, env(world), [], capabilities)
   })
   afterAll(async () => {
     await connected?.close()

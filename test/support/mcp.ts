@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js"
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
+import type { CallToolResult, ClientCapabilities } from "@modelcontextprotocol/sdk/types.js"
 import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -48,11 +48,17 @@ export interface Connected {
   readonly pid?: () => number | null
 }
 
-/** Starts the built server and connects a client to it. */
+/** The capabilities of a client that shows MCP Apps (the pane view): the UI extension with the app page's type. */
+export const uiCapabilities = {
+  extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } }
+} as const
+
+/** Starts the built server and connects a client to it, declaring `capabilities` (none by default). */
 export const connect = async (
   world: TmuxWorld,
   overrides: Readonly<Record<string, string | undefined>> = {},
-  args: ReadonlyArray<string> = []
+  args: ReadonlyArray<string> = [],
+  capabilities: ClientCapabilities = {}
 ): Promise<Connected> => {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -65,7 +71,7 @@ export const connect = async (
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8")
   })
-  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
+  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" }, { capabilities })
   await client.connect(transport)
   return { client, stderr: () => stderr, close: () => client.close(), pid: () => transport.pid }
 }

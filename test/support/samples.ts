@@ -33,6 +33,7 @@ export const samples: Partial<Record<ToolName, ReadonlyArray<Record<string, unkn
   }],
   capture_since: [{ pane_id: "%0" }],
   snapshot_pane: [{ pane_id: "%0" }],
+  view_pane: [{ pane_id: "%0" }],
   search_panes: [{ pattern: "hi" }, { pattern: "h.", regex: true, session_name: "work", history_lines: 10 }],
   find_pane_by_position: [{ window_id: "@0", position: "center" }],
   wait_for_text: [{ pane_id: "%0", timeout: 0.05 }],

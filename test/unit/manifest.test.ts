@@ -21,14 +21,16 @@ import { nonDestructive } from "../support/additive.ts"
 const rows = toolNames.map((name) => manifest[name])
 
 describe("inventory", () => {
-  it("has the design's 47 tools in four toolsets of 18, 16, 9 and 4", () => {
-    assert.strictEqual(toolNames.length, 47)
+  it("has the design's 47 tools for the model in four toolsets of 18, 16, 9 and 4, and the pane view's own", () => {
+    const forModel = (names: ReadonlyArray<ToolName>) => names.filter((name) => manifest[name].audience === "model")
+    assert.strictEqual(forModel(toolNames).length, 47)
     assert.deepStrictEqual([
-      toolsOf("inspect").length,
-      toolsOf("manage").length,
-      toolsOf("execute").length,
-      toolsOf("teardown").length
+      forModel(toolsOf("inspect")).length,
+      forModel(toolsOf("manage")).length,
+      forModel(toolsOf("execute")).length,
+      forModel(toolsOf("teardown")).length
     ], [18, 16, 9, 4])
+    assert.deepStrictEqual(toolNames.filter((name) => manifest[name].audience === "app"), ["view_pane"])
   })
 
   it("keys every row by its own name, and titles every tool", () => {
@@ -198,11 +200,13 @@ describe("sinks and batch eligibility", () => {
 
   it(
     "makes the batch-eligible set the inspect tools minus " +
-      "the batch, the self-bounded tools and show_environment",
+      "the batch, the self-bounded tools, show_environment and the pane view's poll",
     () => {
       const eligible = toolNames.filter((name) => manifest[name].batchEligible)
+      // The pane view's poll is its page's, not the model's: a batch does not carry it.
       const expected = toolsOf("inspect").filter((name) =>
-        name !== "call_read_tools_batch" && !manifest[name].selfBounded && name !== "show_environment"
+        name !== "call_read_tools_batch" && !manifest[name].selfBounded && name !== "show_environment" &&
+        name !== "view_pane"
       )
       assert.deepStrictEqual(eligible, expected)
     }
