@@ -6,10 +6,11 @@
  * resident memory climbs by tens of MB while the live heap stays near 12 MB. So: the young
  * generation keeps its initial size (the growth-factor flag is read whenever the space would grow,
  * so setting it at run time works), and a full collection runs between calls at most every two
- * seconds of activity, and once the server has been idle for a second. A collection of the ~12 MB
- * live heap takes a few milliseconds. Measured in bench/control-loop.ts.
+ * seconds of activity, and once the server has been idle for a second, when the heap has grown 2 MB
+ * since the last one. A collection of the ~12 MB live heap takes a few milliseconds (tens on a
+ * loaded machine). Measured in bench/control-loop.ts and bench/pane-view.ts.
  */
-import { setFlagsFromString } from "node:v8"
+import { getHeapStatistics, setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { makeCollector } from "./domain/collector.ts"
 
@@ -22,6 +23,7 @@ let gc: (() => void) | undefined
 /** The server's collector: real time, real timers (which never keep the process alive), V8's gc. */
 export const collectWhenIdle = makeCollector({
   now: () => performance.now(),
+  heapUsed: () => getHeapStatistics().used_heap_size,
   later: (run, ms) => {
     const timer = setTimeout(run, ms)
     timer.unref()
