@@ -220,7 +220,7 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
     await call(server, "send_keys", { pane_id: pane, keys: "Enter" })
   })
 
-  it("follows a run from working to ended, and says when the pane is gone", async () => {
+  it("follows a run from working to ended, shows one blocked, and says when the pane is gone", async () => {
     const world = h.world()
     const { server, page, frame } = await open(world)
     const created = structured(await call(server, "create_session", { session_name: "runs" }))
@@ -235,6 +235,13 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
     assert.strictEqual(ended.exit_status, 0)
     await until("the view to show the run ended", () => stateText(frame), (text) => text === "ended")
     assert.match((await runText(frame)) ?? "", /\(ended, exit status 0\)$/u)
+    // A program waiting for the keyboard: the view says what run_shell_command says of it.
+    const asked = structured(
+      await call(server, "run_shell_command", { pane_id: pane, command: "read -r -p 'name? ' x", timeout: 20 })
+    )
+    const blocked = asked.blocked_by as { kind: string; program: string }
+    await until("the view to show the run blocked", () => stateText(frame), (text) => text === "blocked")
+    assert.match((await runText(frame)) ?? "", new RegExp(`\\(blocked: ${blocked.kind}, ${blocked.program}\\)$`, "u"))
     world.tmux(socket, "kill-pane", "-t", pane)
     await until("the view to show the pane gone", () => stateText(frame), (text) => text === "pane gone")
   })

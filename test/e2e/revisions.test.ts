@@ -148,4 +148,25 @@ describe.concurrent("two revisions on one stdio server", () => {
     assert.isFalse(m.notifications.some((message) => message.id === "s"), "no answer closes a cancelled stream")
     assert.notInclude(m.stderr(), "refused")
   })
+
+  it("offers the pane view to a request that declares the UI extension, and to no other request", async () => {
+    const m = modernIn(h.world())
+    const ui = { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } }
+    const withUi = { ...envelope(false), "io.modelcontextprotocol/clientCapabilities": ui }
+    const ask = (id: string, method: string, meta: Record<string, unknown>, params = {}) =>
+      m.raw({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } })
+    const viewed = (await ask("l1", "tools/list", withUi)).result.tools as Array<{ name: string; _meta?: any }>
+    assert.deepStrictEqual(viewed.find((tool) => tool.name === "view_pane")?._meta?.ui?.visibility, ["app"])
+    const plain = (await ask("l2", "tools/list", envelope(false))).result.tools as Array<{ name: string }>
+    assert.notInclude(plain.map((tool) => tool.name), "view_pane")
+    assert.lengthOf(plain, 47)
+    const resources = (await ask("r1", "resources/list", withUi)).result.resources as Array<{ uri: string }>
+    assert.include(resources.map((resource) => resource.uri), "ui://libtmux-mcp/pane")
+    const page = await ask("r2", "resources/read", withUi, { uri: "ui://libtmux-mcp/pane" })
+    assert.strictEqual(page.result.contents[0].mimeType, "text/html;profile=mcp-app")
+    const refused = await ask("r3", "resources/read", envelope(false), { uri: "ui://libtmux-mcp/pane" })
+    assert.strictEqual(refused.error?.code, -32002)
+    const call = await ask("c1", "tools/call", envelope(false), { name: "view_pane", arguments: { pane_id: "%0" } })
+    assert.match(call.error?.message ?? "", /view_pane is the pane view's own tool/u)
+  })
 })

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process"
 import { assert, describe, it } from "vitest"
 import { recordPair, shellQuote } from "../../src/domain/quote.ts"
-import { manifest, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
+import { manifest, modelToolNames, toolNames, type Toolset, toolsets } from "../../src/manifest/index.ts"
 import type { StartupFacts } from "../../src/startup/Startup.ts"
 import {
   attachCommand,
@@ -222,8 +222,12 @@ describe("capabilities document", () => {
     const document = capabilitiesDocument(facts(["inspect"]))
     assert.deepStrictEqual(
       document.tools.map((tool) => tool.name),
-      toolNames.filter((name) => manifest[name].toolset === "inspect")
+      modelToolNames.filter((name) => manifest[name].toolset === "inspect")
     )
+    // The pane view's own tool is described beside the list, with to whom it is offered.
+    assert.deepStrictEqual(document.pane_view?.tools.map((tool) => tool.name), ["view_pane"])
+    assert.include(document.pane_view?.offered_to, "io.modelcontextprotocol/ui")
+    assert.strictEqual(capabilitiesDocument(facts(["manage"])).pane_view, undefined)
     assert.strictEqual(document.host_command_tools, 0)
     assert.strictEqual(document.configuration_provenance, "unknown")
     assert.deepStrictEqual(document.pane_observation.environment_tools, ["show_environment"])
