@@ -23,7 +23,10 @@ let gc: (() => void) | undefined
 /** The server's collector: real time, real timers (which never keep the process alive), V8's gc. */
 export const collectWhenIdle = makeCollector({
   now: () => performance.now(),
-  heapUsed: () => getHeapStatistics().used_heap_size,
+  heapUsed: () => {
+    const heap = getHeapStatistics()
+    return heap.used_heap_size + heap.external_memory
+  },
   later: (run, ms) => {
     const timer = setTimeout(run, ms)
     timer.unref()

@@ -6,7 +6,7 @@
 /** What the collector needs from its host: clock, timers, the heap in use, the collection; tests pass virtual ones. */
 export interface CollectorHost {
   now(): number
-  /** The bytes in use on the heap now. */
+  /** The bytes in use now: the heap's, and the buffers it holds outside it. */
   heapUsed(): number
   later(run: () => void, ms: number): { cancel(): void }
   /** Runs after the response in hand has been written. */
@@ -39,6 +39,8 @@ export const makeCollector = (host: CollectorHost, timings = collectorTimings) =
   return (busy: () => boolean): void => {
     pending?.cancel()
     pending = undefined
+    // The baseline follows the heap down: one read while a large answer was still live must not raise it.
+    heapAfter = Math.min(heapAfter, host.heapUsed())
     if (host.heapUsed() - heapAfter < timings.growthBytes) return
     const spaced = () => host.now() - collected > timings.spacingMs
     if (spaced()) {

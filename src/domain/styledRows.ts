@@ -21,7 +21,9 @@ export interface StyledRows {
   readonly styles: ReadonlyArray<readonly [row: number, ...StyleRun]>
 }
 
+// 21 is a double underline (ECMA-48, xterm): an underline here.
 const flagOf: Readonly<Record<number, string>> = {
+  21: "U",
   1: "B",
   2: "D",
   3: "I",
@@ -33,7 +35,6 @@ const flagOf: Readonly<Record<number, string>> = {
   9: "S"
 }
 const flagsOff: Readonly<Record<number, string>> = {
-  21: "U",
   22: "BD",
   23: "I",
   24: "U",
@@ -119,7 +120,8 @@ export const styledRows = (lines: ReadonlyArray<string>): StyledRows => {
     for (const match of line.matchAll(escape)) {
       text += line.slice(last, match.index).replace(controls, "")
       last = match.index + match[0].length
-      if (match[2] !== "m") continue
+      // Only a plain SGR: one with a private marker (`CSI > 4 ; 1 m`, xterm's key modes) sets no attribute.
+      if (match[2] !== "m" || /^[?<=>]/u.test(match[1] ?? "")) continue
       applySgr(pen, match[1] ?? "")
       const next = styleOf(pen)
       if (next !== style) {

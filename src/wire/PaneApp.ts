@@ -48,14 +48,22 @@ export interface AppLists {
   readonly appOnly: ReadonlySet<string>
 }
 
-const pointingToView = (tool: Tool, visibility?: ReadonlyArray<"app">): Tool => ({
-  ...tool,
-  _meta: {
-    ...tool._meta,
-    ui: { resourceUri: paneViewResource.uri, ...(visibility === undefined ? {} : { visibility }) },
-    [legacyResourceUriKey]: paneViewResource.uri
+/**
+ * A tool as a client that shows apps sees it: the view's poll for the app alone; every other tool for
+ * the model alone (a host that keeps to the extension refuses the page's calls of it); the tools
+ * whose results the view follows name its page, in both keys hosts read.
+ */
+const forAppHost = (tool: Tool, audience: ManifestRow["audience"]): Tool => {
+  const page = audience === "model" && viewedTools.has(tool.name)
+  return {
+    ...tool,
+    _meta: {
+      ...tool._meta,
+      ui: { ...(page ? { resourceUri: paneViewResource.uri } : {}), visibility: [audience] },
+      ...(page ? { [legacyResourceUriKey]: paneViewResource.uri } : {})
+    }
   }
-})
+}
 
 /**
  * Both lists from the selected tools' entries. The view is offered when its tool is selected and
@@ -67,11 +75,7 @@ export const appLists = (
 ): AppLists => {
   const plain = entries.filter(({ row }) => row.audience === "model").map(({ tool }) => tool)
   const offered = !hub && entries.some(({ row }) => row.audience === "app")
-  const withView = offered
-    ? entries.map(({ row, tool }) =>
-      row.audience === "app" ? pointingToView(tool, ["app"]) : viewedTools.has(tool.name) ? pointingToView(tool) : tool
-    )
-    : plain
+  const withView = offered ? entries.map(({ row, tool }) => forAppHost(tool, row.audience)) : plain
   return {
     plain,
     withView,

@@ -139,7 +139,8 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
     const apps = h.track(await connect(world, shellEnv(world, "/bin/bash"), [], uiCapabilities))
     const appTools = (await apps.client.listTools()).tools
     const view = appTools.find((tool) => tool.name === "view_pane")
-    assert.deepStrictEqual(view?._meta?.ui, { resourceUri: "ui://libtmux-mcp/pane", visibility: ["app"] })
+    assert.deepStrictEqual(view?._meta?.ui, { visibility: ["app"] })
+    assert.strictEqual(view?._meta?.["ui/resourceUri"], undefined)
     for (const name of ["run_shell_command", "capture_pane", "create_session"]) {
       const tool = appTools.find((candidate) => candidate.name === name)
       assert.strictEqual(
@@ -149,6 +150,9 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
       )
       assert.strictEqual(tool?._meta?.["ui/resourceUri"], "ui://libtmux-mcp/pane", name)
     }
+    // Every other tool is the model's alone: a host that keeps to the extension refuses the page's calls of it.
+    const sendKeys = appTools.find((candidate) => candidate.name === "send_keys")
+    assert.deepStrictEqual(sendKeys?._meta?.ui, { visibility: ["model"] })
     // What the host gives its model: every tool but those only the app may see.
     const modelVisible = (tools: ReadonlyArray<Tool>) =>
       tools.filter((tool) => {
@@ -267,6 +271,52 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
     // A poll already asked may still land; none is asked after it.
     await holdsFor(2_500, "no poll after the teardown", () => calls.length <= after + 1)
     await call(server, "send_keys", { pane_id: pane, keys: "Enter" })
+  })
+
+  it("shows a run that ended after its call returned, before anyone collected it, as that run", async () => {
+    const world = h.world()
+    const { server, page, frame } = await open(world)
+    const created = structured(await call(server, "create_session", { session_name: "late" }))
+    const pane = created.pane_id as string
+    const returned = structured(
+      await call(server, "run_shell_command", { pane_id: pane, command: "sleep 3; echo late", timeout: 1 })
+    )
+    const runId = returned.run_id as string
+    assert.isTrue(returned.timed_out, JSON.stringify(returned))
+    await showToolRun(page, { pane_id: pane, command: "sleep 3; echo late" })
+    await until(
+      "the view to show the run ended",
+      () => runText(frame),
+      (text) => text?.endsWith("(ended, exit status 0)") === true
+    )
+    assert.strictEqual(await runText(frame), `run ${runId}: sleep 3; echo late (ended, exit status 0)`)
+    assert.deepInclude(structured(await call(server, "run_shell_command", { pane_id: pane, resume: runId })), {
+      exit_status: 0
+    })
+    // Collected now: the pane's mark says the same run, and the view keeps its command.
+    await until(
+      "the collected run",
+      () => runText(frame),
+      (text) => text === `run ${runId}: sleep 3; echo late (ended, exit status 0)`
+    )
+  })
+
+  it("follows another pane of the session picked in the view, and keeps polling it", async () => {
+    const world = h.world()
+    const { server, page, frame, calls } = await open(world)
+    const created = structured(await call(server, "create_session", { session_name: "two" }))
+    const second = structured(await call(server, "split_window", { pane_id: created.pane_id })).pane_id as string
+    await showToolRun(page, { pane_id: created.pane_id })
+    await until("the picker to list both panes", () => frame.locator("#picker option").count(), (count) => count === 2)
+    await frame.locator("#picker").selectOption(second)
+    await until("the view to show the picked pane", () => frame.locator("#pane").textContent(), (id) => id === second)
+    const from = calls.length
+    await until(
+      "two more polls, of the picked pane",
+      () => calls.slice(from).filter((made) => made.arguments.pane_id === second).length,
+      (count) => count >= 2
+    )
+    assert.isTrue(calls.slice(from).every((made) => made.arguments.pane_id === second))
   })
 
   it("sends no request out of the page: the content policy refuses the view's own", async () => {

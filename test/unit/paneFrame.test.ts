@@ -28,6 +28,12 @@ describe("styled rows", () => {
     ])
   })
 
+  it("reads 21 as an underline, and no SGR with a private marker (xterm's key modes) as an attribute", () => {
+    const read = styledRows(["\x1b[>4;1ma\x1b[21mb\x1b[24mc"])
+    assert.deepStrictEqual(read.rows, ["abc"])
+    assert.deepStrictEqual(read.styles, [[0, 1, 2, "U"]])
+  })
+
   it("drops every escape but SGR, and control characters, so none reaches the view", () => {
     const read = styledRows(["a\x1b]8;;https://example.com\x07link\x1b]8;;\x07b\x1b[2Jc\x07d\x1b(Be"])
     assert.deepStrictEqual(read.rows, ["alinkbcdBe"])
@@ -53,6 +59,19 @@ describe("frames", () => {
   it("counts the cursor in cells: a wide character takes two", () => {
     const frame = frameOf(source(["中文 ok", "", ""], [0, 5]), undefined, [])
     assert.deepStrictEqual(frame.cursor, { row: 0, index: 3, visible: true })
+  })
+
+  it("counts emoji as tmux 3.3a does: wide since Unicode 9, a sun of old narrow", () => {
+    // tmux's cursor after each row: 🚀x 3, ✅y 3, ⌚z 3, ♈w 3, 🪐q 3, ☀s 2.
+    for (
+      const [row, x, index] of [["🚀x", 3, 3], ["✅y", 3, 2], ["⌚z", 3, 2], ["♈w", 3, 2], ["🪐q", 3, 3], [
+        "☀s",
+        2,
+        2
+      ]] as const
+    ) {
+      assert.strictEqual(frameOf(source([row, "", ""], [0, x]), undefined, []).cursor.index, index, row)
+    }
   })
 
   it("pads the cursor's row with the spaces the capture left out, and keeps the pane's height", () => {

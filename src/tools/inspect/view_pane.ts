@@ -25,6 +25,7 @@ const viewFields = {
   cursor_flag: "bool",
   alternate_on: "bool",
   [paneRunOptions.claim]: "string",
+  [paneRunOptions.last]: "string",
   [paneRunOptions.collected]: "string"
 } as const
 
@@ -32,27 +33,38 @@ type Look = Effect.Success<ReturnType<typeof readAndCapture<typeof viewFields>>>
 
 const Digest = Schema.String.check(Schema.isPattern(new RegExp(`^[0-9a-f]{${digestLength}}$`, "u")))
 
-/** The run that holds the pane (working, blocked or ended), else the pane's last collected run. */
-const runOf = Effect.fn("view_pane.runOf")(function*(look: Look) {
+/** The pane's last collected run, as its mark says. */
+const markedRun = (look: Look): FrameRun | undefined => {
+  const mark = decodeMark(look.state[paneRunOptions.collected])
+  return mark === undefined ? undefined : { run_id: mark.runId, state: "ended", exit_status: mark.status }
+}
+
+/**
+ * The run in front: the one that holds the pane, else the last one typed and not yet collected (its
+ * trailer gave the pane back, or it was released), else the pane's last collected run. `screen` is
+ * the plain rows, for who holds the keyboard.
+ */
+const runOf = Effect.fn("view_pane.runOf")(function*(look: Look, screen: string) {
   const { state } = look
   const claim = state[paneRunOptions.claim]
-  if (!runIdPattern.test(claim)) {
-    const mark = decodeMark(state[paneRunOptions.collected])
-    return mark === undefined ? undefined : { run_id: mark.runId, state: "ended", exit_status: mark.status } as const
-  }
-  // The claim is checked against the run ID pattern above: nothing else reaches this format.
+  const runId = [claim, state[paneRunOptions.last]].find((id) => runIdPattern.test(id))
+  if (runId === undefined) return markedRun(look)
+  // The ID is checked against the run ID pattern above: nothing else reaches this format.
   const tmux = yield* reads
   const records = yield* tmux.pane(state.pane_id, {
-    [paneRunOptions.record(claim)]: "string",
-    [protocolNames(claim).end]: "string"
+    [paneRunOptions.record(runId)]: "string",
+    [protocolNames(runId).end]: "string"
   }).pipe(Effect.orElseSucceed(() => undefined))
-  const command = decodeRecord(records?.[paneRunOptions.record(claim)] ?? "")?.command.prefix
-  const base = { run_id: claim, ...(command === undefined ? {} : { command }) }
-  const end = parseEndRecord(records?.[protocolNames(claim).end] ?? "")
+  const record = decodeRecord(records?.[paneRunOptions.record(runId)] ?? "")
+  // Collected since the look: its mark says how it ended.
+  if (record === undefined) return markedRun(look)
+  const base = { run_id: runId, command: record.command.prefix }
+  const end = parseEndRecord(records?.[protocolNames(runId).end] ?? "")
   if (end !== undefined) return { ...base, state: "ended", exit_status: end.status } satisfies FrameRun
+  if (runId !== claim) return { ...base, state: "working" } satisfies FrameRun
   const kernel = yield* kernelProbe
   const shell = yield* kernel.shell(state.pane_pid, state.pane_tty)
-  const holder = yield* keyboardHolderOf({ ...state, screen: look.captured }, shell, kernel)
+  const holder = yield* keyboardHolderOf({ ...state, screen }, shell, kernel)
   return holder === undefined
     ? { ...base, state: "working" } satisfies FrameRun
     : { ...base, state: "blocked", blocked_by: { kind: holder.kind, program: holder.program } } satisfies FrameRun
@@ -117,7 +129,9 @@ export const view_pane = defineTool(manifest.view_pane, {
     Effect.gen(function*() {
       const look = yield* readAndCapture(input.pane_id, viewFields, ["-e", "-N"])
       const source = { ...look.state, captured: look.captured.split("\n") }
-      const frame = frameOf(source, yield* runOf(look), yield* panesOf(look.state.session_id))
+      const seen = frameOf(source, undefined, yield* panesOf(look.state.session_id))
+      const run = yield* runOf(look, seen.rows.join("\n"))
+      const frame = run === undefined ? seen : { ...seen, run }
       const digest = frameDigest(frame)
       return digest === input.since ? { digest, unchanged: true as const } : { digest, frame }
     })
