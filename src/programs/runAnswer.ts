@@ -6,9 +6,8 @@
  * the one seen. Otherwise nothing is typed and the call says why.
  */
 import * as Effect from "effect/Effect"
-import { marks, paneRunOptions } from "../domain/protocolNames.ts"
-import { commandsOf } from "../domain/runMachine.ts"
-import { parseEndRecord } from "../domain/runPositions.ts"
+import { marks } from "../domain/protocolNames.ts"
+import { commandsOf, type RunState, stateOnPane } from "../domain/runMachine.ts"
 import { type TmuxRefusal } from "../domain/tmuxRefusals.ts"
 import { ArgumentProblem, PaneNotReady, type TmuxCommandFailed } from "../services/errors.ts"
 import { type Run } from "../services/ShellRuns.ts"
@@ -18,7 +17,7 @@ import { keyboardHolderOf } from "./keyboardHolder.ts"
 import { sendCommands } from "./keys.ts"
 import { orPaneNotFound, readAndCapture } from "./pane.ts"
 import { runFields } from "./paneClaim.ts"
-import { type Head, headOfRun, kernelProbe } from "./runHead.ts"
+import { headOfRun, kernelProbe } from "./runHead.ts"
 
 /** What an answer types. @category models */
 export type Answer =
@@ -47,9 +46,10 @@ const lookFields = { ...runFields, "synchronize-panes": "string" } as const
 type Look = Row<typeof lookFields> & { readonly screen: string }
 
 /** Why the pane, as read, takes no answer for `run` (it ended, a mode, synchronize-panes), or undefined. */
-const refusalBefore = (run: Run, look: Look, head: Head) => {
+const refusalBefore = (run: Run, look: Look, state: RunState) => {
   const nothing = "nothing was typed"
-  if (parseEndRecord(head.endRecord) !== undefined || look[paneRunOptions.claim] !== run.id) {
+  // Only a run that holds its pane without an end is answered (the machine's `Answer` moves from `Held`).
+  if (state._tag !== "Held") {
     return new ArgumentProblem({
       detail: `answer: run ${run.id} has ended (its status report came, or it no longer holds the pane); ` +
         `${nothing}. Call run_shell_command with resume "${run.id}" and no answer for its exit status and output`
@@ -91,8 +91,9 @@ export const answerRun = Effect.fn("runAnswer.answerRun")(function*(run: Run, an
     "-"
   ])
   const look = { ...read.state, screen: read.captured }
-  const head = yield* headOfRun(run.paneId, run.id)
-  const refused = refusalBefore(run, look, head)
+  // The run's state as its records show it: what the answer's move is asked of.
+  const state = stateOnPane(yield* headOfRun(run.paneId, run.id), run)
+  const refused = refusalBefore(run, look, state)
   if (refused !== undefined) return yield* refused
   // The kernel, read last before typing: who holds the keyboard, as readiness decides it.
   const kernel = yield* kernelProbe
@@ -124,7 +125,7 @@ export const answerRun = Effect.fn("runAnswer.answerRun")(function*(run: Run, an
     ? sendCommands(run.paneId, { keys: answer.text, literal: true, enter: answer.enter })
     : [["send-keys", "-t", run.paneId, answer.key] as const]
   const answered = { _tag: "Answer", program: look.pane_current_command, keys } as const
-  yield* (yield* PaneCommand).run(commandsOf({ _tag: "Held", run }, answered)).pipe(
+  yield* (yield* PaneCommand).run(commandsOf(state, answered)).pipe(
     orPaneNotFound(run.paneId),
     Effect.catchIf(
       (error) =>
