@@ -117,6 +117,8 @@ export const layer = (bin: string, transport: Transport = "auto"): Layer.Layer<A
       )
       : undefined
     if (link !== undefined) yield* Effect.addFinalizer(() => Effect.promise(link.shutdown))
+    // On a server that runs already, the connection is made now, before any call of this instance.
+    if (link !== undefined && pin.serverStateAtStartup === "existing") link.open()
     const pinned = (extraFlags: ReadonlyArray<string>, passFd?: number): Runner => {
       const spawned = (commands: ReadonlyArray<ReadonlyArray<string>>, options: RunnerOptions) =>
         pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd))

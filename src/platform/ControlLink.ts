@@ -46,6 +46,13 @@ export interface ControlLink {
   ) => Effect.Effect<string, TmuxError>
   /** A server may have started (this instance started one): the next invocation tries at once. */
   readonly wake: () => void
+  /**
+   * Opens the connection now, when none is open or opening. tmux 3.3a's server crashes when a control
+   * notification (a paste buffer changed, a session made) comes while a control client is still
+   * identifying itself (tmux/tmux#4980): opened at startup, the client attaches before this instance's
+   * own calls make any, and not in the middle of them.
+   */
+  readonly open: () => void
   /** Closes the connection for good (the layer's scope ends), its hidden session first. */
   readonly shutdown: () => Promise<void>
 }
@@ -342,6 +349,7 @@ export const makeControlLink = (
     wake: () => {
       if (link.state.kind === "closed") link.state = { kind: "closed", retryAt: 0 }
     },
+    open: () => void currentConnection(link, opener),
     shutdown: () => shutdownLink(link, options.session)
   }
 }
