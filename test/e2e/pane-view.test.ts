@@ -53,7 +53,20 @@ const open = async (world: TmuxWorld) => {
   // What reached the network: a request the content policy blocks fails before it leaves.
   page.on("requestfinished", (request) => requests.push(request.url()))
   const calls: Array<ViewCall> = []
+  // A test can hold the view's calls at the host (`hold`), as a slow host does, and let them go.
+  const held: { gate?: Promise<void> | undefined; open?: () => void; waiting: number } = { waiting: 0 }
+  const hold = () => {
+    held.gate = new Promise<void>((resolve) => (held.open = resolve))
+    return () => {
+      held.gate = undefined
+      held.open?.()
+    }
+  }
   await page.exposeFunction("hostCallTool", async (params: { name: string; arguments: Record<string, unknown> }) => {
+    if (held.gate !== undefined) {
+      held.waiting++
+      await held.gate
+    }
     const result = await call(server, params.name, params.arguments)
     calls.push({ ...params, bytes: JSON.stringify(result).length, result })
     return result
@@ -64,7 +77,7 @@ const open = async (world: TmuxWorld) => {
   const html = view !== undefined && "text" in view ? view.text : ""
   await page.evaluate((text) => (window as unknown as { startView(html: string): Promise<void> }).startView(text), html)
   const frame = page.frames().find((candidate) => candidate !== page.mainFrame())!
-  return { server, page, frame, requests, calls }
+  return { server, page, frame, requests, calls, hold, held }
 }
 
 /** Tells the view a tool ran on the pane, as a host does: the call's arguments, then its result. */
@@ -317,6 +330,40 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
       (count) => count >= 2
     )
     assert.isTrue(calls.slice(from).every((made) => made.arguments.pane_id === second))
+  })
+
+  it("asks for a pane picked while a poll was held at the host as soon as that poll ends", async () => {
+    const world = h.world()
+    const { server, page, frame, calls, hold, held } = await open(world)
+    const created = structured(await call(server, "create_session", { session_name: "slow" }))
+    const second = structured(await call(server, "split_window", { pane_id: created.pane_id })).pane_id as string
+    await showToolRun(page, { pane_id: created.pane_id })
+    await until("the picker to list both panes", () => frame.locator("#picker option").count(), (count) => count === 2)
+    const release = hold()
+    await until("a poll held at the host", () => held.waiting, (waiting) => waiting >= 1)
+    await frame.locator("#picker").selectOption(second)
+    release()
+    await until("the view to show the picked pane", () => frame.locator("#pane").textContent(), (id) => id === second)
+    const from = calls.length
+    await until(
+      "two more polls of the picked pane",
+      () => calls.slice(from).filter((made) => made.arguments.pane_id === second).length,
+      (count) => count >= 2
+    )
+  })
+
+  it("keeps one poll a second however often the page is shown again", async () => {
+    const world = h.world()
+    const { server, page, frame, calls } = await open(world)
+    const created = structured(await call(server, "create_session", { session_name: "shown" }))
+    await showToolRun(page, { pane_id: created.pane_id })
+    await until("the view to show the pane", () => frame.locator("#pane").textContent(), (id) => id === created.pane_id)
+    // Each "visible again" polls at once; none may leave a second timer behind.
+    for (let shown = 0; shown < 5; shown++) {
+      await frame.evaluate(() => document.dispatchEvent(new Event("visibilitychange")))
+    }
+    const from = calls.length
+    await holdsFor(4_000, "at most about one poll a second", () => calls.length - from <= 6)
   })
 
   it("sends no request out of the page: the content policy refuses the view's own", async () => {
