@@ -40,8 +40,9 @@ export const makeCollector = (host: CollectorHost, timings = collectorTimings) =
     pending?.cancel()
     pending = undefined
     // The baseline follows the heap down: one read while a large answer was still live must not raise it.
-    heapAfter = Math.min(heapAfter, host.heapUsed())
-    if (host.heapUsed() - heapAfter < timings.growthBytes) return
+    const heap = host.heapUsed()
+    heapAfter = Math.min(heapAfter, heap)
+    if (heap - heapAfter < timings.growthBytes) return
     const spaced = () => host.now() - collected > timings.spacingMs
     if (spaced()) {
       // Asked again before the response is out (two calls ending together): one collection.

@@ -64,8 +64,11 @@ export interface FrameSource {
 /** The digest's length in hex characters: a change detector, not a secret. */
 export const digestLength = 12
 
-/** The frame made from one read: rows cut to the pane's height, the cursor's row long enough to hold it. */
-export const frameOf = (source: FrameSource, run: FrameRun | undefined, panes: ReadonlyArray<FramePane>): Frame => {
+/**
+ * The frame made from one read, without its run (read after, from its plain rows): rows cut to the
+ * pane's height, the cursor's row long enough to hold it.
+ */
+export const frameOf = (source: FrameSource, panes: ReadonlyArray<FramePane>): Frame => {
   const { rows, styles } = styledRows(source.captured.slice(0, source.pane_height))
   const cursorRow = rows[source.cursor_y] ?? ""
   // A cursor right of the row's last printed cell stands on spaces the capture left out.
@@ -87,7 +90,6 @@ export const frameOf = (source: FrameSource, run: FrameRun | undefined, panes: R
     },
     rows: shown,
     ...(styles.length === 0 ? {} : { styles }),
-    ...(run === undefined ? {} : { run }),
     panes
   }
 }

@@ -7,6 +7,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js"
 import { paneViewHtml } from "../generated/paneView.ts"
 import type { ManifestRow } from "../manifest/index.ts"
+import { objectOr } from "./Revision.ts"
 
 /** The extension's identifier, in capabilities' `extensions`. */
 export const uiExtension = "io.modelcontextprotocol/ui"
@@ -29,10 +30,6 @@ export const paneViewResource = {
 
 /** Tools whose results the view follows (their `pane_id`): the host shows the view beside them. */
 export const viewedTools: ReadonlySet<string> = new Set(["run_shell_command", "capture_pane", "create_session"])
-
-type Json = Readonly<Record<string, unknown>>
-const objectOr = (value: unknown): Json | undefined =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Json : undefined
 
 /** Whether capabilities declare the extension with the app page's MIME type. */
 export const declaresUi = (capabilities: unknown): boolean => {

@@ -65,7 +65,8 @@ export interface ServerInfo {
 
 type Json = Readonly<Record<string, unknown>>
 
-const objectOr = (value: unknown): Json | undefined =>
+/** `value` when it is a JSON object, else `undefined`. */
+export const objectOr = (value: unknown): Json | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? value as Json : undefined
 
 /** A request's envelope, from its params' `_meta`: the revision it names, when it names one. */

@@ -119,6 +119,15 @@ const colouredPane = async (server: Connected, world: TmuxWorld) => {
   return { created, pane }
 }
 
+/** A session of two panes, the view showing the first and its picker listing both; the second pane's ID. */
+const twoPanesShown = async (server: Connected, page: Page, frame: Frame, name: string) => {
+  const created = structured(await call(server, "create_session", { session_name: name }))
+  const second = structured(await call(server, "split_window", { pane_id: created.pane_id })).pane_id as string
+  await showToolRun(page, { pane_id: created.pane_id })
+  await until("the picker to list both panes", () => frame.locator("#picker option").count(), (count) => count === 2)
+  return second
+}
+
 /** Compares two PNG screenshots in the browser: the share of pixels that differ visibly. */
 const differingShare = async (page: Page, a: Buffer, b: Buffer): Promise<number> =>
   page.evaluate(async ([left, right]) => {
@@ -317,10 +326,7 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
   it("follows another pane of the session picked in the view, and keeps polling it", async () => {
     const world = h.world()
     const { server, page, frame, calls } = await open(world)
-    const created = structured(await call(server, "create_session", { session_name: "two" }))
-    const second = structured(await call(server, "split_window", { pane_id: created.pane_id })).pane_id as string
-    await showToolRun(page, { pane_id: created.pane_id })
-    await until("the picker to list both panes", () => frame.locator("#picker option").count(), (count) => count === 2)
+    const second = await twoPanesShown(server, page, frame, "two")
     await frame.locator("#picker").selectOption(second)
     await until("the view to show the picked pane", () => frame.locator("#pane").textContent(), (id) => id === second)
     const from = calls.length
@@ -335,10 +341,7 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
   it("asks for a pane picked while a poll was held at the host as soon as that poll ends", async () => {
     const world = h.world()
     const { server, page, frame, calls, hold, held } = await open(world)
-    const created = structured(await call(server, "create_session", { session_name: "slow" }))
-    const second = structured(await call(server, "split_window", { pane_id: created.pane_id })).pane_id as string
-    await showToolRun(page, { pane_id: created.pane_id })
-    await until("the picker to list both panes", () => frame.locator("#picker option").count(), (count) => count === 2)
+    const second = await twoPanesShown(server, page, frame, "slow")
     const release = hold()
     await until("a poll held at the host", () => held.waiting, (waiting) => waiting >= 1)
     await frame.locator("#picker").selectOption(second)

@@ -57,7 +57,7 @@ const source = (captured: ReadonlyArray<string>, cursor: readonly [number, numbe
 
 describe("frames", () => {
   it("counts the cursor in cells: a wide character takes two", () => {
-    const frame = frameOf(source(["中文 ok", "", ""], [0, 5]), undefined, [])
+    const frame = frameOf(source(["中文 ok", "", ""], [0, 5]), [])
     assert.deepStrictEqual(frame.cursor, { row: 0, index: 3, visible: true })
   })
 
@@ -70,23 +70,23 @@ describe("frames", () => {
         2
       ]] as const
     ) {
-      assert.strictEqual(frameOf(source([row, "", ""], [0, x]), undefined, []).cursor.index, index, row)
+      assert.strictEqual(frameOf(source([row, "", ""], [0, x]), []).cursor.index, index, row)
     }
   })
 
   it("pads the cursor's row with the spaces the capture left out, and keeps the pane's height", () => {
-    const frame = frameOf(source(["$", "", "", "extra"], [1, 4]), undefined, [])
+    const frame = frameOf(source(["$", "", "", "extra"], [1, 4]), [])
     assert.deepStrictEqual(frame.rows, ["$", "    ", ""])
     assert.deepStrictEqual(frame.cursor, { row: 1, index: 4, visible: true })
   })
 
   it("digests equal frames equally and any change differently", () => {
-    const one = frameOf(source(["a", "", ""], [0, 1]), undefined, [])
-    assert.strictEqual(frameDigest(one), frameDigest(frameOf(source(["a", "", ""], [0, 1]), undefined, [])))
-    assert.notStrictEqual(frameDigest(one), frameDigest(frameOf(source(["a", "", ""], [0, 0]), undefined, [])))
+    const one = frameOf(source(["a", "", ""], [0, 1]), [])
+    assert.strictEqual(frameDigest(one), frameDigest(frameOf(source(["a", "", ""], [0, 1]), [])))
+    assert.notStrictEqual(frameDigest(one), frameDigest(frameOf(source(["a", "", ""], [0, 0]), [])))
     assert.notStrictEqual(
       frameDigest(one),
-      frameDigest(frameOf(source(["a", "", ""], [0, 1]), { run_id: "abc123", state: "working" }, []))
+      frameDigest({ ...frameOf(source(["a", "", ""], [0, 1]), []), run: { run_id: "abc123", state: "working" } })
     )
     assert.match(frameDigest(one), /^[0-9a-f]{12}$/u)
   })

@@ -129,7 +129,7 @@ export const view_pane = defineTool(manifest.view_pane, {
     Effect.gen(function*() {
       const look = yield* readAndCapture(input.pane_id, viewFields, ["-e", "-N"])
       const source = { ...look.state, captured: look.captured.split("\n") }
-      const seen = frameOf(source, undefined, yield* panesOf(look.state.session_id))
+      const seen = frameOf(source, yield* panesOf(look.state.session_id))
       const run = yield* runOf(look, seen.rows.join("\n"))
       const frame = run === undefined ? seen : { ...seen, run }
       const digest = frameDigest(frame)
