@@ -9,6 +9,7 @@ import type { HostSessions } from "./hub/HostSessions.ts"
 import * as AuditLive from "./layers/AuditLive.ts"
 import * as PaneProcessLive from "./layers/PaneProcessLive.ts"
 import * as PaneReaderLive from "./layers/PaneReaderLive.ts"
+import * as RecorderLive from "./layers/RecorderLive.ts"
 import * as RegexLive from "./layers/RegexLive.ts"
 import * as ServerLogLive from "./layers/ServerLogLive.ts"
 import * as ServerPaneLive from "./layers/ServerPaneLive.ts"
@@ -17,6 +18,7 @@ import * as TmuxLive from "./layers/TmuxLive.ts"
 import { entryWords } from "./platform/entry.ts"
 import type { Audit } from "./services/Audit.ts"
 import { Config } from "./services/Config.ts"
+import type { Recorder } from "./services/Recorder.ts"
 import type { ServerLog } from "./services/ServerLog.ts"
 import { SocketPin } from "./services/SocketPin.ts"
 import type { StartupFacts } from "./startup/Startup.ts"
@@ -33,14 +35,14 @@ export interface ServiceReplacements {
 }
 
 /**
- * The registry with every live service it needs, the audit sink (whose status the capabilities
- * show) and the log (which the MCP wire also writes to).
+ * The registry with every live service it needs, the audit sink and the recorder (whose status the
+ * capabilities show) and the log (which the MCP wire also writes to).
  * @category layers
  */
 export const layer = (
   facts: StartupFacts,
   replacements: ServiceReplacements = {}
-): Layer.Layer<Registry.Registry | Audit | ServerLog> => {
+): Layer.Layer<Registry.Registry | Audit | Recorder | ServerLog> => {
   const base = Layer.mergeAll(
     Layer.succeed(
       Config,
@@ -62,7 +64,14 @@ export const layer = (
     facts.caller,
     ServerPaneLive.liveLookup(facts.pin.serverStateAtStartup === "existing")
   ).pipe(Layer.provideMerge(tmux))
-  const local = Registry.layer.pipe(Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(caller))))
+  // Recording (LIBTMUX_RECORD) reads panes through tmux's pipes, set up by the server's own runner.
+  const record = facts.config.record
+  // One instance (layers are memoized by reference): the registry's, and the one the capabilities read.
+  const recorder = (record === undefined ? RecorderLive.off : RecorderLive.layer(record)).pipe(Layer.provide(caller))
+  const local = Registry.layer.pipe(
+    Layer.provide(PaneReaderLive.layer.pipe(Layer.provideMerge(caller))),
+    Layer.provide(recorder)
+  )
   // A hub wraps the local registry; its SDK client and ssh transport are loaded only for a hub.
   const table = facts.config.hosts
   const served = table === undefined ? local : Layer.unwrap(
@@ -84,7 +93,7 @@ export const layer = (
       }
     )
   )
-  return served.pipe(
+  return Layer.merge(served, recorder).pipe(
     Layer.provideMerge(replacements.audit ?? AuditLive.layer(facts.audit, process.getuid?.() ?? 0)),
     Layer.provideMerge(replacements.log ?? ServerLogLive.layer)
   )

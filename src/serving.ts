@@ -13,6 +13,7 @@ import { attachCommandFor } from "./domain/quote.ts"
 import { advertisedSchemas } from "./generated/toolSchemas.ts"
 import { Audit } from "./services/Audit.ts"
 import { LinkGate } from "./services/LinkGate.ts"
+import { Recorder } from "./services/Recorder.ts"
 import { ServerLog } from "./services/ServerLog.ts"
 import type { StartupFacts } from "./startup/Startup.ts"
 import { version } from "./version.ts"
@@ -47,7 +48,15 @@ export const makeServing = (facts: StartupFacts, options: ServingOptions = {}) =
       version,
       instructions: instructions(facts),
       capabilities: () =>
-        JSON.stringify(capabilitiesDocument(facts, Effect.runSync(Context.get(context, Audit).status)), null, 2),
+        JSON.stringify(
+          capabilitiesDocument(
+            facts,
+            Effect.runSync(Context.get(context, Audit).status),
+            Effect.runSync(Context.get(context, Recorder).status)
+          ),
+          null,
+          2
+        ),
       ...(afterCall === undefined ? {} : { afterCall }),
       advertised: advertisedSchemas,
       waitCeiling: facts.config.waitMaxSeconds,

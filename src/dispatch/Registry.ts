@@ -13,6 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { boundProblem, brokenBound } from "../domain/argumentBounds.ts"
+import { callLabel } from "../domain/asciicast.ts"
 import { isPaneId } from "../domain/ids.ts"
 import {
   type Acceptance,
@@ -23,6 +24,7 @@ import {
 } from "../domain/redact.ts"
 import type { Selection } from "../domain/selection.ts"
 import { type ManifestRow, typesIntoPane } from "../manifest/index.ts"
+import { thisTag } from "../platform/thisInstance.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
 import { withoutUsual } from "../programs/usual.ts"
 import { Audit } from "../services/Audit.ts"
@@ -32,6 +34,7 @@ import { LinkGate } from "../services/LinkGate.ts"
 import { ProcessSecret } from "../services/ProcessSecret.ts"
 import { Progress, type ProgressShape, type ProgressSink } from "../services/Progress.ts"
 import { ReadTools } from "../services/ReadTools.ts"
+import { Recorder, recordingOff } from "../services/Recorder.ts"
 import { TaskCall, type TaskCallShape } from "../services/TaskCall.ts"
 import { allowedKeys, type ToolDefinition, toolKeys, type ToolServices } from "../tools/define.ts"
 import { definitionOf } from "../tools/index.ts"
@@ -118,11 +121,18 @@ export const provideAllowed = (row: ManifestRow, services: Context.Context<ToolS
     )
 }
 
-/** What recording a call needs: where records go, and the secret that keys their digests. */
+/** What recording a call needs: where records go, the secret that keys their digests, and the panes' recorder. */
 interface Recording {
   readonly audit: Audit["Service"]
   readonly secret: Buffer
+  readonly recorder: Recorder["Service"]
 }
+
+/** A run's end a call reported: its pane and exit status. */
+const runEndOf = (output: Readonly<Record<string, unknown>>) =>
+  typeof output.exit_status === "number" && typeof output.pane_id === "string"
+    ? { pane: output.pane_id, status: output.exit_status }
+    : undefined
 
 /** The selected tools, each with its input specialized to the selection when its definition asks. */
 const selectedOf = (selection: Selection): ReadonlyArray<ToolDefinition> =>
@@ -194,7 +204,7 @@ const readArguments = (secret: Buffer, definition: ToolDefinition, args: unknown
  * written; then the outcome record, best effort. `parent` marks a batch operation.
  */
 const audited = <R>(
-  { audit, secret }: Recording,
+  { audit, recorder, secret }: Recording,
   definition: ToolDefinition,
   args: unknown,
   meta: CallMeta,
@@ -228,7 +238,25 @@ const audited = <R>(
           error: Option.getOrUndefined(Cause.findErrorOption(intent.cause))
         }
       }
-      const exit = yield* Effect.exit(restore(run((meta.via ?? execute)(definition, decoded))))
+      // The panes it names are recorded (when recording is on) before it acts: one that cannot be refuses the
+      // call. Not a call a hub forwards (its host records its own), a batch (each read is its own call), or
+      // the pane view's polls (a person's, not the agent's).
+      const recorded = recorder.on && meta.via === undefined && row.audience === "model" && !row.callsTools
+      const named = targets.filter(isPaneId)
+      const mark = { tool: row.name, label: callLabel(row.name, thisTag, intent.value) }
+      const exit: Exit.Exit<Record<string, unknown>, CallError> = yield* Effect.exit(restore(
+        recorded
+          ? Effect.andThen(recorder.before(named, mark), run((meta.via ?? execute)(definition, decoded)))
+          : run((meta.via ?? execute)(definition, decoded))
+      ))
+      if (recorded) {
+        yield* recorder.after(
+          named,
+          Exit.isSuccess(exit) ? targetsOf(exit.value) : [],
+          mark,
+          Exit.isSuccess(exit) ? runEndOf(exit.value) : undefined
+        )
+      }
       const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
       yield* audit.outcome({
         call: intent.value,
@@ -279,7 +307,9 @@ export const layer: Layer.Layer<Registry, never, Config | Audit | ToolServices> 
     const { selection } = yield* Config
     const audit = yield* Audit
     const secret = yield* ProcessSecret
-    const recording: Recording = { audit, secret }
+    // Optional: a host that embeds the registry without one records nothing.
+    const recorder = Option.getOrElse(yield* Effect.serviceOption(Recorder), () => recordingOff)
+    const recording: Recording = { audit, secret, recorder }
     const linkGate = yield* LinkGate
     const services = yield* Effect.context<ToolServices>()
     const selected = selectedOf(selection)

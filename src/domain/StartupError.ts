@@ -89,6 +89,16 @@ export class AuditLogUnusable extends Schema.TaggedError<AuditLogUnusable>()("Au
   }
 }
 
+/** The recording folder named by `LIBTMUX_RECORD` cannot be used. @category errors */
+export class RecordFolderUnusable extends Schema.TaggedError<RecordFolderUnusable>()("RecordFolderUnusable", {
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `LIBTMUX_RECORD ${this.path} cannot be used for recordings: ${this.detail}`
+  }
+}
+
 /** Why startup stopped. @category models */
 export const StartupReason = Schema.Union([
   SettingInvalid,
@@ -98,7 +108,8 @@ export const StartupReason = Schema.Union([
   AdoptionRefused,
   LeaseHeld,
   LeaseUnavailable,
-  AuditLogUnusable
+  AuditLogUnusable,
+  RecordFolderUnusable
 ])
 
 /** Why startup stopped. @category models */

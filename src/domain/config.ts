@@ -17,6 +17,7 @@ import {
   oneOf,
   parseAuditLog,
   parseLinkTimeout,
+  parseRecord,
   parseSuppressHistory,
   parseTmuxBin,
   parseTmuxConfig,
@@ -49,6 +50,8 @@ export interface ServerConfig {
   readonly transport: "auto" | "control" | "spawn"
   /** Where audit records go: a file path, or stderr when undefined. */
   readonly auditLog: string | undefined
+  /** The folder recordings go to (LIBTMUX_RECORD); undefined: nothing is recorded. */
+  readonly record?: string | undefined
   /** Whether to adopt a tmux server of unknown provenance found at startup. */
   readonly adopt: "adopt" | "refuse"
   /** Whether another instance may share the socket. */
@@ -107,6 +110,7 @@ const serverSettings = Config.all({
   tmuxBin: setting("LIBTMUX_TMUX_BIN", parseTmuxBin),
   transport: setting("LIBTMUX_TRANSPORT", (raw) => oneOf("LIBTMUX_TRANSPORT", raw, choices.LIBTMUX_TRANSPORT)),
   auditLog: setting("LIBTMUX_AUDIT_LOG", parseAuditLog),
+  record: setting("LIBTMUX_RECORD", parseRecord),
   adopt: setting("LIBTMUX_ADOPT", (raw) => oneOf("LIBTMUX_ADOPT", raw, choices.LIBTMUX_ADOPT)),
   lease: setting("LIBTMUX_LEASE", (raw) => oneOf("LIBTMUX_LEASE", raw, choices.LIBTMUX_LEASE)),
   watchSsh: textOf("LIBTMUX_WATCH_SSH"),
@@ -180,6 +184,7 @@ export const parseInvocation = (
         tmuxBin,
         transport: yield* read.transport,
         auditLog: yield* read.auditLog,
+        ...((record) => record === undefined ? {} : { record })(yield* read.record),
         adopt: yield* read.adopt,
         lease: yield* read.lease,
         watchSsh: yield* parseWatchSsh(read.watchSsh, read.watchSshConfig),

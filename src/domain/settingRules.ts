@@ -80,6 +80,16 @@ export const parseAuditLog = (raw: string | undefined): Result.Result<string | u
       )
     )
 
+export const parseRecord = (raw: string | undefined): Result.Result<string | undefined, StartupError> =>
+  raw === undefined || isAbsolutePath(raw)
+    ? Result.succeed(raw)
+    : Result.fail(
+      settingInvalid(
+        "LIBTMUX_RECORD",
+        `LIBTMUX_RECORD ${JSON.stringify(raw)} is not valid; give an absolute folder path, or omit it to record nothing`
+      )
+    )
+
 export const parseLinkTimeout = (raw: string | undefined): Result.Result<number | undefined, StartupError> =>
   raw === undefined || (/^[0-9]{1,4}$/u.test(raw) && Number(raw) >= 3 && Number(raw) <= 3600)
     ? Result.succeed(raw === undefined ? undefined : Number(raw))

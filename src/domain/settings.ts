@@ -54,6 +54,12 @@ export const settings = [
       "records to, created or set to mode 0600 (default: stderr)"
   },
   {
+    variable: "LIBTMUX_RECORD",
+    flag: "--record",
+    help: "absolute path of a folder of yours (created mode 0700 when absent; no access for others) to record " +
+      "every pane the tools touch in, as asciicast v3 files of mode 0600 (default: no recording)"
+  },
+  {
     variable: "LIBTMUX_ADOPT",
     flag: "--adopt",
     help: "adopt (default) or refuse: what to do with a tmux server already on the socket whose provenance is unknown"

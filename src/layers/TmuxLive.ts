@@ -4,6 +4,7 @@
  * leftovers are removed a moment after startup, and closing the layer's scope deletes the paste
  * buffers that calls interrupted mid-paste left behind (Leftovers.ts).
  */
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { parseTag } from "../domain/instance.ts"
@@ -28,6 +29,7 @@ import {
   type RunnerOptions,
   type SpawnOptions
 } from "../services/Tmux.ts"
+import { TmuxUpkeep } from "../services/TmuxUpkeep.ts"
 
 /**
  * The spawn that may start the server: probe and start under the creation lock. A server this call
@@ -76,8 +78,11 @@ export type Transport = "auto" | "control" | "spawn"
 export const usesControl = (transport: Transport, selector: SocketSelector): boolean =>
   transport === "control" || (transport === "auto" && selector.form === "name" && selector.name !== "default")
 
-/** The live authority services over the pinned socket. @category layers */
-export const layer = (bin: string, transport: Transport = "auto"): Layer.Layer<Authorities, never, SocketPin> =>
+/** The live authority services over the pinned socket, and the server's own runner. @category layers */
+export const layer = (
+  bin: string,
+  transport: Transport = "auto"
+): Layer.Layer<Authorities | TmuxUpkeep, never, SocketPin> =>
   Layer.effectContext(Effect.gen(function*() {
     const pin = yield* SocketPin
     const proc = yield* Proc
@@ -138,10 +143,15 @@ export const layer = (bin: string, transport: Transport = "auto"): Layer.Layer<A
       pin,
       Effect.andThen(guardPlace(pin.place, "connect"), probeServer(bin, pin.flags, socket, pin.environment))
     )
-    return makeAuthorities({
-      run: pinned([]),
-      spawn,
-      // A server this call started (or found) is there to connect to now, not after the retry delay.
-      create: (commands, options) => Effect.tap(create(commands, options), () => Effect.sync(() => link?.wake()))
-    })
+    const run = pinned([])
+    return Context.add(
+      makeAuthorities({
+        run,
+        spawn,
+        // A server this call started (or found) is there to connect to now, not after the retry delay.
+        create: (commands, options) => Effect.tap(create(commands, options), () => Effect.sync(() => link?.wake()))
+      }),
+      TmuxUpkeep,
+      TmuxUpkeep.of({ run })
+    )
   })).pipe(Layer.provide(procLayer))

@@ -7,6 +7,7 @@ import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
 import { type TmuxRefusal, tmuxRefusal } from "../domain/tmuxRefusals.ts"
 import { AuditUnavailable } from "./Audit.ts"
+import { RecordingUnavailable } from "./Recorder.ts"
 import { PatternInvalid, PatternTooCostly } from "./Regex.ts"
 
 interface Missing {
@@ -524,7 +525,8 @@ export const ToolFailure = Schema.Union([
   CursorInvalid,
   PatternInvalid,
   PatternTooCostly,
-  AuditUnavailable
+  AuditUnavailable,
+  RecordingUnavailable
 ])
 
 /** The `_meta` key carrying a failed call's error tag on the wire (a hub reads its host's there). */

@@ -25,6 +25,7 @@ import {
   AuditLogUnusable,
   LeaseHeld,
   LeaseUnavailable,
+  RecordFolderUnusable,
   SocketUnreachable,
   type StartupError,
   startupError,
@@ -36,6 +37,7 @@ import { fallbackAuditFolder, openAuditFile } from "../platform/AuditFile.ts"
 import { realpath, sameFile } from "../platform/files.ts"
 import { takeLease } from "../platform/Lease.ts"
 import { probeServer } from "../platform/Provenance.ts"
+import { checkRecordFolder } from "../platform/RecordFolder.ts"
 import type { PaneFromEnvironment } from "../services/ServerPane.ts"
 import type { SocketPin } from "../services/SocketPin.ts"
 import { version } from "../version.ts"
@@ -252,6 +254,13 @@ export const startup = (
       environment: env
     }
     const audit = yield* auditTarget(config.auditLog, env, uid)
+    const record = config.record
+    if (record !== undefined) {
+      yield* Effect.tryPromise({
+        try: () => checkRecordFolder(record, uid),
+        catch: (error) => startupError(new RecordFolderUnusable({ path: record, detail: (error as Error).message }))
+      })
+    }
     return {
       kind: "facts",
       facts: {

@@ -4,6 +4,7 @@
  * `tmux://capabilities` document. All generated from the effective configuration, never static
  * strings, and none of them claims more than the code does.
  */
+import { defaultRecordLimits } from "../domain/asciicast.ts"
 import { hostNames, type HostTable } from "../domain/hosts.ts"
 import { attachCommandFor, recordPair } from "../domain/quote.ts"
 import { formatSelector } from "../domain/socket.ts"
@@ -11,6 +12,7 @@ import { hubLine, toolHosts } from "../hub/hostParameter.ts"
 import { capabilityRecord, manifest, type ToolName, type Toolset } from "../manifest/index.ts"
 import { processVisibility } from "../platform/ProcessVisibility.ts"
 import type { AuditStatus } from "../services/Audit.ts"
+import type { RecordingStatus } from "../services/Recorder.ts"
 import type { StartupFacts } from "../startup/Startup.ts"
 import { reachesHostCommands } from "../tools/define.ts"
 import { version } from "../version.ts"
@@ -188,6 +190,17 @@ export const instructions = (facts: StartupFacts): string => {
   return lines.join("\n")
 }
 
+/** Where recordings go before any pane has been recorded; `null` when recording is off. */
+export const initialRecordingStatus = (facts: StartupFacts): RecordingStatus | null =>
+  facts.config.record === undefined
+    ? null
+    : {
+      folder: facts.config.record,
+      panes: [],
+      part_bytes: defaultRecordLimits.partBytes,
+      parts_kept: defaultRecordLimits.partsKept
+    }
+
 /** Where audit records go before any has been written. */
 export const initialAuditStatus = (facts: StartupFacts): AuditStatus =>
   facts.audit.kind === "file"
@@ -216,7 +229,11 @@ const paneViewRecord = (facts: StartupFacts) => {
  * The `tmux://capabilities` document: the startup-filtered surface and how it was chosen;
  * `audit` is where records go now.
  */
-export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = initialAuditStatus(facts)) => {
+export const capabilitiesDocument = (
+  facts: StartupFacts,
+  audit: AuditStatus = initialAuditStatus(facts),
+  recording: RecordingStatus | null = initialRecordingStatus(facts)
+) => {
   const { pin, selection } = facts
   const outputs = (name: ToolName) => manifest[name].output as ReadonlyArray<string>
   return {
@@ -243,6 +260,12 @@ export const capabilitiesDocument = (facts: StartupFacts, audit: AuditStatus = i
       ...audit,
       note: "each call writes an intent record before it acts and an outcome record after " +
         "it; a call whose intent record cannot be written does nothing and fails"
+    },
+    recording: recording === null ? null : {
+      ...recording,
+      note: "every pane a call names or reaches is recorded from then until it goes, as asciicast v3: its output " +
+        "as tmux wrote it, its resizes, a marker per call labelled <tool> <instance>#<call> as the audit record " +
+        "is numbered; never the keys typed into it. A pane that cannot be recorded refuses the call"
     },
     configuration_for_new_server: configurationForNewServer(facts),
     pagers_for_new_server: {
