@@ -426,9 +426,11 @@ export const layer = (
         Effect.promise(async () => {
           const open = [...recordings.values()]
           if (open.length === 0) return
-          // The pipes first, while tmux still runs: a pipe left open would outlive this process's reader.
+          // Each recording ends first (its reader gone, so closing its pipe is no news to it), then the
+          // pipes close while tmux still runs: a pipe left open would outlive this process's reader.
+          const closed = open.map((rec) => stop(rec, { label: "recording stopped: the server stopped" }))
           await tmux(open.map((rec) => ["pipe-pane", "-t", rec.pane]))
-          await Promise.all(open.map((rec) => stop(rec, { label: "recording stopped: the server stopped" })))
+          await Promise.all(closed)
         })
       )
 

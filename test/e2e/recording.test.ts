@@ -5,14 +5,16 @@
  * `x` event when the pane goes. A secret typed as an answer is not in it. asciinema-player (its
  * own bundle, in a real browser) reads the files and shows the markers in order.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
+import { errorMetaKey } from "../../src/services/errors.ts"
 import { browserAvailable, launchBrowser } from "../support/appHost.ts"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
-import { until } from "../support/poll.ts"
+import { holdsFor, until } from "../support/poll.ts"
+import { assertBinRefused } from "../support/startupErrors.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("recording")
@@ -215,5 +217,104 @@ describe("a session of runs, an answered secret, a resize and a killed pane", ()
     for (const cast of [kept, gone]) {
       for (let i = 1; i < cast.events.length; i++) assert.isAtLeast(cast.events[i]![0], cast.events[i - 1]![0])
     }
+  })
+})
+
+describe("recording off", () => {
+  it("leaves no file and no pipe on the panes it ran in", async () => {
+    const world = h.world()
+    const c = await h.connect(world, { LIBTMUX_TOOLSETS: "inspect,execute" })
+    const pane = await session(c, world)
+    await ok(c, "run_shell_command", { pane_id: pane, command: "echo not-recorded" })
+    assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_pipe}").trim(), "0")
+    const capabilities = await c.client.readResource({ uri: "tmux://capabilities" })
+    const document = JSON.parse((capabilities.contents[0] as { text: string }).text)
+    assert.isNull(document.recording)
+    const found = readdirSync(world.dir, { recursive: true }).map(String).filter((name) =>
+      name.endsWith(".cast") || name.endsWith(".fifo")
+    )
+    assert.deepStrictEqual(found, [])
+  })
+})
+
+describe("a folder that cannot take the recordings", () => {
+  it("stops startup: a file, a folder others can enter, a relative path", async () => {
+    const world = h.world()
+    const file = join(world.dir, "not-a-folder")
+    writeFileSync(file, "")
+    await assertBinRefused(world, { LIBTMUX_RECORD: file }, [`LIBTMUX_RECORD ${file} cannot be used`, "a file"])
+    const open = join(world.dir, "open")
+    mkdirSync(open, { mode: 0o755 })
+    chmodSync(open, 0o755)
+    await assertBinRefused(world, { LIBTMUX_RECORD: open }, ["others can reach it (mode 0755)", "chmod 700"])
+    await assertBinRefused(world, { LIBTMUX_RECORD: "recordings" }, ["give an absolute folder path"])
+  })
+
+  it("refuses a call on a pane it cannot record, which then did nothing", async () => {
+    const world = h.world()
+    const { c, folder } = await serve(world)
+    await session(c, world)
+    // A pane this server has not touched yet, then the folder replaced by a file.
+    const pane = world.tmux("libtmux-mcp", "split-window", "-d", "-P", "-F", "#{pane_id}", "-t", "rec").trim()
+    renameSync(folder, `${folder}.moved`)
+    writeFileSync(folder, "")
+    const refused = await call(c, "send_keys", { pane_id: pane, keys: "echo typed-anyway" })
+    assert.isTrue(refused.isError)
+    assert.strictEqual(refused._meta?.[errorMetaKey], "RecordingUnavailable")
+    assert.include(textOf(refused), `send_keys did nothing: recording is on (LIBTMUX_RECORD) and pane ${pane}`)
+    assert.include(textOf(refused), "a file")
+    await holdsFor(
+      300,
+      "nothing is typed into the pane",
+      () => !world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane).includes("typed-anyway")
+    )
+    assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_pipe}").trim(), "0")
+    // Once the folder is back, the same call is recorded and acts.
+    rmSync(folder)
+    renameSync(`${folder}.moved`, folder)
+    await ok(c, "send_keys", { pane_id: pane, keys: "echo typed-now" })
+    await until("the recording shows it", () => output(readCast(castOf(folder, pane))).includes("typed-now"))
+  })
+
+  it("refuses a call on a pane whose pipe someone else holds (tmux gives a pane one)", async () => {
+    const world = h.world()
+    const { c } = await serve(world)
+    await session(c, world)
+    const pane = world.tmux("libtmux-mcp", "split-window", "-d", "-P", "-F", "#{pane_id}", "-t", "rec").trim()
+    world.tmux("libtmux-mcp", "pipe-pane", "-t", pane, "cat >/dev/null")
+    const refused = await call(c, "capture_pane", { pane_id: pane })
+    assert.strictEqual(refused._meta?.[errorMetaKey], "RecordingUnavailable")
+    assert.include(textOf(refused), "it has a pipe already (pipe-pane)")
+  })
+})
+
+describe("a folder whose name tmux and the shell would read", () => {
+  it("holds the recordings: #, %, quotes and spaces reach the pipe's command as they are", async () => {
+    const world = h.world()
+    const folder = join(world.dir, "rec #{pane_id} %H 'q' $HOME")
+    const c = await h.connect(world, { LIBTMUX_RECORD: folder, LIBTMUX_TOOLSETS: "inspect,execute" })
+    const pane = await session(c, world)
+    await ok(c, "run_shell_command", { pane_id: pane, command: "echo odd-folder" })
+    await until("the recording shows it", () => output(readCast(castOf(folder, pane))).includes("odd-folder"))
+    assert.deepStrictEqual(readdirSync(folder).filter((name) => !name.endsWith(".cast")), [])
+  })
+})
+
+describe("a killed tmux server", () => {
+  it("ends every recording with the exit event; the next server's panes get recordings of their own", async () => {
+    const world = h.world()
+    const { c, folder } = await serve(world)
+    const pane = await session(c, world)
+    const other = (await ok(c, "split_window", { pane_id: pane })).pane_id as string
+    world.tmux("libtmux-mcp", "kill-server")
+    for (const id of [pane, other]) {
+      await until(`${id}'s recording to end`, () => readCast(castOf(folder, id)).events.at(-1)?.[1] === "x")
+    }
+    // The next server numbers its panes from %0 again: a new file, not the old one.
+    const again = await session(c, world)
+    await ok(c, "run_shell_command", { pane_id: again, command: "echo second-server" })
+    const recordings = castsIn(folder).map(readCast).filter((cast) => cast.header.libtmux_mcp.pane === again)
+    assert.lengthOf(recordings, 2)
+    assert.isTrue(recordings.some((cast) => output(cast).includes("second-server")))
   })
 })

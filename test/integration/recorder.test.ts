@@ -1,0 +1,92 @@
+/**
+ * The recorder's bounds, on a real tmux with small limits: a pane that writes more than a part holds
+ * fills part after part, each a recording of its own (its header says which part), and only the
+ * newest parts are kept.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { execFile } from "node:child_process"
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { afterEach, assert, describe, it } from "vitest"
+import * as RecorderLive from "../../src/layers/RecorderLive.ts"
+import { TmuxCommandFailed } from "../../src/services/errors.ts"
+import { Recorder } from "../../src/services/Recorder.ts"
+import { ServerLog } from "../../src/services/ServerLog.ts"
+import { SocketPin } from "../../src/services/SocketPin.ts"
+import { TmuxUpkeep } from "../../src/services/TmuxUpkeep.ts"
+import { until } from "../support/poll.ts"
+import { makeWorld, type TmuxWorld } from "../support/tmux.ts"
+
+let world: TmuxWorld | undefined
+afterEach(() => world?.dispose())
+
+/** The server's own runner over the world's socket: the commands in one tmux invocation. */
+const upkeepOn = (socket: string) =>
+  TmuxUpkeep.of({
+    run: (commands) =>
+      Effect.callback<string, TmuxCommandFailed>((resume) => {
+        const argv = commands.flatMap((command, i) => i === 0 ? [...command] : [";", ...command])
+        execFile("tmux", ["-S", socket, ...argv], (error, stdout, stderr) =>
+          resume(
+            error === null
+              ? Effect.succeed(stdout)
+              : Effect.fail(
+                new TmuxCommandFailed({ command: commands[0]![0]!, exitCode: 1, stderr: stderr.trim() })
+              )
+          ))
+      })
+  })
+
+describe("a pane that writes more than a part holds", () => {
+  it("fills parts of at most the part size, each with its header, and keeps the newest", async () => {
+    world = makeWorld("recorder")
+    const socket = world.socketPath("libtmux-mcp")
+    world.tmux("libtmux-mcp", "new-session", "-d", "-s", "r", "-x", "80", "-y", "24")
+    const pane = world.tmux("libtmux-mcp", "display", "-p", "-t", "r", "#{pane_id}").trim()
+    const folder = join(world.dir, "recordings")
+    const limits = { partBytes: 64 * 1024, partsKept: 2, queueBytes: 1024 * 1024 }
+    const services = Layer.mergeAll(
+      Layer.succeed(TmuxUpkeep, upkeepOn(socket)),
+      Layer.succeed(SocketPin, SocketPin.of({ resolvedPath: socket } as SocketPin["Service"])),
+      Layer.succeed(ServerLog, ServerLog.of({ line: () => undefined, listen: () => undefined }))
+    )
+    mkdirSync(folder, { mode: 0o700 })
+    const parts = () => readdirSync(folder).filter((name) => name.endsWith(".cast")).sort()
+    await Effect.runPromise(Effect.scoped(
+      Effect.gen(function*() {
+        const recorder = yield* Recorder
+        yield* recorder.before([pane], { tool: "send_keys", label: "send_keys 1.2.3#1" })
+        world!.tmux(
+          "libtmux-mcp",
+          "send-keys",
+          "-t",
+          pane,
+          "yes 0123456789abcdef | head -c 600000; echo all-written",
+          "Enter"
+        )
+        yield* Effect.promise(() =>
+          until("the sixth part", () =>
+            parts().some((name) => /\.part([6-9]|\d\d)\.cast$/u.test(name)) &&
+            readFileSync(join(folder, parts().at(-1)!), "utf8").includes("all-written"))
+        )
+      }).pipe(Effect.provide(RecorderLive.layer(folder, limits).pipe(Layer.provide(services))))
+    ))
+    const kept = parts()
+    assert.lengthOf(kept, 2, kept.join(", "))
+    const numbers = kept.map((name) => JSON.parse(readFileSync(join(folder, name), "utf8").split("\n")[0]!))
+      .map((header) => header.libtmux_mcp.part as number).sort((a, b) => a - b)
+    assert.strictEqual(numbers[1]! - numbers[0]!, 1)
+    assert.isAtLeast(numbers[0]!, 5)
+    for (const name of kept) {
+      const lines = readFileSync(join(folder, name), "utf8").split("\n").filter((line) => line !== "")
+      assert.strictEqual(JSON.parse(lines[0]!).version, 3)
+      for (const line of lines.slice(1)) assert.lengthOf(JSON.parse(line), 3)
+      // A part closes once the next write would pass the limit: one write beyond it at most.
+      assert.isAtMost(statSync(join(folder, name)).size, 2 * limits.partBytes)
+    }
+    // The last part ends as the recorder stopped.
+    const last = readFileSync(join(folder, kept.at(-1)!), "utf8")
+    assert.include(last, "recording stopped: the server stopped")
+  })
+})
