@@ -51,8 +51,27 @@ import { TmuxUpkeep } from "../services/TmuxUpkeep.ts"
 
 /** How long tmux's pipe may take to open the FIFO. */
 const connectMs = 5000
+/** How long events may wait to be written together, and how many bytes of them start the write at once. */
+const flushMs = 200
+const flushBytes = 64 * 1024
 /** How often, at most, output makes the recorder ask a pane's size. */
 const sizeEveryMs = 250
+
+/** The most text one `o` event holds: a line stays well under a part, escapes and all. */
+const pieceChars = 8192
+
+/** Text cut into events of at most `pieceChars`, never inside a surrogate pair. */
+const pieces = (text: string): Array<string> => {
+  const out: Array<string> = []
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(text.length, start + pieceChars)
+    const last = text.charCodeAt(end - 1)
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1
+    out.push(text.slice(start, end))
+    start = end
+  }
+  return out
+}
 
 /** One event not yet in the queue (held while a size is asked), with the time it happened. */
 interface Held {
@@ -67,8 +86,9 @@ interface Recording {
   readonly sequence: number
   part: number
   fd: number
-  /** Bytes in the current part. */
-  bytes: number
+  /** The current part's header, and its events written, in bytes. */
+  headerBytes: number
+  eventBytes: number
   readonly parts: Array<string>
   readonly clock: (nowMs: number) => number
   cols: number
@@ -76,6 +96,8 @@ interface Recording {
   readonly queue: Array<string>
   queued: number
   writing: boolean
+  /** The timer of the next write, while events wait for it. */
+  flush: ReturnType<typeof setTimeout> | undefined
   /** Events held while a size is asked (or the recording starts). */
   held: Array<Held> | undefined
   heldBytes: number
@@ -124,12 +146,21 @@ export const layer = (
         rec.writing = true
         try {
           while (rec.queue.length > 0) {
-            const data = Buffer.from(rec.queue.join(""))
-            rec.queue.length = 0
-            rec.queued = 0
-            if (rec.bytes > 0 && rec.bytes + data.length > limits.partBytes) await nextPart(rec)
-            await writeAll(rec.fd, data)
-            rec.bytes += data.length
+            // The lines that fit in this part (one at least): a part ends at a line, near its limit.
+            const sizes = rec.queue.map((line) => Buffer.byteLength(line))
+            if (rec.eventBytes > 0 && rec.eventBytes + rec.headerBytes + sizes[0]! > limits.partBytes) {
+              await nextPart(rec)
+            }
+            let take = 1
+            let size = sizes[0]!
+            while (take < sizes.length && rec.eventBytes + rec.headerBytes + size + sizes[take]! <= limits.partBytes) {
+              size += sizes[take]!
+              take += 1
+            }
+            const lines = rec.queue.splice(0, take)
+            rec.queued -= lines.reduce((sum, line) => sum + line.length, 0)
+            await writeAll(rec.fd, Buffer.from(lines.join("")))
+            rec.eventBytes += size
             if (rec.dropped > 0 && !rec.ended) {
               push(rec, now(), "m", `output not recorded: ${rec.dropped} bytes (the disk fell behind)`)
               rec.dropped = 0
@@ -155,7 +186,8 @@ export const layer = (
         while (rec.parts.length > limits.partsKept) await removeFile(rec.parts.shift()!)
         const header = Buffer.from(header_(rec))
         await writeAll(rec.fd, header)
-        rec.bytes = header.length
+        rec.headerBytes = header.length
+        rec.eventBytes = 0
       }
 
       const header_ = (rec: Recording) =>
@@ -179,7 +211,12 @@ export const layer = (
         const line = eventLine(rec.clock(at), code, data)
         rec.queue.push(line)
         rec.queued += line.length
-        void pump(rec)
+        // Events go to disk together, a moment later (one write instead of one each), or at once when many wait.
+        if (rec.queued >= flushBytes) void pump(rec)
+        else {rec.flush ??= setTimeout(() => {
+            rec.flush = undefined
+            void pump(rec)
+          }, flushMs)}
       }
 
       /** An event now, or held in order behind a size being asked. */
@@ -194,8 +231,7 @@ export const layer = (
           return
         }
         if (code !== "raw") return push(rec, at, code, data as string)
-        const text = rec.decoder.decode(data as Buffer, { stream: true })
-        if (text !== "") push(rec, at, "o", text)
+        for (const piece of pieces(rec.decoder.decode(data as Buffer, { stream: true }))) push(rec, at, "o", piece)
       }
 
       /** Lets the held events go, in order. */
@@ -257,6 +293,8 @@ export const layer = (
         const socket = rec.socket
         rec.socket = undefined
         socket?.destroy()
+        clearTimeout(rec.flush)
+        rec.flush = undefined
         rec.closed = (async () => {
           while (rec.writing || rec.queue.length > 0) {
             await pump(rec)
@@ -369,7 +407,8 @@ export const layer = (
             sequence: number,
             part: 1,
             fd,
-            bytes: Buffer.byteLength(headerText),
+            headerBytes: Buffer.byteLength(headerText),
+            eventBytes: 0,
             parts: [path],
             clock: castClock(at),
             cols: cols || 80,
@@ -377,6 +416,7 @@ export const layer = (
             queue: [],
             queued: 0,
             writing: false,
+            flush: undefined,
             held: undefined,
             heldBytes: 0,
             lastSizeAsk: at,

@@ -132,6 +132,9 @@ describe("a session of runs, an answered secret, a resize and a killed pane", ()
     const pane = await session(c, world)
     const first = await ok(c, "run_shell_command", { pane_id: pane, command: "echo hello-$((6*7))" })
     assert.strictEqual(first.exit_status, 0)
+    const capabilities = await c.client.readResource({ uri: "tmux://capabilities" })
+    const recording = JSON.parse((capabilities.contents[0] as { text: string }).text).recording
+    assert.deepInclude(recording, { folder, panes: [pane], part_bytes: 64 * 1024 * 1024, parts_kept: 8 })
     const failed = await ok(c, "run_shell_command", { pane_id: pane, command: "(exit 3)" })
     assert.strictEqual(failed.exit_status, 3)
     const secret = "s3cr3t-Hunter2-xyz"
@@ -288,14 +291,22 @@ describe("a folder that cannot take the recordings", () => {
   })
 })
 
-describe("a folder whose name tmux and the shell would read", () => {
-  it("holds the recordings: #, %, quotes and spaces reach the pipe's command as they are", async () => {
+describe("a folder whose name tmux and the shell would read, and wide characters", () => {
+  it("holds the recordings (#, %, quotes reach the pipe as they are), each CJK and emoji whole", async () => {
     const world = h.world()
     const folder = join(world.dir, "rec #{pane_id} %H 'q' $HOME")
     const c = await h.connect(world, { LIBTMUX_RECORD: folder, LIBTMUX_TOOLSETS: "inspect,execute" })
     const pane = await session(c, world)
     await ok(c, "run_shell_command", { pane_id: pane, command: "echo odd-folder" })
     await until("the recording shows it", () => output(readCast(castOf(folder, pane))).includes("odd-folder"))
+    // 36 KB of CJK and emoji in one go: every character whole, however tmux and the pipe cut the bytes.
+    await ok(c, "run_shell_command", { pane_id: pane, command: "yes '日本語😀' | head -n 3000 | tr -d '\\n'; echo" })
+    const shown = await until("the recording shows all of it", () => {
+      const text = output(readCast(castOf(folder, pane)))
+      return text.split("😀").length - 1 >= 3000 ? text : undefined
+    })
+    assert.notInclude(shown, "\uFFFD")
+    assert.include(shown, "日本語😀".repeat(50))
     assert.deepStrictEqual(readdirSync(folder).filter((name) => !name.endsWith(".cast")), [])
   })
 })
@@ -313,8 +324,11 @@ describe("a killed tmux server", () => {
     // The next server numbers its panes from %0 again: a new file, not the old one.
     const again = await session(c, world)
     await ok(c, "run_shell_command", { pane_id: again, command: "echo second-server" })
-    const recordings = castsIn(folder).map(readCast).filter((cast) => cast.header.libtmux_mcp.pane === again)
-    assert.lengthOf(recordings, 2)
-    assert.isTrue(recordings.some((cast) => output(cast).includes("second-server")))
+    const recordings = () => castsIn(folder).map(readCast).filter((cast) => cast.header.libtmux_mcp.pane === again)
+    assert.lengthOf(recordings(), 2)
+    await until(
+      "the new recording to show the run",
+      () => recordings().some((cast) => output(cast).includes("second-server"))
+    )
   })
 })
