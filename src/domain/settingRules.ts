@@ -70,25 +70,18 @@ export const oneOf = <const V extends ReadonlyArray<string>>(
       settingInvalid(variable, `${variable} ${JSON.stringify(raw)} is not valid; use ${values.join(" or ")}`)
     )
 
-export const parseAuditLog = (raw: string | undefined): Result.Result<string | undefined, StartupError> =>
+/** A setting that names an absolute path, or is not set; else the error says what to give. */
+const absolutePath = (variable: string, give: string) =>
+(
+  raw: string | undefined
+): Result.Result<string | undefined, StartupError> =>
   raw === undefined || isAbsolutePath(raw)
     ? Result.succeed(raw)
-    : Result.fail(
-      settingInvalid(
-        "LIBTMUX_AUDIT_LOG",
-        `LIBTMUX_AUDIT_LOG ${JSON.stringify(raw)} is not valid; give an absolute file path, or omit it for stderr`
-      )
-    )
+    : Result.fail(settingInvalid(variable, `${variable} ${JSON.stringify(raw)} is not valid; ${give}`))
 
-export const parseRecord = (raw: string | undefined): Result.Result<string | undefined, StartupError> =>
-  raw === undefined || isAbsolutePath(raw)
-    ? Result.succeed(raw)
-    : Result.fail(
-      settingInvalid(
-        "LIBTMUX_RECORD",
-        `LIBTMUX_RECORD ${JSON.stringify(raw)} is not valid; give an absolute folder path, or omit it to record nothing`
-      )
-    )
+export const parseAuditLog = absolutePath("LIBTMUX_AUDIT_LOG", "give an absolute file path, or omit it for stderr")
+
+export const parseRecord = absolutePath("LIBTMUX_RECORD", "give an absolute folder path, or omit it to record nothing")
 
 export const parseLinkTimeout = (raw: string | undefined): Result.Result<number | undefined, StartupError> =>
   raw === undefined || (/^[0-9]{1,4}$/u.test(raw) && Number(raw) >= 3 && Number(raw) <= 3600)
