@@ -243,7 +243,11 @@ const audited = <R>(
       // the pane view's polls (a person's, not the agent's).
       const recorded = recorder.on && meta.via === undefined && row.audience === "model" && !row.callsTools
       const named = targets.filter(isPaneId)
-      const mark = { tool: row.name, label: callLabel(row.name, thisTag, intent.value) }
+      const mark = {
+        tool: row.name,
+        label: callLabel(row.name, thisTag, intent.value),
+        layout: row.toolset !== "inspect" && !typesIntoPane(row)
+      }
       const exit: Exit.Exit<Record<string, unknown>, CallError> = yield* Effect.exit(restore(
         recorded
           ? Effect.andThen(recorder.before(named, mark), run((meta.via ?? execute)(definition, decoded)))

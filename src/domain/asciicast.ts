@@ -2,7 +2,7 @@
  * asciicast v3, as the recordings write it: a header object on the first line, then one event per
  * line, `[interval, code, data]`, each interval the seconds since the event before it. Codes used:
  * `o` output, `r` resize (`COLSxROWS`), `m` marker (its data the label), `x` exit status. Input is
- * never written (`i`): keys the server typed appear only as the marker of the call that typed them.
+ * never written (`i`): keys a call typed appear as its marker, and as output only where the terminal echoed them.
  */
 
 /** The bounds of a recording. @category models */
@@ -98,12 +98,13 @@ export const castFileName = (instance: string, sequence: number, pane: string, p
   `${instance}-${sequence}-pane${pane.replace(/^%/u, "")}${part === 1 ? "" : `.part${part}`}.cast`
 
 /**
- * The shell command tmux's `pipe-pane` runs: its standard output sent to the FIFO, one `R` written
- * first (so the reader knows the writer is there), then the pane's output copied as it comes.
+ * The shell command tmux's `pipe-pane` runs: its standard output sent to the FIFO (only while it is
+ * one: a path gone meanwhile is not made a file), one `R` written first (so the reader knows the
+ * writer is there), then the pane's output copied as it comes.
  * tmux expands the command as a format and with strftime, so `#` and `%` are doubled; the path is
  * single-quoted for the shell.
  */
 export const pipeCommand = (fifo: string): string => {
   const quoted = `'${fifo.replaceAll("'", "'\\''")}'`
-  return `exec >${quoted} && printf R && exec cat`.replaceAll("#", "##").replaceAll("%", "%%")
+  return `[ -p ${quoted} ] && exec >${quoted} && printf R && exec cat`.replaceAll("#", "##").replaceAll("%", "%%")
 }

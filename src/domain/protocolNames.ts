@@ -148,6 +148,12 @@ export const bufferTag = (name: string): string | undefined =>
     ? new RegExp(`^(${tagForm})-`, "u").exec(name.slice(pasteBufferPrefix.length))?.[1]
     : undefined
 
+/**
+ * The pane option naming the instance whose recording pipe (`pipe-pane`) the pane has
+ * (layers/RecorderLive.ts): a dead instance's pipe may be taken over, a live one's is left alone.
+ */
+export const recorderOption = "@libtmux-mcp-recorder"
+
 /** What a guard's failing branch expands to, or a read prints between its parts: names no option has. */
 export const marks = {
   /** The typing guard's, when the pane changed (domain/typingGuard.ts): followed by `:` and what tmux saw. */

@@ -26,6 +26,8 @@ export interface CallMark {
   readonly tool: string
   /** `<tool> <instance>#<call>`, as the call's audit records name it. */
   readonly label: string
+  /** Whether the call may change pane sizes (a manage, teardown or spawn tool): output waits for the sizes after it. */
+  readonly layout: boolean
 }
 
 /** Where recordings go now, for `tmux://capabilities`. @category models */

@@ -265,7 +265,8 @@ export const capabilitiesDocument = (
       ...recording,
       note: "every pane a call names or reaches is recorded from then until it goes, as asciicast v3: its output " +
         "as tmux wrote it, its resizes, a marker per call labelled <tool> <instance>#<call> as the audit record " +
-        "is numbered; never the keys typed into it. A pane that cannot be recorded refuses the call"
+        "is numbered; no input events (what the terminal echoes is output). A pane that cannot be recorded " +
+        "refuses the call"
     },
     configuration_for_new_server: configurationForNewServer(facts),
     pagers_for_new_server: {

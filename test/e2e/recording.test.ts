@@ -13,7 +13,7 @@ import { errorMetaKey } from "../../src/services/errors.ts"
 import { browserAvailable, launchBrowser } from "../support/appHost.ts"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
-import { holdsFor, until } from "../support/poll.ts"
+import { holdsFor, running, until } from "../support/poll.ts"
 import { assertBinRefused } from "../support/startupErrors.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
@@ -288,6 +288,8 @@ describe("a folder that cannot take the recordings", () => {
     const refused = await call(c, "capture_pane", { pane_id: pane })
     assert.strictEqual(refused._meta?.[errorMetaKey], "RecordingUnavailable")
     assert.include(textOf(refused), "it has a pipe already (pipe-pane)")
+    // That pipe is left as it was.
+    assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_pipe}").trim(), "1")
   })
 })
 
@@ -329,6 +331,32 @@ describe("a killed tmux server", () => {
     await until(
       "the new recording to show the run",
       () => recordings().some((cast) => output(cast).includes("second-server"))
+    )
+  })
+})
+
+describe("a pane another instance records", () => {
+  it("is refused while that instance lives, and taken over once it was killed", async () => {
+    const world = h.world()
+    const { c: first, folder } = await serve(world)
+    const pane = await session(first, world)
+    const { c: second } = await serve(world)
+    const refused = await call(second, "capture_pane", { pane_id: pane })
+    assert.strictEqual(refused._meta?.[errorMetaKey], "RecordingUnavailable")
+    const owner = /another libtmux-mcp instance \((\d+\.\d+\.\d*)\) records it/u.exec(textOf(refused))?.[1]
+    assert.isDefined(owner, textOf(refused))
+    // Killed: it cannot close its pipe, which stays on the pane, idle, naming the dead instance.
+    const pid = first.pid!()!
+    process.kill(pid, "SIGKILL")
+    await until("the first server to be gone", () => !running(pid) || undefined)
+    assert.strictEqual(world.tmux("libtmux-mcp", "display", "-p", "-t", pane, "#{pane_pipe}").trim(), "1")
+    await ok(second, "run_shell_command", { pane_id: pane, command: "echo taken-over" })
+    await until(
+      "the second server's recording to show it",
+      () =>
+        castsIn(folder).map(readCast).some((cast) =>
+          cast.header.libtmux_mcp.instance !== owner && output(cast).includes("taken-over")
+        )
     )
   })
 })

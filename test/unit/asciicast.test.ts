@@ -78,7 +78,7 @@ describe("names and labels", () => {
   it("give tmux a pipe command whose # and % it expands back to the path, single-quoted for the shell", () => {
     assert.strictEqual(
       pipeCommand("/r/#{x} %H 'q'/f"),
-      "exec >'/r/##{x} %%H '\\''q'\\''/f' && printf R && exec cat"
+      "[ -p '/r/##{x} %%H '\\''q'\\''/f' ] && exec >'/r/##{x} %%H '\\''q'\\''/f' && printf R && exec cat"
     )
   })
 })
