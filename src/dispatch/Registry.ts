@@ -128,6 +128,17 @@ interface Recording {
   readonly recorder: Recorder["Service"]
 }
 
+/** What a recorded call marks: the panes its arguments name, and its marker (`<tool> <instance>#<call>`). */
+const recordingOf = (row: ManifestRow, targets: ReadonlyArray<string>, call: number) => ({
+  named: targets.filter(isPaneId),
+  mark: {
+    tool: row.name,
+    label: callLabel(row.name, thisTag, call),
+    // A manage, teardown or spawn row may change pane sizes; one that types into a pane does not.
+    layout: row.toolset !== "inspect" && !typesIntoPane(row)
+  }
+})
+
 /** A run's end a call reported: its pane and exit status. */
 const runEndOf = (output: Readonly<Record<string, unknown>>) =>
   typeof output.exit_status === "number" && typeof output.pane_id === "string"
@@ -242,22 +253,17 @@ const audited = <R>(
       // call. Not a call a hub forwards (its host records its own), a batch (each read is its own call), or
       // the pane view's polls (a person's, not the agent's).
       const recorded = recorder.on && meta.via === undefined && row.audience === "model" && !row.callsTools
-      const named = targets.filter(isPaneId)
-      const mark = {
-        tool: row.name,
-        label: callLabel(row.name, thisTag, intent.value),
-        layout: row.toolset !== "inspect" && !typesIntoPane(row)
-      }
+        ? recordingOf(row, targets, intent.value)
+        : undefined
+      const act = run((meta.via ?? execute)(definition, decoded))
       const exit: Exit.Exit<Record<string, unknown>, CallError> = yield* Effect.exit(restore(
-        recorded
-          ? Effect.andThen(recorder.before(named, mark), run((meta.via ?? execute)(definition, decoded)))
-          : run((meta.via ?? execute)(definition, decoded))
+        recorded === undefined ? act : Effect.andThen(recorder.before(recorded.named, recorded.mark), act)
       ))
-      if (recorded) {
+      if (recorded !== undefined) {
         yield* recorder.after(
-          named,
+          recorded.named,
           Exit.isSuccess(exit) ? targetsOf(exit.value) : [],
-          mark,
+          recorded.mark,
           Exit.isSuccess(exit) ? runEndOf(exit.value) : undefined
         )
       }

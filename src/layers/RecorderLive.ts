@@ -34,6 +34,7 @@ import {
 import { isPaneId } from "../domain/ids.ts"
 import { judgeInstance, parseTag } from "../domain/instance.ts"
 import { recorderOption } from "../domain/protocolNames.ts"
+import { tmuxRefusal } from "../domain/tmuxRefusals.ts"
 import { layer as procLayer, Proc } from "../platform/Proc.ts"
 import {
   checkRecordFolder,
@@ -98,7 +99,8 @@ interface Recording {
   rows: number
   readonly queue: Array<string>
   queued: number
-  writing: boolean
+  /** The write in progress. */
+  writing: Promise<void> | undefined
   /** The timer of the next write, while events wait for it. */
   flush: ReturnType<typeof setTimeout> | undefined
   /** Why events are held (a size asked, a call that may change the layout), and the events held. */
@@ -134,9 +136,11 @@ const closing = (pane: string): ReadonlyArray<ReadonlyArray<string>> => [
   ["set-option", "-p", "-u", "-t", pane, recorderOption]
 ]
 
+/** tmux's answer for a pane that is not there to record: gone, its server gone, or dead (exited). */
 const paneMissing = (error: TmuxError) =>
   error._tag === "ServerNotRunning" ||
-  (error._tag === "TmuxCommandFailed" && /can't find (pane|window|session)|target pane has exited/u.test(error.stderr))
+  (error._tag === "TmuxCommandFailed" &&
+    (tmuxRefusal(error.stderr)._tag === "TargetMissing" || error.stderr.includes("target pane has exited")))
 
 /** The live recorder over a checked folder. @category layers */
 export const layer = (
@@ -169,7 +173,7 @@ export const layer = (
 
       const warn = (text: string) => log.line("warning", `libtmux-mcp warning: recording: ${text}`)
 
-      const header_ = (rec: Pick<Recording, "cols" | "rows" | "pane" | "part">) =>
+      const headerOf = (rec: Pick<Recording, "cols" | "rows" | "pane" | "part">) =>
         headerLine({
           cols: rec.cols,
           rows: rec.rows,
@@ -192,16 +196,23 @@ export const layer = (
         rec.fd = fd
         rec.parts.push(path)
         while (rec.parts.length > limits.partsKept) await removeFile(rec.parts.shift()!)
-        const header = Buffer.from(header_(rec))
+        const header = Buffer.from(headerOf(rec))
         await writeAll(fd, header)
         rec.headerBytes = header.length
         rec.eventBytes = 0
       }
 
-      /** Writes the queue out, a part at a time; a failure ends the recording, said in the server log. */
-      const pump = async (rec: Recording): Promise<void> => {
-        if (rec.writing || rec.failure !== undefined) return
-        rec.writing = true
+      /**
+       * Writes the queue out, a part at a time, one writer a recording (the one in progress is returned);
+       * a failure ends the recording, said in the server log.
+       */
+      const pump = (rec: Recording): Promise<void> => {
+        if (rec.failure !== undefined) return Promise.resolve()
+        rec.writing ??= writeQueue(rec).finally(() => (rec.writing = undefined))
+        return rec.writing
+      }
+
+      const writeQueue = async (rec: Recording): Promise<void> => {
         try {
           while (rec.queue.length > 0) {
             // The lines that fit in this part (one at least): a part ends at a line, near its limit.
@@ -233,8 +244,6 @@ export const layer = (
           rec.queued = 0
           warn(`pane ${rec.pane}: ${rec.failure}`)
           void stop(rec, { label: undefined, pipe: "ours" })
-        } finally {
-          rec.writing = false
         }
       }
 
@@ -340,10 +349,7 @@ export const layer = (
         rec.flush = undefined
         rec.closed = (async () => {
           if (ending.pipe === "ours") await tmux(closing(rec.pane))
-          while (rec.failure === undefined && (rec.writing || rec.queue.length > 0)) {
-            await pump(rec)
-            if (rec.writing) await new Promise((done) => setTimeout(done, 5))
-          }
+          while (rec.failure === undefined && (rec.writing !== undefined || rec.queue.length > 0)) await pump(rec)
           const fd = rec.fd
           rec.fd = undefined
           if (fd !== undefined) await closeFd(fd)
@@ -461,7 +467,7 @@ export const layer = (
           const path = join(folder, castFileName(tag, number, pane, 1))
           const at = now()
           const size = { cols: cols || 80, rows: height || 24 }
-          const headerText = header_({ ...size, pane, part: 1 })
+          const headerText = headerOf({ ...size, pane, part: 1 })
           // The file and its header first, before the call acts: a folder or disk that refuses them refuses the call.
           const fd = await createCastFile(path)
           await writeAll(fd, Buffer.from(headerText)).catch(async (error: Error) => {
@@ -480,7 +486,7 @@ export const layer = (
             ...size,
             queue: [],
             queued: 0,
-            writing: false,
+            writing: undefined,
             flush: undefined,
             holds: 0,
             held: undefined,

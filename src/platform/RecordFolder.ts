@@ -6,8 +6,9 @@
  * removed as soon as tmux's pipe has opened it. Every system call runs on libuv's threadpool.
  */
 import { execFile } from "node:child_process"
-import { type BigIntStats, close, constants, open, write } from "node:fs"
+import { type BigIntStats, constants, open, write } from "node:fs"
 import { access, lstat, mkdir, unlink } from "node:fs/promises"
+import { closeAuditFile as closeFd } from "./AuditFile.ts"
 
 /** Why the recording folder or a file in it cannot be used. @category errors */
 export class RecordFolderRefused extends Error {}
@@ -67,7 +68,8 @@ export const writeAll = (fd: number, data: Buffer): Promise<void> =>
     step(0)
   })
 
-export const closeFd = (fd: number): Promise<void> => new Promise((resolve) => close(fd, () => resolve()))
+/** Closes a descriptor, a failure ignored: the audit file's own closing. */
+export { closeFd }
 
 export const removeFile = (path: string): Promise<void> => unlink(path).catch(() => undefined)
 

@@ -128,6 +128,21 @@ const twoPanesShown = async (server: Connected, page: Page, frame: Frame, name: 
   return second
 }
 
+/**
+ * Once the view shows the pane picked in it, two more polls of that pane: the index of `calls` they
+ * start after.
+ */
+const pollsOfPicked = async (frame: Frame, calls: ReadonlyArray<ViewCall>, picked: string): Promise<number> => {
+  await until("the view to show the picked pane", () => frame.locator("#pane").textContent(), (id) => id === picked)
+  const from = calls.length
+  await until(
+    "two more polls of the picked pane",
+    () => calls.slice(from).filter((made) => made.arguments.pane_id === picked).length,
+    (count) => count >= 2
+  )
+  return from
+}
+
 /** Compares two PNG screenshots in the browser: the share of pixels that differ visibly. */
 const differingShare = async (page: Page, a: Buffer, b: Buffer): Promise<number> =>
   page.evaluate(async ([left, right]) => {
@@ -328,13 +343,7 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
     const { server, page, frame, calls } = await open(world)
     const second = await twoPanesShown(server, page, frame, "two")
     await frame.locator("#picker").selectOption(second)
-    await until("the view to show the picked pane", () => frame.locator("#pane").textContent(), (id) => id === second)
-    const from = calls.length
-    await until(
-      "two more polls, of the picked pane",
-      () => calls.slice(from).filter((made) => made.arguments.pane_id === second).length,
-      (count) => count >= 2
-    )
+    const from = await pollsOfPicked(frame, calls, second)
     assert.isTrue(calls.slice(from).every((made) => made.arguments.pane_id === second))
   })
 
@@ -346,13 +355,7 @@ describe.skipIf(!browserAvailable())("the pane view in a browser host", () => {
     await until("a poll held at the host", () => held.waiting, (waiting) => waiting >= 1)
     await frame.locator("#picker").selectOption(second)
     release()
-    await until("the view to show the picked pane", () => frame.locator("#pane").textContent(), (id) => id === second)
-    const from = calls.length
-    await until(
-      "two more polls of the picked pane",
-      () => calls.slice(from).filter((made) => made.arguments.pane_id === second).length,
-      (count) => count >= 2
-    )
+    await pollsOfPicked(frame, calls, second)
   })
 
   it("keeps one poll a second however often the page is shown again", async () => {
