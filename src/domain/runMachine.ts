@@ -14,6 +14,8 @@
  * typing list up to its Enter; the program that runs it adds its wait and its read.
  */
 import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
+import * as Struct from "effect/Struct"
 import {
   abandon,
   answerCommands,
@@ -30,7 +32,7 @@ import {
 } from "./runCommands.ts"
 import { parseEndRecord } from "./runPositions.ts"
 import { markOf } from "./runRecord.ts"
-import { Collection, Ending, RunRef, Typing } from "./runShapes.ts"
+import { Collection, Ending, Head, RunRef, Typing } from "./runShapes.ts"
 
 /** The run's shapes, written once (domain/runShapes.ts). */
 export { RunRef } from "./runShapes.ts"
@@ -196,35 +198,48 @@ export const moves: Moves<RunEvent> = {
 export const step = (state: RunState, event: RunEvent): Transition | undefined =>
   (moves[event._tag] as Move<RunEvent>)(state, event)
 
-/** What tmux holds of one run on its pane: the fields of a run's head (programs/runHead.ts). @category models */
-export interface PaneRecords {
-  /** The run's record (domain/runRecord.ts); empty once the run is collected. */
-  readonly runRecord: string
-  /** Its end record, written by its trailer; empty while it runs. */
-  readonly endRecord: string
-  /** The run that holds the pane; empty when none does. */
-  readonly claim: string
-  /** The pane's last collected-run marks, of whichever runs, joined by `/`. */
-  readonly collected: string
-}
+/**
+ * What tmux holds of one run on its pane: the fields of a run's head (domain/runShapes.ts `Head`)
+ * that say its state. @category schemas
+ */
+export const PaneRecords = Head.mapFields(Struct.pick(["runRecord", "endRecord", "claim", "collected"]))
+export type PaneRecords = typeof PaneRecords.Type
 
 /**
  * The run's state as its pane's options show it: the one reading of a run's records that the programs
- * ask `step` from. tmux does not tell Running from Held or Stranded (whether a call waits for the
- * run, whether its trailer can still run): a run that holds the pane without an end reads `Held`, the
- * state a call that does not wait for it finds; one that no longer holds it reads `Released`.
+ * ask `step` from, decoded from its head (the run the head was read for beside it). tmux does not
+ * tell Running from Held or Stranded (whether a call waits for the run, whether its trailer can still
+ * run): a run that holds the pane without an end reads `Held`, the state a call that does not wait for
+ * it finds; one that no longer holds it reads `Released`. A state is not written back as records:
+ * encoding is refused. @category schemas
  */
-export const stateOnPane = (records: PaneRecords, run: RunRef): RunState => {
-  if (records.runRecord === "") {
-    const mark = markOf(run.id, records.collected)
-    return mark === undefined
-      ? { _tag: "Free" }
-      : { _tag: "Collected", runId: run.id, status: mark.status, ended: mark.ended }
-  }
-  const end = parseEndRecord(records.endRecord)
-  if (end !== undefined) return { _tag: "Ended", run, status: end.status }
-  return records.claim === run.id ? { _tag: "Held", run } : { _tag: "Released", run }
-}
+export const RunOnPane = Schema.Struct({ run: RunRef, records: PaneRecords }).pipe(Schema.decodeTo(RunState, {
+  decode: SchemaGetter.transform(({ records, run }): RunState => {
+    if (records.runRecord === "") {
+      const mark = markOf(run.id, records.collected)
+      return mark === undefined
+        ? { _tag: "Free" }
+        : { _tag: "Collected", runId: run.id, status: mark.status, ended: mark.ended }
+    }
+    const end = parseEndRecord(records.endRecord)
+    if (end !== undefined) return { _tag: "Ended", run, status: end.status }
+    return records.claim === run.id ? { _tag: "Held", run } : { _tag: "Released", run }
+  }),
+  encode: SchemaGetter.forbiddenEncoding
+}))
+
+const decodeRunOnPane = Schema.decodeSync(RunOnPane)
+
+/** `RunOnPane` for the head read for `run`. */
+export const stateOnPane = (records: PaneRecords, run: RunRef): RunState => decodeRunOnPane({ run, records })
+
+/**
+ * The move that closes a run found in `state`, its result in hand: collected once it ended or was
+ * released; abandoned while it holds the pane (its trailer will not run, and the call's killed
+ * waiter needs the channel's signal); none once it is closed (another call collected it).
+ */
+export const closing = (state: RunState, collection: Collection): Transition | undefined =>
+  step(state, { _tag: state._tag === "Ended" || state._tag === "Released" ? "Collected" : "Abandoned", collection })
 
 /** An answer's keys go to the run's pane and nowhere else. */
 const typesInto = (run: RunRef, key: ReadonlyArray<string>): boolean =>

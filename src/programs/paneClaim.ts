@@ -10,7 +10,7 @@ import { claimStep, freshMemory } from "../domain/paneTurn.ts"
 import { replacedBy, runsShell } from "../domain/paneView.ts"
 import { generationOfOption, marks, paneRunOptions, runIdPattern, runOfOption } from "../domain/protocolNames.ts"
 import { quitAdvice } from "../domain/quitAdvice.ts"
-import { commandsOf } from "../domain/runMachine.ts"
+import { commandsOf, type RunState, stateOnPane } from "../domain/runMachine.ts"
 import { parseEndRecord, parseStartMark } from "../domain/runPositions.ts"
 import { recordOf, type RunRecord } from "../domain/runRecord.ts"
 import { showsPrompt } from "../domain/shellProtocol.ts"
@@ -151,6 +151,10 @@ export const awaitFreePane = Effect.fn("paneClaim.awaitFreePane")(function*(pane
     if (decided.step === "LookAgain") continue
     if (decided.step === "Release") {
       const release = { _tag: "Released", successor: String(process.pid) } as const
+      // From the `Held` the look found, named by the pane's claim alone: the claimed run's records are
+      // not read here, and a forged claim names a run recorded on another pane (its state read here
+      // would be `Free`, and the claim never released). tmux's guards keep it safe: the successor
+      // option taken with `-o` and the record guard refuse a release whose state moved since.
       const released = yield* (yield* PaneCommand).run(
         commandsOf({ _tag: "Held", run: { id: claim, paneId } }, release)
       ).pipe(
@@ -183,7 +187,7 @@ export const awaitFreePane = Effect.fn("paneClaim.awaitFreePane")(function*(pane
  */
 export const earlierRuns = Effect.fn("paneClaim.earlierRuns")(
   function*(paneId: PaneId, last: string, abandoned: string | undefined) {
-    const found: Array<{ readonly run: Run; readonly earlier: EarlierRun }> = []
+    const found: Array<{ readonly run: Run; readonly state: RunState; readonly earlier: EarlierRun }> = []
     for (const runId of new Set([abandoned ?? "", last])) {
       if (!runIdPattern.test(runId)) continue
       let head = yield* headOfRun(paneId, runId)
@@ -204,7 +208,11 @@ export const earlierRuns = Effect.fn("paneClaim.earlierRuns")(
       }
       const end = parseEndRecord(head.endRecord)
       if (recorded === undefined || (runId !== abandoned && end === undefined)) continue
-      found.push({ run: recorded.run, earlier: { run_id: runId, exit_status: end?.status ?? null } })
+      found.push({
+        run: recorded.run,
+        state: stateOnPane(head, recorded.run),
+        earlier: { run_id: runId, exit_status: end?.status ?? null }
+      })
     }
     return found
   }

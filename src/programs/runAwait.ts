@@ -10,7 +10,7 @@ import { tailBound } from "../domain/bounds.ts"
 import { type BlockKind, type ScreenReason, screenReasonOf } from "../domain/keyboard.ts"
 import { paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
-import { commandsOf, stateOnPane } from "../domain/runMachine.ts"
+import { commandsOf, type RunState, stateOnPane, step } from "../domain/runMachine.ts"
 import { parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import { readRecord, type RecordRead } from "../domain/runRecord.ts"
 import { screenOfAnswer } from "../domain/screenSeen.ts"
@@ -136,7 +136,7 @@ export const awaitRun = <R>(
       }
       const output = yield* outputSoFar(run, limits)
       // It ended as the call timed out: the look that saw its end holds its whole answer.
-      if (output.status !== undefined) return yield* settleRun(run, output, fresh)
+      if (output.status !== undefined) return yield* settleRun(run, output, output.status, fresh)
       const answer = heldAnswer(run, output)
       yield* runs.hold(answer.run)
       if (output.front !== undefined) (yield* TaskCall).front?.(output.front)
@@ -154,7 +154,7 @@ export const awaitRun = <R>(
       case "Blocked": {
         const sofar = yield* outputSoFar(run, limits)
         // It ended as it was seen blocked: a finished run's answer, its screen reasons as any's.
-        if (sofar.status !== undefined) return yield* settleRun(run, sofar, fresh)
+        if (sofar.status !== undefined) return yield* settleRun(run, sofar, sofar.status, fresh)
         const answer = heldAnswer(run, sofar, screenReasonOf(event.kind))
         yield* runs.hold(answer.run)
         const output = answer.output
@@ -168,7 +168,7 @@ export const awaitRun = <R>(
       }
       case "Exited": {
         if (run.inShell === true) return yield* shellExited(run, limits)
-        yield* collectRun(run, null, "unreported", true)
+        yield* collectRun(run, stranded(run))
         return yield* new PaneGone({
           pane: run.paneId,
           reason: "lost its process while the command ran (the shell exited)"
@@ -180,6 +180,12 @@ export const awaitRun = <R>(
         return yield* returnedRun(run, fresh, limits, interrupted)
     }
   })
+
+/**
+ * Where a run this call waits for is once its trailer can no longer run (a C-c in the pane, its shell
+ * exited or replaced): the machine's `Interrupted`, from the `Running` this call's wait holds it in.
+ */
+const stranded = (run: Run): RunState => step({ _tag: "Running", run }, { _tag: "Interrupted" })!.next
 
 /** The run's channel was signalled and its waiting client read the run back: settled from that read. */
 const signalledRun = (run: Run, stdout: string, from: number, limits: OutputLimits, fresh: boolean) =>
@@ -203,7 +209,7 @@ const signalledRun = (run: Run, stdout: string, from: number, limits: OutputLimi
         cause: "its channel was signalled without its status report"
       })
     }
-    return yield* settleRun(run, yield* outputOf(run, capture.head, limits, capture), fresh)
+    return yield* settleRun(run, yield* outputOf(run, capture.head, limits, capture), state.status, fresh)
   })
 
 /**
@@ -244,7 +250,7 @@ const returnedRun = (run: Run, fresh: boolean, limits: OutputLimits, interrupted
       yield* runs.collect(run)
       return yield* new RunIncomplete({ pane: run.paneId, shown, stillOpen: true })
     }
-    yield* collectRun(run, null, "unreported", true)
+    yield* collectRun(run, stranded(run))
     // Back at the prompt after this call's C-c: the run ended as asked, with what it printed.
     if (interrupted) {
       return { _tag: "Interrupted", output: withSeen(run, { ...read, lines: printed }) } satisfies RunOutcome
@@ -267,12 +273,12 @@ const returnedRun = (run: Run, fresh: boolean, limits: OutputLimits, interrupted
   })
 
 /**
- * A run whose end a read found, its output in hand: collected only now; a resume answers only when
- * it collected it (one result per run), a new run's answer is its own.
+ * A run whose end a read found (its end record's `status`), its output in hand: collected only now; a
+ * resume answers only when it collected it (one result per run), a new run's answer is its own.
  */
-const settleRun = (run: Run, output: RunOutput, fresh: boolean) =>
+const settleRun = (run: Run, output: RunOutput, status: number, fresh: boolean) =>
   Effect.gen(function*() {
-    if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
+    if (!(yield* collectRun(run, { _tag: "Ended", run, status })) && !fresh) {
       return yield* collectedElsewhere(run, (yield* headOfRun(run.paneId, run.id)).collected)
     }
     return { _tag: "Finished", output: withSeen(run, output) } satisfies RunOutcome
@@ -314,7 +320,7 @@ const shellExited = (run: Run, limits: OutputLimits) =>
     }
     const capture = yield* lookAtBottom(run)
     const output = yield* outputOf(run, capture.head, limits, capture)
-    yield* collectRun(run, ended?.status ?? null, "shell-exited", true)
+    yield* collectRun(run, stranded(run), { status: ended?.status ?? null, ended: "shell-exited" })
     // Null when a signal ended the shell (or its status never came).
     return { _tag: "ShellExited", status: ended?.status ?? null, output } satisfies RunOutcome
   })
@@ -329,7 +335,7 @@ const shellReplaced = (run: Run, program: string, limits: OutputLimits) =>
     const capture = yield* lookAtBottom(run)
     const output = yield* outputOf(run, capture.head, limits, capture)
     // Its status is unknown: collected as a run that never reported.
-    yield* collectRun(run, null, "unreported", true)
+    yield* collectRun(run, stranded(run))
     const closed = { _tag: "Collected", runId: run.id, status: null, ended: "unreported" } as const
     yield* (yield* PaneCommand).run(commandsOf(closed, { _tag: "ShellForgotten", paneId: run.paneId })).pipe(
       Effect.ignore
@@ -393,9 +399,7 @@ export const resumeRun = Effect.fn("runAwait.resumeRun")(
     if (head.panePid !== run.panePid) {
       // Its trailer can never run now: collected as it is on the pane (ended, still holding the pane,
       // or released), or nobody would, and its record and templates would stay there for good.
-      if (state._tag === "Free" || state._tag === "Collected") yield* (yield* ShellRuns).collect(run)
-      else if (state._tag === "Ended") yield* collectRun(run, state.status)
-      else yield* collectRun(run, null, "unreported", state._tag === "Held")
+      yield* collectRun(run, state)
       return yield* new PaneGone({
         pane: run.paneId,
         reason: `was respawned since run ${run.id} was typed; its status is lost`

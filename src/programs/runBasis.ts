@@ -7,6 +7,7 @@ import { sliceCells } from "../domain/cells.ts"
 import type { PaneId } from "../domain/ids.ts"
 import { paneRunOptions } from "../domain/protocolNames.ts"
 import { relativeRow } from "../domain/rows.ts"
+import { type RunState } from "../domain/runMachine.ts"
 import { shellFlagsOf } from "../domain/shellProtocol.ts"
 import { type TypingView } from "../domain/typingGuard.ts"
 import { PaneNotReady } from "../services/errors.ts"
@@ -26,7 +27,8 @@ export interface TypingBasis {
   readonly promptRow: number
   /** The relative row the read-back starts at. */
   readonly from: number
-  readonly earlier: ReadonlyArray<{ readonly run: Run; readonly earlier: EarlierRun }>
+  /** The earlier runs to collect, each in the state its head was read in. */
+  readonly earlier: ReadonlyArray<{ readonly run: Run; readonly state: RunState; readonly earlier: EarlierRun }>
   /** What in-shell runs left in the shell (see paneRunOptions.shellFlags): "" when none ran in it. */
   readonly shellFlags: string
   /** The pane's `remain-on-exit` as looked at; absent without a look (in-shell runs always look). */

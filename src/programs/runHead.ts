@@ -4,9 +4,11 @@
  * run machine's (domain/runMachine.ts).
  */
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import type { PaneId } from "../domain/ids.ts"
 import { marks, paneRunOptions, protocolNames } from "../domain/protocolNames.ts"
 import { parseEndRecord } from "../domain/runPositions.ts"
+import { type Head, HeadLine } from "../domain/runShapes.ts"
 import { PaneProcess } from "../services/PaneProcess.ts"
 import { type Run } from "../services/ShellRuns.ts"
 import { PaneCommand, type PrintFormat } from "../services/Tmux.ts"
@@ -39,61 +41,11 @@ export const headFormat = (runId: string) => {
     "#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_pid}|#{pane_current_command}"
 }
 
-export interface Head {
-  /** The run's end record (its status, written by its trailer), empty while it runs. */
-  readonly endRecord: string
-  readonly mark: string
-  readonly typed: string
-  /** The run's record as tmux holds it (see domain/runRecord.ts). */
-  readonly runRecord: string
-  /**
-   * The pane's last three collected-run marks (see domain/runRecord.ts `CollectedMark`), of whichever
-   * runs, joined by `/` (domain/runRecord.ts `markOf` finds one run's).
-   */
-  readonly collected: string
-  /** The run that holds the pane (its claim), empty when none does. */
-  readonly claim: string
-  readonly history: number
-  readonly cursorY: number
-  readonly cursorX: number
-  readonly alternate: boolean
-  readonly dead: boolean
-  readonly panePid: number
-  readonly program: string
-}
+/** The head's fields (domain/runShapes.ts `Head`). */
+export type { Head } from "../domain/runShapes.ts"
 
-export const parseHead = (line: string): Head => {
-  const [
-    endRecord = "",
-    mark = "",
-    typed = "",
-    runRecord = "",
-    collected = "",
-    claim = "",
-    history = "0",
-    cursorY = "0",
-    cursorX = "0",
-    alternate = "0",
-    dead = "0",
-    panePid = "0",
-    ...program
-  ] = line.split("|")
-  return {
-    endRecord,
-    mark,
-    typed,
-    runRecord,
-    collected,
-    claim,
-    panePid: Number(panePid),
-    history: Number(history),
-    cursorY: Number(cursorY),
-    cursorX: Number(cursorX),
-    alternate: alternate === "1",
-    dead: dead === "1",
-    program: program.join("|")
-  }
-}
+/** One head line as tmux printed it, decoded (domain/runShapes.ts `HeadLine`). */
+export const parseHead: (line: string) => Head = Schema.decodeSync(HeadLine)
 
 /** A read of the pane from relative row `from`: the head, then untrimmed rows and joined rows. */
 export const readCommands = (

@@ -6,7 +6,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import type { PaneId } from "../domain/ids.ts"
 import type { ScreenReason } from "../domain/keyboard.ts"
-import { commandsOf, type RunState, stateOnPane, step } from "../domain/runMachine.ts"
+import { closing, type RunState, stateOnPane, step } from "../domain/runMachine.ts"
 import { parseEndRecord, parseStartMark, parseTypedRecord } from "../domain/runPositions.ts"
 import {
   type CollectedMark,
@@ -329,24 +329,25 @@ export const outputSoFar = Effect.fn("runReadBack.outputSoFar")(function*(run: R
 })
 
 /**
- * Collects a run whose result is in hand (its status, and how it ended), leaving the pane's mark
- * of it; `abandon` for a run whose trailer never ran (the machine's `Abandoned`). `false` when another
- * call collected it first (the guard refused: see domain/runMachine.ts). A collection that fails
- * otherwise (tmux did not answer) leaves the run recorded: a later call answers it again.
+ * Closes a run found in `found` (read from its pane, or where this call's own wait left it), leaving
+ * the pane's mark of it: the machine's closing move for that state (domain/runMachine.ts `closing`).
+ * An ended run is marked with its status; any other, with none and as unreported, unless `ending`
+ * says how it ended. `false` when another call collected it first: the state found is already closed,
+ * or the guard refused (see domain/runMachine.ts). A collection that fails otherwise (tmux did not
+ * answer) leaves the run recorded: a later call answers it again.
  */
 export const collectRun = Effect.fn("runReadBack.collectRun")(
-  function*(run: Run, status: number | null, ended: RunEnding = "reported", abandon = false) {
-    // Not into a dead channel: a hub's host collects only once the hub answered (services/LinkGate.ts).
-    yield* (yield* LinkGate).live
-    const collection = { status, ended, collector: thisTag, at: yield* Clock.currentTimeMillis }
-    // Abandoned from where it holds the pane; collected from its end, or, with no status, its released claim.
-    const found: RunState = abandon
-      ? { _tag: "Stranded", run }
-      : status === null
-      ? { _tag: "Released", run }
-      : { _tag: "Ended", run, status }
-    const commands = commandsOf(found, { _tag: abandon ? "Abandoned" : "Collected", collection })
-    const collected = yield* (yield* PaneCommand).run(commands).pipe(
+  function*(run: Run, found: RunState, ending?: { readonly status: number | null; readonly ended: RunEnding }) {
+    const { status, ended } = ending ??
+      (found._tag === "Ended"
+        ? { status: found.status, ended: "reported" as const }
+        : { status: null, ended: "unreported" as const })
+    const move = closing(found, { status, ended, collector: thisTag, at: yield* Clock.currentTimeMillis })
+    if (move !== undefined) {
+      // Not into a dead channel: a hub's host collects only once the hub answered (services/LinkGate.ts).
+      yield* (yield* LinkGate).live
+    }
+    const collected = move === undefined ? false : yield* (yield* PaneCommand).run(move.commands).pipe(
       Effect.as(true),
       Effect.catchIf(isCollected, () => Effect.succeed(false)),
       Effect.orElseSucceed(() => true)
@@ -368,7 +369,7 @@ export const collectFinished = Effect.fn("runReadBack.collectFinished")(
       return yield* collectedElsewhere(run, capture.head.collected)
     }
     const output = yield* outputOf(run, capture.head, limits, capture)
-    if (!(yield* collectRun(run, output.status ?? null)) && !fresh) {
+    if (!(yield* collectRun(run, stateOnPane(capture.head, run))) && !fresh) {
       return yield* collectedElsewhere(run, (yield* headOfRun(run.paneId, run.id)).collected)
     }
     return output

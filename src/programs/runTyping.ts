@@ -228,8 +228,7 @@ const typeAndAwait = Effect.fn("Run.typeAndAwait")(function*(
   // The earlier runs are collected before the typing, their status in hand (read by `earlierRuns`);
   // one another call collected first is not reported here.
   for (const found of basis.earlier) {
-    const status = found.earlier.exit_status
-    if (yield* collectRun(found.run, status, status === null ? "unreported" : "reported")) {
+    if (yield* collectRun(found.run, found.state)) {
       reported.push(found.earlier)
     }
   }
