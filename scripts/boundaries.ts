@@ -35,6 +35,7 @@ export const literalizers: Readonly<Record<string, string>> = {
   variableFormat: "src/programs/formats.ts",
   uniqueMarker: "src/programs/formats.ts",
   headFormat: "src/programs/runHead.ts",
+  endFormat: "src/programs/runHead.ts",
   separator: "src/programs/runHead.ts"
 }
 

@@ -260,16 +260,25 @@ const over = (
  * list is; a signal that comes before the wait starts is kept by tmux for it. The input goes with
  * the first part, which holds its `load-buffer`. Never a wait on a control client: it blocks
  * every command behind it.
+ *
+ * With `signalled` (a print that is not empty once the channel was signalled), the waiting client
+ * starts only after `signalLookMs`: until then `look` asks the print over the connection, and once
+ * it shows the signal, the rest of the list is read there instead, with no client started (a short
+ * run answers without a fork). The wait is then replaced by a lock and an unlock of the channel
+ * after the reads: tmux kept the signal, with no waiter to wake, and these remove the channel as a
+ * wait would, never waiting themselves (nothing of ours locks a run's channel). A look that fails,
+ * or cannot go over the connection, starts the client at once.
  */
 const split = (
   commands: ReadonlyArray<ReadonlyArray<string>>,
   wait: number,
   options: RunnerOptions,
   spawned: Spawned,
-  run: ControlLink["run"]
+  run: ControlLink["run"],
+  look: Look
 ): Effect.Effect<string, TmuxError> => {
   const before = commands.slice(0, wait)
-  const { cwd, input, ...rest } = options
+  const { cwd, input, signalled, ...rest } = options
   // A start folder, input for the waiting part, or a first part the connection cannot carry: the
   // list goes as it is, in one spawned client.
   if (
@@ -279,6 +288,17 @@ const split = (
   ) {
     return spawned(commands, options)
   }
+  if (signalled !== undefined) {
+    return Effect.gen(function*() {
+      const started = Date.now()
+      const first = yield* run(before, options, spawned)
+      const read = yield* lookForSignal(commands, wait, signalled, look)
+      if (read !== undefined) return first + read
+      // What is left of the list's time goes to the waiting client.
+      const timeoutMs = Math.max(1, (rest.timeoutMs ?? defaultTimeoutMs) - (Date.now() - started))
+      return first + (yield* spawned(commands.slice(wait), { ...rest, timeoutMs }))
+    })
+  }
   return Effect.gen(function*() {
     // The waiting client starts first, so its fork overlaps the first part; when that part fails,
     // it goes, as a list stops at its error.
@@ -287,6 +307,40 @@ const split = (
     return first + (yield* Fiber.join(waiting))
   })
 }
+
+/** Asks over the open connection only: `undefined` when it is not open or the answer did not come. */
+type Look = (commands: ReadonlyArray<ReadonlyArray<string>>) => Effect.Effect<string | undefined>
+
+/** How long a list with `signalled` looks for its signal before it starts a client to wait. */
+const signalLookMs = 40
+
+/** The pause before each look: short at first, for the shortest runs, then up to 8 ms. */
+const lookPause = (looks: number) => Math.min(8, 1 + Math.floor(looks / 2))
+
+/**
+ * The rest of a waiting list, read over the connection once `signalled` shows its signal within
+ * `signalLookMs`; `undefined` when it did not (or a look failed): the caller starts its client.
+ */
+const lookForSignal = (
+  commands: ReadonlyArray<ReadonlyArray<string>>,
+  wait: number,
+  signalled: ReadonlyArray<string>,
+  look: Look
+): Effect.Effect<string | undefined> =>
+  Effect.gen(function*() {
+    const channel = commands[wait]!.at(-1)!
+    const until = Date.now() + signalLookMs
+    for (let looks = 0; Date.now() < until; looks++) {
+      yield* Effect.sleep(lookPause(looks))
+      const seen = yield* look([signalled])
+      if (seen === undefined) return undefined
+      if (seen.trim() === "") continue
+      // The reads first: when one fails, the list stops before the channel is touched, and the
+      // client started instead finds the signal tmux kept.
+      return yield* look([...commands.slice(wait + 1), ["wait-for", "-L", channel], ["wait-for", "-U", channel]])
+    }
+    return undefined
+  })
 
 /** Closes the connection for good, its hidden session first (see `ControlLink.shutdown`). */
 const shutdownLink = async (link: Link, session: string): Promise<void> => {
@@ -319,6 +373,14 @@ export const makeControlLink = (
   const link: Link = { state: { kind: "closed", retryAt: 0 }, checking: false, checkAgain: false, hiddenIds: new Set() }
   const opener: Opener = { options, check }
 
+  const look: Look = (commands) =>
+    Effect.suspend(() => {
+      const state = link.state
+      if (state.kind !== "open" || !state.connection.isOpen()) return Effect.succeed(undefined)
+      return answerOver(state.connection, commands, commandLabel(commands), defaultTimeoutMs, defaultMaxOutputBytes)
+        .pipe(Effect.orElseSucceed(() => undefined))
+    })
+
   const run = (
     commands: ReadonlyArray<ReadonlyArray<string>>,
     options: RunnerOptions,
@@ -328,7 +390,7 @@ export const makeControlLink = (
     if (refused !== undefined) return Effect.fail(refused)
     const wait = commands.findIndex(isWait)
     if (wait !== -1 && commands.length > 1 && link.state.kind !== "shut") {
-      return split(commands, wait, options, spawned, run)
+      return split(commands, wait, options, spawned, run, look)
     }
     const sent = controlRoute(commands, options)
     if (sent === undefined) return spawned(commands, options)

@@ -32,6 +32,9 @@ export const kernelProbe = Effect.gen(function*() {
 /** The line printed between the parts of a run's read: it carries the run's ID. */
 export const separator = marks.separator
 
+/** The run's end record alone: empty until its trailer signalled its channel (see `templates`). */
+export const endFormat = (runId: string) => `#{${protocolNames(runId).end}}`
+
 /** The head of every read: the run's records, the pane's claim, then the pane's position and screen. */
 export const headFormat = (runId: string) => {
   const names = protocolNames(runId)

@@ -65,6 +65,13 @@ export interface SpawnOptions extends InvocationOptions {
 /** Options of an authority that admits `load-buffer -`: the text for the client's standard input. */
 export interface InputOptions extends InvocationOptions {
   readonly input?: string
+  /**
+   * For a list that waits on a channel: a print whose output is not empty once the channel was
+   * signalled. Over a control connection, the runner asks it for a moment before it starts a client
+   * to wait, and a list whose signal came by then is answered with no client started
+   * (platform/ControlLink.ts).
+   */
+  readonly signalled?: PrintFormat
 }
 /** What a raw runner takes. @category models */
 export type RunnerOptions = SpawnOptions & InputOptions
@@ -194,6 +201,12 @@ export const callRefusal = (
     reasons.push("standard input goes with exactly one load-buffer -")
   }
   if (options.cwd !== undefined && authority !== "TmuxSpawn") reasons.push("only a spawn takes a working directory")
+  if (options.signalled !== undefined) {
+    const why = refusal(authority, options.signalled)
+    if (why !== undefined) reasons.push(`signalled: ${clip(why)}`)
+    const waits = commands.some((argv) => argv[0] === "wait-for" && !argv.some((arg) => /^-[SLU]$/u.test(arg)))
+    if (!waits) reasons.push("signalled goes with a list that waits on a channel")
+  }
   return reasons.length === 0 ? undefined : `${authority} refused ${reasons.join("; ")}`
 }
 

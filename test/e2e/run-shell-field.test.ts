@@ -328,7 +328,9 @@ describe.concurrent("waiting after typing", () => {
 describe.concurrent("what a run reads", () => {
   it("reads a run back in the invocation that waited, even on a full screen over a long history", async () => {
     const log = (world: TmuxWorld) => join(world.dir, "tmux.log")
-    const { world, c, pane } = await open("/bin/bash", {}, (world, env) => {
+    // Spawned clients only, which the wrapper sees: over a control connection a short run's read-back
+    // is the same list, sent once its end record shows (platform/ControlLink.ts `signalled`).
+    const { world, c, pane } = await open("/bin/bash", { LIBTMUX_TRANSPORT: "spawn" }, (world, env) => {
       const wrapper = join(world.dir, "logging-tmux")
       writeFileSync(wrapper, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log(world)}'\nexec tmux "$@"\n`)
       chmodSync(wrapper, 0o755)

@@ -1,0 +1,109 @@
+/**
+ * A waiting list with `signalled` over a real control connection (platform/ControlLink.ts): a list
+ * whose signal shows within the look is read over the connection with no client started, and its
+ * channel is left as a wait leaves it; one whose signal does not show starts its waiting client,
+ * which the signal then ends; a list without `signalled` starts its client as before.
+ */
+import * as Effect from "effect/Effect"
+import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { parseTag } from "../../src/domain/instance.ts"
+import { type ControlLink, makeControlLink } from "../../src/platform/ControlLink.ts"
+import { thisTag } from "../../src/platform/thisInstance.ts"
+import { buildArgv, execTmux } from "../../src/platform/TmuxExec.ts"
+import type { RunnerOptions } from "../../src/services/Tmux.ts"
+import { until } from "../support/poll.ts"
+import { makeWorld } from "../support/tmux.ts"
+
+const world = makeWorld("signal")
+const socket = world.socketPath("s")
+const env = { ...process.env, TMUX_TMPDIR: world.dir, TMUX: undefined }
+let link: ControlLink
+let pane = ""
+
+beforeAll(async () => {
+  world.tmux("s", "new-session", "-d", "-s", "work", "-x", "80", "-y", "24", "exec sleep 1000")
+  pane = world.tmux("s", "display-message", "-p", "-t", "work", "#{pane_id}").trim()
+  link = makeControlLink(
+    {
+      bin: "tmux",
+      socketFlags: ["-S", socket],
+      socketPath: socket,
+      owner: { pid: process.pid, started: String(parseTag(thisTag)?.started ?? "") },
+      env,
+      session: "libtmux-mcp-connection-signal-test"
+    },
+    Effect.void
+  )
+  // The connection opens on the first invocation it can carry.
+  await Effect.runPromise(link.run([["display-message", "-p", "-t", pane, "up"]], {}, spawnedBy([])))
+})
+afterAll(async () => {
+  await link?.shutdown()
+  world.dispose()
+})
+
+/** The spawned runner, noting each list it was given in `lists`. */
+const spawnedBy =
+  (lists: Array<ReadonlyArray<ReadonlyArray<string>>>) =>
+  (commands: ReadonlyArray<ReadonlyArray<string>>, options: RunnerOptions) => {
+    lists.push(commands)
+    return execTmux("tmux", buildArgv(["-S", socket], commands), socket, {
+      env,
+      timeoutMs: options.timeoutMs ?? 10_000
+    })
+  }
+
+/** A waiting list for channel `name`: it sets the pane option `@t_<name>`, waits, then prints `read <name>`. */
+const waitingList = (name: string) => [
+  ["set-option", "-p", "-t", pane, `@t_${name}`, "typed"],
+  ["wait-for", name],
+  ["display-message", "-p", "-t", pane, `read #{@t_${name}}`]
+]
+const signalledBy = (name: string) => ["display-message", "-p", "-t", pane, `#{@e_${name}}`] as const
+
+/** Signals `name` and sets its end option in one list, as a run's trailer does. */
+const trailer = (name: string) =>
+  world.tmux("s", "wait-for", "-S", name, ";", "set-option", "-p", "-t", pane, `@e_${name}`, "0")
+
+/** Whether a client waiting on `name` returns within `ms` (the channel kept a signal for it). */
+const woken = (name: string, ms: number) =>
+  Effect.runPromise(
+    execTmux("tmux", buildArgv(["-S", socket], [["wait-for", name]]), socket, { env, timeoutMs: ms }).pipe(
+      Effect.as(true),
+      Effect.catchTag("TmuxTimedOut", () => Effect.succeed(false))
+    )
+  )
+
+describe("a waiting list with signalled, over the connection", () => {
+  it("reads the rest over the connection once the signal shows, starts no client, keeps no signal", async () => {
+    trailer("early")
+    const lists: Array<ReadonlyArray<ReadonlyArray<string>>> = []
+    const out = await Effect.runPromise(
+      link.run(waitingList("early"), { signalled: signalledBy("early") }, spawnedBy(lists))
+    )
+    assert.strictEqual(out, "read typed\n")
+    assert.deepStrictEqual(lists, [])
+    // As a wait would have: the kept signal is gone, so a new waiter waits.
+    assert.isFalse(await woken("early", 300))
+  })
+
+  it("starts a client for the waiting part once the look found no signal, and the signal ends it", async () => {
+    const lists: Array<ReadonlyArray<ReadonlyArray<string>>> = []
+    const answer = Effect.runPromise(
+      link.run(waitingList("late"), { signalled: signalledBy("late") }, spawnedBy(lists))
+    )
+    // The look ends without the signal; only the waiting part goes to the client.
+    await until("the waiting client to start", () => lists.length, (started) => started > 0)
+    assert.deepStrictEqual(lists.map((list) => list[0]![0]), ["wait-for"])
+    trailer("late")
+    assert.strictEqual(await answer, "read typed\n")
+  })
+
+  it("starts the waiting client at once without signalled", async () => {
+    const lists: Array<ReadonlyArray<ReadonlyArray<string>>> = []
+    const answer = Effect.runPromise(link.run(waitingList("plain"), {}, spawnedBy(lists)))
+    trailer("plain")
+    assert.strictEqual(await answer, "read typed\n")
+    assert.deepStrictEqual(lists.map((list) => list[0]![0]), ["wait-for"])
+  })
+})
