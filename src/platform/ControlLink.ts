@@ -314,8 +314,8 @@ type Look = (commands: ReadonlyArray<ReadonlyArray<string>>) => Effect.Effect<st
 /** How long a list with `signalled` looks for its signal before it starts a client to wait. */
 const signalLookMs = 40
 
-/** The pause before each look: short at first, for the shortest runs, then up to 8 ms. */
-const lookPause = (looks: number) => Math.min(8, 1 + Math.floor(looks / 2))
+/** The pause before each look: 1 ms for the first 16 looks (most short runs end there), then up to 8 ms. */
+const lookPause = (looks: number) => looks < 16 ? 1 : Math.min(8, looks - 14)
 
 /**
  * The rest of a waiting list, read over the connection once `signalled` shows its signal within
