@@ -31,7 +31,7 @@ try {
   const before = readFileSync(log, "utf8").split("\n").length
   for (let i = 0; i < 20; i++) await runTrue()
   const lines = readFileSync(log, "utf8").split("\n").slice(before - 1, -1)
-  const trailer = lines.filter((line) => line.includes(" run -t")).length
+  const trailer = lines.filter((line) => /(^| )run -t/u.test(line)).length
   console.log(
     `20 runs of \`true\` on a ready pane: ${lines.length} tmux invocations (${lines.length / 20} per run: ` +
       `${(lines.length - trailer) / 20} by the server, ${trailer / 20} by the trailer in the shell)`
