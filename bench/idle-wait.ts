@@ -7,12 +7,15 @@
  * - for comparison, a run_shell_command of `sleep 10` (a channel wait, and its watcher's looks);
  * - from the Enter of a printf after those 10 s to the answer; floor: the same, seen by bare
  *   capture-pane clients run one after another.
+ * Each wait starts after 12 s of quiet (LIBTMUX_BENCH_IDLE_SETTLE_MS), the floor's measure too.
  * Usage: node bench/idle-wait.ts (LIBTMUX_BENCH_IDLE_RUNS=n for fewer rounds while developing).
  */
 import { benchWorld, coreShare, quantile, sleep } from "./world.ts"
 
 const rounds = Number(process.env.LIBTMUX_BENCH_IDLE_RUNS ?? 10)
 const idleMs = Number(process.env.LIBTMUX_BENCH_IDLE_MS ?? 10_000)
+/** The quiet before each measured wait: the server's own work after the last round's calls is over. */
+const settleMs = Number(process.env.LIBTMUX_BENCH_IDLE_SETTLE_MS ?? 12_000)
 const world = benchWorld(["set -g history-limit 5000"])
 
 const { tmux } = world
@@ -31,8 +34,10 @@ const main = async () => {
   const serverPid = transport.pid!
   const tmuxPid = Number((await tmux("display-message", "-p", "#{pid}")).trim())
 
-  // Past the server's collection after its last call (a second idle).
-  await sleep(2_000)
+  // Past the server's collection after its last call, and past V8's own work after activity (its
+  // compiler and collector threads count in the process's time: 0.7-0.9% of a core over the 10 s right
+  // after a call or 5 s after it, none 12 s after it).
+  await sleep(settleMs)
   const floor = await coreShare(serverPid, tmuxPid, () => sleep(idleMs))
   const shares: Array<{ readonly parts: readonly [number, number, number]; readonly total: number }> = []
   const latencies: Array<number> = []
@@ -51,7 +56,7 @@ const main = async () => {
       // Look again at once.
     }
     floors.push(performance.now() - floorEntered)
-    await sleep(300)
+    await sleep(settleMs)
   }
   // For comparison: a run waiting on its channel (with its watcher's looks) over the same 10 s.
   const running = await coreShare(

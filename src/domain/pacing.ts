@@ -15,6 +15,14 @@ export const pacing = {
   /** The tick once nothing changed for `quietAfterMs`: half of it is the answer's mean delay. */
   quietTickMs: 50,
   quietAfterMs: 1_000,
+  /**
+   * The tick once nothing changed for `restAfterMs`: a long idle wait wakes half as often. Each tick
+   * (a timer's wakeup and two /proc reads) costs about 0.6 ms of processor time on a small VM, so a
+   * 10 s idle wait took 1.6% of a core at 50 ms and takes 0.8% so (bench/idle-wait.ts); the answer's
+   * mean delay after such a quiet grows by 25 ms.
+   */
+  restTickMs: 100,
+  restAfterMs: 2_000,
   /** The first spacing after a look that found nothing new; doubled after each further one. */
   firstGapMs: 20,
   /** How far apart looks may be while they find nothing new. */
@@ -83,5 +91,11 @@ export const afterLook = (pace: Pace, now: number, key: string): Pace => {
 }
 
 /** How long the loop sleeps before its next tick. */
-export const tickAfter = (pace: Pace, now: number): number =>
-  pace.changedAt !== undefined && now - pace.changedAt >= pacing.quietAfterMs ? pacing.quietTickMs : pacing.busyTickMs
+export const tickAfter = (pace: Pace, now: number): number => {
+  const quietFor = pace.changedAt === undefined ? 0 : now - pace.changedAt
+  return quietFor >= pacing.restAfterMs
+    ? pacing.restTickMs
+    : quietFor >= pacing.quietAfterMs
+    ? pacing.quietTickMs
+    : pacing.busyTickMs
+}

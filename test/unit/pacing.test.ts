@@ -55,13 +55,14 @@ describe("pacing", () => {
     assert.strictEqual(gapAfter(pace.quiet), 0)
   })
 
-  it("ticks fast while something changed lately and slower once the pane has been quiet", () => {
+  it("ticks fast while something changed lately, slower once the pane has been quiet, slower still at rest", () => {
     let pace = tick(freshPace, 0, false).pace
     pace = afterLook(pace, 0, "a")
     assert.strictEqual(tickAfter(pace, 500), pacing.busyTickMs)
     assert.strictEqual(tickAfter(pace, pacing.quietAfterMs), pacing.quietTickMs)
-    pace = tick(pace, 5_000, true).pace
-    assert.strictEqual(tickAfter(pace, 5_000), pacing.busyTickMs)
+    assert.strictEqual(tickAfter(pace, pacing.restAfterMs), pacing.restTickMs)
+    pace = tick(pace, 6_000, true).pace
+    assert.strictEqual(tickAfter(pace, 6_000), pacing.busyTickMs)
   })
 })
 
