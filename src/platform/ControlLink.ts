@@ -261,13 +261,16 @@ const over = (
  * the first part, which holds its `load-buffer`. Never a wait on a control client: it blocks
  * every command behind it.
  *
- * With `signalled` (a print that is not empty once the channel was signalled), the waiting client
- * starts only after `signalLookMs`: until then `look` asks the print over the connection, and once
- * it shows the signal, the rest of the list is read there instead, with no client started (a short
- * run answers without a fork). The wait is then replaced by a lock and an unlock of the channel
- * after the reads: tmux kept the signal, with no waiter to wake, and these remove the channel as a
- * wait would, never waiting themselves (nothing of ours locks a run's channel). A look that fails,
- * or cannot go over the connection, starts the client at once.
+ * With `signalled` (a print that is not empty once the channel was signalled) and the connection
+ * open, the waiting client starts only after `signalLookMs` from the first part's answer: until then
+ * `look` asks the print over the connection, and once it shows the signal, the rest of the list is
+ * read there instead, with no client started (a short run answers without a fork). That read comes
+ * right after the look, not in the signal's turn: another instance collects a run of ours only once
+ * it has been ended for 300 ms (programs/paneClaim.ts `earlierRuns`), and a read that finds it
+ * collected says so. The wait is replaced by a lock and an unlock of the channel after the reads:
+ * tmux kept the signal, with no waiter to wake, and these remove the channel as a wait would, never
+ * waiting themselves (a run's channel is the protocol's, programs/channel.ts, and nothing locks
+ * one). A look that fails, or finds the connection gone, starts the client.
  */
 const split = (
   commands: ReadonlyArray<ReadonlyArray<string>>,
@@ -275,7 +278,7 @@ const split = (
   options: RunnerOptions,
   spawned: Spawned,
   run: ControlLink["run"],
-  look: Look
+  look: Look | undefined
 ): Effect.Effect<string, TmuxError> => {
   const before = commands.slice(0, wait)
   const { cwd, input, signalled, ...rest } = options
@@ -288,15 +291,19 @@ const split = (
   ) {
     return spawned(commands, options)
   }
-  if (signalled !== undefined) {
+  if (signalled !== undefined && look !== undefined) {
     return Effect.gen(function*() {
       const started = Date.now()
       const first = yield* run(before, options, spawned)
-      const read = yield* lookForSignal(commands, wait, signalled, look)
-      if (read !== undefined) return first + read
-      // What is left of the list's time goes to the waiting client.
+      const found = yield* lookForSignal(commands, wait, signalled, look)
+      if (found._tag === "Read") return first + found.stdout
+      // What is left of the list's time goes to the client.
       const timeoutMs = Math.max(1, (rest.timeoutMs ?? defaultTimeoutMs) - (Date.now() - started))
-      return first + (yield* spawned(commands.slice(wait), { ...rest, timeoutMs }))
+      // Seen signalled, then the read over the connection lost its answer: tmux may have run the
+      // lock and unlock, and a wait would then wait for a signal that is gone. The read goes to the
+      // client as the connection's list was, which waits for nothing.
+      const left = found._tag === "Signalled" ? lockedRead(commands, wait) : commands.slice(wait)
+      return first + (yield* spawned(left, { ...rest, timeoutMs }))
     })
   }
   return Effect.gen(function*() {
@@ -315,31 +322,36 @@ type Look = (commands: ReadonlyArray<ReadonlyArray<string>>) => Effect.Effect<st
 const signalLookMs = 40
 
 /** The pause before each look: 1 ms for the first 16 looks (most short runs end there), then up to 8 ms. */
-const lookPause = (looks: number) => looks < 16 ? 1 : Math.min(8, looks - 14)
+const lookPause = (looks: number) => Math.min(8, Math.max(1, looks - 14))
+
+/** What follows a waiting list's wait, then its channel locked and unlocked: the kept signal removed. */
+const lockedRead = (commands: ReadonlyArray<ReadonlyArray<string>>, wait: number) => {
+  const channel = commands[wait]!.at(-1)!
+  return [...commands.slice(wait + 1), ["wait-for", "-L", channel], ["wait-for", "-U", channel]]
+}
 
 /**
- * The rest of a waiting list, read over the connection once `signalled` shows its signal within
- * `signalLookMs`; `undefined` when it did not (or a look failed): the caller starts its client.
+ * What the looks for `signalled` found within `signalLookMs`: the rest of the list read over the
+ * connection; the signal, with that read's answer lost; or nothing (or a look failed).
  */
 const lookForSignal = (
   commands: ReadonlyArray<ReadonlyArray<string>>,
   wait: number,
   signalled: ReadonlyArray<string>,
   look: Look
-): Effect.Effect<string | undefined> =>
+): Effect.Effect<{ readonly _tag: "Read"; readonly stdout: string } | { readonly _tag: "Signalled" | "None" }> =>
   Effect.gen(function*() {
-    const channel = commands[wait]!.at(-1)!
     const until = Date.now() + signalLookMs
     for (let looks = 0; Date.now() < until; looks++) {
       yield* Effect.sleep(lookPause(looks))
       const seen = yield* look([signalled])
-      if (seen === undefined) return undefined
+      if (seen === undefined) return { _tag: "None" } as const
       if (seen.trim() === "") continue
-      // The reads first: when one fails, the list stops before the channel is touched, and the
-      // client started instead finds the signal tmux kept.
-      return yield* look([...commands.slice(wait + 1), ["wait-for", "-L", channel], ["wait-for", "-U", channel]])
+      // The reads first: when one fails, the list stops before the channel is touched.
+      const stdout = yield* look(lockedRead(commands, wait))
+      return stdout === undefined ? { _tag: "Signalled" } as const : { _tag: "Read", stdout } as const
     }
-    return undefined
+    return { _tag: "None" } as const
   })
 
 /** Closes the connection for good, its hidden session first (see `ControlLink.shutdown`). */
@@ -390,7 +402,9 @@ export const makeControlLink = (
     if (refused !== undefined) return Effect.fail(refused)
     const wait = commands.findIndex(isWait)
     if (wait !== -1 && commands.length > 1 && link.state.kind !== "shut") {
-      return split(commands, wait, options, spawned, run, look)
+      // Looks for a signal only while the connection is open: else the client's fork overlaps the typing.
+      const open = link.state.kind === "open" && link.state.connection.isOpen()
+      return split(commands, wait, options, spawned, run, open ? look : undefined)
     }
     const sent = controlRoute(commands, options)
     if (sent === undefined) return spawned(commands, options)
