@@ -13,7 +13,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { boundProblem, brokenBound } from "../domain/argumentBounds.ts"
-import { callLabel } from "../domain/asciicast.ts"
 import { isPaneId } from "../domain/ids.ts"
 import {
   type Acceptance,
@@ -24,7 +23,6 @@ import {
 } from "../domain/redact.ts"
 import type { Selection } from "../domain/selection.ts"
 import { type ManifestRow, typesIntoPane } from "../manifest/index.ts"
-import { thisTag } from "../platform/thisInstance.ts"
 import { refuseOwnInput } from "../programs/guard.ts"
 import { withoutUsual } from "../programs/usual.ts"
 import { Audit } from "../services/Audit.ts"
@@ -47,6 +45,7 @@ import {
   targetsIn,
   targetsOf
 } from "./arguments.ts"
+import { recordingOf, runEndOf } from "./callMarks.ts"
 
 /** A call to a tool outside the effective selection. Acts on nothing. @category errors */
 export class ToolNotSelected extends Schema.TaggedError<ToolNotSelected>()("ToolNotSelected", {
@@ -127,23 +126,6 @@ interface Recording {
   readonly secret: Buffer
   readonly recorder: Recorder["Service"]
 }
-
-/** What a recorded call marks: the panes its arguments name, and its marker (`<tool> <instance>#<call>`). */
-const recordingOf = (row: ManifestRow, targets: ReadonlyArray<string>, call: number) => ({
-  named: targets.filter(isPaneId),
-  mark: {
-    tool: row.name,
-    label: callLabel(row.name, thisTag, call),
-    // A manage, teardown or spawn row may change pane sizes; one that types into a pane does not.
-    layout: row.toolset !== "inspect" && !typesIntoPane(row)
-  }
-})
-
-/** A run's end a call reported: its pane and exit status. */
-const runEndOf = (output: Readonly<Record<string, unknown>>) =>
-  typeof output.exit_status === "number" && typeof output.pane_id === "string"
-    ? { pane: output.pane_id, status: output.exit_status }
-    : undefined
 
 /** The selected tools, each with its input specialized to the selection when its definition asks. */
 const selectedOf = (selection: Selection): ReadonlyArray<ToolDefinition> =>

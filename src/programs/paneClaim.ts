@@ -151,10 +151,8 @@ export const awaitFreePane = Effect.fn("paneClaim.awaitFreePane")(function*(pane
     if (decided.step === "LookAgain") continue
     if (decided.step === "Release") {
       const release = { _tag: "Released", successor: String(process.pid) } as const
-      // From the `Held` the look found, named by the pane's claim alone: the claimed run's records are
-      // not read here, and a forged claim names a run recorded on another pane (its state read here
-      // would be `Free`, and the claim never released). tmux's guards keep it safe: the successor
-      // option taken with `-o` and the record guard refuse a release whose state moved since.
+      // From the `Held` the claim names (a forged claim names a run recorded on another pane, read as
+      // `Free`); the successor's `-o` and the record guard refuse a release whose state moved since.
       const released = yield* (yield* PaneCommand).run(
         commandsOf({ _tag: "Held", run: { id: claim, paneId } }, release)
       ).pipe(

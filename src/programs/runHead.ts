@@ -35,6 +35,15 @@ export const separator = marks.separator
 /** The run's end record alone: empty until its trailer signalled its channel (see `templates`). */
 export const endFormat = (runId: string) => `#{${protocolNames(runId).end}}`
 
+/** A print of the run's end record (`endFormat`): a waiting list's `signalled` (platform/ControlLink.ts). */
+export const endPrint = (paneId: string, runId: string): PrintFormat => [
+  "display-message",
+  "-p",
+  "-t",
+  paneId,
+  endFormat(runId)
+]
+
 /** The head of every read: the run's records, the pane's claim, then the pane's position and screen. */
 export const headFormat = (runId: string) => {
   const names = protocolNames(runId)

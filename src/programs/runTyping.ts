@@ -36,7 +36,7 @@ import { orPaneNotFound, readPane } from "./pane.ts"
 import { type EarlierRun, isClaimTaken, isGenerationTaken, readyAsHeld } from "./paneClaim.ts"
 import { afterLostWaiter, awaitRun, type LostWait, lostWait } from "./runAwait.ts"
 import { heldBasis, lookedBasis, type TypingBasis } from "./runBasis.ts"
-import { endFormat, readCommands } from "./runHead.ts"
+import { endPrint, readCommands } from "./runHead.ts"
 import { collectRun, type OutputLimits } from "./runReadBack.ts"
 
 /** A fresh random run ID (see `runIdPattern`). */
@@ -255,13 +255,8 @@ const typeAndAwait = Effect.fn("Run.typeAndAwait")(function*(
       ["wait-for", protocolNames(id).channel],
       ...readCommands(run, basis.from)
     ],
-    {
-      input: typed,
-      timeoutMs: Math.max(1, deadline - now) + 10_000,
-      // The end record, set by the trailer's list right after its signal: a short run is answered
-      // over the control connection without a waiting client (platform/ControlLink.ts).
-      signalled: ["display-message", "-p", "-t", paneId, endFormat(id)]
-    }
+    // The end record, set right after the signal: a short run's end is seen over the control connection.
+    { input: typed, timeoutMs: Math.max(1, deadline - now) + 10_000, signalled: endPrint(paneId, id) }
   ).pipe(orPaneNotFound(paneId))
   // A cancelled call leaves its command running: keep the run for `resume`, like a timeout.
   // A timeout before the paste (the typing client still starting) typed nothing: no run to name.

@@ -300,6 +300,57 @@ const resultOf = (
   }
 }
 
+/** What serving tool calls needs of the server being built (`makeServer`). */
+interface Calls {
+  readonly registry: Registry["Service"]
+  readonly runFork: Effect.Success<ReturnType<typeof FiberSet.makeRuntime<never>>>
+  readonly tasks: ReturnType<typeof makeTasks>
+  /** The pane view's own tools: called only by a request that may see the view. */
+  readonly appOnly: ReadonlySet<string>
+  readonly viewFor: (params: unknown) => boolean
+  readonly options: ServerOptions
+}
+
+/**
+ * Serves tools/call: each call a fiber of the server's scope, as a task when its request asks and
+ * may; `options.afterCall` hears whether calls are still in flight after each.
+ */
+const serveCalls = (server: Server, { registry, runFork, tasks, appOnly, viewFor, options }: Calls) => {
+  let inflight = 0
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    if (appOnly.has(request.params.name) && !viewFor(request.params)) {
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `${request.params.name} is the pane view's own tool, listed only to clients that declare the ` +
+          `${uiExtension} extension with ${appMimeType}; to read a pane, call snapshot_pane or capture_pane`
+      )
+    }
+    inflight++
+    // Arguments the stdin framing refused unread stand in for themselves: the registry refuses the call.
+    const args = extra.requestInfo instanceof UnreadCall ? extra.requestInfo.arguments : request.params.arguments
+    // Only on 2026-07-28, and only when this request declared the extension, may the call become a task.
+    const ticket = options.era?.() === "modern"
+      ? tasks.ticketFor(request.params.name, args, request.params)
+      : undefined
+    const fiber = runFork(
+      registry.call(request.params.name, args, {
+        requestId: extra.requestId,
+        clientId: clientIdOf(server) ?? envelopeOf(request.params).client,
+        progress: progressOf(request.params._meta?.progressToken, extra),
+        ...hubCallOf(request.params._meta?.[hubCallMetaKey]),
+        ...(ticket === undefined ? {} : { task: ticket.call })
+      }),
+      { signal: extra.signal }
+    )
+    const exit = await new Promise<Exit.Exit<CallOutcome, ToolNotSelected>>((resolve) => fiber.addObserver(resolve))
+    inflight--
+    options.afterCall?.(() => inflight > 0)
+    const task = ticket === undefined || Exit.isFailure(exit) ? undefined : tasks.created(ticket, exit.value)
+    // The SDK's result check lets a task's fields through (and adds an empty content the wire removes).
+    return task === undefined ? resultOf(exit, request.params.name, options.log) : task as CallToolResult
+  })
+}
+
 /**
  * Builds the SDK server over the registry; the caller connects a transport. Calls run in the scope
  * this is built in: closing it interrupts the calls in flight and waits for them.
@@ -319,7 +370,6 @@ export const makeServer = (
       }),
       hosts !== undefined
     )
-    let inflight = 0
     const server = new Server(serverInfo(options.version), {
       capabilities: { tools: {}, resources: {}, logging: {} },
       instructions: options.instructions
@@ -350,38 +400,7 @@ export const makeServer = (
       tools: listed[viewFor(request.params) ? "withView" : "plain"][options.era?.() === "modern" ? "modern" : "legacy"]
     }))
     serveResources(server, options, viewFor)
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      if (lists.appOnly.has(request.params.name) && !viewFor(request.params)) {
-        throw new RpcError(
-          ErrorCode.InvalidParams,
-          `${request.params.name} is the pane view's own tool, listed only to clients that declare the ` +
-            `${uiExtension} extension with ${appMimeType}; to read a pane, call snapshot_pane or capture_pane`
-        )
-      }
-      inflight++
-      // Arguments the stdin framing refused unread stand in for themselves: the registry refuses the call.
-      const args = extra.requestInfo instanceof UnreadCall ? extra.requestInfo.arguments : request.params.arguments
-      // Only on 2026-07-28, and only when this request declared the extension, may the call become a task.
-      const ticket = options.era?.() === "modern"
-        ? tasks.ticketFor(request.params.name, args, request.params)
-        : undefined
-      const fiber = runFork(
-        registry.call(request.params.name, args, {
-          requestId: extra.requestId,
-          clientId: clientIdOf(server) ?? envelopeOf(request.params).client,
-          progress: progressOf(request.params._meta?.progressToken, extra),
-          ...hubCallOf(request.params._meta?.[hubCallMetaKey]),
-          ...(ticket === undefined ? {} : { task: ticket.call })
-        }),
-        { signal: extra.signal }
-      )
-      const exit = await new Promise<Exit.Exit<CallOutcome, ToolNotSelected>>((resolve) => fiber.addObserver(resolve))
-      inflight--
-      options.afterCall?.(() => inflight > 0)
-      const task = ticket === undefined || Exit.isFailure(exit) ? undefined : tasks.created(ticket, exit.value)
-      // The SDK's result check lets a task's fields through (and adds an empty content the wire removes).
-      return task === undefined ? resultOf(exit, request.params.name, options.log) : task as CallToolResult
-    })
+    serveCalls(server, { registry, runFork, tasks, appOnly: lists.appOnly, viewFor, options })
     const local: LocalMethods = {
       server: serverInfo(options.version),
       discovery: discoveryOf(options.instructions),
