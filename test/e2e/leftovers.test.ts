@@ -82,9 +82,14 @@ describe("leftovers of dead instances", () => {
         `libtmux-mcp-paste-${tags.live}-live`,
         `libtmux-mcp-paste-${tags.foreign}-foreign`
       ])
-      const options = tmux("show-options", "-p", "-t", pane).split("\n").map((line) => line.split(" ")[0])
-      assert.notIncludeMembers(options, ["@lmcp_run_aaaaaa", "@laaaaaa"], "the dead instance's untyped run")
-      assert.includeMembers(options, ["@lmcp_run_bbbbbb", "@lbbbbbb", "@lmcp_run_cccccc", "@lcccccc"])
+      // The sweep removes the buffers, then the untyped runs, in an invocation of its own.
+      const options = () => tmux("show-options", "-p", "-t", pane).split("\n").map((line) => line.split(" ")[0])
+      const left = await until(
+        "the dead instance's untyped run to go",
+        options,
+        (names) => !names.includes("@lmcp_run_aaaaaa") && !names.includes("@laaaaaa")
+      )
+      assert.includeMembers(left, ["@lmcp_run_bbbbbb", "@lbbbbbb", "@lmcp_run_cccccc", "@lcccccc"])
       await until("the orphaned waiter to stop waiting", () => waiter.exitCode !== null || waiter.signalCode !== null)
     } finally {
       waiter.kill()
