@@ -283,18 +283,16 @@ const split = (
   const before = commands.slice(0, wait)
   const { cwd, input, signalled, ...rest } = options
   // A start folder, input for the waiting part, or a first part the connection cannot carry: the
-  // list goes as it is, in one spawned client.
-  if (
-    before.length === 0 || cwd !== undefined ||
-    (input !== undefined && !before.some((command) => command[0] === "load-buffer")) ||
-    controlRoute(before, options) === undefined
-  ) {
-    return spawned(commands, options)
-  }
-  if (signalled !== undefined && look !== undefined) {
+  // list goes as it is, in one spawned client. A list that begins with its wait has no first part.
+  const carried = cwd === undefined &&
+    (before.length === 0
+      ? input === undefined
+      : (input === undefined || before.some((command) => command[0] === "load-buffer")) &&
+        controlRoute(before, options) !== undefined)
+  if (carried && signalled !== undefined && look !== undefined) {
     return Effect.gen(function*() {
       const started = Date.now()
-      const first = yield* run(before, options, spawned)
+      const first = before.length === 0 ? "" : yield* run(before, options, spawned)
       const found = yield* lookForSignal(commands, wait, signalled, look)
       if (found._tag === "Read") return first + found.stdout
       // What is left of the list's time goes to the client.
@@ -306,6 +304,7 @@ const split = (
       return first + (yield* spawned(left, { ...rest, timeoutMs }))
     })
   }
+  if (!carried || before.length === 0) return spawned(commands, options)
   return Effect.gen(function*() {
     // The waiting client starts first, so its fork overlaps the first part; when that part fails,
     // it goes, as a list stops at its error.

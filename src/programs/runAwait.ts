@@ -37,6 +37,7 @@ import { orPaneNotFound, readPane } from "./pane.ts"
 import { isClaimTaken } from "./paneClaim.ts"
 import {
   type Capture,
+  endPrint,
   type Head,
   headOfRun,
   kernelProbe,
@@ -425,9 +426,10 @@ export const resumeRun = Effect.fn("runAwait.resumeRun")(
       head.history
     )
     const now = yield* Clock.currentTimeMillis
+    // As a new run's: a run that ends soon after (an answer typed just before) is seen over the connection.
     const waiter = tmux.run(
       [["wait-for", protocolNames(run.id).channel], ...readCommands(run, from)],
-      { timeoutMs: Math.max(1, deadline - now) + 10_000 }
+      { timeoutMs: Math.max(1, deadline - now) + 10_000, signalled: endPrint(run.paneId, run.id) }
     ).pipe(orPaneNotFound(run.paneId))
     return yield* awaitRun(run, waiter, from, deadline, false, limits, undefined, interrupted).pipe(
       Effect.catchIf(lostWait, (error) => afterLostWaiter(run, error, limits, false))

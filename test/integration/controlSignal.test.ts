@@ -1,8 +1,9 @@
 /**
  * A waiting list with `signalled` over a real control connection (platform/ControlLink.ts): a list
  * whose signal shows within the look is read over the connection with no client started, and its
- * channel is left as a wait leaves it; one whose signal does not show starts its waiting client,
- * which the signal then ends; a list without `signalled` starts its client as before.
+ * channel is left as a wait leaves it, a list that begins with its wait (a resume's) too; one whose
+ * signal does not show starts its waiting client, which the signal then ends; a list without
+ * `signalled` starts its client as before.
  */
 import * as Effect from "effect/Effect"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
@@ -97,6 +98,18 @@ describe("a waiting list with signalled, over the connection", () => {
     assert.deepStrictEqual(lists.map((list) => list[0]![0]), ["wait-for"])
     trailer("late")
     assert.strictEqual(await answer, "read typed\n")
+  })
+
+  it("reads a list that begins with its wait (a resume's) over the connection once the signal shows", async () => {
+    trailer("resumed")
+    const lists: Array<ReadonlyArray<ReadonlyArray<string>>> = []
+    const out = await Effect.runPromise(
+      link.run(waitingList("resumed").slice(1), { signalled: signalledBy("resumed") }, spawnedBy(lists))
+    )
+    // Nothing set `@t_resumed` (the list has no first part): the read prints it empty.
+    assert.strictEqual(out, "read \n")
+    assert.deepStrictEqual(lists, [])
+    assert.isFalse(await woken("resumed", 300))
   })
 
   it("starts the waiting client at once without signalled", async () => {
