@@ -408,11 +408,11 @@ const listen = (r: Recorders, fd: number): Start => {
   return started
 }
 
-/** What tmux answered a pipe's start with, or why the pane is refused (`PaneRefused`) or `absent`. */
-const answered = (exit: Exit.Exit<string, TmuxError>, what: string): string | "absent" => {
+/** What tmux answered a pipe's start with; `undefined` for a pane that is not there, `PaneRefused` otherwise. */
+const answered = (exit: Exit.Exit<string, TmuxError>, what: string): string | undefined => {
   if (Exit.isSuccess(exit)) return exit.value
   const error = Option.getOrUndefined(Cause.findErrorOption(exit.cause))
-  if (error !== undefined && paneMissing(error)) return "absent"
+  if (error !== undefined && paneMissing(error)) return undefined
   throw new PaneRefused(`tmux did not ${what}: ${error?.message ?? "it failed"}`)
 }
 
@@ -431,7 +431,7 @@ const pipeInto = async (r: Recorders, pane: string, fifo: string, started: Start
   ]])
   stillServing(r)
   const found = answered(look, "answer")
-  if (found === "absent") return "absent"
+  if (found === undefined) return "absent"
   const [id, dead, pipe, owner = ""] = found.trim().split(" ")
   // tmux prints nothing (and succeeds) for a pane it cannot find.
   if (id !== pane || dead === "1") return "absent"
@@ -451,7 +451,7 @@ const pipeInto = async (r: Recorders, pane: string, fifo: string, started: Start
   ])
   stillServing(r)
   const screen = answered(piping, "start its pipe")
-  if (screen === "absent") return "absent"
+  if (screen === undefined) return "absent"
   const [facts = "", ...rows] = screen.replace(/\n$/u, "").split("\n")
   const [cols, height, cursorX, cursorY] = facts.split(" ").map(Number)
   return { cols: cols || 80, rows: height || 24, cursorX: cursorX ?? 0, cursorY: cursorY ?? 0, screen: rows }
@@ -478,8 +478,13 @@ const begin = async (
   r: Recorders,
   pane: string,
   number: number,
-  view: { readonly cols: number; readonly rows: number; readonly cursorX: number; readonly cursorY: number },
-  screen: ReadonlyArray<string>,
+  view: {
+    readonly cols: number
+    readonly rows: number
+    readonly cursorX: number
+    readonly cursorY: number
+    readonly screen: ReadonlyArray<string>
+  },
   reader: Socket
 ): Promise<Recording> => {
   const path = join(r.folder, castFileName(r.tag, number, pane, 1))
@@ -522,7 +527,7 @@ const begin = async (
     rec,
     at,
     "o",
-    screenOutput({ rows: screen.slice(0, view.rows), cursorX: view.cursorX, cursorY: view.cursorY })
+    screenOutput({ rows: view.screen.slice(0, view.rows), cursorX: view.cursorX, cursorY: view.cursorY })
   )
   return rec
 }
@@ -547,7 +552,7 @@ const start = async (r: Recorders, pane: string): Promise<"recording" | "absent"
     if (piped === "absent") return "absent"
     await opened(started)
     stillServing(r)
-    const rec = await begin(r, pane, number, piped, piped.screen, started.reader)
+    const rec = await begin(r, pane, number, piped, started.reader)
     started.rec = rec
     // The first chunk begins with the `R` the pipe's shell wrote.
     const early = Buffer.concat(started.chunks ?? []).subarray(1)
