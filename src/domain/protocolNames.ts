@@ -162,6 +162,8 @@ export const marks = {
   collected: "lmcp-run-collected",
   /** The answer's guard's (programs/runAnswer.ts), when the pane is no longer as the answer saw it. */
   answerRefused: "lmcp-answer-refused",
+  /** The hidden-target guard's (domain/hiddenTargets.ts), when a target is in a connection's hidden session. */
+  hiddenTarget: "lmcp-hidden-target",
   /** The line printed between the parts of a run's read: it carries the run's ID. */
   separator: (runId: string) => `lmcp-sep-${runId}`,
   /** The line before each pane's options in the leftover sweep. */

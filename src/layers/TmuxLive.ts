@@ -7,10 +7,11 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { hiddenGuards } from "../domain/hiddenTargets.ts"
 import { parseTag } from "../domain/instance.ts"
 import { controlSessionName } from "../domain/protocolNames.ts"
 import { formatSelector, type SocketSelector } from "../domain/socket.ts"
-import { makeControlLink } from "../platform/ControlLink.ts"
+import { hiddenRefusal, makeControlLink } from "../platform/ControlLink.ts"
 import { withCreationLock } from "../platform/Lease.ts"
 import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
 import { layer as procLayer, Proc } from "../platform/Proc.ts"
@@ -91,20 +92,23 @@ export const layer = (
     const pooled = yield* makePool(poolSize())
     // Every client of ours checks the socket's place first, just before it is spawned: after the
     // last session ends, the socket can be gone and bound again by another user.
+    // Without a connection, nothing tells this instance which IDs are hidden sessions' (another
+    // instance's may be on the socket): such a list checks the IDs it names first (`guarded`).
     const exec = (
       flags: ReadonlyArray<string>,
       commands: ReadonlyArray<ReadonlyArray<string>>,
       options: RunnerOptions,
-      passFd?: number
+      passFd?: number,
+      guarded = false
     ) =>
       Effect.andThen(
         guardPlace(pin.place, "connect"),
-        execTmux(bin, buildArgv(flags, commands), socket, {
+        execTmux(bin, buildArgv(flags, guarded ? [...hiddenGuards(commands), ...commands] : commands), socket, {
           ...options,
           env: pin.environment,
           passFd,
           label: commandLabel(commands)
-        })
+        }).pipe(Effect.mapError((error) => guarded ? hiddenRefusal(commands, error) : error))
       )
     // One control connection carries what it can (platform/ControlLink.ts); the socket is named by
     // its path, which the place check above guards, whatever selected it.
@@ -126,7 +130,7 @@ export const layer = (
     if (link !== undefined && pin.serverStateAtStartup === "existing") link.open()
     const pinned = (extraFlags: ReadonlyArray<string>, passFd?: number): Runner => {
       const spawned = (commands: ReadonlyArray<ReadonlyArray<string>>, options: RunnerOptions) =>
-        pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd))
+        pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd, link === undefined))
       return link === undefined ? spawned : (commands, options) => link.run(commands, options, spawned)
     }
     // A spawn may start the server, so only spawns carry the configuration file (and its descriptor).

@@ -7,6 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import { namedIds, notFoundText, refusedId } from "../domain/hiddenTargets.ts"
 import { isControlSession } from "../domain/protocolNames.ts"
 import {
   TmuxAnswerLost,
@@ -120,17 +121,21 @@ const hiddenTarget = (
   commands: ReadonlyArray<ReadonlyArray<string>>
 ): TmuxCommandFailed | undefined => {
   if (hiddenIds.size === 0) return undefined
-  for (const command of commands) {
-    for (let i = 1; i < command.length - 1; i++) {
-      if (command[i] !== "-t" && command[i] !== "-s") continue
-      const id = /^[%@$][0-9]+/u.exec(command[i + 1]!)?.[0]
-      if (id === undefined || !hiddenIds.has(id)) continue
-      const kind = id[0] === "%" ? "pane" : id[0] === "@" ? "window" : "session"
-      // As tmux words a target that names nothing: callers then say what exists instead.
-      return new TmuxCommandFailed({ command: command[0]!, exitCode: 1, stderr: `can't find ${kind}: ${id}` })
-    }
-  }
-  return undefined
+  const named = namedIds(commands).find(({ id }) => hiddenIds.has(id))
+  // As tmux words a target that names nothing: callers then say what exists instead.
+  return named && new TmuxCommandFailed({ command: named.command, exitCode: 1, stderr: notFoundText(named.id) })
+}
+
+/**
+ * What a failure of a list sent with `hiddenGuards` first (domain/hiddenTargets.ts) means: a guard's
+ * refusal is told as tmux's own for a target that names nothing; any other failure as it was.
+ */
+export const hiddenRefusal = (commands: ReadonlyArray<ReadonlyArray<string>>, error: TmuxError): TmuxError => {
+  if (error._tag !== "TmuxCommandFailed") return error
+  const id = refusedId(error.stderr)
+  if (id === undefined) return error
+  const command = namedIds(commands).find((named) => named.id === id)?.command ?? error.command
+  return new TmuxCommandFailed({ command, exitCode: 1, stderr: notFoundText(id) })
 }
 
 /** Opens the connection (the check first), the link `opening` meanwhile; undefined when it cannot open. */

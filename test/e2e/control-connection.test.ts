@@ -159,37 +159,44 @@ describe("the control connection", () => {
     assert.lengthOf(lines(raw(world, "list-panes", "-a", "-F", "#{pane_id}").stdout), 2)
   })
 
-  it("refuses the hidden session's pane to every tool that takes a pane_id", async () => {
-    const { world, c } = await open()
-    structured(await call(c, "create_session", { session_name: "work" }))
-    const hidden = await connection(world, c)
-    const pane = raw(world, "list-panes", "-t", hidden.id, "-F", "#{pane_id}").stdout.trim()
-    const calls = [
-      ["capture_pane", { pane_id: pane }],
-      ["snapshot_pane", { pane_id: pane }],
-      ["send_keys", { pane_id: pane, keys: "typed-into-hidden" }],
-      ["paste_text", { pane_id: pane, text: "pasted-into-hidden" }],
-      ["set_pane_title", { pane_id: pane, title: "retitled" }],
-      ["select_pane", { pane_id: pane }],
-      ["resize_pane", { pane_id: pane, width: 20 }],
-      ["enter_copy_mode", { pane_id: pane }],
-      ["clear_pane_scrollback", { pane_id: pane }],
-      ["split_window", { pane_id: pane }]
-    ] as const
-    const accepted: Array<string> = []
-    for (const [tool, args] of calls) {
-      const result = await call(c, tool, args)
-      if (result.isError !== true || errorTag(result) !== "PaneNotFound") {
-        accepted.push(`${tool}: ${result.isError === true ? errorTag(result) : "ok"} ${textOf(result).slice(0, 120)}`)
+  // A spawn instance keeps no connection and hears no notifications: it refuses another instance's
+  // hidden pane all the same.
+  for (const who of ["the instance itself", "a spawn instance on the same socket"] as const) {
+    it(`refuses the hidden session's pane to every tool that takes a pane_id (${who})`, async () => {
+      const { world, c: owner } = await open()
+      structured(await call(owner, "create_session", { session_name: "work" }))
+      const hidden = await connection(world, owner)
+      const c = who === "the instance itself"
+        ? owner
+        : await h.connect(world, { ...allToolsets, LIBTMUX_TRANSPORT: "spawn" })
+      const pane = raw(world, "list-panes", "-t", hidden.id, "-F", "#{pane_id}").stdout.trim()
+      const calls = [
+        ["capture_pane", { pane_id: pane }],
+        ["snapshot_pane", { pane_id: pane }],
+        ["send_keys", { pane_id: pane, keys: "typed-into-hidden" }],
+        ["paste_text", { pane_id: pane, text: "pasted-into-hidden" }],
+        ["set_pane_title", { pane_id: pane, title: "retitled" }],
+        ["select_pane", { pane_id: pane }],
+        ["resize_pane", { pane_id: pane, width: 20 }],
+        ["enter_copy_mode", { pane_id: pane }],
+        ["clear_pane_scrollback", { pane_id: pane }],
+        ["split_window", { pane_id: pane }]
+      ] as const
+      const accepted: Array<string> = []
+      for (const [tool, args] of calls) {
+        const result = await call(c, tool, args)
+        if (result.isError !== true || errorTag(result) !== "PaneNotFound") {
+          accepted.push(`${tool}: ${result.isError === true ? errorTag(result) : "ok"} ${textOf(result).slice(0, 120)}`)
+        }
       }
-    }
-    assert.deepStrictEqual(accepted, [], `tools that took the hidden pane ${pane} as a target`)
-    assert.deepStrictEqual(
-      lines(raw(world, "list-panes", "-t", hidden.id, "-F", "#{pane_id}").stdout),
-      [pane],
-      "nothing was added to the hidden session"
-    )
-  })
+      assert.deepStrictEqual(accepted, [], `tools that took the hidden pane ${pane} as a target`)
+      assert.deepStrictEqual(
+        lines(raw(world, "list-panes", "-t", hidden.id, "-F", "#{pane_id}").stdout),
+        [pane],
+        "nothing was added to the hidden session"
+      )
+    })
+  }
 
   for (const transport of ["auto", "spawn"] as const) {
     it(`lets the tmux server end with the user's last session (LIBTMUX_TRANSPORT=${transport})`, async () => {
