@@ -22,7 +22,9 @@ import type { TmuxWorld } from "../support/tmux.ts"
 const h = harness("control-conn", { inProcess: true })
 const bin = harness("control-conn")
 const socket = "libtmux-mcp"
-const allToolsets = { LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown" }
+// The connection is this file's subject: its servers take the default transport even in a run that
+// sets another for the rest (LIBTMUX_TEST_TRANSPORT, test/support/mcp.ts), unless a test names one.
+const allToolsets = { LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown", LIBTMUX_TRANSPORT: "auto" }
 
 /** A raw tmux command on the world's socket: its status and both outputs (no throw). */
 const raw = (world: TmuxWorld, ...args: ReadonlyArray<string>) => {

@@ -221,7 +221,9 @@ export const produceExamples = async (
         // In the world, so the example names it as a placeholder, not the test run's shared cache.
         XDG_CACHE_HOME: join(world.dir, "cache"),
         // The same prompt for every user (sh gives root its own): an interactive sh reads $ENV.
-        ENV: prompt
+        ENV: prompt,
+        // The pages show the server as a user starts it (show_environment lists what it passed on).
+        LIBTMUX_TRANSPORT: undefined
       },
       [],
       uiCapabilities

@@ -21,6 +21,9 @@ export const binPath = fileURLToPath(new URL("../../dist/libtmux-mcp.js", import
  */
 export const serverCacheVariable = "LIBTMUX_TEST_SERVER_CACHE"
 
+/** The transport a run's servers take when their tests name none (see `serverEnv`). */
+export const transportVariable = "LIBTMUX_TEST_TRANSPORT"
+
 /** The environment of a server process in a world, plus overrides (undefined removes a variable). */
 export const serverEnv = (
   world: TmuxWorld,
@@ -34,6 +37,9 @@ export const serverEnv = (
     TMUX_TMPDIR: world.dir,
     // The compile cache goes into a folder of the run's, which is removed, not into the user's home.
     XDG_CACHE_HOME: process.env[serverCacheVariable] ?? join(world.dir, "cache"),
+    // The way every server of the run reaches tmux unless its test says (`LIBTMUX_TEST_TRANSPORT=spawn
+    // npx vitest run test/e2e` runs the end-to-end suite over forked clients only); unset, the default.
+    LIBTMUX_TRANSPORT: process.env[transportVariable] || undefined,
     ...overrides
   }
   return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined))
