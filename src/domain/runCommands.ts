@@ -94,11 +94,23 @@ const unsetWhile = (paneId: string, option: string, runId: string): TmuxCommand 
   unset(paneId, `#{?#{==:#{${option}},${runId}},${option},${noOption}}`)
 
 /**
+ * A run's channel gone from tmux, whatever it held: a lock, two signals, the unlock. The first signal
+ * wakes any waiter (a killed client's too) and the second leaves the channel woken, so the unlock
+ * removes it; a signal tmux kept with no waiter to wake (one that came while nothing waited: the
+ * call had stopped waiting, or never started its waiting client) goes the same way. Nothing else
+ * locks a run's channel across a turn of the server, so the lock never waits.
+ */
+const clearChannel = (run: RunRef): ReadonlyArray<TmuxCommand> => {
+  const channel = protocolNames(run.id).channel
+  return (["-L", "-S", "-S", "-U"] as const).map((flag) => ["wait-for", flag, channel])
+}
+
+/**
  * Collecting a run, in an invocation of its own once its result is in hand: a guard that refuses (so
  * tmux drops the rest of the list) when the run's record is gone (another call collected it: one
- * collector per run), then the pane's mark of it, its templates and records, and the pane's last run
- * only while it is this one. Its channel needs nothing: the trailer's signal woke every waiter,
- * killed ones included. A run whose trailer never ran also gets what the trailer would have restored.
+ * collector per run), then the pane's mark of it, its templates and records, the pane's last run
+ * only while it is this one, and its channel (`clearChannel`). A run whose trailer never ran also gets
+ * what the trailer would have restored.
  */
 export const collect = (run: RunRef, collection: Collection): ReadonlyArray<TmuxCommand> => {
   const names = protocolNames(run.id)
@@ -117,20 +129,18 @@ export const collect = (run: RunRef, collection: Collection): ReadonlyArray<Tmux
       paneRunOptions.successor(run.id)
     ].map((option) => unset(run.paneId, option)),
     unsetWhile(run.paneId, paneRunOptions.last, run.id),
-    ...(collection.ended === "reported" || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore)
+    ...(collection.ended === "reported" || run.remainOnExit === undefined ? [] : keepPaneCommands(run.paneId).restore),
+    ...clearChannel(run)
   ]
 }
 
 /**
- * Closing a run whose trailer never ran: the killed waiting client of the call is still a waiter of
- * the channel; one signal releases it (and, with a waiter there, keeps nothing). The guard comes
- * first: a second closer of the same run would otherwise signal a channel nobody waits on any more,
- * and tmux would keep it woken. The pane's claim is released while it is this run's; then the run is
- * collected.
+ * Closing a run whose trailer never ran: the pane's claim is released while it is this run's, then
+ * the run is collected, its channel with it: the killed waiting client of the call, still a waiter,
+ * is woken there. The guard comes first: a second closer of the same run changes nothing.
  */
 export const abandon = (run: RunRef, collection: Collection): ReadonlyArray<TmuxCommand> => [
   recordGuard(run),
-  ["wait-for", "-S", protocolNames(run.id).channel],
   unsetWhile(run.paneId, paneRunOptions.claim, run.id),
   ...collect(run, collection)
 ]

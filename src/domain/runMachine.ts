@@ -70,8 +70,8 @@ export type RunState = typeof RunState.Type
  * - `Interrupted`: C-c in the pane: the rest of the typed line, the trailer included, never runs;
  * - `KeptOpen`: C-c did not cancel the open input the run left: the run keeps the pane;
  * - `Released`: a waiting caller saw the run could no longer report and took its successor option;
- * - `Collected` / `Abandoned`: its result in hand, its options removed (abandoned: its trailer never
- *   ran, so its channel's killed waiter is released and its claim given up);
+ * - `Collected` / `Abandoned`: its result in hand, its options and its channel removed (abandoned:
+ *   its trailer never ran, so its claim is given up too);
  * - `PaneLost` / `ServerDied`: tmux dropped the pane or exited, options and all;
  * - `Fenced`: a typing list whose answer was lost is fenced out by its generation, whatever the run's
  *   state (it moves none): typed or not, nothing of that list is typed later;
@@ -177,7 +177,7 @@ export const moves: Moves<RunEvent> = {
       ? to(collected(run, event.collection), collect(run, event.collection))
       : undefined
   ),
-  // A call whose own run was released by another meanwhile abandons it still: its killed waiter needs the signal.
+  // A call whose own run was released by another meanwhile abandons it still: its trailer never ran.
   Abandoned: ofRun((state, run, event) =>
     holds(state) || state._tag === "Released"
       ? to(collected(run, event.collection), abandon(run, event.collection))
@@ -235,8 +235,8 @@ export const stateOnPane = (records: PaneRecords, run: RunRef): RunState => deco
 
 /**
  * The move that closes a run found in `state`, its result in hand: collected once it ended or was
- * released; abandoned while it holds the pane (its trailer will not run, and the call's killed
- * waiter needs the channel's signal); none once it is closed (another call collected it).
+ * released; abandoned while it holds the pane (its trailer will not run, and its claim is given up);
+ * none once it is closed (another call collected it).
  */
 export const closing = (state: RunState, collection: Collection): Transition | undefined =>
   step(state, { _tag: state._tag === "Ended" || state._tag === "Released" ? "Collected" : "Abandoned", collection })

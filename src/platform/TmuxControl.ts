@@ -485,7 +485,7 @@ const namesItsObject = (command: ReadonlyArray<string>): boolean => {
   if (args.includes("-t")) return true
   if (name === "list-sessions" || name === "delete-buffer" || name === "set-buffer") return true
   if (name === "list-windows" || name === "list-panes") return args.includes("-a")
-  if (name === "wait-for") return args.includes("-S")
+  if (name === "wait-for") return args.includes("-S") || args.includes("-L") || args.includes("-U")
   if (name === "show-options" || name === "show-hooks" || name === "show-environment" || name === "set-option") {
     return args.includes("-g") || args.includes("-s")
   }

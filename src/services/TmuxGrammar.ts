@@ -148,7 +148,7 @@ const capturePane: Form = {
 const typeKeys: Form = { switches: "l", required: "t", values: { t: target }, args: [checks.text], more: checks.text }
 const loadBuffer: Form = { required: "b", values: { b: checks.buffer }, args: [checks.stdin] }
 const pasteBuffer: Form = { switches: "dp", required: "bt", values: { b: checks.buffer, t: target } }
-const waitFor: Form = { switches: "S", args: [checks.channel] }
+const waitFor: Form = { switches: "SLU", args: [checks.channel] }
 
 /**
  * The commands a run's template may hold (domain/runTemplates.ts): the protocol's options unset or set

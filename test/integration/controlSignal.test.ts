@@ -3,11 +3,14 @@
  * whose signal shows within the look is read over the connection with no client started, and its
  * channel is left as a wait leaves it, a list that begins with its wait (a resume's) too; one whose
  * signal does not show starts its waiting client, which the signal then ends; a list without
- * `signalled` starts its client as before.
+ * `signalled` starts its client as before. A run's collection leaves no channel: a signal tmux kept
+ * because nothing waited any more (the call stopped looking before it came) goes, a waiter is woken.
  */
 import * as Effect from "effect/Effect"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { parseTag } from "../../src/domain/instance.ts"
+import { paneRunOptions, protocolNames } from "../../src/domain/protocolNames.ts"
+import { abandon, collect } from "../../src/domain/runCommands.ts"
 import { type ControlLink, makeControlLink } from "../../src/platform/ControlLink.ts"
 import { thisTag } from "../../src/platform/thisInstance.ts"
 import { buildArgv, execTmux } from "../../src/platform/TmuxExec.ts"
@@ -118,5 +121,45 @@ describe("a waiting list with signalled, over the connection", () => {
     trailer("plain")
     assert.strictEqual(await answer, "read typed\n")
     assert.deepStrictEqual(lists.map((list) => list[0]![0]), ["wait-for"])
+  })
+})
+
+describe("a run's collection over the connection", () => {
+  const collection = { status: 0, ended: "reported", collector: "t", at: 0 } as const
+  /** A run recorded on the pane, as collect's guard asks. */
+  const recorded = (id: string) => {
+    world.tmux("s", "set-option", "-p", "-t", pane, paneRunOptions.record(id), "x")
+    return { id, paneId: pane }
+  }
+
+  for (const [close, commands] of [["collect", collect], ["abandon", abandon]] as const) {
+    it(`removes a signal tmux kept for the run (${close})`, async () => {
+      const run = recorded(close === "collect" ? "c0ffe1" : "c0ffe2")
+      const channel = protocolNames(run.id).channel
+      // The trailer's signal came after the call had stopped looking for it: no waiter, so tmux keeps it.
+      world.tmux("s", "wait-for", "-S", channel)
+      const lists: Array<ReadonlyArray<ReadonlyArray<string>>> = []
+      await Effect.runPromise(link.run(commands(run, collection), {}, spawnedBy(lists)))
+      assert.deepStrictEqual(lists, [], "the list went over the connection")
+      assert.isFalse(await woken(channel, 300), "a new waiter waits: the kept signal is gone")
+    })
+  }
+
+  it("wakes a waiter of the run and leaves nothing kept", async () => {
+    const run = recorded("c0ffe3")
+    const channel = protocolNames(run.id).channel
+    const waiting = Effect.runPromise(
+      execTmux(
+        "tmux",
+        buildArgv(["-S", socket], [["set-option", "-p", "-t", pane, "@t_waiter", "on"], ["wait-for", channel]]),
+        socket,
+        { env, timeoutMs: 10_000 }
+      )
+    )
+    // The option is set in the waiter's own turn, right before its wait: once it shows, the client waits.
+    await until("the waiter", () => world.tmux("s", "show-options", "-pqv", "-t", pane, "@t_waiter"), (v) => v !== "")
+    await Effect.runPromise(link.run(collect(run, collection), {}, spawnedBy([])))
+    await waiting
+    assert.isFalse(await woken(channel, 300), "a new waiter waits")
   })
 })

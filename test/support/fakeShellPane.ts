@@ -32,7 +32,7 @@ export type Seen =
     readonly status: number | null
     readonly list: ReadonlyArray<ReadonlyArray<string>>
   }
-  | { readonly _tag: "Withdrawn"; readonly runId: string }
+  | { readonly _tag: "Withdrawn"; readonly runId: string; readonly recordLeft: boolean }
   | { readonly _tag: "Released"; readonly runId: string }
   | { readonly _tag: "ServerDied" }
 
@@ -146,7 +146,11 @@ export const makeShellPane = (paneId = "%0") => {
       }
       case "delete-buffer": {
         const name = args[args.indexOf("-b") + 1]!
-        if (name.startsWith(pasteBufferPrefix)) seen.push({ _tag: "Withdrawn", runId: name.slice(-6) })
+        if (name.startsWith(pasteBufferPrefix)) {
+          // A withdrawal's list unsets the run's record before it deletes the buffer.
+          const runId = name.slice(-6)
+          seen.push({ _tag: "Withdrawn", runId, recordLeft: options.has(paneRunOptions.record(runId)) })
+        }
         buffers.delete(name)
         return {}
       }

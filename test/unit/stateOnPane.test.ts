@@ -93,11 +93,22 @@ describe("RunOnPane", () => {
     const unreported = { ...collection, status: null, ended: "unreported" } as const
     const ended = closing(stateOnPane({ ...recorded, endRecord: "0 2 2 0" }, run), collection)
     assert.deepStrictEqual(ended?.next, { _tag: "Collected", runId: run.id, status: 0, ended: "reported" })
-    assert.notDeepInclude(ended?.commands ?? [], ["wait-for", "-S", "lmcp_a1b2c3"])
+    // Every closing leaves the run's channel gone (lock, two signals, unlock); only an abandonment
+    // gives up the pane's claim.
+    const releasesClaim = (commands: ReadonlyArray<ReadonlyArray<string>>) =>
+      commands.some((command) => (command.at(-1) ?? "").startsWith(`#{?#{==:#{@lmcp_claim},${run.id}},`))
+    const clearing: ReadonlyArray<ReadonlyArray<string>> = ["-L", "-S", "-S", "-U"].map((flag) => [
+      "wait-for",
+      flag,
+      "lmcp_a1b2c3"
+    ])
+    assert.deepStrictEqual<ReadonlyArray<ReadonlyArray<string>> | undefined>(ended?.commands.slice(-4), clearing)
+    assert.isFalse(releasesClaim(ended?.commands ?? []))
     const released = closing(stateOnPane({ ...recorded, claim: "ffffff" }, run), unreported)
     assert.strictEqual(released?.next._tag, "Collected")
     const held = closing(stateOnPane({ ...recorded, claim: run.id }, run), unreported)
-    assert.isTrue(held?.commands.some((command) => command[0] === "wait-for"))
+    assert.isTrue(releasesClaim(held?.commands ?? []))
+    assert.deepStrictEqual<ReadonlyArray<ReadonlyArray<string>> | undefined>(held?.commands.slice(-4), clearing)
     assert.isUndefined(closing(stateOnPane(none, run), collection))
     assert.isUndefined(closing({ _tag: "Collected", runId: run.id, status: 0, ended: "reported" }, collection))
   })
