@@ -91,9 +91,9 @@ export const layer = (
     // A burst queues here instead of piling onto the tmux server; blocking wait-for clients skip the queue.
     const pooled = yield* makePool(poolSize())
     // Every client of ours checks the socket's place first, just before it is spawned: after the
-    // last session ends, the socket can be gone and bound again by another user.
-    // Without a connection, nothing tells this instance which IDs are hidden sessions' (another
-    // instance's may be on the socket): such a list checks the IDs it names first (`guarded`).
+    // last session ends, the socket can be gone and bound again by another user. `guarded`: an
+    // instance without a connection is told of no hidden session (another instance's may be on the
+    // socket), so its lists check the IDs they name first (domain/hiddenTargets.ts).
     const exec = (
       flags: ReadonlyArray<string>,
       commands: ReadonlyArray<ReadonlyArray<string>>,
