@@ -18,12 +18,12 @@ const { open } = runHarness("inert", { inProcess: true })
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 
-/** The server's tmux as a wrapper under which an answer's list reaches tmux 5 s late. */
+/** The server's tmux as a wrapper under which an answer's list reaches tmux 3 s late. */
 const lateAnswers = (world: TmuxWorld, env: Readonly<Record<string, string>>) => {
   const wrapper = join(world.dir, "late-answer-tmux")
   writeFileSync(
     wrapper,
-    ["#!/bin/sh", `case "$*" in *lmcp-answer-refused*) sleep 5;; esac`, `exec tmux "$@"`, ""].join("\n")
+    ["#!/bin/sh", `case "$*" in *lmcp-answer-refused*) sleep 3;; esac`, `exec tmux "$@"`, ""].join("\n")
   )
   // The wrapper delays a forked client; over the control connection the answer would not wait.
   chmodSync(wrapper, 0o755)
@@ -53,9 +53,9 @@ describe.concurrent("an answer never runs in the shell", () => {
   it("an answer its program stopped reading for as it came is discarded, not run by the shell", async () => {
     const { world, c, pane } = await open("/bin/bash", {}, lateAnswers)
     const mark = join(world.dir, "MARK-late")
-    // The read gives up 5 s in; the answer, seen waiting, reaches tmux after that, while bash, still in
+    // The read gives up 3 s in; the answer, seen waiting, reaches tmux after that, while bash, still in
     // front, waits for its child.
-    const asked = await run(c, pane, "read -t 5 -p 'ans? ' x; echo \"got=[$x]\"; sleep 8 & wait", { timeout: 10 })
+    const asked = await run(c, pane, "read -t 3 -p 'ans? ' x; echo \"got=[$x]\"; sleep 5 & wait", { timeout: 10 })
     assert.deepInclude(asked.blocked_by, { program: "bash", kind: "prompt" })
     const answered = structured(
       await call(c, "run_shell_command", {
@@ -75,7 +75,7 @@ describe.concurrent("an answer never runs in the shell", () => {
   it("the unread answer is discarded even when a person put the pane in copy mode meanwhile", async () => {
     const { world, c, pane } = await open("/bin/bash", {}, lateAnswers)
     const mark = join(world.dir, "MARK-mode")
-    const asked = await run(c, pane, "read -t 5 -p 'ans? ' x; echo \"got=[$x]\"; sleep 8 & wait", { timeout: 10 })
+    const asked = await run(c, pane, "read -t 3 -p 'ans? ' x; echo \"got=[$x]\"; sleep 5 & wait", { timeout: 10 })
     assert.deepInclude(asked.blocked_by, { program: "bash", kind: "prompt" })
     const answering = call(c, "run_shell_command", {
       pane_id: pane,
