@@ -416,12 +416,21 @@ const answered = (exit: Exit.Exit<string, TmuxError>, what: string): string | un
   throw new PaneRefused(`tmux did not ${what}: ${error?.message ?? "it failed"}`)
 }
 
+/** A pane as a recording starts from it: its size, its cursor and its screen's rows. */
+interface PaneView {
+  readonly cols: number
+  readonly rows: number
+  readonly cursorX: number
+  readonly cursorY: number
+  readonly screen: ReadonlyArray<string>
+}
+
 /**
  * Points the pane's pipe at `fifo`, after checking that the pane has no pipe but one this instance
  * or a dead one left (a pane option names it: tmux gives a pane one pipe); the pane's size, cursor
  * and screen, or `absent` (no such pane, or a dead one).
  */
-const pipeInto = async (r: Recorders, pane: string, fifo: string, started: Start) => {
+const pipeInto = async (r: Recorders, pane: string, fifo: string, started: Start): Promise<PaneView | "absent"> => {
   const look = await r.tmux([[
     "display-message",
     "-p",
@@ -478,13 +487,7 @@ const begin = async (
   r: Recorders,
   pane: string,
   number: number,
-  view: {
-    readonly cols: number
-    readonly rows: number
-    readonly cursorX: number
-    readonly cursorY: number
-    readonly screen: ReadonlyArray<string>
-  },
+  view: PaneView,
   reader: Socket
 ): Promise<Recording> => {
   const path = join(r.folder, castFileName(r.tag, number, pane, 1))

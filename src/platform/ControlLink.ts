@@ -16,7 +16,7 @@ import {
   TmuxOutputTooLarge,
   TmuxTimedOut
 } from "../services/errors.ts"
-import type { RunnerOptions } from "../services/Tmux.ts"
+import { isWait, type RunnerOptions } from "../services/Tmux.ts"
 import {
   type ControlConnection,
   ControlLost,
@@ -25,7 +25,7 @@ import {
   onlyReads,
   openControl
 } from "./TmuxControl.ts"
-import { commandLabel, defaultMaxOutputBytes, defaultTimeoutMs, isWait } from "./TmuxExec.ts"
+import { commandLabel, defaultMaxOutputBytes, defaultTimeoutMs } from "./TmuxExec.ts"
 
 /** How long after a connection could not open the next invocation tries again. */
 const retryDelayMs = 1000
@@ -122,9 +122,12 @@ const hiddenTarget = (
 ): TmuxCommandFailed | undefined => {
   if (hiddenIds.size === 0) return undefined
   const named = namedIds(commands).find(({ id }) => hiddenIds.has(id))
-  // As tmux words a target that names nothing: callers then say what exists instead.
-  return named && new TmuxCommandFailed({ command: named.command, exitCode: 1, stderr: notFoundText(named.id) })
+  return named && notFound(named.id, named.command)
 }
+
+/** As tmux words a target that names nothing: callers then say what exists instead. */
+const notFound = (id: string, command: string) =>
+  new TmuxCommandFailed({ command, exitCode: 1, stderr: notFoundText(id) })
 
 /**
  * What a failure of a list sent with `hiddenGuards` first (domain/hiddenTargets.ts) means: a guard's
@@ -134,8 +137,7 @@ export const hiddenRefusal = (commands: ReadonlyArray<ReadonlyArray<string>>, er
   if (error._tag !== "TmuxCommandFailed") return error
   const id = refusedId(error.stderr)
   if (id === undefined) return error
-  const command = namedIds(commands).find((named) => named.id === id)?.command ?? error.command
-  return new TmuxCommandFailed({ command, exitCode: 1, stderr: notFoundText(id) })
+  return notFound(id, namedIds(commands).find((named) => named.id === id)?.command ?? error.command)
 }
 
 /** Opens the connection (the check first), the link `opening` meanwhile; undefined when it cannot open. */

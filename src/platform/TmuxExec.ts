@@ -20,7 +20,7 @@ import {
   TmuxOutputTooLarge,
   TmuxTimedOut
 } from "../services/errors.ts"
-import type { RunnerOptions } from "../services/Tmux.ts"
+import { isBlocking, type RunnerOptions } from "../services/Tmux.ts"
 
 /** How long one tmux invocation may take before it is killed. */
 export const defaultTimeoutMs = 10_000
@@ -52,17 +52,6 @@ export const commandLabel = (commands: ReadonlyArray<ReadonlyArray<string>>): st
  * instead of piling onto the server until commands time out.
  */
 export const poolSize = (cores: number = availableParallelism()): number => Math.max(4, 2 * cores)
-
-/**
- * Whether an invocation blocks until another client acts: it holds a plain `wait-for CHANNEL`
- * (no -S, -L or -U). Such a client must not hold a pool permit, or enough waiters would starve
- * every other command, including the signal that releases them.
- */
-export const isBlocking = (commands: ReadonlyArray<ReadonlyArray<string>>): boolean => commands.some(isWait)
-
-/** A plain `wait-for CHANNEL`: it returns only when another client signals the channel. */
-export const isWait = (command: ReadonlyArray<string>): boolean =>
-  command[0] === "wait-for" && !command.slice(1).some((arg) => /^-[SLU]$/u.test(arg))
 
 /**
  * A pool of `size` permits for short invocations: `pooled(commands, exec)` runs `exec` once it

@@ -47,7 +47,7 @@ export const endPrint = (paneId: string, runId: string): PrintFormat => [
 /** The head of every read: the run's records, the pane's claim, then the pane's position and screen. */
 export const headFormat = (runId: string) => {
   const names = protocolNames(runId)
-  return `#{${names.end}}|#{${names.start}}|#{${names.typed}}|#{${paneRunOptions.record(runId)}}|` +
+  return `${endFormat(runId)}|#{${names.start}}|#{${names.typed}}|#{${paneRunOptions.record(runId)}}|` +
     `#{${paneRunOptions.collected}}/#{${paneRunOptions.collectedBefore}}/#{${paneRunOptions.collectedBefore2}}|` +
     `#{${paneRunOptions.claim}}|` +
     "#{history_size}|#{cursor_y}|#{cursor_x}|#{alternate_on}|#{pane_dead}|#{pane_pid}|#{pane_current_command}"

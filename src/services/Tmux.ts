@@ -204,11 +204,21 @@ export const callRefusal = (
   if (options.signalled !== undefined) {
     const why = refusal(authority, options.signalled)
     if (why !== undefined) reasons.push(`signalled: ${clip(why)}`)
-    const waits = commands.some((argv) => argv[0] === "wait-for" && !argv.some((arg) => /^-[SLU]$/u.test(arg)))
-    if (!waits) reasons.push("signalled goes with a list that waits on a channel")
+    if (!isBlocking(commands)) reasons.push("signalled goes with a list that waits on a channel")
   }
   return reasons.length === 0 ? undefined : `${authority} refused ${reasons.join("; ")}`
 }
+
+/**
+ * Whether an invocation blocks until another client acts: it holds a plain `wait-for CHANNEL`
+ * (no -S, -L or -U). Such a client must not hold a pool permit, or enough waiters would starve
+ * every other command, including the signal that releases them.
+ */
+export const isBlocking = (commands: ReadonlyArray<ReadonlyArray<string>>): boolean => commands.some(isWait)
+
+/** A plain `wait-for CHANNEL`: it returns only when another client signals the channel. */
+export const isWait = (command: ReadonlyArray<string>): boolean =>
+  command[0] === "wait-for" && !command.slice(1).some((arg) => /^-[SLU]$/u.test(arg))
 
 /**
  * The authority services over raw runners, each refusing, before anything runs, any command

@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
-import { execTmux, isBlocking, makePool, poolSize } from "../../src/platform/TmuxExec.ts"
+import { execTmux, makePool, poolSize } from "../../src/platform/TmuxExec.ts"
+import { isBlocking } from "../../src/services/Tmux.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "lmcp-pool-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
