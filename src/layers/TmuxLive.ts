@@ -16,7 +16,7 @@ import { withCreationLock } from "../platform/Lease.ts"
 import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
 import { layer as procLayer, Proc } from "../platform/Proc.ts"
 import { probeServer, provenanceOption } from "../platform/Provenance.ts"
-import { guardPlace } from "../platform/SocketGuard.ts"
+import { guardPlace, socketMissing } from "../platform/SocketGuard.ts"
 import { thisTag } from "../platform/thisInstance.ts"
 import { buildArgv, commandLabel, execTmux, makePool, poolSize } from "../platform/TmuxExec.ts"
 import type { TmuxError } from "../services/errors.ts"
@@ -135,17 +135,28 @@ export const layer = (
     }
     // A spawn may start the server, so only spawns carry the configuration file (and its descriptor).
     const spawn = pinned(pin.newServerConfig.flags, pin.newServerConfig.fd)
-    // Outside the pool: at close, calls in flight may still hold its permits. A paste interrupted
-    // between its load and its paste leaves its buffer: ours go at close, dead instances' too.
-    const raw = (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
+    // The sweeps: outside the pool (at close, calls in flight may still hold its permits), over the
+    // connection while it is open, never opening one. A paste interrupted between its load and its
+    // paste leaves its buffer: ours go at close, dead instances' too.
+    const forked = (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
       exec(pin.flags, commands, options)
-    yield* Effect.addFinalizer(() => removeBuffers(raw, proc, false))
+    const raw = link === undefined ?
+      forked :
+      (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
+        link.runIfOpen(commands, options, forked)
+    // No socket, no server ever ran there (an instance that made none): no buffer to remove.
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => socketMissing(pin.resolvedPath) ? Effect.void : removeBuffers(raw, proc, false))
+    )
     // Dead instances' leftovers, once, a moment after startup (not in the way of the first calls).
     yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, proc, pin.flags)))
     const create = creating(
       spawn,
       pin,
-      Effect.andThen(guardPlace(pin.place, "connect"), probeServer(bin, pin.flags, socket, pin.environment))
+      Effect.andThen(
+        guardPlace(pin.place, "connect"),
+        probeServer(bin, pin.flags, socket, pin.environment, pin.resolvedPath)
+      )
     )
     const run = pinned([])
     return Context.add(

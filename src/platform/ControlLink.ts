@@ -17,6 +17,7 @@ import {
   TmuxTimedOut
 } from "../services/errors.ts"
 import { isWait, type RunnerOptions } from "../services/Tmux.ts"
+import { socketMissing } from "./SocketGuard.ts"
 import {
   type ControlConnection,
   ControlLost,
@@ -41,6 +42,15 @@ type Spawned = (
 /** A control link: runs what it can carry over the connection and everything else through `spawned`. */
 export interface ControlLink {
   readonly run: (
+    commands: ReadonlyArray<ReadonlyArray<string>>,
+    options: RunnerOptions,
+    spawned: Spawned
+  ) => Effect.Effect<string, TmuxError>
+  /**
+   * Over the connection when it is open now, else through `spawned`; never opens one: for the
+   * sweeps at startup and close, which must not make a hidden session of their own.
+   */
+  readonly runIfOpen: (
     commands: ReadonlyArray<ReadonlyArray<string>>,
     options: RunnerOptions,
     spawned: Spawned
@@ -144,7 +154,7 @@ export const hiddenRefusal = (commands: ReadonlyArray<ReadonlyArray<string>>, er
 const openConnection = (link: Link, { check, options }: Opener): Promise<ControlConnection | undefined> => {
   let connection: ControlConnection | undefined
   const opened = Effect.runPromise(Effect.exit(check)).then((checked) =>
-    checked._tag === "Failure" ? undefined : openControl({
+    checked._tag === "Failure" || socketMissing(options.socketPath) ? undefined : openControl({
       ...options,
       notice: (line) => {
         const changed = line === "%sessions-changed" || line.startsWith("%window-add ") ||
@@ -428,6 +438,14 @@ export const makeControlLink = (
 
   return {
     run,
+    runIfOpen: (commands, options, spawned) =>
+      Effect.suspend(() => {
+        const state = link.state
+        const sent = controlRoute(commands, options)
+        return state.kind === "open" && state.connection.isOpen() && sent !== undefined
+          ? over(state.connection, commands, sent, options, spawned)
+          : spawned(commands, options)
+      }),
     wake: () => {
       if (link.state.kind === "closed") link.state = { kind: "closed", retryAt: 0 }
     },

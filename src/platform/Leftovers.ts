@@ -84,7 +84,9 @@ const removeUntyped = (run: Runner, here: Here): Effect.Effect<ReadonlySet<strin
     if (panes.length === 0) return new Set<string>()
     const marker = marks.sweep(here.tag)
     const stdout = yield* run(
-      panes.flatMap((pane) => [["display-message", "-p", `${marker} ${pane}`], ["show-options", "-p", "-t", pane]]),
+      panes.flatMap((
+        pane
+      ) => [["display-message", "-p", "-t", pane, `${marker} ${pane}`], ["show-options", "-p", "-t", pane]]),
       { timeoutMs: sweepTimeoutMs }
     )
     const recorded = new Set<string>()

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { lockFolder } from "./Lease.ts"
 import { assetFile, packaged } from "./packaged.ts"
+import { socketMissing } from "./SocketGuard.ts"
 import { buildArgv, execTmux } from "./TmuxExec.ts"
 
 type Environment = Readonly<Record<string, string | undefined>>
@@ -51,20 +52,33 @@ export const isShippedMinimalConfig = (path: string): boolean => path === shippe
 /** The option a server started by libtmux-mcp carries, naming the product and configuration. */
 export const provenanceOption = "@libtmux-mcp-started-by"
 
-/** Whether a server answers on the socket, and what it records about who started it. */
-export const probeServer = (bin: string, flags: ReadonlyArray<string>, socket: string, env: Environment) =>
-  execTmux(bin, buildArgv(flags, [["list-sessions", "-F", `#{${provenanceOption}}`]]), socket, { env }).pipe(
-    Effect.map((stdout) => {
-      const record = stdout.split("\n")[0] ?? ""
-      const provenance = record === "libtmux-mcp minimal"
-        ? "recorded-minimal" as const
-        : record.startsWith("libtmux-mcp")
-        ? "recorded-other" as const
-        : "unknown" as const
-      return { state: "existing" as const, provenance, record: record === "" ? undefined : record }
-    }),
-    Effect.catchTag(
-      "ServerNotRunning",
-      () => Effect.succeed({ state: "absent" as const, provenance: "none" as const, record: undefined })
-    )
+/** What a probe finds where no server answers. */
+const absent = { state: "absent" as const, provenance: "none" as const, record: undefined }
+
+/**
+ * Whether a server answers on the socket (at `path`), and what it records about who started it.
+ * No socket file, no server: no client is forked only to be told so.
+ */
+export const probeServer = (
+  bin: string,
+  flags: ReadonlyArray<string>,
+  socket: string,
+  env: Environment,
+  path: string
+) =>
+  Effect.suspend(() =>
+    socketMissing(path)
+      ? Effect.succeed(absent)
+      : execTmux(bin, buildArgv(flags, [["list-sessions", "-F", `#{${provenanceOption}}`]]), socket, { env }).pipe(
+        Effect.map((stdout) => {
+          const record = stdout.split("\n")[0] ?? ""
+          const provenance = record === "libtmux-mcp minimal"
+            ? "recorded-minimal" as const
+            : record.startsWith("libtmux-mcp")
+            ? "recorded-other" as const
+            : "unknown" as const
+          return { state: "existing" as const, provenance, record: record === "" ? undefined : record }
+        }),
+        Effect.catchTag("ServerNotRunning", () => Effect.succeed(absent))
+      )
   )

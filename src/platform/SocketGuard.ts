@@ -51,3 +51,9 @@ export const guardPlace = (
     const refusal = checkPlace(place, liveReader, step)
     return refusal === undefined ? Effect.void : Effect.fail(new SocketUnsafe(refusal))
   })
+
+/**
+ * Whether nothing is at the socket's path: no server listens there (a client connects by the
+ * path), so a client forked now could only be told so.
+ */
+export const socketMissing = (path: string): boolean => liveReader.lstat(path) === "missing"

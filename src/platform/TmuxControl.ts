@@ -442,7 +442,8 @@ const readOnly = new Set([
   "capture-pane",
   "show-options",
   "show-environment",
-  "show-hooks"
+  "show-hooks",
+  "list-buffers"
 ])
 
 /** Commands that never wait for anything outside themselves: what a control connection may carry. */
@@ -483,7 +484,10 @@ export const controlPasteBytes = 64 * 1024
 const namesItsObject = (command: ReadonlyArray<string>): boolean => {
   const [name, ...args] = command
   if (args.includes("-t")) return true
-  if (name === "list-sessions" || name === "delete-buffer" || name === "set-buffer") return true
+  // Buffers are the server's, whatever session a command falls to.
+  if (name === "list-sessions" || name === "list-buffers" || name === "delete-buffer" || name === "set-buffer") {
+    return true
+  }
   if (name === "list-windows" || name === "list-panes") return args.includes("-a")
   if (name === "wait-for") return args.includes("-S") || args.includes("-L") || args.includes("-U")
   if (name === "show-options" || name === "show-hooks" || name === "show-environment" || name === "set-option") {

@@ -132,8 +132,8 @@ const auditTarget = (
 }
 
 /** The first tmux client on the socket: the server's state and provenance; a failure names tmux or the socket. */
-const probeSocket = (config: ServerConfig, env: Environment, socket: string) =>
-  probeServer(config.tmuxBin, socketFlags(config.socket, env.TMUX), socket, env).pipe(
+const probeSocket = (config: ServerConfig, env: Environment, socket: string, path: string) =>
+  probeServer(config.tmuxBin, socketFlags(config.socket, env.TMUX), socket, env, path).pipe(
     Effect.mapError((error) =>
       startupError(
         error._tag === "TmuxNotFound"
@@ -230,7 +230,7 @@ export const startup = (
     // Before anything connects a tmux client to the socket (the probe below is the first).
     const place = yield* checkSocketPath(config.socket, resolvedPath, env, uid)
     const socket = formatSelector(config.socket)
-    const probe = probeSocket(config, env, socket)
+    const probe = probeSocket(config, env, socket, resolvedPath)
     const [tmuxVersion, found] = yield* Effect.all([checkTmuxVersion(config, env), probe], { concurrency: 2 })
     const serverState = found.state
     if (config.adopt === "refuse" && found.provenance === "unknown") {

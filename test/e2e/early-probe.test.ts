@@ -3,24 +3,15 @@
  * after the socket's ownership checks. A socket the checks refuse sees no tmux client of ours at
  * all (not even `tmux -V`) and no connection; an accepted one is probed.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { runToExit } from "../support/mcp.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { loggingTmux, type TmuxWorld } from "../support/tmux.ts"
 
 const h = harness("early-probe")
-
-/** A tmux binary that logs each invocation's arguments, then runs tmux. */
-const countingTmux = (world: TmuxWorld) => {
-  const log = join(world.dir, "invocations.log")
-  const wrapper = join(world.dir, "tmux-logging")
-  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
-  chmodSync(wrapper, 0o755)
-  return { wrapper, invocations: () => existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [] }
-}
 
 /** A folder of the given mode (chmod: mkdir's mode is cut by the umask). */
 const folder = (world: TmuxWorld, name: string, mode: number) => {
@@ -33,7 +24,7 @@ const folder = (world: TmuxWorld, name: string, mode: number) => {
 describe("the probe that starts while the server loads", () => {
   it("runs no tmux client and makes no connection when the socket's checks refuse it", async () => {
     const world = h.world()
-    const { wrapper, invocations } = countingTmux(world)
+    const { wrapper, invocations } = loggingTmux(world)
     const socket = join(folder(world, "open", 0o777), "agent.sock")
     let connections = 0
     const listener = createServer((connection) => {
@@ -54,13 +45,27 @@ describe("the probe that starts while the server loads", () => {
 
   it("probes a socket the checks accept, then serves", async () => {
     const world = h.world()
-    const { wrapper, invocations } = countingTmux(world)
+    const { wrapper, invocations } = loggingTmux(world)
     const socket = join(folder(world, "private", 0o700), "agent.sock")
+    world.tmux("unused", "-S", socket, "new-session", "-d")
+    h.defer(() => world.tryTmux("unused", "-S", socket, "kill-server"))
     const result = await runToExit(world, { LIBTMUX_SOCKET: `path:${socket}`, LIBTMUX_TMUX_BIN: wrapper }, [], "")
     assert.strictEqual(result.code, 0, result.stderr)
     assert.include(result.stderr, "libtmux-mcp ready")
     const seen = invocations()
     assert.isTrue(seen.includes("-V"), seen.join("\n"))
     assert.isTrue(seen.some((line) => line.includes(`-S ${socket} list-sessions`)), seen.join("\n"))
+  })
+
+  it("takes a socket path with nothing there for no server, with no client forked to be told so", async () => {
+    const world = h.world()
+    const { wrapper, invocations } = loggingTmux(world)
+    const socket = join(folder(world, "private", 0o700), "agent.sock")
+    const result = await runToExit(world, { LIBTMUX_SOCKET: `path:${socket}`, LIBTMUX_TMUX_BIN: wrapper }, [], "")
+    assert.strictEqual(result.code, 0, result.stderr)
+    assert.include(result.stderr, "libtmux-mcp ready")
+    const seen = invocations()
+    assert.isTrue(seen.includes("-V"), seen.join("\n"))
+    assert.isFalse(seen.some((line) => line.includes("list-sessions")), seen.join("\n"))
   })
 })

@@ -4,13 +4,13 @@
  * every way the pane can change under a wait still ends it as before.
  */
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { readdirSync, readFileSync } from "node:fs"
 import { assert, describe, it } from "vitest"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { holdsFor, stillPending, until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
+import { loggingTmux } from "../support/tmux.ts"
 
 // In process, but for the test that looks at the server process's children.
 const h = harness("idle-wait", { inProcess: true })
@@ -44,10 +44,7 @@ const children = (c: Connected) => {
 /** A server whose tmux binary logs each invocation, and the count of invocations so far. */
 const openCounting = async (on = h) => {
   const world = on.world()
-  const log = join(world.dir, "invocations.log")
-  const wrapper = join(world.dir, "tmux-counting")
-  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
-  chmodSync(wrapper, 0o755)
+  const { wrapper, invocations } = loggingTmux(world)
   // Forked clients are what is counted: the control connection carries its commands as lines.
   const opened = await open({ LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "spawn" }, on)
   // A second after it starts, the server sweeps what dead servers left (src/platform/Leftovers.ts):
@@ -57,8 +54,8 @@ const openCounting = async (on = h) => {
     const panesLook = text.indexOf("list-panes -a -F #{pane_id}")
     return text.includes("lmcp-sweep-") || (panesLook !== -1 && panesLook < text.indexOf(" new-session "))
   }
-  await until("the startup sweep's pane pass", () => readFileSync(log, "utf8"), swept)
-  return { ...opened, invocations: () => readFileSync(log, "utf8").split("\n").length - 1 }
+  await until("the startup sweep's pane pass", () => invocations().join("\n"), swept)
+  return { ...opened, invocations: () => invocations().length }
 }
 
 describe.concurrent("wait_for_text on a quiet pane", () => {

@@ -11,9 +11,11 @@ import { assert, describe, it } from "vitest"
 import type { PaneId } from "../../src/domain/ids.ts"
 import { encodeRecord } from "../../src/domain/runRecord.ts"
 import { orphanAfterMs } from "../../src/platform/Leftovers.ts"
+import { call, structured } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { runHarness } from "../support/runs.ts"
 import { shellEnv } from "../support/shells.ts"
+import { loggingTmux } from "../support/tmux.ts"
 
 const h = runHarness("leftovers")
 const startedOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19])
@@ -94,5 +96,29 @@ describe("leftovers of dead instances", () => {
     } finally {
       waiter.kill()
     }
+  })
+  it("on a fresh socket: no client forked to learn no server runs, and the sweeps go over the connection", async () => {
+    const world = h.world()
+    const { wrapper, invocations } = loggingTmux(world)
+    const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_TMUX_BIN: wrapper })
+    structured(await call(c, "create_session", { session_name: "work", start_directory: world.dir }))
+    // A call the connection carries opens it.
+    structured(await call(c, "list_sessions"))
+    // A buffer of an instance whose pid now belongs to a later process: the sweep at close removes it.
+    const reused = `libtmux-mcp-paste-${process.pid}.${startedOf(process.pid) - 1}.${namespace}-reused`
+    world.tmux("libtmux-mcp", "set-buffer", "-b", reused, "x")
+    await c.close()
+    assert.notInclude(world.tmux("libtmux-mcp", "list-buffers", "-F", "#{buffer_name}"), reused)
+    const seen = invocations()
+    const started = seen.findIndex((line) => line.includes(" new-session -d "))
+    const connects = seen.flatMap((line, at) => line.includes(" -C new-session ") ? [at] : [])
+    assert.isAbove(started, -1, seen.join("\n"))
+    // No probe and no connection before the server: no socket was there to connect to.
+    assert.isFalse(seen.some((line) => line.includes("#{@libtmux-mcp-started-by}")), seen.join("\n"))
+    assert.strictEqual(connects.length, 1, seen.join("\n"))
+    assert.isAbove(connects[0]!, started, seen.join("\n"))
+    // Once connected, the sweeps (a second after startup, and at close) went over the connection.
+    const sweeps = seen.slice(connects[0]!).filter((line) => /list-buffers|list-panes -a|lmcp-sweep-/u.test(line))
+    assert.deepStrictEqual(sweeps, [])
   })
 })

@@ -3,7 +3,16 @@
  * and a cleanup that kills every server started under it. The user's own tmux is never touched.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:fs"
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { isControlSession } from "../../src/domain/protocolNames.ts"
@@ -38,6 +47,26 @@ const worldPrefix = "tw-"
 export const socketRoom = `/${worldPrefix}${"x".repeat(labelLimit)}-XXXXXX/tmux-${process.getuid?.() ?? 0}`.length +
   "/libtmux-mcp-locks/create-".length + 12 + 1 + 6
 
+/**
+ * The paths of the Unix sockets a process listens on (Linux's /proc/net/unix: a listening socket
+ * has flags 00010000), or every path when that table cannot be read: a world's sockets are killed
+ * only while a server holds them.
+ */
+const listeningSockets = (): { has(path: string): boolean } => {
+  let table: string
+  try {
+    table = readFileSync("/proc/net/unix", "utf8")
+  } catch {
+    return { has: () => true }
+  }
+  const paths = new Set<string>()
+  for (const line of table.split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/u)
+    if (fields[3] === "00010000" && fields[7] !== undefined) paths.add(fields[7])
+  }
+  return paths
+}
+
 /** Makes a fresh world; `label` shows up in the folder name. */
 export const makeWorld = (label = "world"): TmuxWorld => {
   if (label.length > labelLimit) throw new Error(`world label ${label} is longer than ${labelLimit} characters`)
@@ -64,7 +93,10 @@ export const makeWorld = (label = "world"): TmuxWorld => {
     },
     dispose: () => {
       if (existsSync(socketDir)) {
+        const listening = listeningSockets()
         for (const name of readdirSync(socketDir)) {
+          // A server that has exited leaves its socket file: no client is forked to be told so.
+          if (!listening.has(join(socketDir, name))) continue
           try {
             execFileSync("tmux", ["-S", join(socketDir, name), "kill-server"], { env, stdio: "ignore" })
           } catch {
@@ -115,3 +147,17 @@ export const paneShows = (
 export const userSessions = (world: TmuxWorld, socket = "libtmux-mcp"): ReadonlyArray<string> =>
   (world.tryTmux(socket, "list-sessions", "-F", "#{session_name}") ?? "").split("\n")
     .filter((name) => name !== "" && !isControlSession(name)).sort()
+
+/**
+ * A tmux binary for LIBTMUX_TMUX_BIN that logs each invocation's arguments (one line each) in the
+ * world, then runs tmux: what a server forked, in order.
+ */
+export const loggingTmux = (
+  world: TmuxWorld
+): { readonly wrapper: string; readonly invocations: () => Array<string> } => {
+  const log = join(world.dir, "invocations.log")
+  const wrapper = join(world.dir, "tmux-logging")
+  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
+  chmodSync(wrapper, 0o755)
+  return { wrapper, invocations: () => existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [] }
+}
