@@ -15,31 +15,34 @@ import { paneShows, type TmuxWorld } from "../support/tmux.ts"
 // Apps, so the pane view's own tool (view_pane) is one it may call.
 const shared = sharedServer("additive", (world) => shellEnv(world, "/bin/bash"), uiCapabilities)
 
-/** Everything about the tmux server that a tool could change, one line per object. */
+/**
+ * Everything about the tmux server that a tool could change, one line per object: one tmux client
+ * runs the reads in turn (`;` between them), their lines in that order.
+ */
 const snapshot = (world: TmuxWorld): ReadonlyArray<string> => {
-  const t = (...args: ReadonlyArray<string>) =>
-    world.tmux("libtmux-mcp", ...args).trim().split("\n").filter((line) => line !== "")
-  return [
-    ...t("list-sessions", "-F", "session #{session_id} #{session_name} #{session_windows}"),
-    ...t(
+  const reads: ReadonlyArray<ReadonlyArray<string>> = [
+    ["list-sessions", "-F", "session #{session_id} #{session_name} #{session_windows}"],
+    [
       "list-windows",
       "-a",
       "-F",
       "window #{window_id} #{window_name} #{window_index} #{session_id} active=#{window_active}"
-    ),
-    ...t(
+    ],
+    [
       "list-panes",
       "-a",
       "-F",
       "pane #{pane_id} #{window_id} #{pane_pid} title=#{pane_title} " +
-        "mode=#{pane_in_mode} active=#{pane_active} history=#{history_size}"
-    ),
-    ...t("list-buffers", "-F", "buffer #{buffer_name} #{buffer_size}"),
-    ...t("show-options", "-s"),
-    ...t("show-options", "-g"),
-    ...t("show-environment", "-g"),
-    ...t("show-hooks", "-g")
+      "mode=#{pane_in_mode} active=#{pane_active} history=#{history_size}"
+    ],
+    ["list-buffers", "-F", "buffer #{buffer_name} #{buffer_size}"],
+    ["show-options", "-s"],
+    ["show-options", "-g"],
+    ["show-environment", "-g"],
+    ["show-hooks", "-g"]
   ]
+  return world.tmux("libtmux-mcp", ...reads.flatMap((read, at) => at === 0 ? read : [";", ...read]))
+    .split("\n").filter((line) => line !== "")
 }
 
 describe("destructiveHint false", () => {

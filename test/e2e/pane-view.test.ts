@@ -16,6 +16,7 @@ import { afterAll, assert, beforeAll, describe, it } from "vitest"
 declare const window: any, document: any, Image: any, OffscreenCanvas: any
 import { browserAvailable, hostBundle, hostPage, launchBrowser } from "../support/appHost.ts"
 import { harness } from "../support/harness.ts"
+import { connectInProcess } from "../support/inProcess.ts"
 import { call, connect, type Connected, structured, uiCapabilities } from "../support/mcp.ts"
 import { holdsFor, until } from "../support/poll.ts"
 import { shellEnv } from "../support/shells.ts"
@@ -46,7 +47,7 @@ interface ViewCall {
 
 /** A server for a client that shows apps, a host page in the browser, and the view's calls as they come. */
 const open = async (world: TmuxWorld) => {
-  const server = h.track(await connect(world, shellEnv(world, "/bin/bash"), [], uiCapabilities))
+  const server = h.track(await connectInProcess(world, shellEnv(world, "/bin/bash"), [], {}, uiCapabilities))
   const page = await browser!.newPage({ viewport: { width: 800, height: 460 } })
   h.defer(() => void page.close())
   const requests: Array<string> = []

@@ -18,7 +18,9 @@ import { holdsFor, running, until } from "../support/poll.ts"
 import { assertBinRefused } from "../support/startupErrors.ts"
 import type { TmuxWorld } from "../support/tmux.ts"
 
-const h = harness("recording")
+// In process, but for the test of two instances (two in-process servers share the test process's ID).
+const h = harness("recording", { inProcess: true })
+const bin = harness("recording")
 
 /** A recording read back: its header and its events with their times (seconds from its start). */
 interface Cast {
@@ -82,10 +84,10 @@ const playerMarkers = async (cast: string): Promise<ReadonlyArray<string>> => {
   }
 }
 
-const serve = async (world: TmuxWorld, extra: Record<string, string> = {}) => {
+const serve = async (world: TmuxWorld, extra: Record<string, string> = {}, on = h) => {
   const folder = join(world.dir, "recordings")
   const audit = join(world.dir, "audit.jsonl")
-  const c = await h.connect(world, {
+  const c = await on.connect(world, {
     LIBTMUX_RECORD: folder,
     LIBTMUX_AUDIT_LOG: audit,
     LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown",
@@ -343,10 +345,10 @@ describe("a killed tmux server", () => {
 
 describe("a pane another instance records", () => {
   it("is refused while that instance lives, and taken over once it was killed", async () => {
-    const world = h.world()
-    const { c: first, folder } = await serve(world)
+    const world = bin.world()
+    const { c: first, folder } = await serve(world, {}, bin)
     const pane = await session(first, world)
-    const { c: second } = await serve(world)
+    const { c: second } = await serve(world, {}, bin)
     const refused = await call(second, "capture_pane", { pane_id: pane })
     assert.strictEqual(refused._meta?.[errorMetaKey], "RecordingUnavailable")
     const owner = /another libtmux-mcp instance \((\d+\.\d+\.\d*)\) records it/u.exec(textOf(refused))?.[1]

@@ -7,7 +7,7 @@ import { afterAll, afterEach, aroundEach, beforeAll } from "vitest"
 import { connectInProcess } from "./inProcess.ts"
 import { connect as connectServer, type Connected } from "./mcp.ts"
 import { until } from "./poll.ts"
-import { makeWorld, type TmuxWorld } from "./tmux.ts"
+import { makeWorld, serverListening, type TmuxWorld } from "./tmux.ts"
 
 /** What one test made: its connections close, then its worlds go, then what it deferred runs. */
 interface Made {
@@ -105,10 +105,8 @@ export const sharedServer = (
     /** Kills the world's tmux server and waits until it is gone: the next call starts a fresh one. */
     freshTmux: async () => {
       const { world } = started()
-      world.tryTmux("libtmux-mcp", "kill-server")
-      await until("the previous test's tmux server to exit", () => world.tryTmux("libtmux-mcp", "list-sessions"), (
-        out
-      ) => out === undefined)
+      if (serverListening(world)) world.tryTmux("libtmux-mcp", "kill-server")
+      await until("the previous test's tmux server to exit", () => serverListening(world), (listening) => !listening)
       return started()
     }
   }

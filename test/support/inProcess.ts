@@ -9,6 +9,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
@@ -86,15 +87,16 @@ export const serveInProcess = async (
   return { stderr: () => stderr, close }
 }
 
-/** Builds the server for a world's environment plus overrides, and connects a client to it. */
+/** Builds the server for a world's environment plus overrides, and connects a client declaring `capabilities` to it. */
 export const connectInProcess = async (
   world: TmuxWorld,
   overrides: Readonly<Record<string, string | undefined>> = {},
   args: ReadonlyArray<string> = [],
-  replacements: Omit<ServiceReplacements, "log" | "audit"> = {}
+  replacements: Omit<ServiceReplacements, "log" | "audit"> = {},
+  capabilities: ClientCapabilities = {}
 ): Promise<Connected> => {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" })
+  const client = new Client({ name: "libtmux-mcp-tests", version: "0.0.0" }, { capabilities })
   const served = await serveInProcess(world, overrides, args, serverSide, replacements)
   try {
     await client.connect(clientSide)

@@ -67,6 +67,10 @@ const listeningSockets = (): { has(path: string): boolean } => {
   return paths
 }
 
+/** Whether a server listens on the named socket of `world` (no client is forked to learn it). */
+export const serverListening = (world: TmuxWorld, socket = "libtmux-mcp"): boolean =>
+  listeningSockets().has(world.socketPath(socket))
+
 /** Makes a fresh world; `label` shows up in the folder name. */
 export const makeWorld = (label = "world"): TmuxWorld => {
   if (label.length > labelLimit) throw new Error(`world label ${label} is longer than ${labelLimit} characters`)
