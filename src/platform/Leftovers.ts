@@ -83,12 +83,12 @@ const removeUntyped = (run: Runner, here: Here): Effect.Effect<ReadonlySet<strin
       .split("\n").filter((pane) => /^%[0-9]+$/u.test(pane))
     if (panes.length === 0) return new Set<string>()
     const marker = marks.sweep(here.tag)
-    const stdout = yield* run(
-      panes.flatMap((
-        pane
-      ) => [["display-message", "-p", "-t", pane, `${marker} ${pane}`], ["show-options", "-p", "-t", pane]]),
-      { timeoutMs: sweepTimeoutMs }
-    )
+    // Each pane's options after a line naming it; every command names its pane (so the connection carries it).
+    const look = (pane: string) => {
+      const named = ["display-message", "-p", "-t", pane, `${marker} ${pane}`]
+      return [named, ["show-options", "-p", "-t", pane]]
+    }
+    const stdout = yield* run(panes.flatMap(look), { timeoutMs: sweepTimeoutMs })
     const recorded = new Set<string>()
     const unsets: Array<ReadonlyArray<string>> = []
     for (const block of stdout.split(`${marker} `).slice(1)) {
