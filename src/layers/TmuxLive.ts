@@ -11,7 +11,7 @@ import { hiddenGuards } from "../domain/hiddenTargets.ts"
 import { parseTag } from "../domain/instance.ts"
 import { controlSessionName } from "../domain/protocolNames.ts"
 import { formatSelector, type SocketSelector } from "../domain/socket.ts"
-import { hiddenRefusal, makeControlLink } from "../platform/ControlLink.ts"
+import { type ControlLink, hiddenRefusal, makeControlLink } from "../platform/ControlLink.ts"
 import { withCreationLock } from "../platform/Lease.ts"
 import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
 import { layer as procLayer, Proc } from "../platform/Proc.ts"
@@ -24,7 +24,6 @@ import { SocketPin } from "../services/SocketPin.ts"
 import {
   type Authorities,
   type Created,
-  type InvocationOptions,
   makeAuthorities,
   type PinnedRunner as Runner,
   type RunnerOptions,
@@ -67,6 +66,22 @@ const creating = (
 
 /** When, after startup, dead instances' leftovers are looked for. */
 const sweepDelayMs = 1000
+
+/**
+ * The sweeps: at close, the paste buffers a paste interrupted between its load and its paste left
+ * (ours, dead instances' too); once, a moment after startup, dead instances' leftovers (not in the
+ * way of the first calls). Outside the pool (at close, calls in flight may still hold its permits),
+ * over the connection while it is open, never opening one, else by a forked client.
+ */
+const sweeps = (forked: Runner, link: ControlLink | undefined, pin: SocketPin["Service"], proc: Proc["Service"]) =>
+  Effect.gen(function*() {
+    const raw: Runner = link === undefined ? forked : (commands, options) => link.runIfOpen(commands, options, forked)
+    // No socket, no server ever ran there (an instance that made none): no buffer to remove.
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => socketMissing(pin.resolvedPath) ? Effect.void : removeBuffers(raw, proc, false))
+    )
+    yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, proc, pin.flags)))
+  })
 
 /** How tmux commands reach the server (LIBTMUX_TRANSPORT). @category models */
 export type Transport = "auto" | "control" | "spawn"
@@ -135,21 +150,7 @@ export const layer = (
     }
     // A spawn may start the server, so only spawns carry the configuration file (and its descriptor).
     const spawn = pinned(pin.newServerConfig.flags, pin.newServerConfig.fd)
-    // The sweeps: outside the pool (at close, calls in flight may still hold its permits), over the
-    // connection while it is open, never opening one. A paste interrupted between its load and its
-    // paste leaves its buffer: ours go at close, dead instances' too.
-    const forked = (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
-      exec(pin.flags, commands, options)
-    const raw = link === undefined ?
-      forked :
-      (commands: ReadonlyArray<ReadonlyArray<string>>, options: InvocationOptions) =>
-        link.runIfOpen(commands, options, forked)
-    // No socket, no server ever ran there (an instance that made none): no buffer to remove.
-    yield* Effect.addFinalizer(() =>
-      Effect.suspend(() => socketMissing(pin.resolvedPath) ? Effect.void : removeBuffers(raw, proc, false))
-    )
-    // Dead instances' leftovers, once, a moment after startup (not in the way of the first calls).
-    yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, proc, pin.flags)))
+    yield* sweeps((commands, options) => exec(pin.flags, commands, options), link, pin, proc)
     const create = creating(
       spawn,
       pin,
