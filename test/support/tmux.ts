@@ -60,9 +60,10 @@ const listeningSockets = (): { has(path: string): boolean } => {
     return { has: () => true }
   }
   const paths = new Set<string>()
+  // `Num RefCount Protocol Flags Type St Inode Path`: the path is the rest of the line, spaces and all.
   for (const line of table.split("\n").slice(1)) {
-    const fields = line.trim().split(/\s+/u)
-    if (fields[3] === "00010000" && fields[7] !== undefined) paths.add(fields[7])
+    const [, flags, path] = /^\s*\S+ \S+ \S+ (\S+) \S+ \S+ \S+ (.+)$/u.exec(line) ?? []
+    if (flags === "00010000" && path !== undefined) paths.add(path)
   }
   return paths
 }
