@@ -5,12 +5,12 @@
  * typed into it; a REPL in front is refused at once; on our own socket git and man do not page;
  * output drawn by a pager says so.
  */
-import { execFileSync } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
+import { gitHistory } from "../support/gitHistory.ts"
 import { absent, call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { holdsFor, stillPending, until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
@@ -65,11 +65,7 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
   it("git's pager with its default LESS=FRX, and man with a pager", async () => {
     const { world, c, pane } = await open()
     const repo = join(world.dir, "repo")
-    execFileSync("sh", [
-      "-c",
-      `git init -q ${shellQuote(repo)} && cd ${shellQuote(repo)} && for i in $(seq 1 60); do git -c ` +
-      `user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
-    ])
+    gitHistory(repo, 60)
     const git = await blocked(c, pane, `env -u LESS GIT_PAGER=less git -C ${shellQuote(repo)} log --oneline`)
     assert.deepInclude(git.blocked_by, { program: "less", kind: "pager" })
     await release(world, c, pane, git.run_id, "q")
@@ -232,13 +228,7 @@ describe.concurrent("refusals and pagers", () => {
   it("on our own socket git log and git diff print everything, no pager; less still says it drew", async () => {
     const { world, c, pane } = await open("/bin/bash", { LIBTMUX_TMUX_CONFIG: "minimal" })
     const repo = join(world.dir, "repo")
-    execFileSync("sh", [
-      "-c",
-      `git init -q ${shellQuote(repo)} && cd ${
-        shellQuote(repo)
-      } && for i in $(seq 1 40); do seq 1 $i > f; git add f; git -c ` +
-      `user.name=t -c user.email=t@t commit -q -m "change $i"; done`
-    ])
+    gitHistory(repo, 40, { file: true })
     const log = await run(c, pane, `git -C ${shellQuote(repo)} log --oneline`, { timeout: 30 })
     assert.deepInclude(log, { exit_status: 0 })
     absent(log, "timed_out", "truncated_lines")

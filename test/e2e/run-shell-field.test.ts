@@ -4,11 +4,11 @@
  * incomplete commands, parallel calls, payloads past tmux's message limit, a killed tmux server,
  * a shell whose environment lacks TMUX, and what a person watching the pane sees.
  */
-import { execFileSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
+import { gitHistory } from "../support/gitHistory.ts"
 import { absent, call, textOf } from "../support/mcp.ts"
 import { until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
@@ -148,11 +148,7 @@ describe.concurrent("programs that wait for the terminal", () => {
     assert.deepInclude(await resume(c, pane, less.run_id, 10), { exit_status: 0, output: "after" })
 
     const repo = join(world.dir, "repo")
-    execFileSync("sh", [
-      "-c",
-      `git init -q ${shellQuote(repo)} && cd ${shellQuote(repo)} && for i in $(seq 1 60); do git -c ` +
-      `user.name=t -c user.email=t@t commit -q --allow-empty -m "change $i"; done`
-    ])
+    gitHistory(repo, 60)
     const git = await blocked(c, pane, `git -C ${shellQuote(repo)} log --oneline; echo logged`)
     assert.include(git.output, "change 60")
     world.tmux("libtmux-mcp", "send-keys", "-t", pane, "q")
