@@ -100,7 +100,9 @@ describe("leftovers of dead instances", () => {
   it("on a fresh socket: no client forked to learn no server runs, and the sweeps go over the connection", async () => {
     const world = h.world()
     const { wrapper, invocations } = loggingTmux(world)
-    const c = await h.connect(world, { ...shellEnv(world, "/bin/bash"), LIBTMUX_TMUX_BIN: wrapper })
+    // It counts forked clients: the default transport, whatever the run's (LIBTMUX_TEST_TRANSPORT).
+    const env = { ...shellEnv(world, "/bin/bash"), LIBTMUX_TMUX_BIN: wrapper, LIBTMUX_TRANSPORT: "auto" }
+    const c = await h.connect(world, env)
     structured(await call(c, "create_session", { session_name: "work", start_directory: world.dir }))
     // A call the connection carries opens it.
     structured(await call(c, "list_sessions"))

@@ -1,6 +1,6 @@
 /**
- * A git repository with a long history for the pager tests, made by one `git fast-import` instead
- * of a `git commit` per change (a run's worth of processes fewer each).
+ * A git repository with a long history for the pager tests, made by one `git fast-import`: two or
+ * three git processes, where a `git commit` per change took one or two per commit.
  */
 import { execFileSync } from "node:child_process"
 
