@@ -65,20 +65,19 @@ export const probeServer = (
   socket: string,
   env: Environment,
   path: string
-) =>
-  Effect.suspend(() =>
-    socketMissing(path)
-      ? Effect.succeed(absent)
-      : execTmux(bin, buildArgv(flags, [["list-sessions", "-F", `#{${provenanceOption}}`]]), socket, { env }).pipe(
-        Effect.map((stdout) => {
-          const record = stdout.split("\n")[0] ?? ""
-          const provenance = record === "libtmux-mcp minimal"
-            ? "recorded-minimal" as const
-            : record.startsWith("libtmux-mcp")
-            ? "recorded-other" as const
-            : "unknown" as const
-          return { state: "existing" as const, provenance, record: record === "" ? undefined : record }
-        }),
-        Effect.catchTag("ServerNotRunning", () => Effect.succeed(absent))
-      )
-  )
+) => {
+  const asked = execTmux(bin, buildArgv(flags, [["list-sessions", "-F", `#{${provenanceOption}}`]]), socket, { env })
+    .pipe(
+      Effect.map((stdout) => {
+        const record = stdout.split("\n")[0] ?? ""
+        const provenance = record === "libtmux-mcp minimal"
+          ? "recorded-minimal" as const
+          : record.startsWith("libtmux-mcp")
+          ? "recorded-other" as const
+          : "unknown" as const
+        return { state: "existing" as const, provenance, record: record === "" ? undefined : record }
+      }),
+      Effect.catchTag("ServerNotRunning", () => Effect.succeed(absent))
+    )
+  return Effect.suspend(() => socketMissing(path) ? Effect.succeed(absent) : asked)
+}

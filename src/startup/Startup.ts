@@ -227,7 +227,7 @@ export const startup = (
     const config = invocation.config
     const newServerConfig = yield* configForNewServer(config, env, uid)
     const resolvedPath = socketPathOf(config.socket, env, uid)
-    // Before anything connects a tmux client to the socket (the probe below is the first).
+    // Before anything connects a tmux client to the socket (the probe below is the first, when something is there).
     const place = yield* checkSocketPath(config.socket, resolvedPath, env, uid)
     const socket = formatSelector(config.socket)
     const probe = probeSocket(config, env, socket, resolvedPath)
