@@ -401,6 +401,17 @@ export const makeControlLink = (
   const link: Link = { state: { kind: "closed", retryAt: 0 }, checking: false, checkAgain: false, hiddenIds: new Set() }
   const opener: Opener = { options, check }
 
+  /**
+   * Waits for a connection that is opening. tmux 3.3a's server crashes when a control notification
+   * (a session made, a buffer changed, a window renamed) comes while a control client is still
+   * identifying itself (tmux/tmux#4980): this instance sends nothing else meanwhile. Others may.
+   */
+  const afterOpening = <A>(effect: Effect.Effect<A, TmuxError>): Effect.Effect<A, TmuxError> =>
+    Effect.suspend(() => {
+      const state = link.state
+      return state.kind === "opening" ? Effect.andThen(Effect.promise(() => state.opened), effect) : effect
+    })
+
   const look: Look = (commands) =>
     Effect.suspend(() => {
       const state = link.state
@@ -410,6 +421,12 @@ export const makeControlLink = (
     })
 
   const run = (
+    commands: ReadonlyArray<ReadonlyArray<string>>,
+    options: RunnerOptions,
+    spawned: Spawned
+  ): Effect.Effect<string, TmuxError> => afterOpening(Effect.suspend(() => routed(commands, options, spawned)))
+
+  const routed = (
     commands: ReadonlyArray<ReadonlyArray<string>>,
     options: RunnerOptions,
     spawned: Spawned
@@ -439,13 +456,13 @@ export const makeControlLink = (
   return {
     run,
     runIfOpen: (commands, options, spawned) =>
-      Effect.suspend(() => {
+      afterOpening(Effect.suspend(() => {
         const state = link.state
         const sent = controlRoute(commands, options)
         return state.kind === "open" && state.connection.isOpen() && sent !== undefined
           ? over(state.connection, commands, sent, options, spawned)
           : spawned(commands, options)
-      }),
+      })),
     wake: () => {
       if (link.state.kind === "closed") link.state = { kind: "closed", retryAt: 0 }
     },

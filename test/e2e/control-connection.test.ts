@@ -8,7 +8,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { spawn, spawnSync } from "node:child_process"
-import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { controlSessionPrefix } from "../../src/domain/protocolNames.ts"
@@ -470,6 +470,34 @@ describe("the control connection", () => {
     const ended = structured(await waiting)
     assert.strictEqual(ended.outcome, "signalled")
     assert.isBelow(ended.elapsed_seconds, 20)
+  })
+
+  // tmux 3.3a's server crashes, and takes every session with it, when a control notification (a session
+  // made, a buffer deleted, a window renamed) comes while a control client is still identifying itself
+  // (tmux/tmux#4980). The wrapper holds the control client back 1.5 s: neither the first call's forked
+  // new-session nor the leftover sweep a second after startup may go before it has attached.
+  it("sends nothing else to tmux while its connection opens", async () => {
+    const world = h.world()
+    world.tmux(socket, "new-session", "-d", "-s", "mine")
+    const log = join(world.dir, "started.log")
+    const wrapper = join(world.dir, "tmux-slow-control")
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\nprintf '%s %s\\n' "$(date +%s%N)" "$(echo "$*" | tr '\\n' ' ')" >> '${log}'\n` +
+        `case " $* " in *" -C "*) sleep 1.5;; esac\nexec tmux "$@"\n`
+    )
+    chmodSync(wrapper, 0o755)
+    const c = await h.connect(world, { ...allToolsets, LIBTMUX_TMUX_BIN: wrapper })
+    structured(await call(c, "create_session", { session_name: "work" }))
+    const started = lines(readFileSync(log, "utf8")).map((line) => {
+      const [nanoseconds, ...args] = line.split(" ")
+      return { ms: Number(BigInt(nanoseconds!) / 1_000_000n), args: args.join(" ") }
+    })
+    const control = started.findIndex(({ args }) => args.includes(" -C "))
+    assert.isAtLeast(control, 0, JSON.stringify(started))
+    const meanwhile = started.slice(control + 1).filter(({ ms }) => ms < started[control]!.ms + 1_500)
+    assert.deepStrictEqual(meanwhile, [], JSON.stringify(started))
+    assert.isTrue(started.some(({ args }) => args.includes("new-session") && !args.includes(" -C ")))
   })
 
   it("gives 8 concurrent callers typing and capturing in 8 panes each its own pane's text", async () => {
