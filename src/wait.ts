@@ -257,6 +257,7 @@ const servicesOf = (target: WaitTarget) =>
       serverStateAtStartup: "existing",
       provenanceAtStartup: "unknown",
       provenanceRecord: undefined,
+      hiddenAtStartup: [],
       lease: { state: "unavailable", reason: "wait takes no lease" },
       newServerConfig: { flags: [], fd: undefined, label: "tmux-default" },
       environment: target.environment

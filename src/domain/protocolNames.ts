@@ -186,5 +186,9 @@ export const controlSessionPrefix = "libtmux-mcp-connection-"
 /** This instance's hidden session: named by its tag, whose dots tmux would rewrite. */
 export const controlSessionName = (tag: string): string => `${controlSessionPrefix}${tag.replaceAll(".", "_")}`
 
+/** The tag of the instance whose hidden session this is, when it is one (`controlSessionName` read back). */
+export const controlSessionTag = (sessionName: string): string | undefined =>
+  isControlSession(sessionName) ? sessionName.slice(controlSessionPrefix.length).replaceAll("_", ".") : undefined
+
 /** Whether a session is one of the connections' hidden sessions. */
 export const isControlSession = (sessionName: string): boolean => sessionName.startsWith(controlSessionPrefix)

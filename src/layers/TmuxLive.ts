@@ -13,7 +13,7 @@ import { controlSessionName } from "../domain/protocolNames.ts"
 import { formatSelector, type SocketSelector } from "../domain/socket.ts"
 import { type ControlLink, hiddenRefusal, makeControlLink } from "../platform/ControlLink.ts"
 import { withCreationLock } from "../platform/Lease.ts"
-import { removeBuffers, sweepLeftovers } from "../platform/Leftovers.ts"
+import { removeBuffers, removeDeadConnections, sweepLeftovers } from "../platform/Leftovers.ts"
 import { layer as procLayer, Proc } from "../platform/Proc.ts"
 import { probeServer, provenanceOption } from "../platform/Provenance.ts"
 import { guardPlace, socketMissing } from "../platform/SocketGuard.ts"
@@ -141,8 +141,12 @@ export const layer = (
       )
       : undefined
     if (link !== undefined) yield* Effect.addFinalizer(() => Effect.promise(link.shutdown))
-    // On a server that runs already, the connection is made now, before any call of this instance.
-    if (link !== undefined && pin.serverStateAtStartup === "existing") link.open()
+    // On a server that runs already, the connection is made now, before any call of this instance,
+    // after dead instances' hidden sessions are gone.
+    if (link !== undefined && pin.serverStateAtStartup === "existing") {
+      yield* removeDeadConnections((commands, options) => exec(pin.flags, commands, options), proc, pin.hiddenAtStartup)
+      link.open()
+    }
     const pinned = (extraFlags: ReadonlyArray<string>, passFd?: number): Runner => {
       const spawned = (commands: ReadonlyArray<ReadonlyArray<string>>, options: RunnerOptions) =>
         pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd, link === undefined))

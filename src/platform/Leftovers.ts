@@ -11,7 +11,15 @@
  */
 import * as Effect from "effect/Effect"
 import { judgeInstance, parseTag } from "../domain/instance.ts"
-import { bufferTag, marks, paneRunOptions, protocolNames, runOfChannel, runOfOption } from "../domain/protocolNames.ts"
+import {
+  bufferTag,
+  controlSessionTag,
+  marks,
+  paneRunOptions,
+  protocolNames,
+  runOfChannel,
+  runOfOption
+} from "../domain/protocolNames.ts"
 import { commandsOf } from "../domain/runMachine.ts"
 import { decodeRecord } from "../domain/runRecord.ts"
 import type { PinnedRunner as Runner } from "../services/Tmux.ts"
@@ -43,6 +51,23 @@ export const removeBuffers = (run: Runner, here: Here, ownOnly: boolean): Effect
         : run(names.map((name) => ["delete-buffer", "-b", name]), { timeoutMs: sweepTimeoutMs })
     ),
     Effect.ignore
+  )
+
+/**
+ * Dead instances' hidden sessions (their control connections'), removed now, before this instance
+ * opens its own: each one's pane would remove it within 2 s, at a moment nobody chooses, and tmux
+ * 3.3a's server crashes when that removal is told to a control client still identifying itself
+ * (tmux/tmux#4980). One client each: an error (gone meanwhile) ends the rest of a client's list.
+ */
+export const removeDeadConnections = (
+  run: Runner,
+  here: Here,
+  sessions: ReadonlyArray<string>
+): Effect.Effect<void> =>
+  Effect.forEach(
+    sessions.filter((name) => removable(controlSessionTag(name), here, false)),
+    (name) => Effect.ignore(run([["kill-session", "-t", `=${name}`]], { timeoutMs: sweepTimeoutMs })),
+    { discard: true }
   )
 
 /** A pane's run options as `show-options -p` prints them (`name value`, the value quoted when needed). */

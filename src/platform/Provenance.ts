@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { controlSessionPrefix, isControlSession } from "../domain/protocolNames.ts"
 import { lockFolder } from "./Lease.ts"
 import { assetFile, packaged } from "./packaged.ts"
 import { socketMissing } from "./SocketGuard.ts"
@@ -53,11 +54,14 @@ export const isShippedMinimalConfig = (path: string): boolean => path === shippe
 export const provenanceOption = "@libtmux-mcp-started-by"
 
 /** What a probe finds where no server answers. */
-const absent = { state: "absent" as const, provenance: "none" as const, record: undefined }
+const absent = { state: "absent" as const, provenance: "none" as const, record: undefined, hidden: [] }
+
+/** Per session: its name if it is a connection's hidden session (else `-`), a space, then the record. */
+const probeFormat = `#{?#{m:${controlSessionPrefix}*,#{session_name}},#{session_name},-} #{${provenanceOption}}`
 
 /**
- * Whether a server answers on the socket (at `path`), and what it records about who started it.
- * No socket file, no server: no client is forked only to be told so.
+ * Whether a server answers on the socket (at `path`), what it records about who started it, and the
+ * connections' hidden sessions on it. No socket file, no server: no client is forked only to be told so.
  */
 export const probeServer = (
   bin: string,
@@ -66,16 +70,19 @@ export const probeServer = (
   env: Environment,
   path: string
 ) => {
-  const asked = execTmux(bin, buildArgv(flags, [["list-sessions", "-F", `#{${provenanceOption}}`]]), socket, { env })
+  const asked = execTmux(bin, buildArgv(flags, [["list-sessions", "-F", probeFormat]]), socket, { env })
     .pipe(
       Effect.map((stdout) => {
-        const record = stdout.split("\n")[0] ?? ""
+        const rows = stdout.split("\n").filter((row) => row !== "")
+        const hidden = rows.map((row) => row.slice(0, row.indexOf(" "))).filter(isControlSession)
+        const first = rows[0] ?? ""
+        const record = first.slice(first.indexOf(" ") + 1)
         const provenance = record === "libtmux-mcp minimal"
           ? "recorded-minimal" as const
           : record.startsWith("libtmux-mcp")
           ? "recorded-other" as const
           : "unknown" as const
-        return { state: "existing" as const, provenance, record: record === "" ? undefined : record }
+        return { state: "existing" as const, provenance, record: record === "" ? undefined : record, hidden }
       }),
       Effect.catchTag("ServerNotRunning", () => Effect.succeed(absent))
     )

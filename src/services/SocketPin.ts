@@ -46,6 +46,8 @@ export class SocketPin extends Context.Service<SocketPin, {
   readonly provenanceAtStartup: "none" | "unknown" | "recorded-minimal" | "recorded-other"
   /** The recorded value, when there is one. */
   readonly provenanceRecord: string | undefined
+  /** The control connections' hidden sessions the startup probe found (none when no server was there). */
+  readonly hiddenAtStartup: ReadonlyArray<string>
   /** This instance's advisory lease on the socket. */
   readonly lease: LeaseState
   /** The configuration a spawn that starts the server gives it. */

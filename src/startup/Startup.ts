@@ -249,6 +249,7 @@ export const startup = (
       serverStateAtStartup: serverState,
       provenanceAtStartup: found.provenance,
       provenanceRecord: found.record,
+      hiddenAtStartup: found.hidden,
       lease,
       newServerConfig,
       environment: env

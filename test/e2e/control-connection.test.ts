@@ -8,10 +8,11 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { spawn, spawnSync } from "node:child_process"
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { chmodSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
-import { controlSessionPrefix } from "../../src/domain/protocolNames.ts"
+import { controlSessionName, controlSessionPrefix } from "../../src/domain/protocolNames.ts"
+import { thisTag } from "../../src/platform/thisInstance.ts"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { stillPending, until, waiterOf } from "../support/poll.ts"
@@ -101,6 +102,30 @@ const hiddenPanesUnder = (ancestor: number): Array<number> => {
     for (let at = parentOf(pid); at !== undefined && at > 1; at = parentOf(at)) if (at === ancestor) return true
     return false
   })
+}
+
+/** How long `slowControlTmux` holds a control client back. */
+const slowControlMs = 1_500
+
+/**
+ * A tmux binary for LIBTMUX_TMUX_BIN that logs when each invocation starts (ms, and its arguments on
+ * one line) and holds a control client (`-C`) back `slowControlMs` before it runs tmux.
+ */
+const slowControlTmux = (world: TmuxWorld) => {
+  const log = join(world.dir, "started.log")
+  const wrapper = join(world.dir, "tmux-slow-control")
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nprintf '%s %s\\n' "$(date +%s%N)" "$(echo "$*" | tr '\\n' ' ')" >> '${log}'\n` +
+      `case " $* " in *" -C "*) sleep ${slowControlMs / 1000};; esac\nexec tmux "$@"\n`
+  )
+  chmodSync(wrapper, 0o755)
+  const started = () =>
+    lines(readFileSync(log, "utf8")).map((line) => {
+      const [nanoseconds, ...args] = line.split(" ")
+      return { ms: Number(BigInt(nanoseconds!) / 1_000_000n), args: args.join(" ") }
+    })
+  return { wrapper, started }
 }
 
 const open = async (env: Record<string, string | undefined> = {}, on = h) => {
@@ -474,30 +499,45 @@ describe("the control connection", () => {
 
   // tmux 3.3a's server crashes, and takes every session with it, when a control notification (a session
   // made, a buffer deleted, a window renamed) comes while a control client is still identifying itself
-  // (tmux/tmux#4980). The wrapper holds the control client back 1.5 s: neither the first call's forked
+  // (tmux/tmux#4980). With the control client held back 1.5 s, neither the first call's forked
   // new-session nor the leftover sweep a second after startup may go before it has attached.
   it("sends nothing else to tmux while its connection opens", async () => {
     const world = h.world()
     world.tmux(socket, "new-session", "-d", "-s", "mine")
-    const log = join(world.dir, "started.log")
-    const wrapper = join(world.dir, "tmux-slow-control")
-    writeFileSync(
-      wrapper,
-      `#!/bin/sh\nprintf '%s %s\\n' "$(date +%s%N)" "$(echo "$*" | tr '\\n' ' ')" >> '${log}'\n` +
-        `case " $* " in *" -C "*) sleep 1.5;; esac\nexec tmux "$@"\n`
-    )
-    chmodSync(wrapper, 0o755)
-    const c = await h.connect(world, { ...allToolsets, LIBTMUX_TMUX_BIN: wrapper })
+    const slow = slowControlTmux(world)
+    const c = await h.connect(world, { ...allToolsets, LIBTMUX_TMUX_BIN: slow.wrapper })
     structured(await call(c, "create_session", { session_name: "work" }))
-    const started = lines(readFileSync(log, "utf8")).map((line) => {
-      const [nanoseconds, ...args] = line.split(" ")
-      return { ms: Number(BigInt(nanoseconds!) / 1_000_000n), args: args.join(" ") }
-    })
+    const started = slow.started()
     const control = started.findIndex(({ args }) => args.includes(" -C "))
     assert.isAtLeast(control, 0, JSON.stringify(started))
-    const meanwhile = started.slice(control + 1).filter(({ ms }) => ms < started[control]!.ms + 1_500)
+    const meanwhile = started.slice(control + 1).filter(({ ms }) => ms < started[control]!.ms + slowControlMs)
     assert.deepStrictEqual(meanwhile, [], JSON.stringify(started))
     assert.isTrue(started.some(({ args }) => args.includes("new-session") && !args.includes(" -C ")))
+  })
+
+  // A SIGKILLed server's hidden session stays until its pane sees the server gone (within 2 s), and that
+  // pane's kill-session is a notification that may come while the next server's connection identifies
+  // itself. The next server removes it first. The dead instance here is this process's pid with another
+  // start time: a pid reused.
+  it("removes a dead instance's hidden session before it opens its own connection", async () => {
+    const world = h.world()
+    const started = Number(readFileSync(`/proc/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")[19])
+    const namespace = /\[([0-9]+)\]/u.exec(readlinkSync("/proc/self/ns/pid"))![1]!
+    const dead = controlSessionName(`${process.pid}.${started - 1}.${namespace}`)
+    world.tmux(socket, "new-session", "-d", "-s", dead, "sleep 600")
+    world.tmux(socket, "new-session", "-d", "-s", "mine")
+    const slow = slowControlTmux(world)
+    const c = await h.connect(world, { ...allToolsets, LIBTMUX_TMUX_BIN: slow.wrapper })
+    structured(await call(c, "list_sessions"))
+    const seen = slow.started()
+    const killed = seen.findIndex(({ args }) => args.includes(`kill-session -t =${dead}`))
+    const control = seen.findIndex(({ args }) => args.includes(" -C "))
+    assert.isAtLeast(killed, 0, JSON.stringify(seen))
+    assert.isAbove(control, killed, JSON.stringify(seen))
+    assert.deepStrictEqual(
+      hiddenSessions(world).map((row) => row.split(" ")[1]),
+      [controlSessionName(thisTag)]
+    )
   })
 
   it("gives 8 concurrent callers typing and capturing in 8 panes each its own pane's text", async () => {

@@ -40,6 +40,7 @@ const facts = (chosen: ReadonlyArray<Toolset>, overrides: Partial<StartupFacts> 
     serverStateAtStartup: "existing",
     provenanceAtStartup: "unknown",
     provenanceRecord: undefined,
+    hiddenAtStartup: [],
     lease: { state: "held" },
     newServerConfig: { flags: [], fd: undefined, label: "user" },
     environment: {}

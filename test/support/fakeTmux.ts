@@ -33,6 +33,7 @@ export const fakeSocketPin: Context.Service.Shape<typeof SocketPin> = {
   serverStateAtStartup: "absent",
   provenanceAtStartup: "none",
   provenanceRecord: undefined,
+  hiddenAtStartup: [],
   lease: { state: "held" },
   newServerConfig: { flags: [], fd: undefined, label: "user" },
   environment: {}

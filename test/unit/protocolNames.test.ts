@@ -10,6 +10,8 @@ import { formatTag } from "../../src/domain/instance.ts"
 import {
   bufferTag,
   channelPrefix,
+  controlSessionName,
+  controlSessionTag,
   generationOfOption,
   isGuardMark,
   marks,
@@ -88,6 +90,12 @@ describe("protocol names", () => {
     assert.match(pasteBufferName(formatTag({ pid: 1, started: 2, namespace: "" }), "ab"), pasteBufferPattern)
     assert.notMatch(pasteBufferName(tag, "xyz"), pasteBufferPattern)
     assert.notMatch("other-buffer", pasteBufferPattern)
+  })
+
+  it("names a connection's hidden session by the instance's tag, which startup reads back", () => {
+    assert.strictEqual(controlSessionTag(controlSessionName(tag)), tag)
+    assert.notInclude(controlSessionName(tag), ".")
+    assert.isUndefined(controlSessionTag("work"))
   })
 
   it("tells a guard's mark from an option's name", () => {
