@@ -83,6 +83,20 @@ const sweeps = (forked: Runner, link: ControlLink | undefined, pin: SocketPin["S
     yield* Effect.forkScoped(Effect.andThen(Effect.sleep(sweepDelayMs), sweepLeftovers(raw, proc, pin.flags)))
   })
 
+/**
+ * On a server that runs already, the connection is made at startup, before any call of this
+ * instance, once dead instances' hidden sessions are gone (`removeDeadConnections`).
+ */
+const connectAtStartup = (
+  forked: Runner,
+  link: ControlLink | undefined,
+  pin: SocketPin["Service"],
+  proc: Proc["Service"]
+) =>
+  link === undefined || pin.serverStateAtStartup !== "existing"
+    ? Effect.void
+    : Effect.andThen(removeDeadConnections(forked, proc, pin.hiddenAtStartup), Effect.sync(() => link.open()))
+
 /** How tmux commands reach the server (LIBTMUX_TRANSPORT). @category models */
 export type Transport = "auto" | "control" | "spawn"
 
@@ -141,12 +155,9 @@ export const layer = (
       )
       : undefined
     if (link !== undefined) yield* Effect.addFinalizer(() => Effect.promise(link.shutdown))
-    // On a server that runs already, the connection is made now, before any call of this instance,
-    // after dead instances' hidden sessions are gone.
-    if (link !== undefined && pin.serverStateAtStartup === "existing") {
-      yield* removeDeadConnections((commands, options) => exec(pin.flags, commands, options), proc, pin.hiddenAtStartup)
-      link.open()
-    }
+    // Outside the pool and the connection: for the removal at startup and for the sweeps.
+    const forked: Runner = (commands, options) => exec(pin.flags, commands, options)
+    yield* connectAtStartup(forked, link, pin, proc)
     const pinned = (extraFlags: ReadonlyArray<string>, passFd?: number): Runner => {
       const spawned = (commands: ReadonlyArray<ReadonlyArray<string>>, options: RunnerOptions) =>
         pooled(commands, exec([...pin.flags, ...extraFlags], commands, options, passFd, link === undefined))
@@ -154,7 +165,7 @@ export const layer = (
     }
     // A spawn may start the server, so only spawns carry the configuration file (and its descriptor).
     const spawn = pinned(pin.newServerConfig.flags, pin.newServerConfig.fd)
-    yield* sweeps((commands, options) => exec(pin.flags, commands, options), link, pin, proc)
+    yield* sweeps(forked, link, pin, proc)
     const create = creating(
       spawn,
       pin,

@@ -406,10 +406,12 @@ export const makeControlLink = (
    * (a session made, a buffer changed, a window renamed) comes while a control client is still
    * identifying itself (tmux/tmux#4980): this instance sends nothing else meanwhile. Others may.
    */
-  const afterOpening = <A>(effect: Effect.Effect<A, TmuxError>): Effect.Effect<A, TmuxError> =>
+  const afterOpening = <A>(make: () => Effect.Effect<A, TmuxError>): Effect.Effect<A, TmuxError> =>
     Effect.suspend(() => {
       const state = link.state
-      return state.kind === "opening" ? Effect.andThen(Effect.promise(() => state.opened), effect) : effect
+      return state.kind === "opening"
+        ? Effect.andThen(Effect.promise(() => state.opened), Effect.suspend(make))
+        : make()
     })
 
   const look: Look = (commands) =>
@@ -424,7 +426,7 @@ export const makeControlLink = (
     commands: ReadonlyArray<ReadonlyArray<string>>,
     options: RunnerOptions,
     spawned: Spawned
-  ): Effect.Effect<string, TmuxError> => afterOpening(Effect.suspend(() => routed(commands, options, spawned)))
+  ): Effect.Effect<string, TmuxError> => afterOpening(() => routed(commands, options, spawned))
 
   const routed = (
     commands: ReadonlyArray<ReadonlyArray<string>>,
@@ -456,13 +458,13 @@ export const makeControlLink = (
   return {
     run,
     runIfOpen: (commands, options, spawned) =>
-      afterOpening(Effect.suspend(() => {
+      afterOpening(() => {
         const state = link.state
         const sent = controlRoute(commands, options)
         return state.kind === "open" && state.connection.isOpen() && sent !== undefined
           ? over(state.connection, commands, sent, options, spawned)
           : spawned(commands, options)
-      })),
+      }),
     wake: () => {
       if (link.state.kind === "closed") link.state = { kind: "closed", retryAt: 0 }
     },

@@ -74,7 +74,7 @@ export const probeServer = (
     .pipe(
       Effect.map((stdout) => {
         const rows = stdout.split("\n").filter((row) => row !== "")
-        const hidden = rows.map((row) => row.slice(0, row.indexOf(" "))).filter(isControlSession)
+        const hidden = rows.map((row) => row.split(" ", 1)[0]!).filter(isControlSession)
         const first = rows[0] ?? ""
         const record = first.slice(first.indexOf(" ") + 1)
         const provenance = record === "libtmux-mcp minimal"

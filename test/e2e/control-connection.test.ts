@@ -8,7 +8,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { spawn, spawnSync } from "node:child_process"
-import { chmodSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { controlSessionName, controlSessionPrefix } from "../../src/domain/protocolNames.ts"
@@ -16,7 +16,7 @@ import { thisTag } from "../../src/platform/thisInstance.ts"
 import { harness } from "../support/harness.ts"
 import { call, type Connected, structured, textOf } from "../support/mcp.ts"
 import { stillPending, until, waiterOf } from "../support/poll.ts"
-import type { TmuxWorld } from "../support/tmux.ts"
+import { loggingTmux, type TmuxWorld } from "../support/tmux.ts"
 
 // The connection's behaviour is the same in process; the bin where the server process is the point
 // (it is SIGKILLed, its tmux wait-for child is looked for) and for two instances on one socket.
@@ -104,29 +104,8 @@ const hiddenPanesUnder = (ancestor: number): Array<number> => {
   })
 }
 
-/** How long `slowControlTmux` holds a control client back. */
+/** How long a slow connection's control client is held back (`loggingTmux`'s `holdControlMs`). */
 const slowControlMs = 1_500
-
-/**
- * A tmux binary for LIBTMUX_TMUX_BIN that logs when each invocation starts (ms, and its arguments on
- * one line) and holds a control client (`-C`) back `slowControlMs` before it runs tmux.
- */
-const slowControlTmux = (world: TmuxWorld) => {
-  const log = join(world.dir, "started.log")
-  const wrapper = join(world.dir, "tmux-slow-control")
-  writeFileSync(
-    wrapper,
-    `#!/bin/sh\nprintf '%s %s\\n' "$(date +%s%N)" "$(echo "$*" | tr '\\n' ' ')" >> '${log}'\n` +
-      `case " $* " in *" -C "*) sleep ${slowControlMs / 1000};; esac\nexec tmux "$@"\n`
-  )
-  chmodSync(wrapper, 0o755)
-  const started = () =>
-    lines(readFileSync(log, "utf8")).map((line) => {
-      const [nanoseconds, ...args] = line.split(" ")
-      return { ms: Number(BigInt(nanoseconds!) / 1_000_000n), args: args.join(" ") }
-    })
-  return { wrapper, started }
-}
 
 const open = async (env: Record<string, string | undefined> = {}, on = h) => {
   const world = on.world()
@@ -504,7 +483,7 @@ describe("the control connection", () => {
   it("sends nothing else to tmux while its connection opens", async () => {
     const world = h.world()
     world.tmux(socket, "new-session", "-d", "-s", "mine")
-    const slow = slowControlTmux(world)
+    const slow = loggingTmux(world, { holdControlMs: slowControlMs })
     const c = await h.connect(world, { ...allToolsets, LIBTMUX_TMUX_BIN: slow.wrapper })
     structured(await call(c, "create_session", { session_name: "work" }))
     const started = slow.started()
@@ -526,7 +505,7 @@ describe("the control connection", () => {
     const dead = controlSessionName(`${process.pid}.${started - 1}.${namespace}`)
     world.tmux(socket, "new-session", "-d", "-s", dead, "sleep 600")
     world.tmux(socket, "new-session", "-d", "-s", "mine")
-    const slow = slowControlTmux(world)
+    const slow = loggingTmux(world, { holdControlMs: slowControlMs })
     const c = await h.connect(world, { ...allToolsets, LIBTMUX_TMUX_BIN: slow.wrapper })
     structured(await call(c, "list_sessions"))
     const seen = slow.started()

@@ -153,16 +153,40 @@ export const userSessions = (world: TmuxWorld, socket = "libtmux-mcp"): Readonly
   (world.tryTmux(socket, "list-sessions", "-F", "#{session_name}") ?? "").split("\n")
     .filter((name) => name !== "" && !isControlSession(name)).sort()
 
+/** One invocation a logging tmux saw: when it started (ms since the epoch) and its arguments on one line. */
+export interface Invocation {
+  readonly ms: number
+  readonly args: string
+}
+
 /**
- * A tmux binary for LIBTMUX_TMUX_BIN that logs each invocation's arguments (one line each) in the
- * world, then runs tmux: what a server forked, in order.
+ * A tmux binary for LIBTMUX_TMUX_BIN that logs each invocation (its start, and its arguments on one
+ * line) in the world, then runs tmux: what a server forked, in order. With `holdControlMs`, a control
+ * client (`-C`) waits that long before it runs tmux (a connection slow to open).
  */
 export const loggingTmux = (
-  world: TmuxWorld
-): { readonly wrapper: string; readonly invocations: () => Array<string> } => {
+  world: TmuxWorld,
+  { holdControlMs }: { readonly holdControlMs?: number } = {}
+): {
+  readonly wrapper: string
+  readonly invocations: () => Array<string>
+  readonly started: () => Array<Invocation>
+} => {
   const log = join(world.dir, "invocations.log")
   const wrapper = join(world.dir, "tmux-logging")
-  writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec tmux "$@"\n`)
+  const hold = holdControlMs === undefined ? "" : `case " $* " in *" -C "*) sleep ${holdControlMs / 1000};; esac\n`
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nprintf '%s %s\\n' "$(date +%s%N)" "$(printf '%s' "$*" | tr '\\n' ' ')" >> '${log}'\n` +
+      `${hold}exec tmux "$@"\n`
+  )
   chmodSync(wrapper, 0o755)
-  return { wrapper, invocations: () => existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [] }
+  const started = () =>
+    existsSync(log)
+      ? readFileSync(log, "utf8").split("\n").filter((line) => line !== "").map((line) => {
+        const at = line.indexOf(" ")
+        return { ms: Number(BigInt(line.slice(0, at)) / 1_000_000n), args: line.slice(at + 1) }
+      })
+      : []
+  return { wrapper, started, invocations: () => started().map(({ args }) => args) }
 }
