@@ -36,6 +36,16 @@ const fullScreen = async (c: Connected, pane: string, command: string) => {
   return result
 }
 
+/**
+ * After a person typed into the program: a resume with no answer, which comes back once the program
+ * waits for the keyboard again (an answer while it still works on the keys is refused, as it says).
+ */
+const blockedAgain = async (c: Connected, pane: string, runId: string) => {
+  const again = await resume(c, pane, runId, 30)
+  assert.deepInclude(again.blocked_by ?? {}, { kind: "full-screen" }, JSON.stringify(again))
+  return again
+}
+
 /** Follows the quit advice step by step, as resume answers; the last answer's result. */
 const follow = async (c: Connected, pane: string, blocked: Record<string, any>) => {
   const steps = stepsOf(blocked.blocked_by.next_step)
@@ -67,7 +77,7 @@ describe.concurrent("the quit advice, followed as written, quits the program", (
     assert.notInclude(blocked.blocked_by.next_step, "q or C-c")
     keys(world, pane, "i")
     keys(world, pane, "-l", "some words")
-    const ended = await follow(c, pane, blocked)
+    const ended = await follow(c, pane, await blockedAgain(c, pane, blocked.run_id))
     assert.deepInclude(ended, { exit_status: 0 })
     assert.include(ended.output, "vi-ended 0")
     assert.isFalse(existsSync(join(world.dir, "notes.txt")))
@@ -101,7 +111,7 @@ describe.concurrent("the quit advice, followed as written, quits the program", (
     // With changes, nano asks whether to save them: the note names the key that leaves without saving.
     const changed = await fullScreen(c, pane, "nano changed.txt; echo nano-ended $?")
     keys(world, pane, "-l", "some words")
-    const asked = await follow(c, pane, changed)
+    const asked = await follow(c, pane, await blockedAgain(c, pane, changed.run_id))
     assert.deepInclude(asked.blocked_by ?? {}, { kind: "full-screen" })
     assert.include(asked.blocked_by.next_step, "the key n leaves without saving")
     const left = await call(c, "run_shell_command", { pane_id: pane, resume: changed.run_id, answer_key: "n" })
