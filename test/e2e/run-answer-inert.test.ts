@@ -18,6 +18,18 @@ const { open } = runHarness("inert", { inProcess: true })
 const tag = (result: { readonly _meta?: Record<string, unknown> | undefined }) =>
   result._meta?.["com.git-pull.libtmux-mcp/error"]
 
+/**
+ * Waits until the pane shows the `^C` of the answered run's trailer: the terminal has taken it (its
+ * discard is done) before the next run is typed. The kernel takes it a moment after the trailer's
+ * client returned (docs/control-loop.md); a shell already back at its prompt then draws a fresh one.
+ */
+const interruptShown = (world: TmuxWorld, pane: string) =>
+  until(
+    "the ^C the answered run's trailer sent, on the pane",
+    () => world.tmux("libtmux-mcp", "capture-pane", "-p", "-t", pane),
+    (screen) => screen.includes("^C")
+  )
+
 /** The server's tmux as a wrapper under which an answer's list reaches tmux 3 s late. */
 const lateAnswers = (world: TmuxWorld, env: Readonly<Record<string, string>>) => {
   const wrapper = join(world.dir, "late-answer-tmux")
@@ -67,6 +79,7 @@ describe.concurrent("an answer never runs in the shell", () => {
     )
     assert.deepInclude(answered, { exit_status: 0 })
     assert.include(answered.output, "got=[]")
+    await interruptShown(world, pane)
     // The shell is at its prompt and has read what the terminal held: a run after it finds nothing run.
     assert.deepInclude(await run(c, pane, "echo next", { timeout: 20 }), { exit_status: 0, output: "next" })
     assert.isFalse(existsSync(mark), "the unread answer ran in the shell")
@@ -91,6 +104,7 @@ describe.concurrent("an answer never runs in the shell", () => {
     )
     world.tmux("libtmux-mcp", "copy-mode", "-t", pane)
     assert.deepInclude(structured(await answering), { exit_status: 0 })
+    await interruptShown(world, pane)
     assert.deepInclude(await run(c, pane, "echo next", { timeout: 20 }), { exit_status: 0, output: "next" })
     assert.isFalse(existsSync(mark), "the unread answer ran in the shell")
   })
