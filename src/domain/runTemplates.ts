@@ -2,20 +2,30 @@
  * The templates a run's trailer and start mark run (`@l<id>`, `@m<id>`): tmux command lists the server
  * stores on the pane before typing, which the shell hands to `tmux run -C` (domain/shellProtocol.ts).
  * They are built here only, by one typed constructor whose commands are the protocol's own (unsetting and
- * setting its options on its pane, signalling its channel): a `run-shell` or any other command does not
- * type-check (test/types/fail/template-run-shell.ts). The command grammar reads a template back and
+ * setting its options on its pane, signalling its channel, an answered run's discard, and the
+ * `if-shell -F` that tests for one): a `run-shell` or any other command does not type-check
+ * (test/types/fail/template-run-shell.ts). The command grammar reads a template back and
  * checks each of its commands like any command list (`templateCommands`, services/TmuxGrammar.ts), so a
  * value that holds anything else is refused before it reaches tmux.
  */
 import { paneRunOptions, protocolNames } from "./protocolNames.ts"
+
+/** The discard an answered run's trailer makes: any mode left, then C-c to its pane. */
+type DiscardCommand =
+  | readonly ["send-keys", "-t", string, "C-c"]
+  | readonly ["copy-mode", "-q", "-t", string]
+
+declare const discardBrand: unique symbol
+/** `ifAnswered`'s test and its list, as only it builds them. */
+type Discard = string & { readonly [discardBrand]: "Discard" }
 
 /** A command a template may hold: the protocol's own, on its own pane. @category models */
 export type TemplateCommand =
   | readonly ["set-option", "-pu", "-t", string, string]
   | readonly ["set-option", "-pF", "-t", string, string, string]
   | readonly ["wait-for", "-S", string]
-  | readonly ["send-keys", "-t", string, "C-c"]
-  | readonly ["copy-mode", "-q", "-t", string]
+  | readonly ["if-shell", "-F", Discard, Discard]
+  | DiscardCommand
 
 declare const templateBrand: unique symbol
 /** A template's text, as `template` renders it. @category models */
@@ -37,6 +47,36 @@ export const template = (commands: readonly [TemplateCommand, ...Array<TemplateC
     }).join(" ")
   return commands.map((command, index) => words(command, index === commands.length - 1)).join(" ; ") as Template
 }
+
+/** The discard's commands: a pane in a mode (a person scrolling) would take the C-c as the mode's key. */
+const discardCommands = (paneId: string): [DiscardCommand, DiscardCommand] => [
+  ["copy-mode", "-q", "-t", paneId],
+  ["send-keys", "-t", paneId, "C-c"]
+]
+
+/**
+ * The test `ifAnswered` makes: whether the run's template, as it is when the test runs, is the one an
+ * answer stored (it starts with the discard's `copy-mode`).
+ */
+export const answeredTest = (runId: string): string => `#{m:copy-mode*,#{${protocolNames(runId).template}}}`
+
+/**
+ * The discard, when an answer rewrote the template after this trailer's `run -C` read it: `run -C`
+ * expands its template as it starts and runs the commands a turn of tmux's event loop later, and an
+ * answer's list can run in that turn. `if-shell -F` tests the template as it is when the trailer's
+ * list runs, in the same list as the claim's release and the end record, so an answer either comes
+ * before that (and is discarded) or finds the run ended (and is refused). With `-F` tmux tests
+ * a format instead of running a shell command, and the list is the discard's own commands.
+ */
+const ifAnswered = (
+  runId: string,
+  paneId: string
+): TemplateCommand => [
+  "if-shell",
+  "-F",
+  answeredTest(runId) as Discard,
+  template(discardCommands(paneId)) as string as Discard
+]
 
 /** The options an in-shell run sets to keep its pane after an `exit`, unset again (see `keepPaneCommands`). */
 const restoreCommands = (paneId: string): ReadonlyArray<TemplateCommand> => [
@@ -65,12 +105,10 @@ export const templates = (runId: string, paneId: string, restorePane = false, fl
   return {
     // An answer its program stopped reading for is still in the terminal's input, where the shell
     // would read it as a command. C-c makes the terminal discard its input; its SIGINT reaches the
-    // trailer's tmux client, in front while this list runs, which ignores it. A pane in a mode (a
-    // person scrolling) would take the C-c as the mode's key: the modes are left first.
+    // trailer's tmux client, in front while this list runs, which ignores it. The answer stores the
+    // `flush` template; one stored before it tests for that as it runs (`ifAnswered`).
     end: template(
-      flush
-        ? [["copy-mode", "-q", "-t", paneId], ["send-keys", "-t", paneId, "C-c"], release, ...end]
-        : [release, ...end],
+      flush ? [...discardCommands(paneId), release, ...end] : [ifAnswered(runId, paneId), release, ...end],
       true
     ),
     mark: template([["set-option", "-pF", "-t", paneId, names.start, position]])

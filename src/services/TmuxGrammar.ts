@@ -18,7 +18,7 @@ import {
   protocolOptionPattern,
   runOfOption
 } from "../domain/protocolNames.ts"
-import { templateCommands } from "../domain/runTemplates.ts"
+import { answeredTest, templateCommands } from "../domain/runTemplates.ts"
 
 /** How one value (of a flag, or a positional argument) is checked. @category models */
 export interface Check {
@@ -151,6 +151,40 @@ const pasteBuffer: Form = { switches: "dp", required: "bt", values: { b: checks.
 const waitFor: Form = { switches: "SLU", args: [checks.channel] }
 
 /**
+ * An answered run's discard: C-c alone, after any mode is left: the terminal's input discarded before
+ * the shell reads it again (domain/runTemplates.ts `templates`).
+ */
+const discardForms: Readonly<Record<string, Form>> = {
+  "send-keys": { required: "t", values: { t: target }, args: [oneOf("C-c")] },
+  "copy-mode": { switches: "q", required: "qt", values: { t: target } }
+}
+
+/**
+ * `if-shell -F` as a template holds it (runTemplates.ts `ifAnswered`): its test is whether a run's
+ * template starts with the discard, its list the discard's commands. With `-F` tmux tests a format
+ * instead of running a shell command; the test names one option and holds no `#(`.
+ */
+const answeredChoice: Form = {
+  switches: "F",
+  required: "F",
+  args: [
+    {
+      what: "the test of whether a run's template is an answered one",
+      test: (value) => {
+        const option = /^#\{m:copy-mode\*,#\{([^{}#]+)\}\}$/u.exec(value)?.[1] ?? ""
+        const runId = runOfOption("template", option)
+        return runId !== undefined && answeredTest(runId) === value
+      }
+    },
+    {
+      what: "the discard's commands",
+      test: (value) =>
+        templateCommands(value)?.every((command) => refusalIn(discardForms, command) === undefined) ?? false
+    }
+  ]
+}
+
+/**
  * The commands a run's template may hold (domain/runTemplates.ts): the protocol's options unset or set
  * on its pane, its channel signalled, C-c to its pane; nothing that waits, and nothing that reaches the host.
  */
@@ -163,10 +197,8 @@ export const templateForms: Readonly<Record<string, Form>> = {
     userOptions: protocolOptionPattern
   },
   "wait-for": { switches: "S", required: "S", args: [checks.channel] },
-  // C-c alone, after any mode is left: the terminal's input discarded before the shell reads it again
-  // (see `templates`).
-  "send-keys": { required: "t", values: { t: target }, args: [oneOf("C-c")] },
-  "copy-mode": { switches: "q", required: "qt", values: { t: target } }
+  ...discardForms,
+  "if-shell": answeredChoice
 }
 
 /** A template's value: read back into commands, each admitted by `templateForms`. */
@@ -394,7 +426,8 @@ const admitsPipe = (form: Form): boolean => {
  */
 export const reachesHost = (forms: Readonly<Record<string, Form>>): boolean =>
   Object.entries(forms).some(([name, form]) =>
-    hostCommands.includes(name) || admitsPipe(form) ||
+    // The template's `if-shell -F` tests a format and runs the discard's commands only.
+    (hostCommands.includes(name) && form !== answeredChoice) || admitsPipe(form) ||
     // A form that stores the protocol's options stores its templates, which the trailer runs.
     (forms !== templateForms && form.userOptions !== undefined && reachesHost(templateForms)) ||
     Object.entries(form.options ?? {}).some(([option, check]) =>

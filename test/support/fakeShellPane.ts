@@ -168,6 +168,19 @@ export const makeShellPane = (paneId = "%0") => {
       case "send-keys":
         key(args)
         return {}
+      case "if-shell": {
+        // Only the template's own (`if-shell -F` on whether its run's template is an answered one):
+        // its list runs in place, as tmux inserts it right after the if-shell.
+        const [, test = "", list = ""] = args
+        const option = /^#\{m:copy-mode\*,#\{(.+)\}\}$/u.exec(test)?.[1]
+        if (option === undefined) return { error: `unknown if-shell test ${test}` }
+        if (!(options.get(option) ?? "").startsWith("copy-mode")) return {}
+        for (const inner of templateCommands(list) ?? []) {
+          const outcome = exec(inner)
+          if ("error" in outcome) return outcome
+        }
+        return {}
+      }
       default:
         return { out: "" }
     }

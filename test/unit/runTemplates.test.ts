@@ -19,6 +19,7 @@ describe("a run's templates", () => {
       assert.isUndefined(refusal("PaneCommand", store(names.markTemplate, mark)))
     }
     assert.deepStrictEqual(templateCommands(templates("a1b2c3", "%4").end), [
+      ["if-shell", "-F", "#{m:copy-mode*,#{@la1b2c3}}", "copy-mode -q -t %4 ; send-keys -t %4 C-c"],
       ["set-option", "-pu", "-t", "%4", "@lmcp_claim"],
       ["wait-for", "-S", "lmcp_a1b2c3"],
       ["set-option", "-pF", "-t", "%4", "@lmcp_end_a1b2c3", "#{history_size} #{cursor_y} #{cursor_x} 0"]
@@ -34,7 +35,16 @@ describe("a run's templates", () => {
       "set -put%4 @lmcp_claim",
       "set-option -pu -t %4 @lmcp_claim ; \"run-shell\" x",
       "set-option -pu -t %4 @lmcp_claim ;; kill-server",
-      ""
+      "",
+      // The answered test's if-shell, only as the template holds it: -F, its own test, the discard's list.
+      "if-shell '#{m:copy-mode*,#{@la1b2c3}}' 'send-keys -t %4 C-c'",
+      "if-shell -F '#{m:copy-mode*,#{@la1b2c3}}' 'run-shell \"touch /tmp/x\"'",
+      "if-shell -F '#{m:copy-mode*,#{@la1b2c3}}' 'send-keys -t %4 C-c ; kill-server'",
+      "if-shell -F '#{m:copy-mode*,#{@la1b2c3}}' 'send-keys -t %4 x'",
+      "if-shell -F '#(touch /tmp/x)' 'send-keys -t %4 C-c'",
+      "if-shell -F '#{m:copy-mode*,#{@lmcp_claim}}' 'send-keys -t %4 C-c'",
+      "if-shell -F '#{m:*,#{@la1b2c3}}' 'send-keys -t %4 C-c'",
+      "if-shell -F '#{m:copy-mode*,#{@la1b2c3}}' 'send-keys -t %4 C-c' 'run-shell x'"
     ]
     for (const value of refused) {
       assert.match(refusal("PaneCommand", store(names.template, value)) ?? "", /is not a run template/u, value)
@@ -45,6 +55,7 @@ describe("a run's templates", () => {
   it("come from a grammar that reaches nothing on the host", () => {
     assert.isFalse(reachesHost(templateForms))
     assert.isTrue(reachesHost({ ...templateForms, "run-shell": {} }))
+    assert.isTrue(reachesHost({ ...templateForms, "if-shell": {} }))
   })
 
   it("quote what tmux would read otherwise, and refuse a word with a quote", () => {

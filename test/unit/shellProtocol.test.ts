@@ -108,7 +108,8 @@ describe("typedText", () => {
     const { end, mark } = templates("a1b2c3", "%4")
     assert.strictEqual(
       end,
-      `set-option -pu -t %4 @lmcp_claim ; wait-for -S lmcp_a1b2c3 ; ` +
+      `if-shell -F '#{m:copy-mode*,#{@la1b2c3}}' 'copy-mode -q -t %4 ; send-keys -t %4 C-c' ; ` +
+        `set-option -pu -t %4 @lmcp_claim ; wait-for -S lmcp_a1b2c3 ; ` +
         `set-option -pF -t %4 @lmcp_end_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x} `
     )
     assert.strictEqual(mark, `set-option -pF -t %4 @lmcp_start_a1b2c3 '#{history_size} #{cursor_y} #{cursor_x}'`)
