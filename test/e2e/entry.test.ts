@@ -9,7 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { nodeNewEnough } from "../../src/domain/nodeFloor.ts"
-import { binPath } from "../support/mcp.ts"
+import { binPath, serverCacheVariable } from "../support/mcp.ts"
 
 const root = join(binPath, "..", "..")
 
@@ -19,7 +19,13 @@ const run = (node: string, args: ReadonlyArray<string>, cwd = tmpdir()) =>
     encoding: "utf8",
     input: "",
     cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, TMUX_TMPDIR: cwd },
+    // The run's compile cache (test/support/globalSetup.ts), not one in the home of the person testing.
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      TMUX_TMPDIR: cwd,
+      XDG_CACHE_HOME: process.env[serverCacheVariable]
+    },
     timeout: 20_000
   })
 

@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { afterAll, assert, describe, it } from "vitest"
-import { binPath } from "../support/mcp.ts"
+import { binPath, serverCacheVariable } from "../support/mcp.ts"
 
 const root = join(binPath, "..", "..")
 const dir = mkdtempSync(join(tmpdir(), "libtmux-mcp-pack-"))
@@ -50,6 +50,9 @@ const sh = (line: string, cwd: string, env: Readonly<Record<string, string>> = {
       npm_config_audit: "false",
       npm_config_fund: "false",
       npm_config_prefer_offline: "true",
+      // The installed command's compile cache goes to the run's (test/support/globalSetup.ts), not to
+      // the home of the person running the tests.
+      XDG_CACHE_HOME: process.env[serverCacheVariable],
       ...env
     },
     stdio: ["ignore", "pipe", "pipe"],

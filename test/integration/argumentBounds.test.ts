@@ -36,7 +36,7 @@ describe("argument bounds in process", () => {
       const unknown = yield* Effect.flip(callTool("no_such_tool" as never, { deep } as never))
       return { nested, many, unknown }
     })
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMUX_TMPDIR: world.dir }
+    const env = { PATH: process.env.PATH, HOME: world.dir, TMUX_TMPDIR: world.dir }
     const result = await Effect.runPromise(program.pipe(Effect.provide(layer({ env, services: { audit: sink } }))))
     assert.strictEqual(result.nested._tag, "InputInvalid")
     assert.strictEqual(

@@ -19,7 +19,7 @@ afterEach(() => world.dispose())
 
 const hostEnv = (extra: Record<string, string>) => ({
   PATH: process.env.PATH,
-  HOME: process.env.HOME,
+  HOME: world.dir,
   TMUX_TMPDIR: world.dir,
   ...extra
 })

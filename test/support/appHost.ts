@@ -4,7 +4,9 @@
  * from @modelcontextprotocol/ext-apps) and the view's page in a sandboxed iframe. The view's tool
  * calls cross to this process, which makes them with the SDK's real client over stdio.
  */
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Browser } from "playwright-core"
 import { build } from "rolldown"
@@ -15,13 +17,23 @@ export const chromiumPath = "/usr/bin/chromium"
 /** Whether the browser tests can run here: outside CI they skip when chromium is missing. */
 export const browserAvailable = (): boolean => existsSync(chromiumPath) || process.env.CI === "true"
 
-/** Starts chromium headless (as root it needs --no-sandbox; the view's own iframe sandbox is the page's). */
+/**
+ * Starts chromium headless (as root it needs --no-sandbox; the view's own iframe sandbox is the page's),
+ * with a HOME of its own that goes when it closes: chromium writes its settings and crash reports there.
+ */
 export const launchBrowser = async (): Promise<Browser> => {
   const { chromium } = await import("playwright-core")
-  return chromium.launch({
+  const home = mkdtempSync(join(tmpdir(), "libtmux-mcp-browser-"))
+  const browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: ["--no-sandbox", "--disable-gpu", "--font-render-hinting=none", "--force-color-profile=srgb"]
+    args: ["--no-sandbox", "--disable-gpu", "--font-render-hinting=none", "--force-color-profile=srgb"],
+    env: { ...process.env, HOME: home }
+  }).catch((error: unknown) => {
+    rmSync(home, { recursive: true, force: true })
+    throw error
   })
+  browser.on("disconnected", () => rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }))
+  return browser
 }
 
 const entry = "\0app-bridge-entry"

@@ -31,7 +31,9 @@ export const serverEnv = (
 ): Record<string, string> => {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
-    HOME: process.env.HOME,
+    // The world's folder (see makeWorld): what the server and the tmux server it starts write under
+    // HOME stays in the world.
+    HOME: world.dir,
     SHELL: "/bin/sh",
     TERM: "xterm-256color",
     TMUX_TMPDIR: world.dir,

@@ -77,7 +77,9 @@ export const makeWorld = (label = "world"): TmuxWorld => {
   if (label.length > labelLimit) throw new Error(`world label ${label} is longer than ${labelLimit} characters`)
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `${worldPrefix}${label}-`)))
   const socketDir = join(dir, `tmux-${process.getuid?.() ?? 0}`)
-  const env = { ...process.env, TMUX_TMPDIR: dir, TMUX: undefined, TMUX_PANE: undefined }
+  // HOME is the world's folder, as .ci/run gives the tests a fresh one: a pane's login shell reads no
+  // startup file of the person running the tests and writes nothing in their home.
+  const env = { ...process.env, HOME: dir, TMUX_TMPDIR: dir, TMUX: undefined, TMUX_PANE: undefined }
   const tmux = (socket: string, ...args: ReadonlyArray<string>) =>
     execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
       env,
