@@ -186,7 +186,8 @@ const answeredChoice: Form = {
 
 /**
  * The commands a run's template may hold (domain/runTemplates.ts): the protocol's options unset or set
- * on its pane, its channel signalled, C-c to its pane; nothing that waits, and nothing that reaches the host.
+ * on its pane, its channel signalled, the discard (a mode left, C-c to its pane) and the `if-shell -F`
+ * that tests for an answered template; nothing that waits, and nothing that reaches the host.
  */
 export const templateForms: Readonly<Record<string, Form>> = {
   "set-option": {

@@ -30,7 +30,7 @@ const allToolsets = { LIBTMUX_TOOLSETS: "inspect,manage,execute,teardown", LIBTM
 /** A raw tmux command on the world's socket: its status and both outputs (no throw). */
 const raw = (world: TmuxWorld, ...args: ReadonlyArray<string>) => {
   const done = spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
-    env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined, TMUX_PANE: undefined },
+    env: world.env,
     encoding: "utf8"
   })
   return { ok: done.status === 0, stdout: done.stdout ?? "", stderr: done.stderr ?? "" }
@@ -398,7 +398,7 @@ describe("the control connection", () => {
         const config = userConfig(world)
         // A person's terminal on the session, the server started with their configuration: attached,
         // so their own destroy-unattached leaves it.
-        const env = { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined, TMUX_PANE: undefined }
+        const { env } = world
         const person = spawn("tmux", ["-L", socket, "-f", config, "-C", "new-session", "-s", "mine"], {
           env,
           stdio: ["pipe", "pipe", "pipe"]

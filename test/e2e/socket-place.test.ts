@@ -129,7 +129,7 @@ describe("our own socket in a sticky folder others can write", () => {
     const socket = join(folderIn(world.dir, "shared", 0o1777), "agent.sock")
     servers.push(socket)
     execFileSync("tmux", ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-s", "mine"], {
-      env: { ...process.env, HOME: world.dir, TMUX: undefined }
+      env: world.env
     })
     const c = await h.connect(world, { LIBTMUX_SOCKET: `path:${socket}` })
     const listed = structured(await call(c, "list_sessions")).sessions

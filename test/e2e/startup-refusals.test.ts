@@ -53,7 +53,7 @@ describe("socket path", () => {
     const world = h.world()
     const socket = join(world.dir, "live.sock")
     execFileSync("tmux", ["-S", socket, "-f", "/dev/null", "new-session", "-d"], {
-      env: { ...process.env, HOME: world.dir, TMUX: undefined }
+      env: world.env
     })
     try {
       const c = await h.connect(world, { LIBTMUX_SOCKET: `path:${socket}` })

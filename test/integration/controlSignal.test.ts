@@ -20,7 +20,7 @@ import { makeWorld } from "../support/tmux.ts"
 
 const world = makeWorld("signal")
 const socket = world.socketPath("s")
-const env = { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined }
+const { env } = world
 let link: ControlLink
 let pane = ""
 

@@ -15,7 +15,7 @@ import { makeWorld } from "../support/tmux.ts"
 
 const world = makeWorld("control")
 const socket = world.socketPath("s")
-const env = { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined }
+const { env } = world
 let connection: ControlConnection
 let pane = ""
 let pane2 = ""

@@ -17,7 +17,7 @@ afterAll(() => world.dispose())
 /** What tmux prints on standard error for `args` on the world's socket `socket`. */
 const stderrOf = (socket: string, ...args: ReadonlyArray<string>) => {
   const result = spawnSync("tmux", ["-S", socket, "-f", "/dev/null", ...args], {
-    env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined },
+    env: world.env,
     encoding: "utf8"
   })
   assert.notStrictEqual(result.status, 0, args.join(" "))
@@ -84,7 +84,7 @@ describe("tmux's refusals, from the tmux here", () => {
     const serverPid = Number(world.tmux("d", "display-message", "-p", "#{pid}").trim())
     // The option set, its list is at the wait-for.
     const waiter = spawn("tmux", ["-S", world.socketPath("d"), "set", "-g", "@ready", "1", ";", "wait-for", "never"], {
-      env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined }
+      env: world.env
     })
     let stderr = ""
     waiter.stderr.on("data", (chunk: Buffer) => stderr += chunk.toString())

@@ -26,6 +26,12 @@ export interface TmuxWorld {
   readonly socketDir: string
   /** The path of a named socket in this world. */
   socketPath(name: string): string
+  /**
+   * The environment tmux runs in for this world: the test process's, with the world's folder as
+   * TMUX_TMPDIR and HOME (as .ci/run gives the tests a fresh HOME: a pane's login shell reads no
+   * startup file of the person running the tests and writes nothing in their home), and no TMUX.
+   */
+  readonly env: Readonly<Record<string, string | undefined>>
   /** Runs tmux on a named socket of this world; returns stdout. */
   tmux(socket: string, ...args: ReadonlyArray<string>): string
   /** Like `tmux`, but returns undefined instead of throwing on failure. */
@@ -77,8 +83,6 @@ export const makeWorld = (label = "world"): TmuxWorld => {
   if (label.length > labelLimit) throw new Error(`world label ${label} is longer than ${labelLimit} characters`)
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `${worldPrefix}${label}-`)))
   const socketDir = join(dir, `tmux-${process.getuid?.() ?? 0}`)
-  // HOME is the world's folder, as .ci/run gives the tests a fresh one: a pane's login shell reads no
-  // startup file of the person running the tests and writes nothing in their home.
   const env = { ...process.env, HOME: dir, TMUX_TMPDIR: dir, TMUX: undefined, TMUX_PANE: undefined }
   const tmux = (socket: string, ...args: ReadonlyArray<string>) =>
     execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], {
@@ -89,6 +93,7 @@ export const makeWorld = (label = "world"): TmuxWorld => {
   return {
     dir,
     socketDir,
+    env,
     socketPath: (name) => join(socketDir, name),
     tmux,
     tryTmux: (socket, ...args) => {
