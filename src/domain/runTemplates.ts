@@ -8,7 +8,7 @@
  * checks each of its commands like any command list (`templateCommands`, services/TmuxGrammar.ts), so a
  * value that holds anything else is refused before it reaches tmux.
  */
-import { paneRunOptions, protocolNames } from "./protocolNames.ts"
+import { paneRunOptions, protocolNames, runOfOption } from "./protocolNames.ts"
 
 /** The discard an answered run's trailer makes: any mode left, then C-c to its pane. */
 type DiscardCommand =
@@ -59,6 +59,13 @@ const discardCommands = (paneId: string): [DiscardCommand, DiscardCommand] => [
  * answer stored (it starts with the discard's `copy-mode`).
  */
 export const answeredTest = (runId: string): string => `#{m:copy-mode*,#{${protocolNames(runId).template}}}`
+
+/** The template option `test` reads, when it is an `answeredTest` (read back by the grammar and the fake tmux). */
+export const answeredTestOption = (test: string): string | undefined => {
+  const option = /^#\{m:copy-mode\*,#\{([^{}#]+)\}\}$/u.exec(test)?.[1]
+  const runId = option === undefined ? undefined : runOfOption("template", option)
+  return runId !== undefined && answeredTest(runId) === test ? option : undefined
+}
 
 /**
  * The discard, when an answer rewrote the template after this trailer's `run -C` read it: `run -C`

@@ -18,7 +18,7 @@ import {
   protocolOptionPattern,
   runOfOption
 } from "../domain/protocolNames.ts"
-import { answeredTest, templateCommands } from "../domain/runTemplates.ts"
+import { answeredTestOption, templateCommands } from "../domain/runTemplates.ts"
 
 /** How one value (of a flag, or a positional argument) is checked. @category models */
 export interface Check {
@@ -170,11 +170,7 @@ const answeredChoice: Form = {
   args: [
     {
       what: "the test of whether a run's template is an answered one",
-      test: (value) => {
-        const option = /^#\{m:copy-mode\*,#\{([^{}#]+)\}\}$/u.exec(value)?.[1] ?? ""
-        const runId = runOfOption("template", option)
-        return runId !== undefined && answeredTest(runId) === value
-      }
+      test: (value) => answeredTestOption(value) !== undefined
     },
     {
       what: "the discard's commands",

@@ -72,7 +72,7 @@ describe("wait_for_channel releases its waiter", () => {
   it("a timeout also wakes another waiter of the same channel, as the description says", async () => {
     const { world, c } = await open()
     const other = spawn("tmux", ["-L", "libtmux-mcp", "wait-for", "shared"], {
-      env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: "", TMUX_PANE: "" },
+      env: world.env,
       stdio: "ignore"
     })
     try {

@@ -67,7 +67,7 @@ describe("leftovers of dead instances", () => {
     }
     // A waiting client whose instance died: its run is recorded on no pane.
     const waiter = spawn("tmux", ["-u", "-L", "libtmux-mcp", "wait-for", "lmcp_dddddd"], {
-      env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: "" },
+      env: world.env,
       stdio: "ignore"
     })
     try {

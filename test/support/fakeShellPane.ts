@@ -10,7 +10,7 @@
 import * as Effect from "effect/Effect"
 import { paneRunOptions, pasteBufferPrefix, protocolNames, runOfOption } from "../../src/domain/protocolNames.ts"
 import { decodeMark } from "../../src/domain/runRecord.ts"
-import { templateCommands } from "../../src/domain/runTemplates.ts"
+import { answeredTestOption, templateCommands } from "../../src/domain/runTemplates.ts"
 import { TmuxCommandFailed } from "../../src/services/errors.ts"
 import { expand, setOption } from "./fakePane.ts"
 import { type FakeClient, makeWaitServer, type Outcome } from "./fakeWaitFor.ts"
@@ -172,7 +172,7 @@ export const makeShellPane = (paneId = "%0") => {
         // Only the template's own (`if-shell -F` on whether its run's template is an answered one):
         // its list runs in place, as tmux inserts it right after the if-shell.
         const [, test = "", list = ""] = args
-        const option = /^#\{m:copy-mode\*,#\{(.+)\}\}$/u.exec(test)?.[1]
+        const option = answeredTestOption(test)
         if (option === undefined) return { error: `unknown if-shell test ${test}` }
         if (!(options.get(option) ?? "").startsWith("copy-mode")) return {}
         for (const inner of templateCommands(list) ?? []) {
