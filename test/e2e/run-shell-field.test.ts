@@ -10,7 +10,7 @@ import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { gitHistory } from "../support/gitHistory.ts"
 import { absent, call, textOf } from "../support/mcp.ts"
-import { until } from "../support/poll.ts"
+import { holdsFor, until } from "../support/poll.ts"
 import { leftovers, resume, run, runHarness } from "../support/runs.ts"
 import { missingHere } from "../support/shells.ts"
 import { paneShows, type TmuxWorld } from "../support/tmux.ts"
@@ -66,12 +66,19 @@ describe.concurrent("a shell still starting", () => {
     "waits out a startup file that busy-loops in the shell " +
       "itself (the foreground check alone calls it ready)",
     async () => {
-      const { c, pane } = await open(
+      // The loop spins until the test lets it end, a second after the call: a loop of a fixed length
+      // could end before a call on a loaded machine arrived, leaving nothing to wait out.
+      const { world, c, pane } = await open(
         "/bin/bash",
         {},
-        slowStart("/bin/bash", "i=0; while [ $i -lt 150000 ]; do i=$((i+1)); done")
+        slowStart("/bin/bash", "until [ -e \"$HOME/startup-done\" ]; do :; done")
       )
-      const result = await run(c, pane, "echo ready", { timeout: 30 })
+      const running = run(c, pane, "echo ready", { timeout: 30 })
+      // The terminal echoes what is typed while bash runs its startup file: nothing may show meanwhile.
+      const typedNothing = () => !screen(world, pane).includes("ready")
+      await holdsFor(1000, "nothing is typed while the startup file runs", typedNothing, { intervalMs: 100 })
+      writeFileSync(join(world.dir, "startup-done"), "")
+      const result = await running
       assert.deepInclude(result, { output: "ready", exit_status: 0 })
       assert.isAbove(result.elapsed_seconds, 0.2, "elapsed_seconds counts the wait for the prompt")
     }
