@@ -48,3 +48,25 @@ export const parseProcStat = (text: string): ProcStat | undefined => {
     waited: waited !== undefined && Number.isInteger(waited) ? waited : undefined
   }
 }
+
+/** AT_CLKTCK: the auxiliary vector's entry for the clock tick rate (see getauxval(3)). */
+const atClockTicks = 17
+
+/**
+ * The clock tick rate in an auxiliary vector (/proc/self/auxv: pairs of words, type then value,
+ * ended by type 0), which is where sysconf(_SC_CLK_TCK) takes it from; `undefined` when absent.
+ */
+export const clockTicksOfAuxv = (auxv: Uint8Array, wordBytes: 4 | 8, littleEndian: boolean): number | undefined => {
+  const view = new DataView(auxv.buffer, auxv.byteOffset, auxv.byteLength)
+  const word = (at: number) =>
+    wordBytes === 8 ? Number(view.getBigUint64(at, littleEndian)) : view.getUint32(at, littleEndian)
+  for (let at = 0; at + 2 * wordBytes <= auxv.byteLength; at += 2 * wordBytes) {
+    const type = word(at)
+    if (type === 0) return undefined
+    if (type === atClockTicks) {
+      const ticks = word(at + wordBytes)
+      return Number.isSafeInteger(ticks) && ticks > 0 ? ticks : undefined
+    }
+  }
+  return undefined
+}

@@ -1,16 +1,17 @@
 /**
  * Every read of /proc, behind one service: the files themselves (one reader, which tests replace
  * with a made-up /proc), /proc/<pid>/stat parsed once (domain/procStat.ts), the clock tick rate its
- * times count in (asked of the system once: `getconf CLK_TCK`), and this instance's identity as its
- * leftovers name it (domain/instance.ts). Elsewhere than Linux every read is `undefined`.
+ * times count in (read once from this process's auxiliary vector, as sysconf does), and this
+ * instance's identity as its leftovers name it (domain/instance.ts). Elsewhere than Linux every read
+ * is `undefined`.
  */
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
-import { execFileSync } from "node:child_process"
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync } from "node:fs"
+import { endianness } from "node:os"
 import { formatTag, type Instance, type ProcView } from "../domain/instance.ts"
 import type { ProcessReader } from "../domain/processTree.ts"
-import { parseProcStat, type ProcStat } from "../domain/procStat.ts"
+import { clockTicksOfAuxv, parseProcStat, type ProcStat } from "../domain/procStat.ts"
 
 /** What the readers need of the system; tests hand them a made-up /proc. @category models */
 export interface ProcFiles {
@@ -76,14 +77,19 @@ export const ticksToMs = (ticks: number, perSecond: number): number => ticks * 1
 
 let ticksPerSecond: number | undefined
 
+/** Architectures whose Node has 4-byte words; every other Linux build has 8. */
+const fourByteWords = new Set(["arm", "ia32", "mips", "mipsel", "ppc"])
+
 /**
- * The clock tick rate of /proc's times (sysconf(_SC_CLK_TCK)), asked once. 100 where it cannot be
- * asked: USER_HZ is 100 on every Linux architecture today.
+ * The clock tick rate of /proc's times (sysconf(_SC_CLK_TCK)), read once from /proc/self/auxv: a
+ * file read, not a `getconf` child on the thread that answers requests. 100 where it cannot be
+ * read: USER_HZ is 100 on every Linux architecture today.
  */
 export const clockTicks = (): number => {
   if (ticksPerSecond === undefined) {
-    const asked = Number(attempt(() => execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8", timeout: 2000 })))
-    ticksPerSecond = Number.isInteger(asked) && asked > 0 ? asked : 100
+    const auxv = attempt(() => readFileSync("/proc/self/auxv"))
+    const wordBytes = fourByteWords.has(process.arch) ? 4 : 8
+    ticksPerSecond = (auxv && clockTicksOfAuxv(auxv, wordBytes, endianness() === "LE")) ?? 100
   }
   return ticksPerSecond
 }

@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "vitest"
 import { parseTag } from "../../src/domain/instance.ts"
-import { parseProcStat } from "../../src/domain/procStat.ts"
+import { clockTicksOfAuxv, parseProcStat } from "../../src/domain/procStat.ts"
 import { protocolNames } from "../../src/domain/protocolNames.ts"
 import { waitingChannels } from "../../src/platform/Leftovers.ts"
 import { clockTicks, makeProc, type ProcFiles } from "../../src/platform/Proc.ts"
@@ -58,8 +58,35 @@ describe("the Proc service", () => {
     assert.deepStrictEqual(parseTag(linked.tag), { pid: 100, started: 5000, namespace: "4026531836" })
   })
 
-  it("asks the system its clock tick rate", () => {
+  it("reads the system's clock tick rate", () => {
     assert.isTrue(Number.isInteger(clockTicks()) && clockTicks() > 0)
+  })
+
+  it("finds AT_CLKTCK in an auxiliary vector of either word size and byte order", () => {
+    const vector = (pairs: ReadonlyArray<readonly [number, number]>, word: 4 | 8, littleEndian: boolean) => {
+      const bytes = Buffer.alloc(pairs.length * 2 * word)
+      pairs.flat().forEach((value, i) => {
+        if (word === 8) {
+          if (littleEndian) bytes.writeBigUInt64LE(BigInt(value), i * 8)
+          else bytes.writeBigUInt64BE(BigInt(value), i * 8)
+        } else if (littleEndian) bytes.writeUInt32LE(value, i * 4)
+        else bytes.writeUInt32BE(value, i * 4)
+      })
+      return bytes
+    }
+    // AT_PAGESZ (6), AT_CLKTCK (17), AT_NULL (0), as the kernel lays them out.
+    const pairs = [[6, 4096], [17, 250], [0, 0]] as const
+    for (const word of [4, 8] as const) {
+      for (const littleEndian of [true, false]) {
+        assert.strictEqual(clockTicksOfAuxv(vector(pairs, word, littleEndian), word, littleEndian), 250)
+      }
+    }
+    // Missing, after the end marker, zero, or cut short: not known.
+    assert.isUndefined(clockTicksOfAuxv(vector([[6, 4096], [0, 0]], 8, true), 8, true))
+    assert.isUndefined(clockTicksOfAuxv(vector([[0, 0], [17, 250]], 8, true), 8, true))
+    assert.isUndefined(clockTicksOfAuxv(vector([[17, 0], [0, 0]], 8, true), 8, true))
+    assert.isUndefined(clockTicksOfAuxv(vector(pairs, 8, true).subarray(0, 20), 8, true))
+    assert.isUndefined(clockTicksOfAuxv(Buffer.alloc(0), 8, true))
   })
 
   it("ages a waiter by the system's tick rate", () => {
