@@ -78,7 +78,7 @@ export const ticksToMs = (ticks: number, perSecond: number): number => ticks * 1
 let ticksPerSecond: number | undefined
 
 /** Architectures whose Node has 4-byte words; every other Linux build has 8. */
-const fourByteWords = new Set(["arm", "ia32", "mips", "mipsel", "ppc"])
+const fourByteWords = new Set(["arm", "ia32", "mips", "mipsel", "ppc", "s390"])
 
 /**
  * The clock tick rate of /proc's times (sysconf(_SC_CLK_TCK)), read once from /proc/self/auxv: a
