@@ -1,7 +1,8 @@
 /**
  * /proc/<pid>/stat read as text: the one parser every reader of it shares. The command name
  * (field 2) is in parentheses and may itself hold spaces or parentheses, so the fields are counted
- * from its last closing parenthesis. Pure: the reads are in platform/Proc.ts.
+ * from its last closing parenthesis. And the clock tick rate those times count in, as the process's
+ * auxiliary vector (/proc/self/auxv) holds it. Pure: the reads are in platform/Proc.ts.
  */
 
 /** The fields of /proc/<pid>/stat that are read here (see proc(5)). @category models */

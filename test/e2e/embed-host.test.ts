@@ -88,10 +88,9 @@ describe("a host on the lowest Effect of the peer range", () => {
     )
     // The declarations are checked too (skipLibCheck off): they must agree with the host's Effect.
     run(join(root, "node_modules", ".bin", "tsc"), ["-p", "tsconfig.json"], host)
-    // A HOME of its own, the world's: the pane's shell reads no startup files of the user's, and the
-    // history it writes as it exits goes where the world's cleanup waits for it.
-    const env = { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir, TMUX: undefined, TMUX_PANE: undefined }
-    const printed = JSON.parse(run("node", ["host.ts"], host, env).trim().split("\n").at(-1)!)
+    // The world's environment (HOME its folder): the pane's shell reads no startup files of the user's,
+    // and the history it writes as it exits goes where the world's cleanup waits for it.
+    const printed = JSON.parse(run("node", ["host.ts"], host, { ...world.env }).trim().split("\n").at(-1)!)
     assert.deepStrictEqual(printed, { exit: 0, output: "from-the-host" })
     assert.include(readdirSync(world.socketDir), "libtmux-mcp", "the host's tools made their own socket")
   }, 240_000)

@@ -374,7 +374,7 @@ describe("a trailer that cannot use the shell's TMUX", () => {
     try {
       // The tmux server this server runs inside of, as its own pane's shell would see it.
       spawnSync("tmux", ["-S", socket, "-f", env.LIBTMUX_TMUX_CONFIG!, "new-session", "-d", "-s", "outer"], {
-        env: { ...process.env, HOME: world.dir, TMUX_TMPDIR: world.dir }
+        env: { ...world.env }
       })
       const { LIBTMUX_TMUX_CONFIG: _config, ...rest } = env
       const c = await one.connect(world, { ...rest, LIBTMUX_SOCKET: "inherit", TMUX: `${socket},4242,0` })
