@@ -16,8 +16,8 @@
  * - of a holder, the terminal's mode and the screen tell the kind: echo off in canonical mode is a
  *   secret asked; a pager by its name; raw mode on the alternate screen, on a screen still
  *   changing (at two of the watcher's looks running: one change is tmux drawing late), with rows
- *   drawn below the cursor, or waiting with a timeout (it wakes to redraw, as `top` does) is a
- *   full-screen program, otherwise a line editor (it waits for a key alone);
+ *   drawn below the cursor, or polling with a timeout (it wakes to redraw, as `top` does; an event
+ *   loop's epoll timeout is any timer) is a full-screen program, otherwise a line editor (it waits for a key alone);
  *   canonical mode is a prompt when something is written before the cursor, else a read of
  *   standard input. A canonical reader whose screen still changes is not yet blocked.
  */
@@ -91,23 +91,19 @@ export const callShape = (nr: number, arch: string): CallShape | undefined => {
   return "other"
 }
 
-/** Where a waiting call keeps its timeout: the argument's index, and whether it is a number or a pointer. */
+/**
+ * Where a poll or select call keeps its timeout: the argument's index, and whether it is a number or
+ * a pointer. Epoll calls are left out: an event loop's timeout is its next timer of any kind (a Node
+ * program that has allocated, as `npm init` has, sleeps 8 s for V8's memory reducer), not a redraw.
+ */
 const timeoutArgs: Record<string, Record<number, readonly [number, "int" | "ptr"]>> = {
-  x64: {
-    7: [2, "int"],
-    271: [2, "ptr"],
-    23: [4, "ptr"],
-    270: [4, "ptr"],
-    232: [3, "int"],
-    281: [3, "int"],
-    441: [3, "ptr"]
-  },
-  arm64: { 73: [2, "ptr"], 72: [4, "ptr"], 22: [3, "int"], 441: [3, "ptr"] }
+  x64: { 7: [2, "int"], 271: [2, "ptr"], 23: [4, "ptr"], 270: [4, "ptr"] },
+  arm64: { 73: [2, "ptr"], 72: [4, "ptr"] }
 }
 
 /**
- * Whether a process asleep in a poll, select or epoll call gave it a timeout: it wakes by itself
- * (to redraw, as `top` does), where a line editor waits for a key alone.
+ * Whether a process asleep in a poll or select call gave it a timeout: it wakes by itself (to
+ * redraw, as `top` does), where a line editor waits for a key alone. An epoll wait never counts.
  */
 export const wakesByItself = (syscall: string | undefined, arch: string): boolean => {
   const call = parseSyscall(syscall)

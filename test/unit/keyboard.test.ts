@@ -206,10 +206,14 @@ describe("what a process of the foreground waits on, from /proc as measured", ()
 })
 
 describe("whether a waiting process wakes by itself", () => {
-  it("tells a timeout from a wait for ever in poll, select and epoll calls", () => {
+  it("tells a timeout from a wait for ever in poll and select calls; an epoll timeout is an event loop's timer", () => {
     assert.isTrue(wakesByItself("270 0x1 0x7ffd 0x0 0x0 0x7ffd 0x0", "x64"), "top: pselect6 with a timespec")
     assert.isFalse(wakesByItself("270 0x1 0x7ffd 0x0 0x0 0x0 0x0", "x64"), "a REPL: pselect6 without one")
     assert.isFalse(wakesByItself("281 0xd 0x7ffe 0x400 0xffffffff 0x0", "x64"), "Node: epoll_pwait for ever")
+    // npm init at its first question: V8's memory reducer's timer, not a redraw.
+    assert.isFalse(wakesByItself("281 0xf 0x7ffe 0x400 0x1dea 0x0", "x64"), "Node: epoll_pwait for 7.7 s")
+    assert.isFalse(wakesByItself("232 0x4 0x7ffe 0x80 0x1f4", "x64"), "epoll_wait for 0.5 s")
+    assert.isFalse(wakesByItself("22 0x4 0x7ffe 0x80 0x1f4", "arm64"), "arm64 epoll_pwait for 0.5 s")
     assert.isTrue(wakesByItself("7 0x1000 0x1 0xbb8", "x64"), "poll for 3 s")
     assert.isFalse(wakesByItself("0 0x0 0x7f 0x1", "x64"), "a read")
   })
