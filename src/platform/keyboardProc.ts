@@ -27,6 +27,9 @@ import { type ProcFiles, statOf } from "./Proc.ts"
 /** What the reads need of the system (platform/Proc.ts); tests hand them a made-up /proc. @category models */
 export type ProcReads = Pick<ProcFiles, "read" | "link" | "list" | "readAt">
 
+/** The command name Node (24 here) gives its main thread, and with it the process. */
+const nodeMainThread = "MainThread"
+
 // Bounds: a process tree, and a descriptor set, larger than any a terminal job has.
 const maxProcesses = 256
 const maxPolled = 1024
@@ -124,7 +127,9 @@ export const frontFrom =
     if (front === undefined) return undefined
     // Read for the one that speaks for the group only: the quit advice goes by it (domain/quitAdvice.ts).
     const executable = files.link(`/proc/${front.pid}/exe`)?.replace(/ \(deleted\)$/u, "").split("/").at(-1)
-    return executable === undefined || executable === "" ? front : { ...front, executable }
+    if (executable === undefined || executable === "") return front
+    // Node names its main thread, and so the process's command name, "MainThread": the agent ran `node`.
+    return { ...front, executable, ...(front.program === nodeMainThread ? { program: executable } : {}) }
   }
 
 /** Terminal device paths tmux reports: nothing else is ever opened. */

@@ -7,7 +7,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { assert, describe, it } from "vitest"
 import { shellQuote } from "../../src/domain/quote.ts"
 import { gitHistory } from "../support/gitHistory.ts"
@@ -110,7 +110,8 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
         ".question('package name: ', (answer) => { console.log(answer); process.exit(0) })\n"
     )
     const node = await blocked(c, pane, `${process.execPath} ${shellQuote(script)}`)
-    assert.deepInclude(node.blocked_by, { kind: "line-editor" })
+    // Node names its main thread, and so the process, "MainThread"; the program is the one run.
+    assert.deepInclude(node.blocked_by, { program: basename(process.execPath), kind: "line-editor" })
     await release(world, c, pane, node.run_id, "-l", "pkg\n")
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
