@@ -9,7 +9,8 @@
  *   wait for a child or a timer is work, whatever the terminal's mode;
  * - a program that polls the terminal together with a socket or a pty master relays the keyboard
  *   elsewhere (`ssh -t`, `sudo` with `use_pty`): what is behind it cannot be seen, so it holds the
- *   keyboard only while the alternate screen is up;
+ *   keyboard only while the alternate screen is up; a socket in the event loop of a language runtime
+ *   (node, deno, bun, python) is the program's own traffic, not a relay;
  * - a program the kernel hides from this user (another user's, or a set-user-ID one such as `su` or
  *   `sudo` asking its password) holds it only as a secret prompt: echo off in canonical mode, a
  *   prompt written before the cursor, the screen holding still;
@@ -68,6 +69,8 @@ export interface ProcessWait {
   readonly watched: (epollFd: number) => ReadonlyArray<number>
   /** The descriptors the poll or select call it sleeps in waits to read (from its arguments), or `undefined`. */
   readonly polled: () => ReadonlyArray<number> | undefined
+  /** The file name of its executable (/proc/<pid>/exe), or `undefined`. */
+  readonly executable: () => string | undefined
 }
 
 /** System call numbers, per architecture, of the calls that say what a sleeping process waits on. */
@@ -122,23 +125,36 @@ export const parseSyscall = (text: string | undefined) => {
 }
 
 const isTerminal = (target: string | undefined, tty: string) => target === tty || target === "/dev/tty"
-/** A descriptor through which a process relays the keyboard elsewhere. */
-const isRelay = (target: string | undefined) =>
-  target !== undefined && (target.startsWith("socket:") || target === "/dev/ptmx" || target === "/dev/pts/ptmx")
+const isPtyMaster = (target: string | undefined) => target === "/dev/ptmx" || target === "/dev/pts/ptmx"
+const isSocket = (target: string | undefined) => target?.startsWith("socket:") === true
+
+/**
+ * Language runtimes whose one event loop waits on the program's own sockets beside the terminal (`npm
+ * init` asks while npm's update check is still connected): a socket there is the program's traffic.
+ */
+const eventLoopRuntime = /^(node|nodejs|deno|bun|python[0-9.]*)$/u
+
+/**
+ * Whether descriptors a process waits on (or holds) beside the terminal relay the keyboard elsewhere:
+ * a pty master (`sudo` with `use_pty`, `script`), or a socket (`ssh -t`, `docker exec -it`) unless
+ * the process is an event loop's runtime. The executable is read only when a socket is there.
+ */
+const relaysThrough = (targets: ReadonlyArray<string | undefined>, view: ProcessWait) =>
+  targets.some(isPtyMaster) || targets.some(isSocket) && !eventLoopRuntime.test(view.executable() ?? "")
 /** A descriptor that wakes nobody: regular files, /dev/null, /proc files. */
 const isInert = (target: string) => target.startsWith("/") && !target.startsWith("/dev/") || target === "/dev/null"
 
 const among = (fds: ReadonlyArray<number>, view: ProcessWait, tty: string): TtyWait => {
   const targets = fds.map(view.target)
   if (!targets.some((target) => isTerminal(target, tty))) return "elsewhere"
-  return targets.some(isRelay) ? "relays" : "reads"
+  return relaysThrough(targets, view) ? "relays" : "reads"
 }
 
 /** What the process's open descriptors alone suggest, when the call's own descriptors are unknown. */
 const byHeld = (view: ProcessWait, tty: string, certain: boolean): TtyWait => {
   const targets = view.held()
   if (!targets.some((target) => isTerminal(target, tty))) return "elsewhere"
-  if (targets.some(isRelay)) return "relays"
+  if (relaysThrough(targets, view)) return "relays"
   return certain && targets.every((target) => isTerminal(target, tty) || isInert(target)) ? "reads" : "unsure"
 }
 

@@ -88,8 +88,15 @@ const processWait = (files: ProcReads, pid: number, comm: string, state: string,
     target: (fd) => files.link(`/proc/${pid}/fd/${fd}`),
     held: heldBy(files, pid),
     watched: watchedBy(files, pid),
-    polled: () => polledBy(files, pid, syscall, arch)
+    polled: () => polledBy(files, pid, syscall, arch),
+    executable: () => executableOf(files, pid)
   }
+}
+
+/** The file name of a process's executable, or `undefined`. */
+const executableOf = (files: ProcReads, pid: number): string | undefined => {
+  const name = files.link(`/proc/${pid}/exe`)?.replace(/ \(deleted\)$/u, "").split("/").at(-1)
+  return name === "" ? undefined : name
 }
 
 /**
@@ -126,8 +133,8 @@ export const frontFrom =
     const front = pickFront(members)
     if (front === undefined) return undefined
     // Read for the one that speaks for the group only: the quit advice goes by it (domain/quitAdvice.ts).
-    const executable = files.link(`/proc/${front.pid}/exe`)?.replace(/ \(deleted\)$/u, "").split("/").at(-1)
-    if (executable === undefined || executable === "") return front
+    const executable = executableOf(files, front.pid)
+    if (executable === undefined) return front
     // Node names its main thread, and so the process's command name, "MainThread": the agent ran `node`.
     return { ...front, executable, ...(front.program === nodeMainThread ? { program: executable } : {}) }
   }

@@ -116,6 +116,28 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
+  it("a Node readline prompt with a connection of its own open (npm init while npm checks for an update)", async ({ onTestFinished }) => {
+    const { world, c, pane } = await open()
+    // The connection stays open, unanswered, in the same event loop as the prompt: it is not a relay.
+    let connected = false
+    const server = createServer(() => (connected = true))
+    onTestFinished(() => void server.close())
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const { port } = server.address() as { port: number }
+    const script = join(world.dir, "ask-connected.js")
+    writeFileSync(
+      script,
+      `const socket = require('net').connect(${port}, '127.0.0.1'); socket.on('error', () => {})\n` +
+        "require('readline').createInterface({ input: process.stdin, output: process.stdout })" +
+        ".question('package name: ', (answer) => { console.log(answer); process.exit(0) })\n"
+    )
+    const node = await blocked(c, pane, `${process.execPath} ${shellQuote(script)}`)
+    await until("the program to have connected before it asked", () => connected)
+    assert.deepInclude(node.blocked_by, { program: basename(process.execPath), kind: "line-editor" })
+    await release(world, c, pane, node.run_id, "-l", "pkg\n")
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
   it("read -s asks a secret: named at once, pointing to the attach command, with nothing typed", async () => {
     const { world, c, pane } = await open()
     const secret = await blocked(c, pane, "read -s -p 'Password: ' pw; echo got ${#pw}")

@@ -133,6 +133,7 @@ const view = (extra: Partial<Case>): ProcessWait => {
     wchan: "wait_woken",
     syscall: undefined,
     watched: () => [],
+    executable: () => undefined,
     ...rest,
     target: (fd) => fds.get(fd),
     held: () => [...fds.values()],
@@ -160,6 +161,38 @@ describe("what a process of the foreground waits on, from /proc as measured", ()
         watched: (fd) => fd === 13 ? [17, 16, 14] : []
       },
       "reads"
+    ],
+    [
+      "npm init asking while npm's update check is connected (Node's epoll over the terminal and a socket)",
+      {
+        wchan: "do_epoll_wait",
+        syscall: "281 0xd 0x7ffe 0x400",
+        fds: std({ 13: "anon_inode:[eventpoll]", 16: "anon_inode:[eventfd]", 20: tty, 22: "socket:[9]" }),
+        watched: (fd) => fd === 13 ? [14, 16, 22, 20] : [],
+        executable: () => "node"
+      },
+      "reads"
+    ],
+    [
+      "docker exec -it (Go's epoll over the terminal and a socket)",
+      {
+        wchan: "do_epoll_wait",
+        syscall: "281 0x4 0x7ffe 0x80",
+        fds: std({ 4: "anon_inode:[eventpoll]", 7: "socket:[9]" }),
+        watched: (fd) => fd === 4 ? [0, 7] : [],
+        executable: () => "docker"
+      },
+      "relays"
+    ],
+    [
+      "a Python program running another on a terminal of its own (its pty master beside the terminal)",
+      {
+        syscall: "7 0x1000 0x2 0xffffffff",
+        fds: std({ 5: "/dev/ptmx" }),
+        polled: [0, 5],
+        executable: () => "python3.11"
+      },
+      "relays"
     ],
     [
       "sudo with use_pty (ppoll over the terminal, its pty master, sockets)",
