@@ -5,8 +5,9 @@
  * The rule (docs/control-loop.md has it with the programs it was measured on):
  * - the pane's shell is ready only when it is itself the terminal's foreground, asleep reading it;
  * - a program of the foreground group holds the keyboard only when the kernel shows it asleep
- *   reading or polling the pane's terminal: a socket read, a write stalled by flow control, a
- *   wait for a child or a timer is work, whatever the terminal's mode;
+ *   reading or polling the pane's terminal (in any of its threads, where the main one waits on a
+ *   lock: platform/keyboardProc.ts): a socket read, a write stalled by flow control, a wait for a
+ *   child or a timer is work, whatever the terminal's mode;
  * - a program that polls the terminal together with a socket or a pty master relays the keyboard
  *   elsewhere (`ssh -t`, `sudo` with `use_pty`): what is behind it cannot be seen, so it holds the
  *   keyboard only while the alternate screen is up; a socket in the event loop of a language runtime

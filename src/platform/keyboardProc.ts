@@ -22,6 +22,7 @@ import {
 } from "../domain/keyboard.ts"
 import { shellKind } from "../domain/shellProtocol.ts"
 import type { FrontProcess } from "../services/PaneProcess.ts"
+import { type ProcStat, parseProcStat } from "../domain/procStat.ts"
 import { type ProcFiles, statOf } from "./Proc.ts"
 
 /** What the reads need of the system (platform/Proc.ts); tests hand them a made-up /proc. @category models */
@@ -32,6 +33,7 @@ const nodeMainThread = "MainThread"
 
 // Bounds: a process tree, and a descriptor set, larger than any a terminal job has.
 const maxProcesses = 256
+const maxThreads = 64
 const maxPolled = 1024
 
 const childrenOf = (files: ProcReads, pid: number): Array<number> =>
@@ -74,12 +76,20 @@ const polledBy = (files: ProcReads, pid: number, syscall: string | undefined, ar
   return undefined
 }
 
-const processWait = (files: ProcReads, pid: number, comm: string, state: string, arch: string): ProcessWait => {
-  const read = state === "S" ? files.read(`/proc/${pid}/wchan`)?.trim() : undefined
+/** One thread of process `pid` (`task`: its /proc folder) as waitOf sees it; descriptors and memory are the process's. */
+const processWait = (
+  files: ProcReads,
+  pid: number,
+  task: string,
+  comm: string,
+  state: string,
+  arch: string
+): ProcessWait => {
+  const read = state === "S" ? files.read(`${task}/wchan`)?.trim() : undefined
   // Kernels that hide wchan answer "0" for every process.
   const wchan = read === undefined || read === "0" || read === "" ? undefined : read
   // The call is read only for a process that may be waiting on a terminal.
-  const syscall = state === "S" && mayWaitOnTerminal(wchan) ? files.read(`/proc/${pid}/syscall`) : undefined
+  const syscall = state === "S" && mayWaitOnTerminal(wchan) ? files.read(`${task}/syscall`) : undefined
   return {
     comm,
     state,
@@ -97,6 +107,27 @@ const processWait = (files: ProcReads, pid: number, comm: string, state: string,
 const executableOf = (files: ProcReads, pid: number): string | undefined => {
   const name = files.link(`/proc/${pid}/exe`)?.replace(/ \(deleted\)$/u, "").split("/").at(-1)
   return name === "" ? undefined : name
+}
+
+/**
+ * What a process waits on: its main thread's wait, or, when that thread sleeps elsewhere (on a lock),
+ * the closest to the terminal of its other threads' (at most `maxThreads`). A Go program such as
+ * `terraform` asking "Enter a value" reads the terminal in a thread of its own while the main thread
+ * waits on a futex, as a Rust program reading standard input through tokio does.
+ */
+const threadsWait = (files: ProcReads, pid: number, stat: ProcStat, tty: string, arch: string) => {
+  const main = processWait(files, pid, `/proc/${pid}`, stat.comm, stat.state, arch)
+  const mainWait = { view: main, wait: waitOf(main, tty, arch) }
+  if (mainWait.wait !== "elsewhere") return mainWait
+  const others = files.list(`/proc/${pid}/task`).filter((tid) => tid !== String(pid)).slice(0, maxThreads)
+    .flatMap((tid) => {
+      const task = `/proc/${pid}/task/${tid}`
+      const state = parseProcStat(files.read(`${task}/stat`) ?? "")?.state
+      if (state === undefined) return []
+      const view = processWait(files, pid, task, stat.comm, state, arch)
+      return [{ view, wait: waitOf(view, tty, arch) }]
+    })
+  return pickFront([mainWait, ...others]) ?? mainWait
 }
 
 /**
@@ -119,12 +150,12 @@ export const frontFrom =
       const member = stat !== undefined && pid !== panePid &&
         (stat.pgrp === group || (underMember && stat.ttyNr === 0))
       if (member) {
-        const view = processWait(files, pid, stat.comm, stat.state, arch)
+        const { view, wait } = threadsWait(files, pid, stat, tty, arch)
         members.push({
           pid,
           program: stat.comm,
           programIsShell: shellKind(stat.comm) !== undefined,
-          wait: waitOf(view, tty, arch),
+          wait,
           wakes: wakesByItself(view.syscall, arch)
         })
       }

@@ -138,6 +138,39 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
+  // Go programs (terraform asking "Enter a value", gh, docker login) read the terminal so: the main
+  // thread waits on a lock while another reads.
+  it("a prompt read by a thread other than the main one: a Node worker's read, Python input() in a thread", async () => {
+    const { world, c, pane } = await open()
+    const script = join(world.dir, "worker-asks.js")
+    writeFileSync(
+      script,
+      "const { Worker } = require('worker_threads')\n" +
+        "process.stdout.write('name? ')\n" +
+        "new Worker(\"const b = Buffer.alloc(64); const n = require('fs').readSync(0, b); " +
+        "console.log('got ' + b.toString('utf8', 0, n).trim())\", { eval: true })\n"
+    )
+    const worker = await blocked(c, pane, `${process.execPath} ${shellQuote(script)}`)
+    assert.deepInclude(worker.blocked_by, { program: basename(process.execPath), kind: "prompt" })
+    const answered = await call(c, "run_shell_command", {
+      pane_id: pane,
+      resume: worker.run_id,
+      answer: "ann",
+      timeout: 15
+    })
+    assert.deepInclude(structured(answered), { exit_status: 0, output: "ann\ngot ann" }, textOf(answered))
+    if (python) {
+      const threaded = await blocked(
+        c,
+        pane,
+        "python3 -c 'import threading; t = threading.Thread(target=lambda: print(\"got\", input(\"name? \"))); t.start(); t.join()'"
+      )
+      assert.deepInclude(threaded.blocked_by, { program: "python3", kind: "prompt" })
+      await release(world, c, pane, threaded.run_id, "-l", "bob\n")
+    }
+    assert.deepStrictEqual(leftovers(world, pane), [])
+  })
+
   it("read -s asks a secret: named at once, pointing to the attach command, with nothing typed", async () => {
     const { world, c, pane } = await open()
     const secret = await blocked(c, pane, "read -s -p 'Password: ' pw; echo got ${#pw}")

@@ -324,6 +324,32 @@ describe("frontFrom over a made-up /proc", () => {
     assert.deepInclude(frontFrom(proc, "x64")(10, 20, tty), { pid: 20, wait: "elsewhere" })
   })
 
+  it("reads the other threads of a process whose main thread waits on a lock (Go's terraform asking)", () => {
+    const files: Record<string, string> = {
+      "/proc/10/stat": "10 (bash) S 1 10 10 34816 20 0",
+      "/proc/10/task/10/children": "20",
+      "/proc/20/stat": "20 (terraform) S 10 20 10 34816 20 0",
+      "/proc/20/wchan": "futex_do_wait",
+      "/proc/20/task/21/stat": "21 (terraform) S 10 20 10 34816 20 0",
+      "/proc/20/task/21/wchan": "do_epoll_wait",
+      "/proc/20/task/21/syscall": "281 0x4 0xc000 0x80 0xffffffff",
+      "/proc/20/task/22/stat": "22 (terraform) S 10 20 10 34816 20 0",
+      "/proc/20/task/22/wchan": "wait_woken",
+      "/proc/20/task/22/syscall": "0 0x0 0xc000a3 0x1000"
+    }
+    const proc: ProcReads = {
+      read: (path) => files[path],
+      link: (path) => ({ "/proc/20/fd/0": tty, "/proc/20/fd/4": "anon_inode:[eventpoll]" })[path],
+      list: (path) =>
+        ({ "/proc/10/task": ["10"], "/proc/20/task": ["20", "21", "22"], "/proc/20/fd": ["0", "4"] })[path] ?? [],
+      readAt: () => undefined
+    }
+    assert.deepInclude(frontFrom(proc, "x64")(10, 20, tty), { pid: 20, program: "terraform", wait: "reads" })
+    // The thread that read is gone back to work: the process is not at the terminal.
+    files["/proc/20/task/22/wchan"] = "futex_do_wait"
+    assert.deepInclude(frontFrom(proc, "x64")(10, 20, tty), { pid: 20, wait: "elsewhere" })
+  })
+
   it("finds nobody when the group has no process below the pane's", () => {
     assert.isUndefined(frontFrom(proc("7 0x1000 0x1 0x0", {}, undefined), "x64")(10, 10, tty))
   })
