@@ -20,9 +20,9 @@ import {
   waitOf,
   wakesByItself
 } from "../domain/keyboard.ts"
+import { parseProcStat, type ProcStat } from "../domain/procStat.ts"
 import { shellKind } from "../domain/shellProtocol.ts"
 import type { FrontProcess } from "../services/PaneProcess.ts"
-import { type ProcStat, parseProcStat } from "../domain/procStat.ts"
 import { type ProcFiles, statOf } from "./Proc.ts"
 
 /** What the reads need of the system (platform/Proc.ts); tests hand them a made-up /proc. @category models */
@@ -76,7 +76,7 @@ const polledBy = (files: ProcReads, pid: number, syscall: string | undefined, ar
   return undefined
 }
 
-/** One thread of process `pid` (`task`: its /proc folder) as waitOf sees it; descriptors and memory are the process's. */
+/** One thread of process `pid` (`task`: its /proc folder) as waitOf sees it; descriptors and memory are shared. */
 const processWait = (
   files: ProcReads,
   pid: number,

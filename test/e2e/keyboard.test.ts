@@ -116,7 +116,7 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
-  it("a Node readline prompt with a connection of its own open (npm init while npm checks for an update)", async ({ onTestFinished }) => {
+  it("a Node prompt with a connection of its own open (npm init's update check)", async ({ onTestFinished }) => {
     const { world, c, pane } = await open()
     // The connection stays open, unanswered, in the same event loop as the prompt: it is not a relay.
     let connected = false
@@ -140,7 +140,7 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
 
   // Go programs (terraform asking "Enter a value", gh, docker login) read the terminal so: the main
   // thread waits on a lock while another reads.
-  it("a prompt read by a thread other than the main one: a Node worker's read, Python input() in a thread", async () => {
+  it("a prompt read by a thread other than the main one: a Node worker, Python input() in a thread", async () => {
     const { world, c, pane } = await open()
     const script = join(world.dir, "worker-asks.js")
     writeFileSync(
@@ -163,7 +163,8 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
       const threaded = await blocked(
         c,
         pane,
-        "python3 -c 'import threading; t = threading.Thread(target=lambda: print(\"got\", input(\"name? \"))); t.start(); t.join()'"
+        "python3 -c 'import threading; " +
+          "t = threading.Thread(target=lambda: print(\"got\", input(\"name? \"))); t.start(); t.join()'"
       )
       assert.deepInclude(threaded.blocked_by, { program: "python3", kind: "prompt" })
       await release(world, c, pane, threaded.run_id, "-l", "bob\n")
