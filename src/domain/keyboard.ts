@@ -19,9 +19,9 @@
  *   secret asked; a pager by its name; raw mode on the alternate screen, on a screen still
  *   changing (at two of the watcher's looks running: one change is tmux drawing late), with rows
  *   drawn below the cursor, or polling with a timeout (it wakes to redraw, as `top` does; an event
- *   loop's epoll timeout is any timer) is a full-screen program, otherwise a line editor (it waits for a key alone);
- *   canonical mode is a prompt when something is written before the cursor, else a read of
- *   standard input. A canonical reader whose screen still changes is not yet blocked.
+ *   loop's epoll timeout is any timer) is a full-screen program, otherwise a line editor (it waits
+ *   for a key alone); canonical mode is a prompt when something is written before the cursor, else
+ *   a read of standard input. A canonical reader whose screen still changes is not yet blocked.
  */
 
 /** What a blocked run waits for. @category models */

@@ -113,7 +113,7 @@ const executableOf = (files: ProcReads, pid: number): string | undefined => {
  * What a process waits on: its main thread's wait, or, when that thread sleeps elsewhere (on a lock),
  * the closest to the terminal of its other threads' (at most `maxThreads`). A Go program such as
  * `terraform` asking "Enter a value" reads the terminal in a thread of its own while the main thread
- * waits on a futex, as a Rust program reading standard input through tokio does.
+ * waits on a futex; so does a Node worker or a Python thread that reads it.
  */
 const threadsWait = (files: ProcReads, pid: number, stat: ProcStat, tty: string, arch: string) => {
   const main = processWait(files, pid, `/proc/${pid}`, stat.comm, stat.state, arch)
