@@ -122,6 +122,9 @@ const threadsWait = (files: ProcReads, pid: number, stat: ProcStat, tty: string,
   const others = files.list(`/proc/${pid}/task`).filter((tid) => tid !== String(pid)).slice(0, maxThreads)
     .flatMap((tid) => {
       const task = `/proc/${pid}/task/${tid}`
+      // One read passes over a thread on a lock or a timer, or running ("0"): most of a runtime's threads.
+      const wchan = files.read(`${task}/wchan`)?.trim()
+      if (wchan === undefined || wchan === "0" || !mayWaitOnTerminal(wchan)) return []
       const state = parseProcStat(files.read(`${task}/stat`) ?? "")?.state
       if (state === undefined) return []
       const view = processWait(files, pid, task, stat.comm, state, arch)
