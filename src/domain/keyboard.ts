@@ -5,13 +5,13 @@
  * The rule (docs/control-loop.md has it with the programs it was measured on):
  * - the pane's shell is ready only when it is itself the terminal's foreground, asleep reading it;
  * - a program of the foreground group holds the keyboard only when the kernel shows it asleep
- *   reading or polling the pane's terminal (in any of its threads, where the main one waits on a
- *   lock: platform/keyboardProc.ts): a socket read, a write stalled by flow control, a wait for a
- *   child or a timer is work, whatever the terminal's mode;
+ *   reading or polling the pane's terminal (in another of its threads, where the main one is asleep
+ *   elsewhere: `threadWaitOf`): a socket read, a write stalled by flow control, a wait for a child or
+ *   a timer is work, whatever the terminal's mode;
  * - a program that polls the terminal together with a socket or a pty master relays the keyboard
  *   elsewhere (`ssh -t`, `sudo` with `use_pty`): what is behind it cannot be seen, so it holds the
- *   keyboard only while the alternate screen is up; a socket in the event loop of a language runtime
- *   (node, deno, bun, python) is the program's own traffic, not a relay;
+ *   keyboard only while the alternate screen is up; a socket the event loop of a language runtime
+ *   (node, deno, bun, python, pypy) waits on is the program's own traffic, not a relay;
  * - a program the kernel hides from this user (another user's, or a set-user-ID one such as `su` or
  *   `sudo` asking its password) holds it only as a secret prompt: echo off in canonical mode, a
  *   prompt written before the cursor, the screen holding still;
@@ -133,15 +133,18 @@ const isSocket = (target: string | undefined) => target?.startsWith("socket:") =
  * Language runtimes whose one event loop waits on the program's own sockets beside the terminal (`npm
  * init` asks while npm's update check is still connected): a socket there is the program's traffic.
  */
-const eventLoopRuntime = /^(node|nodejs|deno|bun|python[0-9.]*)$/u
+const eventLoopRuntime = /^(node|nodejs|deno|bun|python[0-9.]*t?|pypy[0-9.]*)$/u
 
 /**
- * Whether descriptors a process waits on (or holds) beside the terminal relay the keyboard elsewhere:
- * a pty master (`sudo` with `use_pty`, `script`), or a socket (`ssh -t`, `docker exec -it`) unless
- * the process is an event loop's runtime. The executable is read only when a socket is there.
+ * Whether descriptors a process waits on beside the terminal relay the keyboard elsewhere: a pty
+ * master (`sudo` with `use_pty`, `script`), or a socket (`ssh -t`) unless the process is an event
+ * loop's runtime. The executable is read only when a socket is there.
  */
 const relaysThrough = (targets: ReadonlyArray<string | undefined>, view: ProcessWait) =>
   targets.some(isPtyMaster) || targets.some(isSocket) && !eventLoopRuntime.test(view.executable() ?? "")
+
+/** Whether a process holds a pty master or a socket: with the call's own descriptors unknown, a relay's sign. */
+const holdsRelay = (targets: ReadonlyArray<string | undefined>) => targets.some(isPtyMaster) || targets.some(isSocket)
 /** A descriptor that wakes nobody: regular files, /dev/null, /proc files. */
 const isInert = (target: string) => target.startsWith("/") && !target.startsWith("/dev/") || target === "/dev/null"
 
@@ -155,7 +158,8 @@ const among = (fds: ReadonlyArray<number>, view: ProcessWait, tty: string): TtyW
 const byHeld = (view: ProcessWait, tty: string, certain: boolean): TtyWait => {
   const targets = view.held()
   if (!targets.some((target) => isTerminal(target, tty))) return "elsewhere"
-  if (relaysThrough(targets, view)) return "relays"
+  // Not knowing what the call waits on, a runtime's socket may be a server it runs (`npm run dev`): work.
+  if (holdsRelay(targets)) return "relays"
   return certain && targets.every((target) => isTerminal(target, tty) || isInert(target)) ? "reads" : "unsure"
 }
 
@@ -195,6 +199,21 @@ export const waitOf = (view: ProcessWait, tty: string, arch: string): TtyWait =>
   // No call to go by: the wait channel. A terminal read is certain; the others also serve sockets and writes.
   const held = byHeld(view, tty, false)
   return view.wchan?.startsWith("n_tty_read") === true && held !== "relays" ? "reads" : held
+}
+
+/**
+ * What a thread other than a process's main one waits on, read when the main one is asleep elsewhere:
+ * `reads` or `relays` only where its call can be read, else `elsewhere` (a Go program's idle
+ * netpoller, or any thread the wait channel alone would leave unsure). A thread's read of the terminal
+ * in a process holding a socket or a pty master (not a runtime's) is a relay's: `docker exec -it`
+ * reads the terminal in one goroutine and writes it to the daemon's socket.
+ */
+export const threadWaitOf = (view: ProcessWait, tty: string, arch: string): TtyWait => {
+  if (view.syscall === undefined) return "elsewhere"
+  const wait = waitOf(view, tty, arch)
+  if (wait === "relays") return wait
+  if (wait !== "reads") return "elsewhere"
+  return relaysThrough(view.held(), view) ? "relays" : "reads"
 }
 
 const rank: Record<TtyWait, number> = { reads: 0, relays: 1, unsure: 2, hidden: 3, elsewhere: 4, running: 5 }

@@ -17,6 +17,7 @@ import {
   pickFront,
   type ProcessWait,
   type TerminalMode,
+  threadWaitOf,
   waitOf,
   wakesByItself
 } from "../domain/keyboard.ts"
@@ -31,7 +32,8 @@ export type ProcReads = Pick<ProcFiles, "read" | "link" | "list" | "readAt">
 /** The command name Node (24 here) gives its main thread, and with it the process. */
 const nodeMainThread = "MainThread"
 
-// Bounds: a process tree, and a descriptor set, larger than any a terminal job has.
+// Bounds: a process tree, the threads read beyond main ones in one look, and a descriptor set, larger
+// than any a terminal job has.
 const maxProcesses = 256
 const maxThreads = 64
 const maxPolled = 1024
@@ -76,31 +78,36 @@ const polledBy = (files: ProcReads, pid: number, syscall: string | undefined, ar
   return undefined
 }
 
-/** One thread of process `pid` (`task`: its /proc folder) as waitOf sees it; descriptors and memory are shared. */
-const processWait = (
+/** A function's first answer, kept: a process's descriptors and executable are read once for all its threads. */
+const once = <A>(read: () => A): () => A => {
+  let kept: { readonly value: A } | undefined
+  return () => (kept ??= { value: read() }).value
+}
+
+/** A process's reads its threads share: its descriptors and memory are one. */
+const sharedReads = (files: ProcReads, pid: number) => ({
+  target: (fd: number) => files.link(`/proc/${pid}/fd/${fd}`),
+  held: once(heldBy(files, pid)),
+  watched: watchedBy(files, pid),
+  executable: once(() => executableOf(files, pid))
+})
+
+/** One thread of process `pid` (`task`: its /proc folder) as waitOf sees it, its wait channel read. */
+const threadView = (
   files: ProcReads,
   pid: number,
+  shared: ReturnType<typeof sharedReads>,
   task: string,
   comm: string,
   state: string,
+  read: string | undefined,
   arch: string
 ): ProcessWait => {
-  const read = state === "S" ? files.read(`${task}/wchan`)?.trim() : undefined
   // Kernels that hide wchan answer "0" for every process.
   const wchan = read === undefined || read === "0" || read === "" ? undefined : read
   // The call is read only for a process that may be waiting on a terminal.
   const syscall = state === "S" && mayWaitOnTerminal(wchan) ? files.read(`${task}/syscall`) : undefined
-  return {
-    comm,
-    state,
-    wchan,
-    syscall,
-    target: (fd) => files.link(`/proc/${pid}/fd/${fd}`),
-    held: heldBy(files, pid),
-    watched: watchedBy(files, pid),
-    polled: () => polledBy(files, pid, syscall, arch),
-    executable: () => executableOf(files, pid)
-  }
+  return { comm, state, wchan, syscall, ...shared, polled: () => polledBy(files, pid, syscall, arch) }
 }
 
 /** The file name of a process's executable, or `undefined`. */
@@ -110,27 +117,40 @@ const executableOf = (files: ProcReads, pid: number): string | undefined => {
 }
 
 /**
- * What a process waits on: its main thread's wait, or, when that thread sleeps elsewhere (on a lock),
- * the closest to the terminal of its other threads' (at most `maxThreads`). A Go program such as
- * `terraform` asking "Enter a value" reads the terminal in a thread of its own while the main thread
- * waits on a futex; so does a Node worker or a Python thread that reads it.
+ * What a process waits on: its main thread's wait, or, when that thread is asleep on anything but
+ * the terminal, the first of its other threads the kernel shows reading (or relaying) the terminal
+ * (`threadWaitOf`). A Go program such as `terraform` asking "Enter a value" reads the terminal in a
+ * thread of its own while the main thread waits on a futex; so does a Node worker or a Python thread
+ * that reads it. `budget` counts the threads one look may still read, over all the group's processes.
  */
-const threadsWait = (files: ProcReads, pid: number, stat: ProcStat, tty: string, arch: string) => {
-  const main = processWait(files, pid, `/proc/${pid}`, stat.comm, stat.state, arch)
+const threadsWait = (
+  files: ProcReads,
+  pid: number,
+  stat: ProcStat,
+  tty: string,
+  arch: string,
+  budget: { left: number }
+) => {
+  const shared = sharedReads(files, pid)
+  const wchanOf = (task: string) => stat.state === "S" ? files.read(`${task}/wchan`)?.trim() : undefined
+  const main = threadView(files, pid, shared, `/proc/${pid}`, stat.comm, stat.state, wchanOf(`/proc/${pid}`), arch)
   const mainWait = { view: main, wait: waitOf(main, tty, arch) }
   if (mainWait.wait !== "elsewhere") return mainWait
-  const others = files.list(`/proc/${pid}/task`).filter((tid) => tid !== String(pid)).slice(0, maxThreads)
-    .flatMap((tid) => {
-      const task = `/proc/${pid}/task/${tid}`
-      // One read passes over a thread on a lock or a timer, or running ("0"): most of a runtime's threads.
-      const wchan = files.read(`${task}/wchan`)?.trim()
-      if (wchan === undefined || wchan === "0" || !mayWaitOnTerminal(wchan)) return []
-      const state = parseProcStat(files.read(`${task}/stat`) ?? "")?.state
-      if (state === undefined) return []
-      const view = processWait(files, pid, task, stat.comm, state, arch)
-      return [{ view, wait: waitOf(view, tty, arch) }]
-    })
-  return pickFront([mainWait, ...others]) ?? mainWait
+  for (const tid of files.list(`/proc/${pid}/task`)) {
+    if (tid === String(pid)) continue
+    if (budget.left-- <= 0) break
+    const task = `/proc/${pid}/task/${tid}`
+    // One read passes over a thread on a lock or a timer; where the kernel hides wait channels ("0"
+    // for every thread, as for a running one), the thread's state is read as well.
+    const wchan = files.read(`${task}/wchan`)?.trim()
+    if (wchan === undefined || wchan !== "0" && !mayWaitOnTerminal(wchan)) continue
+    const state = parseProcStat(files.read(`${task}/stat`) ?? "")?.state
+    if (state !== "S") continue
+    const view = threadView(files, pid, shared, task, stat.comm, state, wchan, arch)
+    const wait = threadWaitOf(view, tty, arch)
+    if (wait !== "elsewhere") return { view, wait }
+  }
+  return mainWait
 }
 
 /**
@@ -143,6 +163,7 @@ const threadsWait = (files: ProcReads, pid: number, stat: ProcStat, tty: string,
 export const frontFrom =
   (files: ProcReads, arch: string) => (panePid: number, group: number, tty: string): FrontProcess | undefined => {
     const members: Array<FrontProcess> = []
+    const budget = { left: maxThreads }
     const queue: Array<{ readonly pid: number; readonly underMember: boolean }> = [{
       pid: panePid,
       underMember: false
@@ -153,7 +174,7 @@ export const frontFrom =
       const member = stat !== undefined && pid !== panePid &&
         (stat.pgrp === group || (underMember && stat.ttyNr === 0))
       if (member) {
-        const { view, wait } = threadsWait(files, pid, stat, tty, arch)
+        const { view, wait } = threadsWait(files, pid, stat, tty, arch, budget)
         members.push({
           pid,
           program: stat.comm,

@@ -214,6 +214,12 @@ describe("what a process of the foreground waits on, from /proc as measured", ()
     ["a terminal read, by its wait channel", { wchan: "n_tty_read" }, "reads"],
     ["a read or a stalled write, by its wait channel", { wchan: "wait_woken" }, "unsure"],
     ["a socket read, by its wait channel", { wchan: "wait_woken", fds: std({ 3: "socket:[4]" }) }, "relays"],
+    // Not knowing the call, a runtime's socket may be a server it runs (npm run dev): not a reader.
+    [
+      "a Node server by its wait channel",
+      { wchan: "do_epoll_wait", fds: std({ 3: "socket:[4]" }), executable: () => "node" },
+      "relays"
+    ],
     // A set-user-ID su or sudo, or another user's process: no wait channel, call or descriptor to read.
     ["a process the kernel hides from this user", { wchan: undefined, fds: new Map() }, "hidden"]
   ]
@@ -324,30 +330,63 @@ describe("frontFrom over a made-up /proc", () => {
     assert.deepInclude(frontFrom(proc, "x64")(10, 20, tty), { pid: 20, wait: "elsewhere" })
   })
 
-  it("reads the other threads of a process whose main thread waits on a lock (Go's terraform asking)", () => {
-    const files: Record<string, string> = {
-      "/proc/10/stat": "10 (bash) S 1 10 10 34816 20 0",
-      "/proc/10/task/10/children": "20",
-      "/proc/20/stat": "20 (terraform) S 10 20 10 34816 20 0",
-      "/proc/20/wchan": "futex_do_wait",
-      "/proc/20/task/21/stat": "21 (terraform) S 10 20 10 34816 20 0",
-      "/proc/20/task/21/wchan": "do_epoll_wait",
-      "/proc/20/task/21/syscall": "281 0x4 0xc000 0x80 0xffffffff",
-      "/proc/20/task/22/stat": "22 (terraform) S 10 20 10 34816 20 0",
-      "/proc/20/task/22/wchan": "wait_woken",
-      "/proc/20/task/22/syscall": "0 0x0 0xc000a3 0x1000"
+  describe("the other threads of a process whose main thread waits on a lock", () => {
+    /** Go's layout: main thread on a futex, a netpoller in epoll, thread 22 as `reader` says; `fds` held. */
+    const goProcess = (reader: Record<string, string>, fds: Record<string, string>, exe = "/usr/bin/terraform") => {
+      const files: Record<string, string> = {
+        "/proc/10/stat": "10 (bash) S 1 10 10 34816 20 0",
+        "/proc/10/task/10/children": "20",
+        "/proc/20/stat": "20 (terraform) S 10 20 10 34816 20 0",
+        "/proc/20/wchan": "futex_do_wait",
+        "/proc/20/task/21/stat": "21 (terraform) S 10 20 10 34816 20 0",
+        "/proc/20/task/21/wchan": "do_epoll_wait",
+        "/proc/20/task/21/syscall": "281 0x4 0xc000 0x80 0xffffffff",
+        "/proc/20/task/22/stat": "22 (terraform) S 10 20 10 34816 20 0",
+        ...Object.fromEntries(Object.entries(reader).map(([file, text]) => [`/proc/20/task/22/${file}`, text]))
+      }
+      const links: Record<string, string> = {
+        "/proc/20/exe": exe,
+        ...Object.fromEntries(
+          Object.entries({ 0: tty, 4: "anon_inode:[eventpoll]", ...fds }).map((
+            [fd, target]
+          ) => [`/proc/20/fd/${fd}`, target])
+        )
+      }
+      const proc: ProcReads = {
+        read: (path) => files[path],
+        link: (path) => links[path],
+        list: (path) =>
+          ({
+            "/proc/10/task": ["10"],
+            "/proc/20/task": ["20", "21", "22"],
+            "/proc/20/fd": Object.keys(links).filter((link) => link.includes("/fd/")).map((link) =>
+              link.split("/").at(-1)!
+            )
+          })[path] ?? [],
+        readAt: () => undefined
+      }
+      return frontFrom(proc, "x64")(10, 20, tty)
     }
-    const proc: ProcReads = {
-      read: (path) => files[path],
-      link: (path) => ({ "/proc/20/fd/0": tty, "/proc/20/fd/4": "anon_inode:[eventpoll]" })[path],
-      list: (path) =>
-        ({ "/proc/10/task": ["10"], "/proc/20/task": ["20", "21", "22"], "/proc/20/fd": ["0", "4"] })[path] ?? [],
-      readAt: () => undefined
-    }
-    assert.deepInclude(frontFrom(proc, "x64")(10, 20, tty), { pid: 20, program: "terraform", wait: "reads" })
-    // The thread that read is gone back to work: the process is not at the terminal.
-    files["/proc/20/task/22/wchan"] = "futex_do_wait"
-    assert.deepInclude(frontFrom(proc, "x64")(10, 20, tty), { pid: 20, wait: "elsewhere" })
+    const reading = { wchan: "wait_woken", syscall: "0 0x0 0xc000a3 0x1000" }
+
+    it("a thread reading the terminal speaks for the process (terraform asking)", () => {
+      assert.deepInclude(goProcess(reading, {}), { pid: 20, program: "terraform", wait: "reads" })
+    })
+    it("a thread gone back to a lock leaves the process at work", () => {
+      assert.deepInclude(goProcess({ ...reading, wchan: "futex_do_wait" }, {}), { wait: "elsewhere" })
+    })
+    it("a thread whose call cannot be read says nothing (an idle Go netpoller under Yama)", () => {
+      assert.deepInclude(goProcess({ wchan: "do_epoll_wait" }, {}), { wait: "elsewhere" })
+    })
+    it("a thread's read in a process holding a socket is a relay's (docker exec -it), not a runtime's", () => {
+      assert.deepInclude(goProcess(reading, { 7: "socket:[9]" }, "/usr/bin/docker"), { wait: "relays" })
+      assert.deepInclude(goProcess(reading, { 7: "socket:[9]" }, "/usr/local/bin/node"), { wait: "reads" })
+    })
+    it("where the kernel hides wait channels (\"0\"), the thread's state is read instead", () => {
+      assert.deepInclude(goProcess({ ...reading, wchan: "0" }, {}), { wait: "reads" })
+      const running = "22 (terraform) R 10 20 10 34816 20 0"
+      assert.deepInclude(goProcess({ ...reading, wchan: "0", stat: running }, {}), { wait: "elsewhere" })
+    })
   })
 
   it("finds nobody when the group has no process below the pane's", () => {
