@@ -132,8 +132,8 @@ const threadsWait = (
   budget: { left: number }
 ) => {
   const shared = sharedReads(files, pid)
-  const wchanOf = (task: string) => stat.state === "S" ? files.read(`${task}/wchan`)?.trim() : undefined
-  const main = threadView(files, pid, shared, `/proc/${pid}`, stat.comm, stat.state, wchanOf(`/proc/${pid}`), arch)
+  const wchan = stat.state === "S" ? files.read(`/proc/${pid}/wchan`)?.trim() : undefined
+  const main = threadView(files, pid, shared, `/proc/${pid}`, stat.comm, stat.state, wchan, arch)
   const mainWait = { view: main, wait: waitOf(main, tty, arch) }
   if (mainWait.wait !== "elsewhere") return mainWait
   for (const tid of files.list(`/proc/${pid}/task`)) {
