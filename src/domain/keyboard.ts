@@ -74,10 +74,13 @@ export interface ProcessWait {
   readonly executable: () => string | undefined
 }
 
-/** System call numbers, per architecture, of the calls that say what a sleeping process waits on. */
+/**
+ * System call numbers, per architecture, of the calls that say what a sleeping process waits on
+ * (`read` includes the socket receives, recvfrom and recvmsg: their first argument is the descriptor).
+ */
 const syscallTables = {
-  x64: { read: [0, 17, 19, 295], poll: [7, 271], select: [23, 270], epoll: [232, 281, 441] },
-  arm64: { read: [63, 65, 67, 69], poll: [73], select: [72], epoll: [22, 441] }
+  x64: { read: [0, 17, 19, 295, 45, 47], poll: [7, 271], select: [23, 270], epoll: [232, 281, 441] },
+  arm64: { read: [63, 65, 67, 69, 207, 212], poll: [73], select: [72], epoll: [22, 441] }
 } as const
 
 /** How a system call names what it waits on. @category models */
@@ -201,19 +204,44 @@ export const waitOf = (view: ProcessWait, tty: string, arch: string): TtyWait =>
   return view.wchan?.startsWith("n_tty_read") === true && held !== "relays" ? "reads" : held
 }
 
+/** Whether a thread sleeps in a call that waits on a socket (a read of one, or a poll or epoll over one). */
+export const awaitsSocket = (view: ProcessWait, arch: string): boolean => {
+  const call = parseSyscall(view.syscall)
+  const shape = call === undefined ? undefined : callShape(call.nr, arch)
+  const first = call?.args[0] ?? -1
+  switch (shape) {
+    case "read":
+      return isSocket(view.target(first))
+    case "epoll":
+      return view.watched(first).some((fd) => isSocket(view.target(fd)))
+    case "poll":
+    case "select":
+      return (view.polled() ?? []).some((fd) => isSocket(view.target(fd)))
+    default:
+      return false
+  }
+}
+
 /**
  * What a thread other than a process's main one waits on, read when the main one is asleep elsewhere:
  * `reads` or `relays` only where its call can be read, else `elsewhere` (a Go program's idle
- * netpoller, or any thread the wait channel alone would leave unsure). A thread's read of the terminal
- * in a process holding a socket or a pty master (not a runtime's) is a relay's: `docker exec -it`
- * reads the terminal in one goroutine and writes it to the daemon's socket.
+ * netpoller, or any thread the wait channel alone would leave unsure). A thread's read of the
+ * terminal is a relay's in a process holding a pty master, or a socket that another of its threads
+ * waits on (`socketAwaited`): `docker exec -it` reads the terminal in one goroutine and the daemon's
+ * answers in another. A socket nobody waits on (a JVM's) leaves a prompt a prompt.
  */
-export const threadWaitOf = (view: ProcessWait, tty: string, arch: string): TtyWait => {
+export const threadWaitOf = (
+  view: ProcessWait,
+  tty: string,
+  arch: string,
+  socketAwaited: () => boolean
+): TtyWait => {
   if (view.syscall === undefined) return "elsewhere"
   const wait = waitOf(view, tty, arch)
   if (wait === "relays") return wait
   if (wait !== "reads") return "elsewhere"
-  return relaysThrough(view.held(), view) ? "relays" : "reads"
+  const held = view.held()
+  return held.some(isPtyMaster) || held.some(isSocket) && socketAwaited() ? "relays" : "reads"
 }
 
 const rank: Record<TtyWait, number> = { reads: 0, relays: 1, unsure: 2, hidden: 3, elsewhere: 4, running: 5 }

@@ -10,6 +10,7 @@
 import * as Effect from "effect/Effect"
 import { execFile } from "node:child_process"
 import {
+  awaitsSocket,
   callShape,
   mayWaitOnTerminal,
   parseStty,
@@ -136,18 +137,30 @@ const threadsWait = (
   const main = threadView(files, pid, shared, `/proc/${pid}`, stat.comm, stat.state, wchan, arch)
   const mainWait = { view: main, wait: waitOf(main, tty, arch) }
   if (mainWait.wait !== "elsewhere") return mainWait
-  for (const tid of files.list(`/proc/${pid}/task`)) {
-    if (tid === String(pid)) continue
-    if (budget.left-- <= 0) break
+  const tids = files.list(`/proc/${pid}/task`).filter((tid) => tid !== String(pid))
+  /** A thread's view, if it sleeps where a terminal or socket wait does (`undefined` once the budget is spent). */
+  const sleeper = (tid: string) => {
+    if (budget.left-- <= 0) return undefined
     const task = `/proc/${pid}/task/${tid}`
     // One read passes over a thread on a lock or a timer; where the kernel hides wait channels ("0"
     // for every thread, as for a running one), the thread's state is read as well.
     const wchan = files.read(`${task}/wchan`)?.trim()
-    if (wchan === undefined || wchan !== "0" && !mayWaitOnTerminal(wchan)) continue
+    if (wchan === undefined || wchan !== "0" && !mayWaitOnTerminal(wchan)) return undefined
     const state = parseProcStat(files.read(`${task}/stat`) ?? "")?.state
-    if (state !== "S") continue
-    const view = threadView(files, pid, shared, task, stat.comm, state, wchan, arch)
-    const wait = threadWaitOf(view, tty, arch)
+    return state === "S" ? threadView(files, pid, shared, task, stat.comm, state, wchan, arch) : undefined
+  }
+  for (const tid of tids) {
+    const view = sleeper(tid)
+    if (view === undefined) continue
+    // The way back of a relay: another thread (the main one included) waiting on a socket.
+    const socketAwaited = () =>
+      awaitsSocket(main, arch) ||
+      tids.some((other) => {
+        if (other === tid) return false
+        const waiter = sleeper(other)
+        return waiter !== undefined && awaitsSocket(waiter, arch)
+      })
+    const wait = threadWaitOf(view, tty, arch, socketAwaited)
     if (wait !== "elsewhere") return { view, wait }
   }
   return mainWait

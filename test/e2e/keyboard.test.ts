@@ -172,6 +172,31 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
     assert.deepStrictEqual(leftovers(world, pane), [])
   })
 
+  it.skipIf(!existsSync("/usr/bin/java"))(
+    "a Java prompt: Scanner on System.in, read by the JVM's main thread",
+    async () => {
+      const { world, c, pane } = await open()
+      // The launcher's first thread waits for the Java main thread, which reads; the JVM holds a socket
+      // nobody waits on.
+      const source = join(world.dir, "Ask.java")
+      writeFileSync(
+        source,
+        "public class Ask { public static void main(String[] a) { System.out.print(\"name? \"); System.out.flush(); " +
+          "System.out.println(\"got \" + new java.util.Scanner(System.in).nextLine()); } }\n"
+      )
+      const java = await blocked(c, pane, `java ${shellQuote(source)}`)
+      assert.deepInclude(java.blocked_by, { program: "java", kind: "prompt" })
+      const answered = await call(c, "run_shell_command", {
+        pane_id: pane,
+        resume: java.run_id,
+        answer: "ann",
+        timeout: 15
+      })
+      assert.deepInclude(structured(answered), { exit_status: 0, output: "ann\ngot ann" }, textOf(answered))
+      assert.deepStrictEqual(leftovers(world, pane), [])
+    }
+  )
+
   it("read -s asks a secret: named at once, pointing to the attach command, with nothing typed", async () => {
     const { world, c, pane } = await open()
     const secret = await blocked(c, pane, "read -s -p 'Password: ' pw; echo got ${#pw}")
@@ -228,6 +253,14 @@ describe.concurrent("programs that work are not called blocked", () => {
         answer!()
       }
       await works(c, pane, command, "hello", waitsOnItsSocket)
+      // A relay in threads, as `docker exec -it` is in goroutines: one thread copies the terminal to
+      // the socket, the main one waits on the socket for the answer. What is behind it cannot be seen.
+      const relay = "python3 -c 'import os, socket, threading; " +
+        `s = socket.create_connection(("127.0.0.1", ${port})); ` +
+        "threading.Thread(target=lambda: [s.sendall(os.read(0, 100)) for _ in iter(int, 1)], daemon=True).start(); " +
+        "print(s.recv(10).decode(), flush=True); os._exit(0)'"
+      answer = undefined
+      await works(c, pane, relay, "hello", waitsOnItsSocket)
     }
   })
 

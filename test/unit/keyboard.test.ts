@@ -332,7 +332,12 @@ describe("frontFrom over a made-up /proc", () => {
 
   describe("the other threads of a process whose main thread waits on a lock", () => {
     /** Go's layout: main thread on a futex, a netpoller in epoll, thread 22 as `reader` says; `fds` held. */
-    const goProcess = (reader: Record<string, string>, fds: Record<string, string>, exe = "/usr/bin/terraform") => {
+    const goProcess = (
+      reader: Record<string, string>,
+      fds: Record<string, string>,
+      exe = "/usr/bin/terraform",
+      netpoller: ReadonlyArray<number> = []
+    ) => {
       const files: Record<string, string> = {
         "/proc/10/stat": "10 (bash) S 1 10 10 34816 20 0",
         "/proc/10/task/10/children": "20",
@@ -342,6 +347,7 @@ describe("frontFrom over a made-up /proc", () => {
         "/proc/20/task/21/wchan": "do_epoll_wait",
         "/proc/20/task/21/syscall": "281 0x4 0xc000 0x80 0xffffffff",
         "/proc/20/task/22/stat": "22 (terraform) S 10 20 10 34816 20 0",
+        "/proc/20/fdinfo/4": netpoller.map((fd) => `tfd: ${fd} events: 80002019 data: 0 pos:0 ino:9 sdev:8\n`).join(""),
         ...Object.fromEntries(Object.entries(reader).map(([file, text]) => [`/proc/20/task/22/${file}`, text]))
       }
       const links: Record<string, string> = {
@@ -378,9 +384,14 @@ describe("frontFrom over a made-up /proc", () => {
     it("a thread whose call cannot be read says nothing (an idle Go netpoller under Yama)", () => {
       assert.deepInclude(goProcess({ wchan: "do_epoll_wait" }, {}), { wait: "elsewhere" })
     })
-    it("a thread's read in a process holding a socket is a relay's (docker exec -it), not a runtime's", () => {
-      assert.deepInclude(goProcess(reading, { 7: "socket:[9]" }, "/usr/bin/docker"), { wait: "relays" })
-      assert.deepInclude(goProcess(reading, { 7: "socket:[9]" }, "/usr/local/bin/node"), { wait: "reads" })
+    it("a thread's read is a relay's where another thread waits on the process's socket (docker exec -it)", () => {
+      assert.deepInclude(goProcess(reading, { 7: "socket:[9]" }, "/usr/bin/docker", [7]), { wait: "relays" })
+      // A socket nobody waits on (a JVM's at a Scanner prompt) leaves the prompt a prompt.
+      assert.deepInclude(goProcess(reading, { 7: "socket:[9]" }, "/usr/bin/java"), { wait: "reads" })
+      // So does a netpoller watching pipes only.
+      assert.deepInclude(goProcess(reading, { 7: "socket:[9]", 8: "pipe:[3]" }, "/usr/bin/gh", [8]), { wait: "reads" })
+      // A pty master is a relay's whoever waits on it.
+      assert.deepInclude(goProcess(reading, { 7: "/dev/ptmx" }), { wait: "relays" })
     })
     it("where the kernel hides wait channels (\"0\"), the thread's state is read instead", () => {
       assert.deepInclude(goProcess({ ...reading, wchan: "0" }, {}), { wait: "reads" })
