@@ -42,6 +42,12 @@ const release = async (world: TmuxWorld, c: Connected, pane: string, runId: stri
   else absent(ended.structuredContent, "timed_out")
 }
 
+/** Answers a held run with one line and expects it to end, exit 0, with `output`. */
+const answerEnds = async (c: Connected, pane: string, runId: string, answer: string, output: string) => {
+  const answered = await call(c, "run_shell_command", { pane_id: pane, resume: runId, answer, timeout: 15 })
+  assert.deepInclude(structured(answered), { exit_status: 0, output }, textOf(answered))
+}
+
 const python = existsSync("/usr/bin/python3")
 
 describe.concurrent("programs that hold the keyboard come back blocked, with their kind", () => {
@@ -152,13 +158,7 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
     )
     const worker = await blocked(c, pane, `${process.execPath} ${shellQuote(script)}`)
     assert.deepInclude(worker.blocked_by, { program: basename(process.execPath), kind: "prompt" })
-    const answered = await call(c, "run_shell_command", {
-      pane_id: pane,
-      resume: worker.run_id,
-      answer: "ann",
-      timeout: 15
-    })
-    assert.deepInclude(structured(answered), { exit_status: 0, output: "ann\ngot ann" }, textOf(answered))
+    await answerEnds(c, pane, worker.run_id, "ann", "ann\ngot ann")
     if (python) {
       const threaded = await blocked(
         c,
@@ -186,13 +186,7 @@ describe.concurrent("programs that hold the keyboard come back blocked, with the
       )
       const java = await blocked(c, pane, `java ${shellQuote(source)}`)
       assert.deepInclude(java.blocked_by, { program: "java", kind: "prompt" })
-      const answered = await call(c, "run_shell_command", {
-        pane_id: pane,
-        resume: java.run_id,
-        answer: "ann",
-        timeout: 15
-      })
-      assert.deepInclude(structured(answered), { exit_status: 0, output: "ann\ngot ann" }, textOf(answered))
+      await answerEnds(c, pane, java.run_id, "ann", "ann\ngot ann")
       assert.deepStrictEqual(leftovers(world, pane), [])
     }
   )
