@@ -139,22 +139,22 @@ const isSocket = (target: string | undefined) => target?.startsWith("socket:") =
 const eventLoopRuntime = /^(node|nodejs|deno|bun|python[0-9.]*t?|pypy[0-9.]*)$/u
 
 /**
- * Whether descriptors a process waits on beside the terminal relay the keyboard elsewhere: a pty
- * master (`sudo` with `use_pty`, `script`), or a socket (`ssh -t`) unless the process is an event
- * loop's runtime. The executable is read only when a socket is there.
+ * Whether descriptors beside the terminal relay the keyboard elsewhere: a pty master always (`sudo`
+ * with `use_pty`, `script`), a socket (`ssh -t`) when `socketRelays` says so, asked only when one is
+ * there: each reader of the descriptors knows what else a socket may be.
  */
-const relaysThrough = (targets: ReadonlyArray<string | undefined>, view: ProcessWait) =>
-  targets.some(isPtyMaster) || targets.some(isSocket) && !eventLoopRuntime.test(view.executable() ?? "")
+const relaysThrough = (targets: ReadonlyArray<string | undefined>, socketRelays: () => boolean) =>
+  targets.some(isPtyMaster) || targets.some(isSocket) && socketRelays()
 
-/** Whether a process holds a pty master or a socket: with the call's own descriptors unknown, a relay's sign. */
-const holdsRelay = (targets: ReadonlyArray<string | undefined>) => targets.some(isPtyMaster) || targets.some(isSocket)
+/** A socket an event loop waits on is a relay's unless the loop is a language runtime's (its own traffic). */
+const notRuntime = (view: ProcessWait) => () => !eventLoopRuntime.test(view.executable() ?? "")
 /** A descriptor that wakes nobody: regular files, /dev/null, /proc files. */
 const isInert = (target: string) => target.startsWith("/") && !target.startsWith("/dev/") || target === "/dev/null"
 
 const among = (fds: ReadonlyArray<number>, view: ProcessWait, tty: string): TtyWait => {
   const targets = fds.map(view.target)
   if (!targets.some((target) => isTerminal(target, tty))) return "elsewhere"
-  return relaysThrough(targets, view) ? "relays" : "reads"
+  return relaysThrough(targets, notRuntime(view)) ? "relays" : "reads"
 }
 
 /** What the process's open descriptors alone suggest, when the call's own descriptors are unknown. */
@@ -162,7 +162,7 @@ const byHeld = (view: ProcessWait, tty: string, certain: boolean): TtyWait => {
   const targets = view.held()
   if (!targets.some((target) => isTerminal(target, tty))) return "elsewhere"
   // Not knowing what the call waits on, a runtime's socket may be a server it runs (`npm run dev`): work.
-  if (holdsRelay(targets)) return "relays"
+  if (relaysThrough(targets, () => true)) return "relays"
   return certain && targets.every((target) => isTerminal(target, tty) || isInert(target)) ? "reads" : "unsure"
 }
 
@@ -240,8 +240,7 @@ export const threadWaitOf = (
   const wait = waitOf(view, tty, arch)
   if (wait === "relays") return wait
   if (wait !== "reads") return "elsewhere"
-  const held = view.held()
-  return held.some(isPtyMaster) || held.some(isSocket) && socketAwaited() ? "relays" : "reads"
+  return relaysThrough(view.held(), socketAwaited) ? "relays" : "reads"
 }
 
 const rank: Record<TtyWait, number> = { reads: 0, relays: 1, unsure: 2, hidden: 3, elsewhere: 4, running: 5 }

@@ -138,8 +138,16 @@ const threadsWait = (
   const mainWait = { view: main, wait: waitOf(main, tty, arch) }
   if (mainWait.wait !== "elsewhere") return mainWait
   const tids = files.list(`/proc/${pid}/task`).filter((tid) => tid !== String(pid))
-  /** A thread's view, if it sleeps where a terminal or socket wait does (`undefined` once the budget is spent). */
+  const seen = new Map<string, ProcessWait | undefined>()
+  /**
+   * A thread's view, if it sleeps where a terminal or socket wait does (`undefined` once the budget
+   * is spent); each thread is read once in a look, whether as a reader or as a relay's way back.
+   */
   const sleeper = (tid: string) => {
+    if (!seen.has(tid)) seen.set(tid, readSleeper(tid))
+    return seen.get(tid)
+  }
+  const readSleeper = (tid: string) => {
     if (budget.left-- <= 0) return undefined
     const task = `/proc/${pid}/task/${tid}`
     // One read passes over a thread on a lock or a timer; where the kernel hides wait channels ("0"
